@@ -1,0 +1,129 @@
+import { defineCodes } from './types'
+
+/** Codes of opening an archive: ZIP structure, paths, limits, layouts (owned by @spkg/reader). */
+export const PKG_CODES = defineCodes({
+  'pkg/not-zip': {
+    severity: 'fatal',
+    description: 'the input is not a ZIP archive (no end-of-central-directory record)',
+  },
+  'pkg/corrupt-archive': {
+    severity: 'fatal',
+    description:
+      'the ZIP structure is truncated or inconsistent (end record, central directory, entry count)',
+  },
+  'pkg/corrupt-entry': {
+    severity: 'fatal',
+    description:
+      'an entry does not inflate, or its size or CRC-32 differs from what the central directory declares',
+  },
+  'pkg/header-mismatch': {
+    severity: 'fatal',
+    description:
+      'a local header disagrees with its central-directory record (name, method, flags, CRC, sizes or data descriptor)',
+  },
+  'pkg/overlapping-entries': {
+    severity: 'fatal',
+    description:
+      'two entries (or an entry and the central directory) share bytes: several records, same data',
+  },
+  'pkg/unexpected-data': {
+    severity: 'fatal',
+    description:
+      'bytes outside the ZIP structure: data before the first entry, between entries, or non-zero bytes after the end record',
+  },
+  'pkg/trailing-padding': {
+    severity: 'warning',
+    description: 'zero bytes after the end record (block padding some tools write); ignored',
+  },
+  'pkg/split-archive': {
+    severity: 'fatal',
+    description: 'a split or multi-disk archive; only single-file archives are read',
+  },
+  'pkg/unsupported-entry': {
+    severity: 'fatal',
+    description: 'an encrypted entry, a compression method other than stored or deflate, or a special file',
+  },
+  'pkg/too-many-entries': {
+    severity: 'fatal',
+    description: 'more central-directory records than the entry limit (500, directories included)',
+  },
+  'pkg/too-large': {
+    severity: 'fatal',
+    description:
+      'the entries inflate to more than the uncompressed-size limit (50 MiB); inflation stopped there',
+  },
+  'pkg/unsafe-path': {
+    severity: 'fatal',
+    description: 'an entry name escapes the archive root or is not canonical, or the entry is a symlink',
+  },
+  'pkg/invalid-name': {
+    severity: 'fatal',
+    description:
+      'an entry name flagged UTF-8 is not valid UTF-8, or its Info-ZIP Unicode Path field disagrees with it',
+  },
+  'pkg/cp437-name': {
+    severity: 'warning',
+    description: 'an entry name without the UTF-8 flag is not valid UTF-8 and was read as CP437',
+  },
+  'pkg/duplicate-entry': {
+    severity: 'fatal',
+    description:
+      'two entries share a name, also after Unicode NFC normalisation and case folding, or a file name is also a folder',
+  },
+  'pkg/directory-with-data': {
+    severity: 'error',
+    description: 'a directory entry carries data; the data is ignored',
+  },
+  'pkg/ignored-entry': {
+    severity: 'info',
+    description:
+      'a system file (`__MACOSX/`, `._*`, `.DS_Store`) was ignored; it still counts toward the limits',
+  },
+  'pkg/wrapped-layout': {
+    severity: 'fatal',
+    description: 'every entry sits under one top-level folder: zip the folder contents, not the folder',
+  },
+  'pkg/no-entry': {
+    severity: 'fatal',
+    description:
+      'no usable entry story: no root manifest.json or root `.sty`, no parts, or the entry part is missing or not a `.sty`',
+  },
+  'pkg/mixed-layout': {
+    severity: 'warning',
+    description:
+      'a root `.sty` next to manifest.json (flat and packaged layouts mixed); the manifest decides',
+  },
+  'pkg/misplaced-file': {
+    severity: 'warning',
+    description: 'a flat archive has files in folders; a flat archive keeps its `.sty` and media at the root',
+  },
+  'pkg/missing-part': {
+    severity: 'error',
+    description: 'a part listed in `manifest.parts` is missing from the archive',
+  },
+  'pkg/missing-file': {
+    severity: 'error',
+    description: 'a file the manifest references (cover, asset, names map) is missing from the archive',
+  },
+  'pkg/invalid-text': {
+    severity: 'error',
+    description: 'a story, extension or JSON file is not valid UTF-8',
+  },
+  'pkg/text-bom': {
+    severity: 'warning',
+    description: 'a text file starts with a UTF-8 byte-order mark; it is ignored',
+  },
+  'pkg/missing-extension': {
+    severity: 'fatal',
+    description: 'a `manifest.extensions` entry is missing from the archive',
+  },
+  'pkg/unsupported-requires': {
+    severity: 'fatal',
+    description: 'a required host-extension namespace has no registered extension',
+  },
+  'pkg/fetch-failed': {
+    severity: 'fatal',
+    description:
+      'the package could not be read: the URL fetch failed or returned a non-success status, or a Blob read failed',
+  },
+})

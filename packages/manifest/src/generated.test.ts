@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { renderCodesMarkdown } from './codes-doc'
+import { manifestJsonSchema, sessionJsonSchema } from './json-schema'
+
+const pkg = join(import.meta.dirname, '..')
+const read = (p: string) => readFileSync(join(pkg, p), 'utf8')
+
+// The committed files are generated from the zod schemas and the code catalogue:
+// run `pnpm --filter @spkg/manifest generate` after changing either.
+describe('generated files are in sync with their sources', () => {
+  it('manifest.schema.json', () => {
+    expect(JSON.parse(read('manifest.schema.json'))).toEqual(manifestJsonSchema())
+  })
+  it('session.schema.json', () => {
+    expect(JSON.parse(read('session.schema.json'))).toEqual(sessionJsonSchema())
+  })
+  it('docs/diagnostic-codes.md', () => {
+    expect(read('../../docs/diagnostic-codes.md')).toBe(renderCodesMarkdown())
+  })
+  it('the manifest schema names every field of the SPEC table', () => {
+    const schema = manifestJsonSchema() as {
+      $defs: { Manifest: { properties: Record<string, unknown>; required: string[] } }
+    }
+    const spec =
+      `story_lang manifest type id title intro cover author version language direction date description
+      genre tags license parts assets instruction stories readers age content_warnings series season entry series_name
+      season_name duration sensors accessibility allowed_urls extensions requires loading preload locked offline preview
+      integrity solo_mode storage reader build signed signature`.split(/\s+/)
+    expect(Object.keys(schema.$defs.Manifest.properties)).toEqual(spec)
+    expect(schema.$defs.Manifest.required).toEqual(['id'])
+  })
+})

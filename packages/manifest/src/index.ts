@@ -1,0 +1,66 @@
+/**
+ * @spkg/manifest: the single source of truth for the shapes that cross package boundaries.
+ */
+
+export type { CodeInfo, DiagnosticCode } from './codes'
+export { CODES, isDiagnosticCode } from './codes'
+export type { Diagnostic, Severity } from './diagnostic'
+export {
+  countBySeverity,
+  DiagnosticSchema,
+  hasErrors,
+  hasFatal,
+  SEVERITIES,
+  SeveritySchema,
+  toPointer,
+} from './diagnostic'
+export type { DiagnosticLocation } from './diagnostic-helpers'
+export { createDiagnostic } from './diagnostic-helpers'
+export type { JsonValue } from './json'
+export { isPlainObject, JsonValueSchema } from './json'
+export type { Limits } from './limits'
+export { LIMITS } from './limits'
+export { derivePartName, normalizeDigest } from './normalize'
+export type { ManifestResult, ParseManifestOptions } from './parse-manifest'
+export { parseManifest, parseManifestText } from './parse-manifest'
+export { checkArchivePath, isSafeArchivePath } from './paths'
+export type { ParseReadingStateOptions, ParseReadingStateResult, ReadingState } from './reading-state'
+export {
+  MAX_READING_STATE_DEPTH,
+  parseReadingState,
+  parseReadingStateText,
+  READING_STATE_FORMAT,
+  ReadingStateSchema,
+  RngStateSchema,
+} from './reading-state'
+export { isLanguageTag, runManifestRules } from './rules'
+export type {
+  AllowedUrl,
+  Asset,
+  Author,
+  Manifest,
+  ManifestField,
+  Part,
+  TabBar,
+  TabBarSection,
+} from './schema'
+export {
+  AllowedUrlSchema,
+  AssetSchema,
+  AuthorSchema,
+  BuildSchema,
+  KNOWN_MANIFEST_VERSIONS,
+  KNOWN_STORY_LANG_VERSIONS,
+  MANIFEST_FIELD_NAMES,
+  MANIFEST_FIELDS,
+  ManifestSchema,
+  PartSchema,
+  ReaderSettingsSchema,
+  TAB_BAR_SECTIONS,
+  TabBarSchema,
+  TabBarSectionSchema,
+} from './schema'
+export { serializeManifest } from './serialize-manifest'
+export type { Session, SessionResult } from './session'
+export { isVariableName, parseSession, parseSessionText, RESERVED_WORDS, SessionSchema } from './session'
+export { isSpkgError, SpkgError } from './spkg-error'

@@ -1,0 +1,43 @@
+import { z } from 'zod'
+
+/** A JSON value: what `JSON.parse` can return. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
+
+/** The zod schema of a JSON value (finite numbers only; no `undefined`, functions or cycles). */
+export const JsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number().refine(Number.isFinite, 'must be a finite number'),
+    z.boolean(),
+    z.null(),
+    z.array(JsonValueSchema),
+    z.record(z.string(), JsonValueSchema),
+  ]),
+)
+
+/** A plain object (not an array, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+/** Names the JSON type of a value for messages: `a string`, `an array`, `null`. */
+export function describeJsonType(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  switch (typeof value) {
+    case 'string':
+      return 'a string'
+    case 'number':
+      return Number.isFinite(value) ? 'a number' : 'a non-finite number'
+    case 'boolean':
+      return 'a boolean'
+    case 'object':
+      return 'an object'
+    case 'undefined':
+      return 'undefined'
+    default:
+      return `a ${typeof value}`
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Normalisers from the looser forms authors write to the canonical shape. Each takes the raw
+ * field value and returns the candidate canonical value; validation comes after.
+ */
+import { isPlainObject } from './json'
+import type { ManifestField } from './schema'
+
+/**
+ * Derives a part's display name from its file when the manifest gives a bare string:
+ * the file name without directory and extension, without a leading number prefix
+ * (`0002-`), with `-` and `_` read as spaces, first letter upper-cased.
+ *
+ * @example
+ * derivePartName('story/0002-forest-edge.sty') // 'Forest edge'
+ */
+export function derivePartName(file: string): string {
+  const base = file.split('/').pop() ?? file
+  const stem = base.replace(/\.[^.]+$/, '')
+  const words = stem
+    .replace(/^\d+(?:[-_. ]+|$)/, '')
+    .replace(/[-_]+/g, ' ')
+    .trim()
+  const name = words.length > 0 ? words : stem
+  return name.length > 0 ? name.charAt(0).toUpperCase() + name.slice(1) : base
+}
+
+/** `sha256-<base64>` or 64 hex digits in any case → lowercase hex; anything else → undefined. */
+export function normalizeDigest(value: string): string | undefined {
+  const v = value.trim()
+  if (/^[0-9a-fA-F]{64}$/.test(v)) return v.toLowerCase()
+  const m = /^sha256-([A-Za-z0-9+/]{43}=)$/.exec(v)
+  if (!m) return undefined
+  let bin: string
+  try {
+    bin = atob(m[1]!)
+  } catch {
+    return undefined
+  }
+  if (bin.length !== 32) return undefined
+  let hex = ''
+  for (let i = 0; i < bin.length; i++) hex += bin.charCodeAt(i).toString(16).padStart(2, '0')
+  return hex
+}
+
+const STRING_LISTS = new Set<ManifestField>([
+  'tags',
+  'stories',
+  'content_warnings',
+  'sensors',
+  'accessibility',
+  'extensions',
+  'requires',
+  'preload',
+  'locked',
+])
+
+const toList = (v: unknown): unknown => (Array.isArray(v) ? v : [v])
+
+/** Returns the canonical candidate for one field's raw value (unchanged when there is no looser form). */
+export function normalizeField(field: ManifestField, value: unknown): unknown {
+  switch (field) {
+    case 'author':
+      if (typeof value === 'string' || isPlainObject(value)) value = [value]
+      return Array.isArray(value) ? value.map((a) => (typeof a === 'string' ? { name: a } : a)) : value
+    case 'parts':
+      return Array.isArray(value)
+        ? value.map((p) => {
+            if (typeof p === 'string') return { file: p, name: derivePartName(p) }
+            if (isPlainObject(p) && typeof p.file === 'string' && p.name === undefined)
+              return { ...p, name: derivePartName(p.file) }
+            return p
+          })
+        : value
+    case 'assets':
+      return Array.isArray(value) ? value.map((a) => (typeof a === 'string' ? { file: a } : a)) : value
+    case 'readers':
+      return typeof value === 'number' ? [value] : value
+    case 'integrity':
+      if (!isPlainObject(value)) return value
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? (normalizeDigest(v) ?? v) : v]),
+      )
+    default:
+      if (STRING_LISTS.has(field) && typeof value === 'string') return toList(value)
+      return value
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * The loose-input manifest parser: normalise, validate field by field, then apply the
+ * cross-field rules. Never throws; a bad field is reported and left out, unknown fields kept.
+ */
+import { z } from 'zod'
+import { issuesToDiagnostics } from './_issues'
+import type { DiagnosticCode } from './codes'
+import type { Diagnostic } from './diagnostic'
+import { toPointer } from './diagnostic'
+import { createDiagnostic } from './diagnostic-helpers'
+import { describeJsonType, isPlainObject } from './json'
+import { normalizeField } from './normalize'
+import { runManifestRules } from './rules'
+import { MANIFEST_FIELD_NAMES, MANIFEST_FIELDS, type Manifest, type ManifestField } from './schema'
+
+/** What {@link parseManifest} returns: the canonical manifest unless a fatal problem stopped it. */
+export interface ManifestResult {
+  manifest?: Manifest
+  diagnostics: Diagnostic[]
+}
+
+export interface ParseManifestOptions {
+  /** Archive path reported in diagnostics. @default 'manifest.json' */
+  path?: string
+}
+
+const MANIFEST_PATH = 'manifest.json'
+const KNOWN = new Set<string>(MANIFEST_FIELD_NAMES)
+
+function describeForField(field: ManifestField) {
+  return (issue: z.core.$ZodIssue): string | undefined =>
+    field === 'integrity' && issue.code !== 'invalid_type'
+      ? 'must be a SHA-256 digest: 64 hex digits or sha256-<base64>'
+      : undefined
+}
+
+function codeForField(field: ManifestField) {
+  return (issue: z.core.$ZodIssue): DiagnosticCode | undefined => {
+    if (issue.code === 'invalid_type') return undefined
+    if (field === 'direction') return 'manifest/invalid-direction'
+    if (field === 'integrity') return 'manifest/invalid-hash'
+    return undefined
+  }
+}
+
+/** Validates one field; arrays and records keep their valid members and drop only bad ones. */
+function validateField(
+  field: ManifestField,
+  value: unknown,
+  root: unknown,
+  path: string,
+  out: Diagnostic[],
+): { ok: boolean; value?: unknown } {
+  const schema = MANIFEST_FIELDS[field] as z.ZodType
+  const codeFor = codeForField(field)
+  const describe = describeForField(field)
+  if (schema instanceof z.ZodArray && Array.isArray(value)) {
+    const kept: unknown[] = []
+    value.forEach((item, i) => {
+      const r = z.safeParse(schema.element, item)
+      if (r.success) kept.push(r.data)
+      else out.push(...issuesToDiagnostics(r.error.issues, root, [field, i], { path, codeFor, describe }))
+    })
+    return { ok: true, value: kept }
+  }
+  if (schema instanceof z.ZodRecord && isPlainObject(value)) {
+    const kept: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) {
+      const r = z.safeParse(schema.valueType, v)
+      if (r.success) kept[k] = r.data
+      else out.push(...issuesToDiagnostics(r.error.issues, root, [field, k], { path, codeFor, describe }))
+    }
+    return { ok: true, value: kept }
+  }
+  const r = schema.safeParse(value)
+  if (r.success) return { ok: true, value: r.data }
+  out.push(...issuesToDiagnostics(r.error.issues, root, [field], { path, codeFor, describe }))
+  return { ok: false }
+}
+
+/**
+ * Parses a manifest value (already decoded from JSON) into the canonical manifest.
+ * Looser forms are normalised (a bare-string part becomes `{file, name}`, a string author
+ * becomes `[{name}]`, a `sha256-<base64>` digest becomes lowercase hex...), unknown fields are
+ * preserved untouched, and every problem comes back as a diagnostic. Never throws.
+ *
+ * Fatal (no manifest returned): not an object (`manifest/not-object`), no usable `id` (`manifest/missing-id`).
+ *
+ * @example
+ * const { manifest, diagnostics } = parseManifest({ id: 'x', parts: ['story/0001-inn.sty'] })
+ * // manifest.parts → [{ file: 'story/0001-inn.sty', name: 'Inn' }]
+ */
+export function parseManifest(value: unknown, options: ParseManifestOptions = {}): ManifestResult {
+  const path = options.path ?? MANIFEST_PATH
+  const diagnostics: Diagnostic[] = []
+  if (!isPlainObject(value)) {
+    diagnostics.push(
+      createDiagnostic(
+        'manifest/not-object',
+        `${path} must be a JSON object, got ${describeJsonType(value)}.`,
+        { path },
+      ),
+    )
+    return { diagnostics }
+  }
+  const out: Record<string, unknown> = {}
+  for (const field of MANIFEST_FIELD_NAMES) {
+    if (!Object.hasOwn(value, field) || value[field] === undefined) continue
+    const raw = value[field]
+    const normalized = normalizeField(field, raw)
+    if (field === 'id') {
+      if (typeof normalized !== 'string' || normalized.trim().length === 0) continue
+    }
+    const r = validateField(field, normalized, { ...value, [field]: normalized }, path, diagnostics)
+    if (!r.ok) continue
+    out[field] = r.value
+    if (
+      JSON.stringify(raw) !== JSON.stringify(r.value) &&
+      JSON.stringify(normalized) === JSON.stringify(r.value)
+    ) {
+      diagnostics.push(
+        createDiagnostic('manifest/normalized', `"${field}" was written in a looser form and normalised.`, {
+          path,
+          field: toPointer([field]),
+        }),
+      )
+    }
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (KNOWN.has(key)) continue
+    out[key] = v
+    diagnostics.push(
+      createDiagnostic(
+        'manifest/unknown-field',
+        `"${key}" is not a manifest field; it is kept and ignored.`,
+        {
+          path,
+          field: toPointer([key]),
+        },
+      ),
+    )
+  }
+  const candidate = out as Manifest
+  if (typeof out.id !== 'string') {
+    const raw = value.id
+    diagnostics.unshift(
+      createDiagnostic(
+        'manifest/missing-id',
+        raw === undefined
+          ? `${path} has no "id": every package needs its stable story identifier (a UUID).`
+          : `"id" must be a non-empty string (a UUID), got ${describeJsonType(raw)}.`,
+        { path, field: '/id' },
+      ),
+    )
+    // Still run the rules, so one check reports every problem of the file.
+    diagnostics.push(...runManifestRules(candidate, path))
+    return { diagnostics }
+  }
+  diagnostics.push(...runManifestRules(candidate, path))
+  return { manifest: candidate, diagnostics }
+}
+
+/**
+ * Parses the text of `manifest.json` (UTF-8 already decoded): `manifest/not-json` when it is
+ * not JSON, then {@link parseManifest}. Never throws.
+ */
+export function parseManifestText(text: string, options: ParseManifestOptions = {}): ManifestResult {
+  const path = options.path ?? MANIFEST_PATH
+  let value: unknown
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+  } catch (e) {
+    return {
+      diagnostics: [
+        createDiagnostic('manifest/not-json', `${path} is not valid JSON: ${(e as Error).message}.`, {
+          path,
+        }),
+      ],
+    }
+  }
+  return parseManifest(value, options)
+}

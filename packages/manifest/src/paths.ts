@@ -1,0 +1,34 @@
+/**
+ * Archive paths written in a manifest: canonical, relative, forward-slash paths that stay inside
+ * the archive. The same rule as ZIP entry names, applied before anything is looked up.
+ */
+
+/**
+ * Explains why `path` is not a safe archive-relative path, or returns `undefined` when it is.
+ * Refused: empty, absolute (`/x`), drive letters (`C:`), schemes or protocol-relative URLs,
+ * backslashes, NUL/control characters/DEL, and `..`, `.` or empty segments.
+ *
+ * @example
+ * checkArchivePath('story/0001-inn.sty') // undefined
+ * checkArchivePath('../etc/passwd')      // 'has a ".." segment'
+ */
+export function checkArchivePath(path: string): string | undefined {
+  if (path.length === 0) return 'is empty'
+  if (/[\u0000-\u001f\u007f]/.test(path)) return 'contains a control character'
+  if (path.includes('\\')) return 'contains a backslash (use forward slashes)'
+  if (path.startsWith('//')) return 'is a protocol-relative URL (media are never fetched from the network)'
+  if (path.startsWith('/')) return 'is absolute (paths are relative to the archive root)'
+  if (/^[A-Za-z]:/.test(path)) return 'starts with a drive letter'
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return 'is a URL (media are never fetched from the network)'
+  for (const segment of path.split('/')) {
+    if (segment === '..') return 'has a ".." segment'
+    if (segment === '.') return 'has a "." segment'
+    if (segment === '') return 'has an empty segment (a doubled or trailing slash)'
+  }
+  return undefined
+}
+
+/** True when `path` is a safe, canonical archive-relative path. */
+export function isSafeArchivePath(path: string): boolean {
+  return checkArchivePath(path) === undefined
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest'
+import { checkArchivePath, isLanguageTag, parseManifest } from './index'
+
+const ID = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
+const codes = (m: Record<string, unknown>) => parseManifest({ id: ID, ...m }).diagnostics.map((d) => d.code)
+
+describe('cross-field rules', () => {
+  it('warns that preload and locked need progressive loading', () => {
+    const parts = [{ file: 'story/a.sty', name: 'A' }]
+    expect(codes({ parts, preload: ['story/a.sty'], locked: ['story/a.sty'] })).toEqual([
+      'manifest/progressive-only',
+      'manifest/progressive-only',
+    ])
+    expect(codes({ parts, loading: 'progressive', preload: ['story/a.sty'] })).toEqual([])
+  })
+  it('refuses instruction on an instruction package and stories on a story package', () => {
+    expect(codes({ type: 'instruction', instruction: 'x', stories: ['a'] })).toEqual([
+      'manifest/type-mismatch',
+    ])
+    expect(codes({ stories: ['a'] })).toEqual(['manifest/type-mismatch'])
+    expect(codes({ type: 'story', instruction: 'howto' })).toEqual([])
+  })
+  it('accepts cooperative readers counts and refuses non-integers', () => {
+    expect(codes({ readers: [1, 2, 4] })).toEqual([])
+    expect(codes({ readers: [1.5, -1] })).toEqual(['manifest/invalid-readers', 'manifest/invalid-readers'])
+  })
+  it('checks age bounds', () => {
+    expect(codes({ age: { min: 10 } })).toEqual([])
+    expect(codes({ age: { min: -1, max: 3.5 } })).toEqual([
+      'manifest/invalid-value',
+      'manifest/invalid-value',
+    ])
+  })
+  it('reports duplicate parts, assets and extensions', () => {
+    expect(
+      codes({
+        parts: ['story/a.sty', 'story/a.sty'],
+        assets: ['assets/x.png', 'assets/x.png'],
+        extensions: ['extensions/a.xty', 'extensions/a.xty'],
+      }).filter((c) => c !== 'manifest/normalized'),
+    ).toEqual(['manifest/duplicate-entry', 'manifest/duplicate-entry', 'manifest/duplicate-entry'])
+  })
+  it('keeps integrity to files other than manifest.json and META-PKG', () => {
+    const h = 'a'.repeat(64)
+    expect(codes({ integrity: { 'META-PKG/author.pub': h, 'story/a.sty': h } })).toEqual([
+      'manifest/integrity-self',
+    ])
+    expect(codes({ integrity: { '../a.sty': h } })).toEqual(['manifest/unsafe-path'])
+  })
+  it('warns about unknown versions but still loads', () => {
+    const r = parseManifest({ id: ID, story_lang: '1.1', manifest: '2.0' })
+    expect(r.manifest).toBeDefined()
+    expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ['manifest/unknown-version', 'warning'],
+      ['manifest/unknown-version', 'warning'],
+    ])
+  })
+  it('refuses duplicate aliases of allowed URLs', () => {
+    const u = { alias: 'a', url: 'https://example.org' }
+    expect(codes({ allowed_urls: [u, u] })).toEqual(['manifest/duplicate-alias'])
+  })
+})
+
+describe('checkArchivePath', () => {
+  it.each([
+    ['', 'is empty'],
+    ['/abs.sty', 'is absolute (paths are relative to the archive root)'],
+    ['C:/x.sty', 'starts with a drive letter'],
+    ['story\\a.sty', 'contains a backslash (use forward slashes)'],
+    ['story/../a.sty', 'has a ".." segment'],
+    ['./manifest.json', 'has a "." segment'],
+    ['story//a.sty', 'has an empty segment (a doubled or trailing slash)'],
+    ['story/', 'has an empty segment (a doubled or trailing slash)'],
+    ['https://evil.example/a.png', 'is a URL (media are never fetched from the network)'],
+    ['//evil.example/a.png', 'is a protocol-relative URL (media are never fetched from the network)'],
+    ['story/a\u0000.sty', 'contains a control character'],
+    ['story/a\u007f.sty', 'contains a control character'],
+  ])('refuses %j: %s', (p, why) => expect(checkArchivePath(p)).toBe(why))
+  it.each(['story/0001-inn.sty', 'assets/cover.webp', 'a.sty', 'assets/été/ü.png', 'story/a..b.sty'])(
+    'accepts %j',
+    (p) => expect(checkArchivePath(p)).toBeUndefined(),
+  )
+})
+
+describe('isLanguageTag', () => {
+  it.each(['en', 'pt-BR', 'zh-Hant-TW', 'de-CH-1996', 'es-419', 'sr-Latn'])('accepts %s', (t) =>
+    expect(isLanguageTag(t)).toBe(true),
+  )
+  it.each(['english', 'en_US', 'e', '', 'en-', '123', 'en--US'])('refuses %j', (t) =>
+    expect(isLanguageTag(t)).toBe(false),
+  )
+})

@@ -1,0 +1,302 @@
+/**
+ * Cross-field rules of the canonical manifest. Each rule is a small named function that
+ * pushes diagnostics; they run after normalisation and type validation.
+ */
+import type { Diagnostic } from './diagnostic'
+import { toPointer } from './diagnostic'
+import { createDiagnostic } from './diagnostic-helpers'
+import { checkArchivePath } from './paths'
+import { KNOWN_MANIFEST_VERSIONS, KNOWN_STORY_LANG_VERSIONS, type Manifest } from './schema'
+
+type Push = (d: Diagnostic) => void
+type Rule = (m: Manifest, push: Push, path: string) => void
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+const versions: Rule = (m, push, path) => {
+  const check = (field: 'story_lang' | 'manifest', known: readonly string[]) => {
+    const v = m[field]
+    if (v !== undefined && !known.includes(v))
+      push(
+        createDiagnostic(
+          'manifest/unknown-version',
+          `"${field}" is "${v}", a version this reader does not know (it knows ${known.join(', ')}); the package still loads.`,
+          { path, field: `/${field}` },
+        ),
+      )
+  }
+  check('story_lang', KNOWN_STORY_LANG_VERSIONS)
+  check('manifest', KNOWN_MANIFEST_VERSIONS)
+}
+
+const idFormat: Rule = (m, push, path) => {
+  if (typeof m.id === 'string' && !UUID.test(m.id))
+    push(
+      createDiagnostic('manifest/invalid-id', `"id" should be a UUID, got "${m.id}".`, {
+        path,
+        field: '/id',
+      }),
+    )
+}
+
+/** Checks one archive path field; `dir` and `ext` add the layout rule (parts in story/, .sty...). */
+function checkPath(
+  push: Push,
+  path: string,
+  segments: (string | number)[],
+  value: string,
+  rule?: { dir?: string; ext?: string; what: string },
+): boolean {
+  const field = toPointer(segments)
+  const label = `"${field.slice(1)}"`
+  const problem = checkArchivePath(value)
+  if (problem) {
+    push(createDiagnostic('manifest/unsafe-path', `${label} ("${value}") ${problem}.`, { path, field }))
+    return false
+  }
+  if (rule?.dir && !value.startsWith(rule.dir))
+    push(
+      createDiagnostic(
+        'manifest/path-outside-dir',
+        `${label} ("${value}") must lie under ${rule.dir} (${rule.what}).`,
+        {
+          path,
+          field,
+        },
+      ),
+    )
+  else if (rule?.ext && !value.endsWith(rule.ext))
+    push(
+      createDiagnostic(
+        'manifest/invalid-value',
+        `${label} ("${value}") must be a ${rule.ext} file (${rule.what}).`,
+        {
+          path,
+          field,
+        },
+      ),
+    )
+  return true
+}
+
+function checkDuplicates(push: Push, path: string, field: string, values: readonly string[]): void {
+  const seen = new Set<string>()
+  values.forEach((v, i) => {
+    if (seen.has(v))
+      push(
+        createDiagnostic('manifest/duplicate-entry', `"${field}/${i}" repeats "${v}", listed earlier.`, {
+          path,
+          field: toPointer([field, i]),
+        }),
+      )
+    seen.add(v)
+  })
+}
+
+const paths: Rule = (m, push, path) => {
+  if (m.cover !== undefined) checkPath(push, path, ['cover'], m.cover)
+  m.parts?.forEach((p, i) => {
+    checkPath(push, path, ['parts', i, 'file'], p.file, { dir: 'story/', ext: '.sty', what: 'story parts' })
+  })
+  m.assets?.forEach((a, i) => {
+    checkPath(push, path, ['assets', i, 'file'], a.file, { dir: 'assets/', what: 'media' })
+  })
+  m.extensions?.forEach((e, i) => {
+    checkPath(push, path, ['extensions', i], e, { ext: '.xty', what: 'extension modules' })
+  })
+  if (m.build?.names_map !== undefined) checkPath(push, path, ['build', 'names_map'], m.build.names_map)
+  for (const key of Object.keys(m.integrity ?? {})) {
+    if (!checkPath(push, path, ['integrity', key], key)) continue
+    if (key === 'manifest.json' || key.startsWith('META-PKG/'))
+      push(
+        createDiagnostic(
+          'manifest/integrity-self',
+          `"integrity" lists "${key}", which it cannot cover (manifest.json and META-PKG/ are covered by the checksum file).`,
+          { path, field: toPointer(['integrity', key]) },
+        ),
+      )
+  }
+  if (m.parts)
+    checkDuplicates(
+      push,
+      path,
+      'parts',
+      m.parts.map((p) => p.file),
+    )
+  if (m.assets)
+    checkDuplicates(
+      push,
+      path,
+      'assets',
+      m.assets.map((a) => a.file),
+    )
+  if (m.extensions) checkDuplicates(push, path, 'extensions', m.extensions)
+}
+
+const progressive: Rule = (m, push, path) => {
+  const partFiles = new Set(m.parts?.map((p) => p.file))
+  for (const field of ['preload', 'locked'] as const) {
+    const list = m[field]
+    if (!list) continue
+    if (m.loading !== 'progressive' && list.length > 0)
+      push(
+        createDiagnostic(
+          'manifest/progressive-only',
+          `"${field}" is only meaningful with progressive loading ("loading": "progressive").`,
+          { path, field: `/${field}` },
+        ),
+      )
+    list.forEach((p, i) => {
+      if (!checkPath(push, path, [field, i], p)) return
+      if (!partFiles.has(p))
+        push(
+          createDiagnostic(
+            'manifest/unknown-part',
+            `"${field}/${i}" ("${p}") is not the file of any entry of "parts".`,
+            {
+              path,
+              field: toPointer([field, i]),
+            },
+          ),
+        )
+    })
+  }
+}
+
+const packageType: Rule = (m, push, path) => {
+  const type = m.type ?? 'story'
+  if (type === 'instruction' && m.instruction !== undefined)
+    push(
+      createDiagnostic(
+        'manifest/type-mismatch',
+        '"instruction" links a story to its instruction package; an instruction package cannot have one.',
+        { path, field: '/instruction' },
+      ),
+    )
+  if (type === 'story' && m.stories !== undefined)
+    push(
+      createDiagnostic(
+        'manifest/type-mismatch',
+        '"stories" lists the stories an instruction package covers; a story package cannot have it (set "type": "instruction").',
+        { path, field: '/stories' },
+      ),
+    )
+}
+
+const readers: Rule = (m, push, path) => {
+  m.readers?.forEach((r, i) => {
+    if (!Number.isInteger(r) || r < 1)
+      push(
+        createDiagnostic(
+          'manifest/invalid-readers',
+          `"readers/${i}" must be a positive whole number, got ${r}.`,
+          {
+            path,
+            field: toPointer(['readers', i]),
+          },
+        ),
+      )
+  })
+}
+
+const age: Rule = (m, push, path) => {
+  for (const k of ['min', 'max'] as const) {
+    const v = m.age?.[k]
+    if (v !== undefined && (!Number.isInteger(v) || v < 0))
+      push(
+        createDiagnostic(
+          'manifest/invalid-value',
+          `"age/${k}" must be a whole number of years, 0 or more, got ${v}.`,
+          {
+            path,
+            field: `/age/${k}`,
+          },
+        ),
+      )
+  }
+  const { min, max } = m.age ?? {}
+  if (min !== undefined && max !== undefined && min > max)
+    push(
+      createDiagnostic('manifest/invalid-age', `"age/min" (${min}) is greater than "age/max" (${max}).`, {
+        path,
+        field: '/age',
+      }),
+    )
+}
+
+/**
+ * True when `tag` is a well-formed BCP-47 language tag whose primary subtag is an ISO 639 code
+ * (2 or 3 letters): `en`, `pt-BR`, `zh-Hant-TW`. The syntax check is the platform's Intl; the
+ * 4-8 letter primary subtags BCP-47 reserves (never assigned) are refused, so `english` is caught.
+ */
+export function isLanguageTag(tag: string): boolean {
+  if (!/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/.test(tag)) return false
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1
+  } catch {
+    return false
+  }
+}
+
+const language: Rule = (m, push, path) => {
+  if (m.language !== undefined && !isLanguageTag(m.language))
+    push(
+      createDiagnostic(
+        'manifest/invalid-language',
+        `"language" must be a BCP-47 language tag such as "en" or "pt-BR", got "${m.language}".`,
+        { path, field: '/language' },
+      ),
+    )
+}
+
+const allowedUrls: Rule = (m, push, path) => {
+  const aliases = new Set<string>()
+  m.allowed_urls?.forEach((u, i) => {
+    let ok = false
+    try {
+      ok = new URL(u.url).protocol === 'https:'
+    } catch {}
+    if (!ok)
+      push(
+        createDiagnostic(
+          'manifest/invalid-url',
+          `"allowed_urls/${i}/url" must be an absolute https URL, got "${u.url}".`,
+          {
+            path,
+            field: toPointer(['allowed_urls', i, 'url']),
+          },
+        ),
+      )
+    if (aliases.has(u.alias))
+      push(
+        createDiagnostic(
+          'manifest/duplicate-alias',
+          `"allowed_urls/${i}/alias" repeats the alias "${u.alias}".`,
+          {
+            path,
+            field: toPointer(['allowed_urls', i, 'alias']),
+          },
+        ),
+      )
+    aliases.add(u.alias)
+  })
+}
+
+const RULES: readonly Rule[] = [
+  versions,
+  idFormat,
+  paths,
+  progressive,
+  packageType,
+  readers,
+  age,
+  language,
+  allowedUrls,
+]
+
+/** Runs every cross-field rule on a canonical manifest. */
+export function runManifestRules(manifest: Manifest, path = 'manifest.json'): Diagnostic[] {
+  const out: Diagnostic[] = []
+  for (const rule of RULES) rule(manifest, (d) => out.push(d), path)
+  return out
+}

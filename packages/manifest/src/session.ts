@@ -1,0 +1,97 @@
+/**
+ * `session.json`: free-form session preparation variables injected into the story's variable
+ * space at session start. Never manifest data.
+ */
+import { z } from 'zod'
+import type { Diagnostic } from './diagnostic'
+import { toPointer } from './diagnostic'
+import { createDiagnostic } from './diagnostic-helpers'
+import { describeJsonType, isPlainObject, type JsonValue, JsonValueSchema } from './json'
+
+/** The canonical session file: an object of JSON values. */
+export const SessionSchema = z.record(z.string(), JsonValueSchema).meta({
+  id: 'Session',
+  title: 'spkg session.json',
+  description:
+    'Session preparation variables; each valid key becomes a story variable before the entry part.',
+})
+export type Session = Record<string, JsonValue>
+
+export interface SessionResult {
+  session?: Session
+  diagnostics: Diagnostic[]
+}
+
+/** Words a story variable cannot be named (STORY-LANGUAGE.md clarification 18). */
+export const RESERVED_WORDS: ReadonlySet<string> = new Set(
+  'and or not true false if elif else end set local use seed const fn passage insert extern call'.split(' '),
+)
+
+/** True when `name` can be a story variable (a letter, then letters, digits or `_`; not reserved, not `d<digits>`). */
+export function isVariableName(name: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) && !RESERVED_WORDS.has(name) && !/^d\d+$/.test(name)
+}
+
+/**
+ * Parses a `session.json` value. A value that is not JSON data (a function, `undefined`,
+ * a non-finite number) is an error and left out; a key a story cannot read is a warning.
+ * Never throws.
+ */
+export function parseSession(value: unknown, options: { path?: string } = {}): SessionResult {
+  const path = options.path ?? 'session.json'
+  if (!isPlainObject(value))
+    return {
+      diagnostics: [
+        createDiagnostic(
+          'session/not-object',
+          `${path} must be a JSON object, got ${describeJsonType(value)}.`,
+          { path },
+        ),
+      ],
+    }
+  const diagnostics: Diagnostic[] = []
+  const session: Session = {}
+  for (const [key, v] of Object.entries(value)) {
+    const field = toPointer([key])
+    const r = JsonValueSchema.safeParse(v)
+    if (!r.success) {
+      diagnostics.push(
+        createDiagnostic(
+          'session/invalid-value',
+          `"${key}" must be JSON data (a scalar, array or object of those).`,
+          {
+            path,
+            field,
+          },
+        ),
+      )
+      continue
+    }
+    if (!isVariableName(key))
+      diagnostics.push(
+        createDiagnostic(
+          'session/invalid-name',
+          `"${key}" is not a valid story variable name (a letter, then letters, digits or _; not a reserved word), so no story can read it.`,
+          { path, field },
+        ),
+      )
+    session[key] = r.data
+  }
+  return { session, diagnostics }
+}
+
+/** Parses the text of `session.json`: `session/not-json` when it is not JSON, then {@link parseSession}. */
+export function parseSessionText(text: string, options: { path?: string } = {}): SessionResult {
+  const path = options.path ?? 'session.json'
+  let value: unknown
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+  } catch (e) {
+    return {
+      diagnostics: [
+        createDiagnostic('session/not-json', `${path} is not valid JSON: ${(e as Error).message}.`, { path }),
+      ],
+    }
+  }
+  return parseSession(value, options)
+}
