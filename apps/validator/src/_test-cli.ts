@@ -1,0 +1,34 @@
+/**
+ * Test helper: runs `spkg` in-process with captured output, as a user would from a shell.
+ */
+import { main } from './cli'
+import type { ExitCode } from './cli-types'
+
+export interface CliRun {
+  code: ExitCode
+  stdout: string
+  stderr: string
+}
+
+/** Runs `spkg <args>` with `cwd` as working directory and optional standard input. */
+export async function runCli(
+  args: string[],
+  options: { cwd?: string; stdin?: string | Uint8Array; env?: Record<string, string>; tty?: boolean } = {},
+): Promise<CliRun> {
+  let stdout = ''
+  let stderr = ''
+  const stdin = options.stdin
+  const code = await main(args, {
+    stdout: { write: (s: string) => (stdout += s), isTTY: options.tty ?? false },
+    stderr: { write: (s: string) => (stderr += s), isTTY: options.tty ?? false },
+    stdin:
+      stdin === undefined
+        ? undefined
+        : (async function* () {
+            yield typeof stdin === 'string' ? new TextEncoder().encode(stdin) : stdin
+          })(),
+    cwd: options.cwd ?? process.cwd(),
+    env: options.env ?? {},
+  })
+  return { code, stdout, stderr }
+}

@@ -1,0 +1,114 @@
+/**
+ * `spkg keygen`: a new Ed25519 signing key pair in signify format (`<basename>.pub` and
+ * `<basename>.sec`). The secret key has no passphrase, so it is written with mode 0600, atomically,
+ * and never over an existing file unless `--force`.
+ */
+import { randomBytes } from 'node:crypto'
+import { chmod, link, lstat, rename, rm, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { generateSigningKeys } from '@spkg/integrity/sign'
+import { type CliIO, type Command, EXIT, IOFailure, UsageError } from '../cli-types'
+import { resolvePath } from '../io'
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path)
+    return true
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw e
+  }
+}
+
+/**
+ * Writes `data` to `target` through a temporary file with `mode`: `rename` replaces an existing
+ * file (`--force`); `link` refuses one atomically (EEXIST), so two runs never clobber each other.
+ */
+async function writeKeyFile(target: string, data: string, mode: number, force: boolean): Promise<void> {
+  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
+  try {
+    await writeFile(tmp, data, { flag: 'wx', mode })
+    await chmod(tmp, mode)
+    if (force) await rename(tmp, target)
+    else await link(tmp, target)
+  } finally {
+    await rm(tmp, { force: true }).catch(() => {})
+  }
+}
+
+function describe(e: unknown, shown: string): IOFailure {
+  const code = (e as NodeJS.ErrnoException)?.code
+  if (code === 'EEXIST') return new IOFailure(`'${shown}' already exists; use --force to overwrite it`)
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return new IOFailure(`cannot write '${shown}': no such directory`)
+  if (code === 'EACCES' || code === 'EPERM')
+    return new IOFailure(`cannot write '${shown}': permission denied`)
+  return new IOFailure(`cannot write '${shown}': ${(e as Error)?.message ?? String(e)}`)
+}
+
+async function run(io: CliIO, base: string, force: boolean, comment: string | undefined) {
+  const shown = { pub: `${base}.pub`, sec: `${base}.sec` }
+  const pub = resolvePath(io, shown.pub)
+  const sec = resolvePath(io, shown.sec)
+  if (!force) {
+    for (const [abs, name] of [
+      [sec, shown.sec],
+      [pub, shown.pub],
+    ] as const)
+      if (await exists(abs)) throw describe({ code: 'EEXIST' }, name)
+  }
+  const keys = await generateSigningKeys(
+    comment === undefined ? {} : { comment: comment.replace(/[\r\n]+/g, ' ').trim() || 'spkg key' },
+  )
+  try {
+    await writeKeyFile(sec, keys.secretKeyText, 0o600, force)
+  } catch (e) {
+    throw describe(e, shown.sec)
+  }
+  try {
+    await writeKeyFile(pub, keys.publicKeyText, 0o644, force)
+  } catch (e) {
+    // Never leave a secret key without its public half from this run.
+    await rm(sec, { force: true }).catch(() => {})
+    throw describe(e, shown.pub)
+  }
+  return { keys, shown }
+}
+
+export const keygen: Command = {
+  path: ['keygen'],
+  summary: 'create an Ed25519 signing key pair (signify format) for signing packages',
+  usage: 'keygen -o <basename> [--force] [--comment <text>]',
+  description: `Writes <basename>.pub (the public key: ship it as META-PKG/author.pub and register it with the
+platform) and <basename>.sec (the secret key, mode 0600, no passphrase: keep it private). Both are in
+signify's format, so 'signify -V -p <basename>.pub' verifies what 'spkg sign' makes. Prints the key
+fingerprint, the value of the manifest's 'signature' field. Existing files are never overwritten
+unless --force is given.`,
+  positionals: [0, 0],
+  options: {
+    output: {
+      type: 'string',
+      short: 'o',
+      valueName: '<basename>',
+      description: 'path of the key files, without extension',
+    },
+    force: { type: 'boolean', description: 'overwrite existing key files' },
+    comment: { type: 'string', short: 'c', valueName: '<text>', description: "the files' untrusted comment" },
+  },
+  examples: ['spkg keygen -o ~/.spkg/author', 'spkg keygen -o keys/ci --comment "CI signing key" --force'],
+  async run({ values, io }) {
+    const base = values.output
+    if (typeof base !== 'string' || base === '') throw new UsageError('missing -o <basename>')
+    if (/\.(pub|sec)$/.test(base))
+      throw new UsageError(`give the basename without extension: -o ${base.replace(/\.(pub|sec)$/, '')}`)
+    const comment = typeof values.comment === 'string' ? values.comment : undefined
+    const { keys, shown } = await run(io, base, values.force === true, comment)
+    io.stdout.write(
+      `wrote ${shown.pub} and ${shown.sec} (secret, mode 0600)\n` +
+        `key id:      ${keys.keyId}\n` +
+        `fingerprint: ${keys.fingerprint}\n` +
+        `Put the fingerprint in manifest.json as "signature" and keep ${shown.sec} private.\n`,
+    )
+    return EXIT.ok
+  },
+}

@@ -1,0 +1,92 @@
+/**
+ * Printing diagnostics: plain text for people (coloured on a TTY), one JSON object for tools,
+ * and GitHub workflow annotations for CI.
+ */
+import { countBySeverity, type Diagnostic, type Severity } from '@spkg/manifest'
+import type { CliIO } from './cli-types'
+import { UsageError } from './cli-types'
+
+export type OutputFormat = 'text' | 'json' | 'github'
+
+/** Reads a `--format` value, refusing anything not in `allowed`. */
+export function parseFormat<T extends string>(value: unknown, allowed: readonly T[]): T {
+  const v = (value ?? allowed[0]) as T
+  if (!allowed.includes(v))
+    throw new UsageError(`--format must be one of ${allowed.join(', ')} (got '${String(value)}')`)
+  return v
+}
+
+/** Whether to colour output written to `stream`: a TTY, unless NO_COLOR is set; FORCE_COLOR forces it. */
+export function useColor(io: CliIO, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false
+  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '0') return true
+  return io[stream].isTTY === true
+}
+
+const COLORS: Record<Severity, string> = {
+  fatal: '\x1b[1;31m',
+  error: '\x1b[31m',
+  warning: '\x1b[33m',
+  info: '\x1b[36m',
+}
+
+/** One diagnostic as a text line: `path:line:column: severity code: message (field)`. */
+export function formatDiagnosticLine(d: Diagnostic, color = false): string {
+  const where = [d.path, d.line, d.line !== undefined ? d.column : undefined]
+    .filter((x) => x !== undefined)
+    .join(':')
+  const sev = color ? `${COLORS[d.severity]}${d.severity}\x1b[0m` : d.severity
+  const field = d.field ? ` [${d.field}]` : ''
+  return `${where ? `${where}: ` : ''}${sev} ${d.code}: ${d.message}${field}`
+}
+
+/** A summary line: `2 errors, 1 warning`. */
+export function summarize(diagnostics: readonly Diagnostic[]): string {
+  const c = countBySeverity(diagnostics)
+  const parts: string[] = []
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`
+  if (c.fatal) parts.push(plural(c.fatal, 'fatal error'))
+  if (c.error) parts.push(plural(c.error, 'error'))
+  if (c.warning) parts.push(plural(c.warning, 'warning'))
+  if (c.info) parts.push(`${c.info} info`)
+  return parts.length ? parts.join(', ') : 'no problems'
+}
+
+function escapeGithubData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+}
+function escapeGithubProperty(s: string): string {
+  return escapeGithubData(s).replace(/:/g, '%3A').replace(/,/g, '%2C')
+}
+
+/** One diagnostic as a GitHub workflow command (`::error file=…,line=…::message`). */
+export function formatGithubAnnotation(
+  d: Diagnostic,
+  fileOf: (path: string | undefined) => string | undefined,
+): string {
+  const level =
+    d.severity === 'fatal' || d.severity === 'error'
+      ? 'error'
+      : d.severity === 'warning'
+        ? 'warning'
+        : 'notice'
+  const props: string[] = []
+  const file = fileOf(d.path)
+  if (file) props.push(`file=${escapeGithubProperty(file)}`)
+  if (d.line !== undefined) props.push(`line=${d.line}`)
+  if (d.column !== undefined) props.push(`col=${d.column}`)
+  props.push(`title=${escapeGithubProperty(d.code)}`)
+  return `::${level} ${props.join(',')}::${escapeGithubData(d.message + (d.field ? ` (${d.field})` : ''))}`
+}
+
+/** Writes diagnostics as text lines followed by a summary. */
+export function writeTextDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[], subject: string): void {
+  const color = useColor(io)
+  for (const d of diagnostics) io.stdout.write(`${formatDiagnosticLine(d, color)}\n`)
+  io.stdout.write(`${subject}: ${summarize(diagnostics)}\n`)
+}
+
+/** Writes one JSON document followed by a newline. */
+export function writeJson(io: CliIO, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+}
