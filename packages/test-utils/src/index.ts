@@ -1,0 +1,11 @@
+/**
+ * @spkg/test-utils: fixture builders for spkg tests. Archives are built by code (with full
+ * control for hostile cases) or by the real ZIP tools, never committed as opaque binaries.
+ */
+export type { BuildArchiveOptions, Content, EntrySpec } from './build-archive'
+export { buildArchive, toEntrySpecs } from './build-archive'
+export type { PackageSpec } from './build-package'
+export { buildPackage, packageFiles, TEST_STORY_ID } from './build-package'
+export { deflateBomb } from './deflate-bomb'
+export type { ZipTool } from './zip-with-tool'
+export { hasTool, zipWithTool } from './zip-with-tool'
