@@ -1,0 +1,59 @@
+/**
+ * Whole-container decryption of `.spkg.enc` and the cheap magic test readers use to decide
+ * whether a key is needed.
+ */
+import { concatBytes } from '../internal/bytes'
+import {
+  checkKey,
+  chunkRange,
+  decryptFailed,
+  derivePayloadKey,
+  HEADER_SIZE,
+  hasMagic,
+  layoutOf,
+  openChunk,
+  readHeader,
+} from './container'
+
+/**
+ * True when `bytes` starts with the `.spkg.enc` magic `SPKGENC\0` (only the first 8 bytes are read).
+ *
+ * @example
+ * if (isEncryptedPackage(bytes)) bytes = await decryptPackage(bytes, key)
+ */
+export function isEncryptedPackage(bytes: Uint8Array): boolean {
+  return hasMagic(bytes)
+}
+
+const PARALLEL = 32
+
+/**
+ * Decrypts a whole `.spkg.enc` container back to the ZIP bytes, authenticating every chunk, its
+ * position and the final-chunk flag.
+ *
+ * @throws SpkgError `pkg/key-required` when `key` is missing; `pkg/decrypt-failed` for a wrong key
+ *   (key id mismatch), an unknown version or suite, a tampered header or chunk, reordered chunks,
+ *   truncation or trailing bytes
+ * @example
+ * const zipBytes = await decryptPackage(await readFile('story.spkg.enc'), key)
+ */
+export async function decryptPackage(bytes: Uint8Array, key: Uint8Array | undefined): Promise<Uint8Array> {
+  checkKey(key)
+  if (bytes.length < HEADER_SIZE || !hasMagic(bytes))
+    throw decryptFailed('not an encrypted spkg container (missing "SPKGENC" header)')
+  const header = await readHeader(bytes, key)
+  const layout = layoutOf(bytes.length, header.chunkSize)
+  const payloadKey = await derivePayloadKey(key, header.salt, 'decrypt')
+  const parts: Uint8Array[] = new Array(layout.chunkCount)
+  for (let batch = 0; batch < layout.chunkCount; batch += PARALLEL) {
+    const end = Math.min(batch + PARALLEL, layout.chunkCount)
+    await Promise.all(
+      Array.from({ length: end - batch }, async (_, j) => {
+        const i = batch + j
+        const [s, e] = chunkRange(layout, i)
+        parts[i] = await openChunk(payloadKey, header, layout, i, bytes.subarray(s, e))
+      }),
+    )
+  }
+  return parts.length === 1 ? parts[0]! : concatBytes(...parts)
+}

@@ -1,0 +1,55 @@
+import { fc, test } from '@fast-check/vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { fromHex } from './bytes'
+import { ed25519Backend, ed25519PublicKey, ed25519Sign, ed25519Verify, forceEd25519Backend } from './ed25519'
+
+// RFC 8032 §7.1 test 2 (one-byte message 0x72).
+const SEED = fromHex('4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb')!
+const PK = fromHex('3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c')!
+const MSG = new Uint8Array([0x72])
+const SIG = fromHex(
+  '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00',
+)!
+
+afterEach(() => forceEd25519Backend(undefined))
+
+describe('Ed25519 backends', () => {
+  it('detects WebCrypto Ed25519 on Node', async () => {
+    expect(await ed25519Backend()).toBe('webcrypto')
+  })
+
+  describe.each(['webcrypto', 'noble'] as const)('%s', (backend) => {
+    it('matches the RFC 8032 vector', async () => {
+      forceEd25519Backend(backend)
+      expect(await ed25519Backend()).toBe(backend)
+      expect(await ed25519PublicKey(SEED)).toEqual(PK)
+      expect(await ed25519Sign(SEED, MSG)).toEqual(SIG)
+      expect(await ed25519Verify(PK, MSG, SIG)).toBe(true)
+    })
+
+    it('rejects a changed message, signature or key, and garbage keys, without throwing', async () => {
+      forceEd25519Backend(backend)
+      expect(await ed25519Verify(PK, new Uint8Array([0x73]), SIG)).toBe(false)
+      const badSig = SIG.slice()
+      badSig[5]! ^= 1
+      expect(await ed25519Verify(PK, MSG, badSig)).toBe(false)
+      expect(await ed25519Verify(new Uint8Array(32).fill(0xff), MSG, SIG)).toBe(false)
+      expect(await ed25519Verify(PK.slice(1), MSG, SIG)).toBe(false)
+      expect(await ed25519Verify(PK, MSG, SIG.slice(1))).toBe(false)
+    })
+  })
+
+  test.prop([fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 200 })], {
+    numRuns: 15,
+  })('both backends produce and accept the same signatures', async (seed, message) => {
+    forceEd25519Backend('webcrypto')
+    const a = await ed25519Sign(seed, message)
+    forceEd25519Backend('noble')
+    const b = await ed25519Sign(seed, message)
+    expect(b).toEqual(a)
+    const pk = await ed25519PublicKey(seed)
+    expect(await ed25519Verify(pk, message, a)).toBe(true)
+    forceEd25519Backend('webcrypto')
+    expect(await ed25519Verify(pk, message, b)).toBe(true)
+  })
+})

@@ -1,0 +1,98 @@
+/**
+ * `manifest.integrity` check: every listed file must exist with the same SHA-256, and in the
+ * packaged layout every file except `manifest.json` and `META-PKG/*` must be listed (closed world).
+ */
+import { createDiagnostic, type Diagnostic, toPointer } from '@spkg/manifest'
+import { entriesOf, isOutsideIntegrity } from './internal/paths'
+import { normalizeDigest } from './normalize-digest'
+
+/** Options of {@link verifyIntegrity}. */
+export interface VerifyIntegrityOptions {
+  /**
+   * Archive layout. `packaged` (root `manifest.json`) applies the closed-world rule: a file that
+   * `integrity` omits is an error. `flat` only checks the listed files.
+   * @default 'packaged'
+   */
+  layout?: 'packaged' | 'flat'
+}
+
+/**
+ * Checks recomputed hashes against `manifest.integrity`. Never throws on bad input.
+ *
+ * - a differing hash: `pkg/integrity-mismatch` (fatal), naming the file;
+ * - a listed file absent from the archive: `pkg/integrity-missing-file` (fatal);
+ * - a value that is not a SHA-256 digest: `pkg/integrity-malformed` (fatal);
+ * - `manifest.json` or `META-PKG/*` listed: `pkg/integrity-excluded-entry` (warning, ignored);
+ * - packaged layout, a file not listed: `pkg/integrity-unlisted-file` (error).
+ *
+ * @param hashes every regular file of the archive mapped to its lowercase-hex SHA-256
+ * @param integrity the manifest's `integrity` map (hex in any case or `sha256-<base64>`)
+ * @returns the diagnostics, in archive order of `integrity` then `hashes`; empty when all is well
+ * @example
+ * const diagnostics = verifyIntegrity(new Map([['story/a.sty', hex]]), { 'story/a.sty': hex })
+ * // []
+ */
+export function verifyIntegrity(
+  hashes: ReadonlyMap<string, string>,
+  integrity: Readonly<Record<string, string>>,
+  options: VerifyIntegrityOptions = {},
+): Diagnostic[] {
+  const diagnostics: Diagnostic[] = []
+  const listed = new Set<string>()
+  for (const [path, value] of entriesOf(integrity)) {
+    const field = toPointer(['integrity', path])
+    listed.add(path)
+    if (isOutsideIntegrity(path)) {
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/integrity-excluded-entry',
+          `integrity lists '${path}', which it never covers (manifest.json and META-PKG/ are covered by the checksum file); the entry is ignored`,
+          { path, field },
+        ),
+      )
+      continue
+    }
+    const expected = normalizeDigest(value)
+    if (expected === undefined) {
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/integrity-malformed',
+          `integrity value for '${path}' is not a SHA-256 digest (64 hex digits or sha256-<base64>), so the file cannot be verified`,
+          { path, field },
+        ),
+      )
+      continue
+    }
+    const actual = hashes.get(path)
+    if (actual === undefined) {
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/integrity-missing-file',
+          `'${path}' is listed in integrity but absent from the archive, so it cannot be verified`,
+          { path, field },
+        ),
+      )
+    } else if (normalizeDigest(actual) !== expected) {
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/integrity-mismatch',
+          `SHA-256 of '${path}' does not match integrity: expected ${expected}, got ${actual}`,
+          { path, field },
+        ),
+      )
+    }
+  }
+  if ((options.layout ?? 'packaged') === 'packaged') {
+    for (const path of hashes.keys()) {
+      if (listed.has(path) || isOutsideIntegrity(path)) continue
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/integrity-unlisted-file',
+          `'${path}' is in the archive but not in integrity; every packaged file must be listed`,
+          { path, field: '/integrity' },
+        ),
+      )
+    }
+  }
+  return diagnostics
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'tsup'
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    sign: 'src/sign.ts',
+    encrypt: 'src/encrypt.ts',
+    node: 'src/node.ts',
+  },
+  format: ['esm'],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  target: 'es2022',
+  platform: 'neutral',
+  external: [/^node:/],
+})
