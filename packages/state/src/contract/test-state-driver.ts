@@ -1,0 +1,17 @@
+/**
+ * The driver contract as a Vitest suite (STYLE.md section 6): `testStateDriver('memory', make)`.
+ */
+import { describe, it } from 'vitest'
+import type { StateDriver } from '../types'
+import { DRIVER_CASES } from './driver-cases'
+
+/** Runs the whole driver contract against fresh drivers from `makeDriver`. */
+export function testStateDriver(name: string, makeDriver: () => StateDriver | Promise<StateDriver>): void {
+  describe(`${name} driver contract`, () => {
+    for (const c of DRIVER_CASES) {
+      it(c.name, async () => {
+        await c.run(await makeDriver())
+      })
+    }
+  })
+}

@@ -1,0 +1,4 @@
+import { testStateDriver } from '../contract/test-state-driver'
+import { createMemoryDriver } from './memory'
+
+testStateDriver('memory', () => createMemoryDriver())

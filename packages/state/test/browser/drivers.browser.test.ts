@@ -1,0 +1,65 @@
+import * as esbuild from 'esbuild'
+import { type Browser, chromium } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DRIVER_CASES } from '../../src/contract/driver-cases'
+
+type CaseResult = { name: string; error?: string }
+type Results = { localStorage: CaseResult[]; indexedDB: CaseResult[]; quota?: string; defaultDriver?: string }
+
+let browser: Browser
+let results: Results
+
+beforeAll(async () => {
+  const bundle = await esbuild.build({
+    entryPoints: [new URL('./entry.ts', import.meta.url).pathname],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['@spkg/source'],
+    logLevel: 'silent',
+  })
+  const script = bundle.outputFiles[0]?.text ?? ''
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  })
+  const page = await browser.newPage()
+  // A real http origin, so localStorage and IndexedDB are available.
+  await page.route('http://spkg.test/**', (route) =>
+    route.request().url().endsWith('/app.js')
+      ? route.fulfill({ contentType: 'text/javascript', body: script })
+      : route.fulfill({ contentType: 'text/html', body: '<script type="module" src="/app.js"></script>' }),
+  )
+  await page.goto('http://spkg.test/')
+  await page.waitForFunction(() => typeof (globalThis as { runAll?: unknown }).runAll === 'function')
+  results = (await page.evaluate(() =>
+    (globalThis as unknown as { runAll: () => Promise<unknown> }).runAll(),
+  )) as Results
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('browser drivers in Chromium', () => {
+  for (const driver of ['localStorage', 'indexedDB'] as const) {
+    describe(`${driver} driver contract`, () => {
+      for (const c of DRIVER_CASES) {
+        it(c.name, () => {
+          const r = results[driver].find((x) => x.name === c.name)
+          expect(r).toBeDefined()
+          expect(r?.error).toBeUndefined()
+        })
+      }
+    })
+  }
+
+  it('keeps the previous localStorage value when a save exceeds the quota', () => {
+    expect(results.quota).toBeUndefined()
+  })
+
+  it('picks IndexedDB for storage "local" and keeps a state across stores', () => {
+    expect(results.defaultDriver).toBeUndefined()
+  })
+})

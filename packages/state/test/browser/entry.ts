@@ -1,0 +1,61 @@
+/**
+ * Browser side of the driver tests: runs the shared driver contract against the real
+ * `localStorage` and IndexedDB of Chromium, plus the failures only a browser can produce.
+ */
+import { runDriverCases } from '../../src/contract/driver-cases'
+import { createStateStore } from '../../src/create-state-store'
+import { createIndexedDbDriver } from '../../src/drivers/indexeddb'
+import { createLocalStorageDriver } from '../../src/drivers/local-storage'
+import { selectStateDriver } from '../../src/select-driver'
+
+let db = 0
+
+async function quotaKeepsPreviousValue(): Promise<string | undefined> {
+  localStorage.clear()
+  const d = createLocalStorageDriver()
+  await d.set('k', 'previous')
+  try {
+    await d.set('k', 'x'.repeat(12_000_000))
+    return 'a value over the quota was accepted'
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    if (code !== 'state/storage-failed') return `quota error has code ${code}`
+  }
+  const back = await d.get('k')
+  return back?.value === 'previous' ? undefined : `value after quota error: ${back?.value.slice(0, 20)}`
+}
+
+async function storeOverDefaultDriver(): Promise<string | undefined> {
+  const { driver } = selectStateDriver('local', { database: 'select-test' })
+  if (driver.name !== 'indexeddb') return `default local driver is ${driver.name}`
+  const store = createStateStore(driver)
+  const state = {
+    format: 1 as const,
+    id: 'story',
+    variables: { gold: 2 },
+    choices: {},
+    visitedChoiceGroups: [],
+    rng: { algorithm: 'mulberry32' as const, seed: 1, state: 2 },
+    visitedParts: [],
+    renderedParagraph: 0,
+  }
+  await store.save('story', state)
+  const again = createStateStore(selectStateDriver('local', { database: 'select-test' }).driver)
+  const loaded = await again.load('story')
+  return JSON.stringify(loaded.state) === JSON.stringify(state)
+    ? undefined
+    : 'state did not survive a new store'
+}
+
+;(globalThis as { runAll?: () => Promise<unknown> }).runAll = async () => ({
+  localStorage: await runDriverCases(() => {
+    localStorage.clear()
+    return createLocalStorageDriver()
+  }),
+  indexedDB: await runDriverCases(() => {
+    db += 1
+    return createIndexedDbDriver({ database: `contract-${db}` })
+  }),
+  quota: await quotaKeepsPreviousValue(),
+  defaultDriver: await storeOverDefaultDriver(),
+})
