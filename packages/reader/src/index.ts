@@ -1,0 +1,1 @@
+export type { StorySource } from './story/story-source.ts'

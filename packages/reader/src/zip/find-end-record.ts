@@ -1,0 +1,157 @@
+/**
+ * Locates and checks the end of central directory record (and its ZIP64 counterpart):
+ * no data after it unless all zero, no split or multi-disk archive.
+ */
+import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
+import { u16, u32, u64 } from './bytes'
+
+const EOCD = 0x06054b50
+const EOCD64 = 0x06064b50
+const LOCATOR64 = 0x07064b50
+const LOCAL = 0x04034b50
+const SPLIT = 0x08074b50
+
+/** The central directory's position as the end records give it. */
+export interface EndRecord {
+  cdOffset: number
+  cdSize: number
+  totalEntries: number
+  /** Where the central directory must end: the ZIP64 end record or the classic one. */
+  cdEnd: number
+  zip64: boolean
+}
+
+/** Finds the end record; pushes diagnostics and returns undefined when the archive must be refused. */
+export function findEndRecord(b: Uint8Array, out: Diagnostic[]): EndRecord | undefined {
+  const size = b.length
+  if (size >= 4 && u32(b, 0) === SPLIT) {
+    out.push(
+      createDiagnostic(
+        'pkg/split-archive',
+        'This is one part of a split ZIP archive; only single-file archives are read.',
+      ),
+    )
+    return undefined
+  }
+  let eocd = -1
+  let zeroTail = -1
+  for (let p = size - 22; p >= 0 && p >= size - 22 - 0xffff; p--) {
+    if (u32(b, p) !== EOCD) continue
+    const end = p + 22 + u16(b, p + 20)
+    if (end === size) {
+      eocd = p
+      break
+    }
+    if (end < size && zeroTail < 0) {
+      let zeros = true
+      for (let i = end; i < size && zeros; i++) zeros = b[i] === 0
+      if (zeros) zeroTail = p
+      else if (eocd < 0) eocd = -2 - p // remember: a record followed by non-zero bytes
+    }
+  }
+  if (eocd < 0 && zeroTail >= 0) {
+    eocd = zeroTail
+    const end = eocd + 22 + u16(b, eocd + 20)
+    out.push(
+      createDiagnostic(
+        'pkg/trailing-padding',
+        `The archive ends with ${size - end} zero bytes after the end record (block padding); they are ignored.`,
+      ),
+    )
+  } else if (eocd < -1) {
+    const p = -2 - eocd
+    out.push(
+      createDiagnostic(
+        'pkg/unexpected-data',
+        `${size - (p + 22 + u16(b, p + 20))} bytes follow the end of the ZIP archive; appended data is refused.`,
+      ),
+    )
+    return undefined
+  }
+  if (eocd < 0) {
+    if (size >= 4 && u32(b, 0) === LOCAL)
+      out.push(
+        createDiagnostic('pkg/corrupt-archive', 'The ZIP archive is truncated: its end record is missing.'),
+      )
+    else
+      out.push(
+        createDiagnostic(
+          'pkg/not-zip',
+          'The input is not a ZIP archive (no end of central directory record).',
+        ),
+      )
+    return undefined
+  }
+  const disk = u16(b, eocd + 4)
+  const cdDisk = u16(b, eocd + 6)
+  const onDisk = u16(b, eocd + 8)
+  let rec: EndRecord = {
+    totalEntries: u16(b, eocd + 10),
+    cdSize: u32(b, eocd + 12),
+    cdOffset: u32(b, eocd + 16),
+    cdEnd: eocd,
+    zip64: false,
+  }
+  let split =
+    (disk !== 0 && disk !== 0xffff) || (cdDisk !== 0 && cdDisk !== 0xffff) || onDisk !== rec.totalEntries
+  const loc = eocd - 20
+  if (loc >= 0 && u32(b, loc) === LOCATOR64) {
+    const at = u64(b, loc + 8)
+    if (u32(b, loc + 4) !== 0 || u32(b, loc + 16) > 1) split = true
+    if (!(at + 56 <= loc) || u32(b, at) !== EOCD64) {
+      out.push(createDiagnostic('pkg/corrupt-archive', 'The ZIP64 end record is missing or misplaced.'))
+      return undefined
+    }
+    if (u32(b, at + 16) !== 0 || u32(b, at + 20) !== 0 || u64(b, at + 24) !== u64(b, at + 32)) split = true
+    const z: EndRecord = {
+      totalEntries: u64(b, at + 32),
+      cdSize: u64(b, at + 40),
+      cdOffset: u64(b, at + 48),
+      cdEnd: at,
+      zip64: true,
+    }
+    const agree =
+      (rec.totalEntries === 0xffff || rec.totalEntries === z.totalEntries) &&
+      (rec.cdSize === 0xffffffff || rec.cdSize === z.cdSize) &&
+      (rec.cdOffset === 0xffffffff || rec.cdOffset === z.cdOffset)
+    if (!agree) {
+      out.push(
+        createDiagnostic(
+          'pkg/corrupt-archive',
+          'The ZIP64 end record disagrees with the classic end record.',
+        ),
+      )
+      return undefined
+    }
+    rec = z
+  }
+  if (split) {
+    out.push(
+      createDiagnostic(
+        'pkg/split-archive',
+        'This is a split or multi-disk ZIP archive; only single-file archives are read.',
+      ),
+    )
+    return undefined
+  }
+  const cdStop = rec.cdOffset + rec.cdSize
+  if (cdStop > rec.cdEnd) {
+    out.push(
+      createDiagnostic(
+        'pkg/corrupt-archive',
+        'The central directory runs past the end record: the archive is corrupt.',
+      ),
+    )
+    return undefined
+  }
+  if (cdStop < rec.cdEnd) {
+    out.push(
+      createDiagnostic(
+        'pkg/unexpected-data',
+        `The central directory is ${rec.cdEnd - cdStop} bytes before where the end record sits: data was prepended (a self-extractor stub?) or inserted.`,
+      ),
+    )
+    return undefined
+  }
+  return rec
+}

@@ -1,0 +1,205 @@
+/**
+ * Parses the central-directory records: sizes (with ZIP64 extras), flags, methods, file
+ * types and names. Every name is decoded and checked here, before any data is touched.
+ */
+import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
+import { parseExtra, u16, u32, u64 } from './bytes'
+import { checkEntryName, isSystemClutter } from './check-entry-name'
+import { decodeCp437 } from './cp437'
+import { crc32 } from './crc32'
+
+/** A central-directory record after decoding, before its local header is read. */
+export interface RawRecord {
+  name: string
+  nameBytes: Uint8Array
+  isDirectory: boolean
+  ignored: boolean
+  method: number
+  flags: number
+  crc32: number
+  size: number
+  compressedSize: number
+  localHeaderOffset: number
+  /** True when sizes came from a ZIP64 extra (data descriptors then carry 8-byte sizes). */
+  zip64: boolean
+}
+
+const CDH = 0x02014b50
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+const S_IFMT = 0o170000
+const S_IFLNK = 0o120000
+const S_IFREG = 0o100000
+const S_IFDIR = 0o040000
+
+function decodeName(bytes: Uint8Array, flags: number, out: Diagnostic[], index: number): string | undefined {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    if (flags & 0x800) {
+      out.push(
+        createDiagnostic(
+          'pkg/invalid-name',
+          `Entry #${index + 1}: its name is flagged UTF-8 but is not valid UTF-8.`,
+        ),
+      )
+      return undefined
+    }
+    const name = decodeCp437(bytes)
+    out.push(
+      createDiagnostic(
+        'pkg/cp437-name',
+        `"${name}" is not UTF-8 and has no UTF-8 flag; it was read as CP437.`,
+        {
+          path: name,
+        },
+      ),
+    )
+    return name
+  }
+}
+
+/**
+ * Reads `count` records from `cd`; pushes a diagnostic for every problem and returns only
+ * when the whole directory was parsed (callers stop on any fatal diagnostic).
+ */
+export function readRecords(cd: Uint8Array, count: number, out: Diagnostic[]): RawRecord[] | undefined {
+  const records: RawRecord[] = []
+  let o = 0
+  for (let i = 0; i < count; i++) {
+    if (o + 46 > cd.length || u32(cd, o) !== CDH) {
+      out.push(
+        createDiagnostic('pkg/corrupt-archive', `Central-directory record #${i + 1} is missing or damaged.`),
+      )
+      return undefined
+    }
+    const madeBy = u16(cd, o + 4) >> 8
+    const flags = u16(cd, o + 8)
+    const method = u16(cd, o + 10)
+    const crc = u32(cd, o + 16)
+    const nameLen = u16(cd, o + 28)
+    const extraLen = u16(cd, o + 30)
+    const commentLen = u16(cd, o + 32)
+    const disk = u16(cd, o + 34)
+    const external = u32(cd, o + 38)
+    const next = o + 46 + nameLen + extraLen + commentLen
+    if (next > cd.length) {
+      out.push(
+        createDiagnostic(
+          'pkg/corrupt-archive',
+          `Central-directory record #${i + 1} runs past the directory.`,
+        ),
+      )
+      return undefined
+    }
+    const nameBytes = cd.subarray(o + 46, o + 46 + nameLen)
+    const extra = parseExtra(cd.subarray(o + 46 + nameLen, o + 46 + nameLen + extraLen))
+    let size = u32(cd, o + 24)
+    let compressedSize = u32(cd, o + 20)
+    let localHeaderOffset = u32(cd, o + 42)
+    let zip64 = false
+    const z = extra?.get(0x0001)
+    if (z) {
+      let p = 0
+      const take = () => {
+        const v = p + 8 <= z.length ? u64(z, p) : Number.NaN
+        p += 8
+        return v
+      }
+      if (size === 0xffffffff) size = take()
+      if (compressedSize === 0xffffffff) compressedSize = take()
+      if (localHeaderOffset === 0xffffffff) localHeaderOffset = take()
+      zip64 = true
+    }
+    o = next
+    const name = decodeName(nameBytes, flags, out, i)
+    if (name === undefined) continue
+    const at = { path: name }
+    if (!extra || Number.isNaN(size + compressedSize + localHeaderOffset)) {
+      out.push(createDiagnostic('pkg/corrupt-archive', `"${name}": its extra field is malformed.`, at))
+      continue
+    }
+    const uni = extra.get(0x7075)
+    if (uni && uni.length >= 5 && uni[0] === 1) {
+      let alt: string | undefined
+      try {
+        alt = utf8.decode(uni.subarray(5))
+      } catch {}
+      if (alt !== name || u32(uni, 1) !== crc32(nameBytes))
+        out.push(
+          createDiagnostic(
+            'pkg/invalid-name',
+            `"${name}": its Info-ZIP Unicode Path field names it "${alt ?? '(invalid UTF-8)'}"; an entry has one name.`,
+            at,
+          ),
+        )
+    }
+    const isDirectory = name.endsWith('/')
+    const problem = checkEntryName(isDirectory ? name.slice(0, -1) : name)
+    if (problem) out.push(createDiagnostic('pkg/unsafe-path', `Entry name "${name}" ${problem}.`, at))
+    const mode = madeBy === 3 ? external >>> 16 : 0
+    const type = mode & S_IFMT
+    if (type === S_IFLNK)
+      out.push(
+        createDiagnostic(
+          'pkg/unsafe-path',
+          `"${name}" is a symbolic link; links are never followed or extracted.`,
+          at,
+        ),
+      )
+    else if (type !== 0 && type !== S_IFREG && type !== S_IFDIR)
+      out.push(
+        createDiagnostic(
+          'pkg/unsupported-entry',
+          `"${name}" is a special file (device, FIFO or socket).`,
+          at,
+        ),
+      )
+    if (disk !== 0)
+      out.push(
+        createDiagnostic(
+          'pkg/split-archive',
+          `"${name}" starts on disk ${disk}: multi-disk archives are not read.`,
+          at,
+        ),
+      )
+    if (flags & 0x2041)
+      out.push(
+        createDiagnostic(
+          'pkg/unsupported-entry',
+          `"${name}" is encrypted; encrypted entries are not read.`,
+          at,
+        ),
+      )
+    else if (method !== 0 && method !== 8)
+      out.push(
+        createDiagnostic(
+          'pkg/unsupported-entry',
+          `"${name}" uses compression method ${method}; only stored (0) and deflate (8) are read.`,
+          at,
+        ),
+      )
+    else if (method === 0 && size !== compressedSize)
+      out.push(createDiagnostic('pkg/corrupt-entry', `"${name}" is stored but its two sizes differ.`, at))
+    records.push({
+      name,
+      nameBytes,
+      isDirectory,
+      ignored: isSystemClutter(name),
+      method,
+      flags,
+      crc32: crc,
+      size,
+      compressedSize,
+      localHeaderOffset,
+      zip64,
+    })
+  }
+  if (o !== cd.length)
+    out.push(
+      createDiagnostic(
+        'pkg/corrupt-archive',
+        'The end record counts fewer entries than the central directory holds.',
+      ),
+    )
+  return records
+}

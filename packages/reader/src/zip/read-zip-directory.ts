@@ -1,0 +1,117 @@
+/**
+ * The safe central-directory reader: the central directory is authoritative, every name is
+ * checked first, limits are enforced before any data is read, and each local header must agree.
+ */
+import { createDiagnostic, type Diagnostic, hasFatal, LIMITS } from '@spkg/manifest'
+import { collisionKey } from './check-entry-name'
+import { findEndRecord } from './find-end-record'
+import { checkLayout } from './local-headers'
+import { type RawRecord, readRecords } from './read-records'
+import type { ZipDirectoryResult, ZipLimits } from './types'
+
+function checkDuplicates(records: RawRecord[], out: Diagnostic[]): void {
+  const exact = new Map<string, string>()
+  const folded = new Map<string, string>()
+  const files = new Set<string>()
+  for (const r of records) {
+    const name = r.isDirectory ? r.name.slice(0, -1) : r.name
+    const key = collisionKey(name)
+    const at = { path: r.name }
+    if (exact.has(name))
+      out.push(createDiagnostic('pkg/duplicate-entry', `"${r.name}" appears twice in the archive.`, at))
+    else if (folded.has(key))
+      out.push(
+        createDiagnostic(
+          'pkg/duplicate-entry',
+          `"${r.name}" and "${folded.get(key)}" are the same name on case-insensitive or normalising file systems.`,
+          at,
+        ),
+      )
+    exact.set(name, r.name)
+    folded.set(key, r.name)
+    if (!r.isDirectory) files.add(key)
+  }
+  for (const r of records) {
+    const segments = collisionKey(r.name).split('/')
+    for (let i = 1; i < segments.length; i++) {
+      const prefix = segments.slice(0, i).join('/')
+      if (files.has(prefix)) {
+        out.push(
+          createDiagnostic(
+            'pkg/duplicate-entry',
+            `"${r.name}" lies inside "${prefix}", which is also a file.`,
+            {
+              path: r.name,
+            },
+          ),
+        )
+        break
+      }
+    }
+  }
+}
+
+/**
+ * Reads and checks the central directory of `bytes`. Never throws: every problem is a
+ * diagnostic, and `directory` is absent when a fatal one refuses the archive.
+ *
+ * @example
+ * const { directory, diagnostics } = readZipDirectory(bytes)
+ * directory?.entries.map((e) => e.name) // ['manifest.json', 'story/0001-inn.sty']
+ */
+export function readZipDirectory(bytes: Uint8Array, limits: ZipLimits = {}): ZipDirectoryResult {
+  const maxEntries = limits.maxEntries ?? LIMITS.maxEntries
+  const maxBytes = limits.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
+  const diagnostics: Diagnostic[] = []
+  const end = findEndRecord(bytes, diagnostics)
+  if (!end) return { diagnostics }
+  if (end.totalEntries > maxEntries) {
+    diagnostics.push(
+      createDiagnostic(
+        'pkg/too-many-entries',
+        `The archive has ${end.totalEntries} entries; at most ${maxEntries} are allowed (directories included).`,
+      ),
+    )
+    return { diagnostics }
+  }
+  const records = readRecords(
+    bytes.subarray(end.cdOffset, end.cdOffset + end.cdSize),
+    end.totalEntries,
+    diagnostics,
+  )
+  if (!records || hasFatal(diagnostics)) return { diagnostics }
+  checkDuplicates(records, diagnostics)
+  if (hasFatal(diagnostics)) return { diagnostics }
+  let declared = 0
+  for (const r of records) declared += r.size
+  if (declared > maxBytes) {
+    diagnostics.push(
+      createDiagnostic(
+        'pkg/too-large',
+        `The entries declare ${declared} uncompressed bytes; at most ${maxBytes} are allowed.`,
+      ),
+    )
+    return { diagnostics }
+  }
+  const entries = checkLayout(bytes, records, end.cdOffset, diagnostics)
+  if (!entries || hasFatal(diagnostics)) return { diagnostics }
+  for (const e of entries) {
+    if (e.isDirectory && e.size > 0)
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/directory-with-data',
+          `Directory entry "${e.name}" carries ${e.size} bytes; ignored.`,
+          {
+            path: e.name,
+          },
+        ),
+      )
+    if (e.ignored)
+      diagnostics.push(
+        createDiagnostic('pkg/ignored-entry', `"${e.name}" is system clutter and was ignored.`, {
+          path: e.name,
+        }),
+      )
+  }
+  return { directory: { entries, size: bytes.length, zip64: end.zip64 }, diagnostics }
+}

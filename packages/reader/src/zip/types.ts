@@ -1,0 +1,54 @@
+/**
+ * Shapes of the safe central-directory reader: one checked record per entry.
+ */
+import type { Diagnostic } from '@spkg/manifest'
+
+/** One entry of the archive, as the central directory declares it and its local header confirmed. */
+export interface ZipEntry {
+  /** The decoded, checked name (directories keep their trailing `/`). */
+  readonly name: string
+  /** True for a directory entry (name ends with `/`). */
+  readonly isDirectory: boolean
+  /** True for `__MACOSX/`, `._*` and `.DS_Store`: verified and counted, otherwise ignored. */
+  readonly ignored: boolean
+  /** 0 (stored) or 8 (deflate). */
+  readonly method: number
+  /** General-purpose flags. */
+  readonly flags: number
+  /** Declared CRC-32 of the uncompressed bytes. */
+  readonly crc32: number
+  /** Declared uncompressed size. */
+  readonly size: number
+  /** Compressed size. */
+  readonly compressedSize: number
+  /** Offset of the local header. */
+  readonly localHeaderOffset: number
+  /** Offset of the compressed data (after the local header). */
+  readonly dataOffset: number
+  /** End of the entry's bytes (after the data and any data descriptor). */
+  readonly end: number
+}
+
+/** The checked central directory of an archive. */
+export interface ZipDirectory {
+  /** Entries in central-directory order. */
+  readonly entries: readonly ZipEntry[]
+  /** Total archive size in bytes. */
+  readonly size: number
+  /** True when the archive uses ZIP64 end records. */
+  readonly zip64: boolean
+}
+
+/** What {@link readZipDirectory} returns: the directory unless a fatal problem stopped it. */
+export interface ZipDirectoryResult {
+  directory?: ZipDirectory
+  diagnostics: Diagnostic[]
+}
+
+/** Limits the directory reader enforces before reading any entry data. */
+export interface ZipLimits {
+  /** @default LIMITS.maxEntries */
+  maxEntries?: number
+  /** @default LIMITS.maxUncompressedBytes */
+  maxUncompressedBytes?: number
+}
