@@ -1,0 +1,127 @@
+/**
+ * The typed syntax tree of `.sty` parts and `.xty` modules (STORY-LANGUAGE.md sections 1-8).
+ * Positions are 1-based lines and code-point columns.
+ */
+
+/** A source position. */
+export interface Pos {
+  line: number
+  column: number
+}
+
+/** An expression (section 6). */
+export type Expr =
+  | { k: 'num'; v: number; pos: Pos }
+  | { k: 'str'; v: string; pos: Pos }
+  | { k: 'bool'; v: boolean; pos: Pos }
+  | { k: 'dice'; n: number; m: number; pos: Pos }
+  | { k: 'ref'; id: string; pos: Pos }
+  | { k: 'name'; name: string; pos: Pos }
+  | { k: 'list'; items: Expr[]; pos: Pos }
+  | { k: 'un'; op: '-' | 'not'; e: Expr; pos: Pos }
+  | { k: 'bin'; op: BinOp; a: Expr; b: Expr; pos: Pos }
+  | { k: 'call'; callee: string; args: Expr[]; pos: Pos }
+  | { k: 'index'; e: Expr; index: Expr; pos: Pos }
+  | { k: 'field'; e: Expr; name: string; pos: Pos }
+
+/** A binary operator. */
+export type BinOp = 'or' | 'and' | '==' | '!=' | '<' | '<=' | '>' | '>=' | '+' | '-' | '*' | '/' | '%'
+
+/** Inline content of a paragraph, heading, option label or passage line. */
+export type Inline =
+  | { k: 'text'; v: string }
+  | { k: 'delim'; n: 1 | 2 }
+  | { k: 'break' }
+  | { k: 'interp'; e: Expr }
+  | { k: 'if'; branches: Array<{ cond: Expr; body: Inline[] }>; otherwise: Inline[] }
+  | { k: 'set'; stmt: SetStmt }
+  | { k: 'link'; body: Inline[]; target: string; pos: Pos }
+
+/** `{set n = e}`, `{set n += e}`, `{set n -= e}`. */
+export interface SetStmt {
+  name: string
+  op: '=' | '+=' | '-='
+  e: Expr
+  pos: Pos
+}
+
+/** One option of a choice group. */
+export interface OptionNode {
+  kind: 'option'
+  pos: Pos
+  sticky: boolean
+  /** Explicit id, or the 1-based position as a string. */
+  id: string
+  explicitId: boolean
+  guard?: Expr
+  label: Inline[]
+  /** True when the label is empty: a fallback. */
+  fallback: boolean
+  jump?: JumpNode
+  tags: string[]
+  body: Node[]
+}
+
+/** A jump `-> #id` or `-> END`. */
+export interface JumpNode {
+  kind: 'jump'
+  pos: Pos
+  /** `null` for `-> END`. */
+  target: string | null
+}
+
+/** A node of a part body. */
+export type Node =
+  | { kind: 'paragraph'; pos: Pos; lines: Inline[][]; tags: string[] }
+  | {
+      kind: 'heading'
+      pos: Pos
+      level: number
+      id: string
+      explicitId: boolean
+      label: Inline[]
+      tags: string[]
+      silent: boolean
+    }
+  | { kind: 'anchor'; pos: Pos; id: string }
+  | JumpNode
+  | { kind: 'gate'; pos: Pos; target: string }
+  | { kind: 'media'; pos: Pos; path: string; alt: string; media: MediaKind; tags: string[] }
+  | { kind: 'group'; pos: Pos; id: string; explicitId: boolean; options: OptionNode[] }
+  | { kind: 'set'; pos: Pos; stmt: SetStmt }
+  | { kind: 'local'; pos: Pos; name: string; e: Expr }
+  | { kind: 'if'; pos: Pos; branches: Array<{ cond: Expr; body: Node[] }>; otherwise: Node[] }
+  | { kind: 'insert'; pos: Pos; name: string; args: Expr[] }
+  | { kind: 'call'; pos: Pos; ns: string; fn: string; args: Expr[] }
+  | { kind: 'tags'; pos: Pos; tags: string[] }
+
+/** The kind of a media block, from its extension. */
+export type MediaKind = 'image' | 'audio' | 'video'
+
+/** The declaration block of a part (section 4). */
+export interface DeclarationBlock {
+  tags: string[]
+  uses: Array<{ module: string; pos: Pos }>
+  seed?: { value: number; pos: Pos }
+  defaults: SetStmt[]
+}
+
+/** A parsed part (`.sty`). */
+export interface PartAst {
+  kind: 'part'
+  file: string
+  declarations: DeclarationBlock
+  body: Node[]
+}
+
+/** A parsed module (`.xty`). */
+export interface ModuleAst {
+  kind: 'module'
+  file: string
+  uses: Array<{ module: string; pos: Pos }>
+  defaults: SetStmt[]
+  consts: Array<{ name: string; e: Expr; pos: Pos }>
+  fns: Array<{ name: string; params: string[]; e: Expr; pos: Pos }>
+  passages: Array<{ name: string; params: string[]; body: Node[]; pos: Pos }>
+  externs: Array<{ ns: string; fn: string; params: string[]; pos: Pos }>
+}
