@@ -1,1 +1,6 @@
-export {}
+/**
+ * @spkg/story: the story language 1.0 (`.sty` parts and `.xty` modules): parser, static checker
+ * and interpreter. Runs the same in browsers and Node; it never touches the DOM, files or network.
+ */
+export type * from './ast.ts'
+export * from './run/index.ts'
