@@ -47,13 +47,17 @@ export async function decryptPackage(bytes: Uint8Array, key: Uint8Array | undefi
   const parts: Uint8Array[] = new Array(layout.chunkCount)
   for (let batch = 0; batch < layout.chunkCount; batch += PARALLEL) {
     const end = Math.min(batch + PARALLEL, layout.chunkCount)
-    await Promise.all(
+    // allSettled, then the first failure in chunk order: the error names the same chunk whatever
+    // order WebCrypto finishes in.
+    const settled = await Promise.allSettled(
       Array.from({ length: end - batch }, async (_, j) => {
         const i = batch + j
         const [s, e] = chunkRange(layout, i)
         parts[i] = await openChunk(payloadKey, header, layout, i, bytes.subarray(s, e))
       }),
     )
+    const failed = settled.find((r) => r.status === 'rejected')
+    if (failed) throw failed.reason
   }
   return parts.length === 1 ? parts[0]! : concatBytes(...parts)
 }
