@@ -126,4 +126,33 @@ export const PKG_CODES = defineCodes({
     description:
       'the package could not be read: the URL fetch failed or returned a non-success status, or a Blob read failed',
   },
+  'pkg/generated-id': {
+    severity: 'warning',
+    description:
+      'the folder has no manifest `id`; `spkg pack` generated a random UUID: add it to manifest.json so every build keeps it',
+  },
+  'pkg/pack-rewritten-field': {
+    severity: 'info',
+    description:
+      '`spkg pack` replaced a field it writes itself (`integrity`, `signed`, `signature`) or completed `parts`/`assets`',
+  },
+  'pkg/unreferenced-file': {
+    severity: 'info',
+    description:
+      'a file in the archive is referenced by nothing (not a part, asset, cover, extension, session or META-PKG file)',
+  },
+  'pkg/no-cover': {
+    severity: 'warning',
+    description: 'a packaged story has no `cover` image, so catalogs and the envelope show a placeholder',
+  },
+  'pkg/deflated-media': {
+    severity: 'warning',
+    description:
+      'already-compressed media (JPEG, PNG, WebP, OGG, MP3, MP4, WOFF2...) stored with deflate; store them uncompressed',
+  },
+  'pkg/non-canonical-manifest': {
+    severity: 'info',
+    description:
+      'manifest.json is not byte-for-byte in canonical form (what `spkg manifest normalize` and `spkg pack` write)',
+  },
 })
