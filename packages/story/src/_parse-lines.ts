@@ -11,6 +11,9 @@ import { parseCommand } from './parse-command'
 import type { InlineToken } from './parse-inline'
 import { buildInline, checkTarget, tokenizeInline } from './parse-inline'
 
+/** How deeply blocks (`{if}`, option bodies) may nest before the rest is skipped. */
+const MAX_DEPTH = 100
+
 const MEDIA_KINDS: Record<string, MediaKind> = {}
 for (const e of 'png jpg jpeg gif webp avif svg'.split(' ')) MEDIA_KINDS[e] = 'image'
 for (const e of 'ogg oga opus mp3 m4a wav flac'.split(' ')) MEDIA_KINDS[e] = 'audio'
@@ -61,19 +64,8 @@ export class LineParser {
     let pendingTags: string[] = []
     let deadAfter: number | undefined
     let bodyIndent: number | undefined
+    let bodyFirst = 0
     const push = (n: Node, line: Line) => {
-      if (deadAfter !== undefined) {
-        if (n.kind === 'heading' || n.kind === 'anchor' || (n.kind === 'group' && n.explicitId))
-          deadAfter = undefined
-        else {
-          this.ctx.report(
-            'story/unreachable',
-            `unreachable after the ${this.deadWhat} on line ${deadAfter}`,
-            posAt(line, line.start),
-          )
-          deadAfter = undefined
-        }
-      }
       if ((n.kind === 'paragraph' || n.kind === 'heading' || n.kind === 'media') && pendingTags.length) {
         n.tags = [...pendingTags, ...n.tags]
         pendingTags = []
@@ -84,6 +76,22 @@ export class LineParser {
         this.deadWhat = n.kind === 'jump' ? 'jump' : 'gate'
       }
     }
+    if (++this.depth > MAX_DEPTH) {
+      const line = this.lines[this.i]
+      if (line)
+        this.ctx.report(
+          'story/bad-expression',
+          `blocks are nested more than ${MAX_DEPTH} deep; the rest of this block is skipped`,
+          posAt(line, line.start),
+        )
+      while (
+        this.i < this.lines.length &&
+        (this.kinds[this.i] === 'blank' || this.lines[this.i]!.indent > parentIndent)
+      )
+        this.i++
+      this.depth--
+      return nodes
+    }
     while (this.i < this.lines.length) {
       const line = this.lines[this.i]!
       const kind = this.kinds[this.i]!
@@ -93,24 +101,41 @@ export class LineParser {
       }
       if (line.indent <= parentIndent) break
       if (parentIndent >= 0) {
-        if (bodyIndent === undefined) bodyIndent = line.indent
-        else if (line.indent < bodyIndent)
+        if (bodyIndent === undefined) {
+          bodyIndent = line.indent
+          bodyFirst = line.no
+        } else if (line.indent < bodyIndent)
           this.ctx.report(
             'story/indentation',
-            `this line is indented less than the first line of the option body (line ${this.bodyFirstLine})`,
+            `this line is indented less than the first line of the option body (line ${bodyFirst}); indent it like that line`,
             posAt(line, line.start),
           )
-        if (bodyIndent === line.indent && nodes.length === 0) this.bodyFirstLine = line.no
+      }
+      const word = kind === 'command' ? /^\{\s*([a-z]+)/.exec(line.text)?.[1] : undefined
+      if (kind === 'command') {
+        if ((word === 'elif' || word === 'else' || word === 'end') && this.ifDepth > 0) break
+        if (word === 'end' && this.passage && this.ifDepth === 0) break
+      }
+      if (deadAfter !== undefined && kind !== 'tags') {
+        // a heading or an anchor can be reached by a jump; anything else after a jump or gate cannot
+        if (kind !== 'heading' && kind !== 'anchor')
+          this.ctx.report(
+            'story/unreachable',
+            `unreachable after the ${this.deadWhat} on line ${deadAfter}`,
+            posAt(line, line.start),
+          )
+        deadAfter = undefined
       }
       if (kind === 'command') {
         const close = line.start + line.text.length - 1
-        const word = /^\{\s*([a-z]+)/.exec(line.text)?.[1]
-        if ((word === 'elif' || word === 'else' || word === 'end') && this.ifDepth > 0) break
-        if (word === 'end' && this.passage && this.ifDepth === 0) break
         const cmd = parseCommand(this.ctx, line, line.start, close)
         this.i++
-        if (!cmd) continue
         const pos = posAt(line, line.start)
+        if (!cmd) {
+          // an unreadable `{if …}` still opens a block, so that its `{end}` is not reported too
+          if (word === 'if') push(this.blockIf({ k: 'bool', v: false, pos }, pos, parentIndent), line)
+          continue
+        }
         switch (cmd.c) {
           case 'if': {
             push(this.blockIf(cmd.cond, pos, parentIndent), line)
@@ -179,9 +204,7 @@ export class LineParser {
         const prev = nodes[nodes.length - 1]
         const named = prev?.kind === 'anchor' && prev.pos.line === line.no - 1 ? prev : undefined
         if (named) nodes.pop()
-        const group = this.group(line.indent, named)
-        if (named && deadAfter === undefined) nodes.push(group)
-        else push(group, line)
+        push(this.group(line.indent, named), line)
         continue
       }
       this.i++
@@ -190,11 +213,12 @@ export class LineParser {
     }
     if (pendingTags.length && nodes.length === 0)
       nodes.push({ kind: 'tags', pos: { line: 0, column: 0 }, tags: pendingTags })
+    this.depth--
     return nodes
   }
 
   private deadWhat = 'jump'
-  private bodyFirstLine = 0
+  private depth = 0
 
   private notInPassage(what: string, pos: Pos): void {
     this.ctx.report('story/module-content', `${what} cannot be part of a passage`, pos)
@@ -256,7 +280,15 @@ export class LineParser {
         content = content.slice(0, -1)
       }
       if (join) tokens.push(join)
-      tokens.push(...tokenizeInline(this.ctx, line, line.start, line.start + content.length))
+      tokens.push(
+        ...tokenizeInline(
+          this.ctx,
+          line,
+          line.start,
+          line.start + content.length,
+          this.passage ? { noLinks: 'a passage', linkCode: 'story/module-content' } : {},
+        ),
+      )
       join = hard ? { k: 'break' } : { k: 'text', v: ' ' }
       this.i++
     }

@@ -41,7 +41,6 @@ export function splitLines(source: string): Line[] {
 /** The position of `offset` in `line` (columns in code points). */
 export function posAt(line: Line, offset: number): Pos {
   const before = line.raw.slice(0, offset)
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII fast path
   const column = /^[\x00-\x7f]*$/.test(before) ? offset + 1 : [...before].length + 1
   return { line: line.no, column }
 }

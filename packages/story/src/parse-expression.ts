@@ -17,6 +17,9 @@ export class ExprSyntaxError {
   ) {}
 }
 
+/** How deeply an expression may nest (parentheses, lists, `not`, unary minus). */
+const MAX_NESTING = 64
+
 const ID_RE = /^[A-Za-z][A-Za-z0-9_-]{0,63}/
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*/
 const NUM_RE = /^[0-9]+(?:\.[0-9]+)?/
@@ -78,7 +81,19 @@ export class ExprParser {
   }
 
   expr(): Expr {
-    return this.or()
+    this.enter()
+    try {
+      return this.or()
+    } finally {
+      this.depth--
+    }
+  }
+
+  private depth = 0
+
+  /** Bounds nesting so that adversarial input gives a diagnostic, not a stack overflow. */
+  private enter(): void {
+    if (++this.depth > MAX_NESTING) this.fail(`the expression nests more than ${MAX_NESTING} deep`)
   }
 
   private or(): Expr {
@@ -102,8 +117,14 @@ export class ExprParser {
   private not(): Expr {
     this.ws()
     const at = this.i
-    if (this.eatWord('not'))
-      return { k: 'un', op: 'not', e: this.operand('not', () => this.not()), pos: this.toPos(at) }
+    if (this.eatWord('not')) {
+      this.enter()
+      try {
+        return { k: 'un', op: 'not', e: this.operand('not', () => this.not()), pos: this.toPos(at) }
+      } finally {
+        this.depth--
+      }
+    }
     return this.cmp()
   }
 
@@ -146,7 +167,12 @@ export class ExprParser {
     this.ws()
     if (this.src[this.i] === '-') {
       const at = this.i++
-      return { k: 'un', op: '-', e: this.operand('-', () => this.unary()), pos: this.toPos(at) }
+      this.enter()
+      try {
+        return { k: 'un', op: '-', e: this.operand('-', () => this.unary()), pos: this.toPos(at) }
+      } finally {
+        this.depth--
+      }
     }
     return this.post()
   }

@@ -3,6 +3,7 @@
  * A paragraph is tokenised line by line, then its `{if}` structure is built across its lines.
  */
 
+import type { DiagnosticCode } from '@spkg/manifest'
 import type { ParseContext } from './_context'
 import { findClose, isAsciiPunct, type Line, posAt, TARGET_RE } from './_scan'
 import type { Expr, Inline, Pos } from './ast'
@@ -15,6 +16,8 @@ export type InlineToken = Inline | { k: 'cmd'; c: 'if' | 'elif' | 'else' | 'end'
 export interface InlineOptions {
   /** Where links are not allowed (`story/link-in-label`), the kind of line for the message. */
   noLinks?: string
+  /** The code reported for a link where none is allowed. @default 'story/link-in-label' */
+  linkCode?: DiagnosticCode
 }
 
 /** Tokenises `line.raw.slice(from, to)`. */
@@ -47,7 +50,11 @@ export function tokenizeInline(
       }
       flush()
       if (!s.slice(i + 2, close).trim())
-        ctx.report('story/bad-expression', "expected an expression inside '${}'", posAt(line, close))
+        ctx.report(
+          'story/bad-expression',
+          'expected an expression inside the interpolation',
+          posAt(line, close),
+        )
       else {
         const e = ctx.expr(line, i + 2, close)
         if (e) out.push({ k: 'interp', e })
@@ -82,7 +89,8 @@ export function tokenizeInline(
       if (close >= 0 && sep >= 0 && TARGET_RE.test(target)) {
         flush()
         const pos = posAt(line, i)
-        if (opts.noLinks) ctx.report('story/link-in-label', `a link cannot be part of ${opts.noLinks}`, pos)
+        if (opts.noLinks)
+          ctx.report(opts.linkCode ?? 'story/link-in-label', `a link cannot be part of ${opts.noLinks}`, pos)
         else {
           checkTarget(
             ctx,
