@@ -1,0 +1,175 @@
+/**
+ * `spkg play --random-walk N --seed S`: N seeded random playthroughs (ChoiceScript's randomtest,
+ * done better). Walk `i` plays with story seed `S + i` and answers every pause uniformly among its
+ * options and live links, so any walk can be replayed exactly with
+ * `spkg play --seed <S+i> --choose <its answers>`. Reports the endings reached, the options never
+ * offered, the runtime diagnostics and the longest path.
+ */
+import type { Diagnostic } from '@spkg/manifest'
+import type { PlayAnswer, PlayRun } from './_story-api'
+import { formatAnswer } from './choose-list'
+import type { CatalogueOption } from './option-catalogue'
+
+/** Options of {@link randomWalk}. */
+export interface RandomWalkOptions {
+  walks: number
+  seed: number
+  /** Starts a fresh run with this story seed. */
+  start(seed: number): PlayRun | Promise<PlayRun>
+  /** Every option of the story (from the parsed parts), for the "never offered" report. */
+  catalogue?: readonly CatalogueOption[]
+  /** A walk stops (unfinished) after this many answers. @default 1000 */
+  maxChoices?: number
+  /** A walk stops (unfinished) after this many events without reaching a pause or the end. @default 100000 */
+  maxEvents?: number
+}
+
+/** An ending: where a playthrough ended and how often. */
+export interface WalkEnding {
+  part: string
+  /** The id of the last heading seen in that part (`h0` before any). */
+  section: string
+  /** The last block's text (up to 80 characters). */
+  text: string
+  count: number
+}
+
+/** A runtime diagnostic and how many walks reported it. */
+export interface WalkDiagnostic {
+  diagnostic: Diagnostic
+  /** Walks that reported it. */
+  walks: number
+  /** Story seed of the first walk that reported it. */
+  seed: number
+}
+
+/** The result of {@link randomWalk}. */
+export interface RandomWalkReport {
+  walks: number
+  seed: number
+  endings: WalkEnding[]
+  /** Walks stopped by `maxChoices`/`maxEvents` (a loop with sticky options, or no exit). */
+  unfinished: Array<{ seed: number; choices: number; reason: 'max-choices' | 'max-events' }>
+  /** Options (not fallbacks) never offered at any pause. Only with a catalogue. */
+  neverOffered: CatalogueOption[]
+  /** Fallbacks never taken. Only with a catalogue. */
+  fallbacksNeverTaken: CatalogueOption[]
+  diagnostics: WalkDiagnostic[]
+  longest: { seed: number; choices: number; blocks: number; choose: string[] } | undefined
+}
+
+/** mulberry32, the story language's generator (section 7), drives the walker's picks. */
+function mulberry32(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let t = s
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return (t ^ (t >>> 14)) >>> 0
+  }
+}
+
+const diagnosticKey = (d: Diagnostic) =>
+  `${d.code}\u0000${d.path}\u0000${d.line}\u0000${d.column}\u0000${d.message}`
+
+/** Plays `walks` seeded random playthroughs and summarises them. */
+export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalkReport> {
+  const maxChoices = options.maxChoices ?? 1000
+  const maxEvents = options.maxEvents ?? 100_000
+  const endings = new Map<string, WalkEnding>()
+  const offered = new Set<string>()
+  const taken = new Set<string>()
+  const diagnostics = new Map<string, WalkDiagnostic>()
+  const unfinished: RandomWalkReport['unfinished'] = []
+  let longest: RandomWalkReport['longest']
+
+  for (let w = 0; w < options.walks; w++) {
+    const seed = (options.seed + w) >>> 0
+    const pick = mulberry32(seed ^ 0x5bd1e995)
+    const run = await options.start(seed)
+    const answers: string[] = []
+    const seenHere = new Set<string>()
+    let blocks = 0
+    let part = ''
+    let section = 'h0'
+    let lastText = ''
+    let quiet = 0
+    let stop: 'end' | 'max-choices' | 'max-events' | undefined
+    while (!stop) {
+      const event = await run.next()
+      if (event === undefined || event.type === 'end') {
+        stop = 'end'
+        break
+      }
+      if (++quiet > maxEvents) {
+        stop = 'max-events'
+        break
+      }
+      switch (event.type) {
+        case 'block':
+          blocks++
+          lastText = event.block.text
+          if (event.block.kind === 'heading' && event.block.id) section = event.block.id
+          break
+        case 'part-entered':
+          part = event.part
+          section = 'h0'
+          break
+        case 'chosen':
+          taken.add(`${event.key}\u0000${event.option}`)
+          break
+        case 'diagnostic': {
+          const k = diagnosticKey(event.diagnostic)
+          const entry = diagnostics.get(k)
+          if (!entry) diagnostics.set(k, { diagnostic: event.diagnostic, walks: 1, seed })
+          else if (!seenHere.has(k)) entry.walks++
+          seenHere.add(k)
+          break
+        }
+        case 'pause': {
+          quiet = 0
+          if (answers.length >= maxChoices) {
+            stop = 'max-choices'
+            break
+          }
+          for (const o of event.options) offered.add(`${event.key}\u0000${o.id}`)
+          const total = event.options.length + event.links.length
+          if (total === 0) {
+            stop = 'end'
+            break
+          }
+          const n = Math.floor((pick() * total) / 2 ** 32)
+          const option = event.options[n]
+          const answer: PlayAnswer = option
+            ? { option: option.id }
+            : { link: event.links[n - event.options.length]!.target }
+          answers.push(formatAnswer(answer))
+          run.choose(answer)
+          break
+        }
+      }
+    }
+    if (stop === 'end') {
+      const text = lastText.length > 80 ? `${lastText.slice(0, 79)}…` : lastText
+      const k = `${part}\u0000${section}\u0000${text}`
+      const e = endings.get(k)
+      if (e) e.count++
+      else endings.set(k, { part, section, text, count: 1 })
+    } else unfinished.push({ seed, choices: answers.length, reason: stop })
+    if (!longest || answers.length > longest.choices)
+      longest = { seed, choices: answers.length, blocks, choose: answers }
+  }
+
+  const catalogue = options.catalogue ?? []
+  return {
+    walks: options.walks,
+    seed: options.seed,
+    endings: [...endings.values()].sort((a, b) => b.count - a.count),
+    unfinished,
+    neverOffered: catalogue.filter((o) => !o.fallback && !offered.has(`${o.key}\u0000${o.id}`)),
+    fallbacksNeverTaken: catalogue.filter((o) => o.fallback && !taken.has(`${o.key}\u0000${o.id}`)),
+    diagnostics: [...diagnostics.values()],
+    longest,
+  }
+}

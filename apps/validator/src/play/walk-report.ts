@@ -1,0 +1,70 @@
+/**
+ * Prints a random-walk report: readable text, or one JSON document with `--format json`.
+ */
+import type { CliIO } from '../cli-types'
+import { formatDiagnosticLine, useColor, writeJson } from '../report'
+import type { RandomWalkReport } from './random-walk'
+import { diagnosticToJson } from './render-event'
+
+/** Writes `report` in `format`; `target` is the played path, for the replay command line. */
+export function writeWalkReport(
+  io: CliIO,
+  format: 'text' | 'json',
+  report: RandomWalkReport,
+  target: string,
+): void {
+  const replay = (seed: number, choose: readonly string[]) =>
+    `spkg play ${target} --seed ${seed}${choose.length ? ` --choose '${choose.join(',')}'` : ''}`
+  if (format === 'json') {
+    writeJson(io, {
+      walks: report.walks,
+      seed: report.seed,
+      endings: report.endings,
+      unfinished: report.unfinished,
+      neverOffered: report.neverOffered,
+      fallbacksNeverTaken: report.fallbacksNeverTaken,
+      diagnostics: report.diagnostics.map((d) => ({
+        ...diagnosticToJson(d.diagnostic),
+        walks: d.walks,
+        seed: d.seed,
+      })),
+      longest: report.longest && {
+        ...report.longest,
+        command: replay(report.longest.seed, report.longest.choose),
+      },
+    })
+    return
+  }
+  const color = useColor(io)
+  const out: string[] = []
+  const finished = report.walks - report.unfinished.length
+  out.push(`random walk: ${report.walks} playthroughs from seed ${report.seed}; ${finished} reached an end`)
+  out.push('', `endings reached (${report.endings.length}):`)
+  for (const e of report.endings)
+    out.push(`  ${String(e.count).padStart(6)}  ${e.part}#${e.section}  "${e.text}"`)
+  if (report.unfinished.length) {
+    out.push('', `unfinished walks (${report.unfinished.length}, stopped by --max-choices or a loop):`)
+    for (const u of report.unfinished.slice(0, 10))
+      out.push(`  seed ${u.seed}: ${u.choices} choices (${u.reason})`)
+    if (report.unfinished.length > 10) out.push(`  … and ${report.unfinished.length - 10} more`)
+  }
+  out.push('', `options never offered (${report.neverOffered.length}):`)
+  for (const o of report.neverOffered)
+    out.push(`  ${o.path}:${o.line}:${o.column}  [${o.key}] ${o.id} "${o.text}"`)
+  if (report.fallbacksNeverTaken.length) {
+    out.push('', `fallbacks never taken (${report.fallbacksNeverTaken.length}):`)
+    for (const o of report.fallbacksNeverTaken)
+      out.push(`  ${o.path}:${o.line}:${o.column}  [${o.key}] ${o.id}`)
+  }
+  out.push('', `runtime diagnostics (${report.diagnostics.length}):`)
+  for (const d of report.diagnostics)
+    out.push(`  ${formatDiagnosticLine(d.diagnostic, color)}  (${d.walks} walks; first seed ${d.seed})`)
+  if (report.longest) {
+    out.push(
+      '',
+      `longest path: ${report.longest.choices} choices, ${report.longest.blocks} blocks (seed ${report.longest.seed})`,
+      `  ${replay(report.longest.seed, report.longest.choose)}`,
+    )
+  }
+  io.stdout.write(`${out.join('\n')}\n`)
+}
