@@ -1,0 +1,32 @@
+/**
+ * The Node backend: node:zlib inflates (output capped at the budget, so a bomb stops after at
+ * most the limit's work) and checks CRC-32, node:crypto hashes. Same results as the web backend.
+ */
+import { createHash } from 'node:crypto'
+import { crc32, inflateRawSync } from 'node:zlib'
+import type { ReaderBackend } from '../zip/backend'
+import type { Inflater } from '../zip/inflate'
+
+/** The node:zlib inflater. */
+export const zlibInflater: Inflater = {
+  inflateRaw(input, declared, limit) {
+    let data: Uint8Array
+    try {
+      data = inflateRawSync(input, { maxOutputLength: Math.max(1, limit + 1) })
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException
+      if (err.code === 'ERR_BUFFER_TOO_LARGE') return { ok: false, reason: 'limit', produced: limit + 1 }
+      return { ok: false, reason: 'corrupt', produced: 0, message: err.message }
+    }
+    if (data.length > limit) return { ok: false, reason: 'limit', produced: data.length }
+    if (data.length !== declared) return { ok: false, reason: 'size', produced: data.length }
+    return { ok: true, data }
+  },
+}
+
+/** node:zlib + node:crypto. */
+export const nodeBackend: ReaderBackend = {
+  inflater: zlibInflater,
+  crc32: (data) => crc32(data),
+  sha256Hex: (data) => createHash('sha256').update(data).digest('hex'),
+}

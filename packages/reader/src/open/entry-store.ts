@@ -1,0 +1,101 @@
+/**
+ * Access to the verified entries of one archive. Memory stays bounded: stored entries are views
+ * into the archive bytes, small deflated entries are kept once inflated, and the rest are
+ * re-inflated (under their declared size, CRC-32 checked again) on every read.
+ */
+import { createDiagnostic, type Diagnostic, SpkgError } from '@spkg/manifest'
+import type { ReaderBackend } from '../zip/backend'
+import { extractEntry } from '../zip/extract-entry'
+import type { ZipEntry } from '../zip/types'
+
+/** Deflated entries up to this size stay in memory once inflated. */
+export const KEEP_ENTRY_BYTES = 64 * 1024
+/** At most this many inflated bytes are kept in memory per package. */
+export const KEEP_TOTAL_BYTES = 8 * 1024 * 1024
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** Decodes strict UTF-8, dropping a BOM; undefined (and the reason pushed) when invalid. */
+export function decodeText(data: Uint8Array, path: string, out: Diagnostic[]): string | undefined {
+  let text: string
+  try {
+    text = utf8.decode(data)
+  } catch {
+    out.push(createDiagnostic('pkg/invalid-text', `"${path}" is not valid UTF-8 text.`, { path }))
+    return undefined
+  }
+  if (text.charCodeAt(0) === 0xfeff) {
+    out.push(
+      createDiagnostic('pkg/text-bom', `"${path}" starts with a UTF-8 byte-order mark; it is ignored.`, {
+        path,
+      }),
+    )
+    return text.slice(1)
+  }
+  return text
+}
+
+/** Reads files of one archive by path (see the module comment for what stays in memory). */
+export class EntryStore {
+  private bytes: Uint8Array | undefined
+  private readonly kept = new Map<string, Uint8Array>()
+  private keptBytes = 0
+
+  constructor(
+    bytes: Uint8Array,
+    /** Every file the package exposes, by name (no directories, no system clutter). */
+    readonly files: ReadonlyMap<string, ZipEntry>,
+    private readonly backend: ReaderBackend,
+  ) {
+    this.bytes = bytes
+  }
+
+  /** True when the store still holds the archive. */
+  get open(): boolean {
+    return this.bytes !== undefined
+  }
+
+  /** Remembers verified bytes when the memory policy allows it. */
+  keep(entry: ZipEntry, data: Uint8Array): void {
+    if (entry.method === 0) return // a view into the archive: nothing to gain
+    if (data.length > KEEP_ENTRY_BYTES || this.keptBytes + data.length > KEEP_TOTAL_BYTES) return
+    this.kept.set(entry.name, data)
+    this.keptBytes += data.length
+  }
+
+  /**
+   * The verified bytes of `path`.
+   * @throws SpkgError `pkg/missing-file` for an unknown path or after close; the entry's
+   *   `pkg/corrupt-entry` if the archive bytes changed since the open
+   */
+  read(path: string): Uint8Array {
+    const entry = this.files.get(path)
+    if (!entry || !this.bytes)
+      throw new SpkgError(
+        'pkg/missing-file',
+        this.bytes ? `"${path}" is not a file of this package.` : 'The package is closed.',
+      )
+    const hit = this.kept.get(path)
+    if (hit) return hit
+    const diagnostics: Diagnostic[] = []
+    const data = extractEntry(
+      this.bytes,
+      entry,
+      this.backend,
+      { remaining: entry.size, limit: entry.size },
+      diagnostics,
+    )
+    if (!data) {
+      const first = diagnostics[0]!
+      throw new SpkgError(first.code, first.message, { diagnostics })
+    }
+    return data
+  }
+
+  /** Drops the archive bytes and everything kept. */
+  release(): void {
+    this.bytes = undefined
+    this.kept.clear()
+    this.keptBytes = 0
+  }
+}

@@ -1,0 +1,423 @@
+/**
+ * The open pipeline shared by every entry point: decrypt, central directory (names and limits
+ * first), layout, manifest, then every entry inflated under the budget with size, CRC-32 and
+ * SHA-256 checked, then integrity, checksums, signature, parts, extensions and `requires`.
+ * A fatal diagnostic anywhere refuses the package; nothing here throws on bad input.
+ */
+import {
+  CHECKSUM_PATH,
+  PUBLIC_KEY_PATH,
+  SIGNATURE_PATH,
+  verifyChecksums,
+  verifyIntegrity,
+  verifyPackageSignature,
+} from '@spkg/integrity'
+import { decryptPackage, isEncryptedPackage } from '@spkg/integrity/encrypt'
+import {
+  createDiagnostic,
+  type Diagnostic,
+  hasFatal,
+  isSpkgError,
+  type JsonValue,
+  LIMITS,
+  type Manifest,
+  parseManifestText,
+  parseSessionText,
+} from '@spkg/manifest'
+import type { ReaderBackend } from '../zip/backend'
+import { compareCodePoints } from '../zip/check-entry-name'
+import { type Budget, extractEntry } from '../zip/extract-entry'
+import { readZipDirectory } from '../zip/read-zip-directory'
+import type { ZipDirectory, ZipEntry } from '../zip/types'
+import { decodeText, EntryStore } from './entry-store'
+import { archiveTooLarge, inputBytes, maxArchiveBytes } from './input'
+import { detectLayout, MANIFEST_PATH } from './layout'
+import { createPackage } from './package-object'
+import type {
+  OpenOptions,
+  OpenResult,
+  PackageEntry,
+  PackageInput,
+  PeekOptions,
+  PeekResult,
+  SignatureInfo,
+} from './types'
+
+const SESSION_PATH = 'session.json'
+/** SHA-256 computations allowed in flight at once (each holds its entry's bytes). */
+const HASHES_IN_FLIGHT = 4
+
+interface Prepared {
+  bytes: Uint8Array
+  directory: ZipDirectory
+  store: EntryStore
+  layout: 'packaged' | 'flat'
+  flatEntry?: string
+  manifest?: Manifest
+  maxBytes: number
+  diagnostics: Diagnostic[]
+}
+
+const fail = (diagnostics: Diagnostic[]): { ok: false; diagnostics: Diagnostic[] } => ({
+  ok: false,
+  diagnostics,
+})
+
+function toPackageEntry(e: ZipEntry): PackageEntry {
+  return {
+    path: e.name,
+    size: e.size,
+    compressedSize: e.compressedSize,
+    method: e.method === 0 ? 'stored' : 'deflate',
+  }
+}
+
+/** The files a package exposes: no directories, no system clutter. */
+export function visibleFiles(directory: ZipDirectory): ZipEntry[] {
+  return directory.entries.filter((e) => !e.isDirectory && !e.ignored)
+}
+
+/** Steps every open and peek share: bytes, decryption, directory, layout, manifest. */
+async function prepare(
+  input: PackageInput,
+  options: PeekOptions,
+  backend: ReaderBackend,
+): Promise<Prepared | { diagnostics: Diagnostic[] }> {
+  const maxBytes = options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
+  const maxEntries = options.limits?.maxEntries ?? LIMITS.maxEntries
+  const maxFile = maxArchiveBytes(maxBytes)
+  const read = await inputBytes(input, maxFile + 64 * 1024 * 1024)
+  const diagnostics = read.diagnostics
+  let bytes = read.bytes
+  if (!bytes) return { diagnostics }
+  if (isEncryptedPackage(bytes)) {
+    try {
+      bytes = await decryptPackage(bytes, options.decryptionKey)
+    } catch (e) {
+      if (!isSpkgError(e)) throw e
+      diagnostics.push(
+        createDiagnostic(
+          e.code === 'pkg/key-required' ? 'pkg/key-required' : 'pkg/decrypt-failed',
+          e.code === 'pkg/key-required'
+            ? 'The package is encrypted (.spkg.enc); pass its key as decryptionKey to open it.'
+            : `The encrypted package cannot be decrypted: ${e.message}.`,
+        ),
+      )
+      return { diagnostics }
+    }
+  }
+  if (bytes.length > maxFile) {
+    diagnostics.push(archiveTooLarge(bytes.length, maxFile))
+    return { diagnostics }
+  }
+  const dir = readZipDirectory(bytes, { maxEntries, maxUncompressedBytes: maxBytes })
+  diagnostics.push(...dir.diagnostics)
+  const directory = dir.directory
+  if (!directory || hasFatal(diagnostics)) return { diagnostics }
+  const files = new Map(visibleFiles(directory).map((e) => [e.name, e] as const))
+  const store = new EntryStore(bytes, files, backend)
+  const names = directory.entries.filter((e) => !e.ignored).map((e) => e.name)
+  const layout = detectLayout(names)
+  diagnostics.push(...layout.diagnostics)
+  if (!layout.layout || hasFatal(diagnostics)) return { diagnostics }
+  let manifest: Manifest | undefined
+  if (layout.layout === 'packaged') {
+    const entry = files.get(MANIFEST_PATH)!
+    const data = extractEntry(bytes, entry, backend, { remaining: maxBytes, limit: maxBytes }, diagnostics)
+    if (!data) return { diagnostics }
+    store.keep(entry, data)
+    let text: string | undefined
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(data)
+    } catch {
+      diagnostics.push(
+        createDiagnostic('manifest/not-json', 'manifest.json is not valid UTF-8, so it is not JSON.', {
+          path: MANIFEST_PATH,
+        }),
+      )
+      return { diagnostics }
+    }
+    if (text.charCodeAt(0) === 0xfeff)
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/text-bom',
+          'manifest.json starts with a UTF-8 byte-order mark; it is ignored.',
+          {
+            path: MANIFEST_PATH,
+          },
+        ),
+      )
+    const parsed = parseManifestText(text)
+    diagnostics.push(...parsed.diagnostics)
+    if (!parsed.manifest || hasFatal(diagnostics)) return { diagnostics }
+    manifest = parsed.manifest
+  }
+  return {
+    bytes,
+    directory,
+    store,
+    layout: layout.layout,
+    flatEntry: layout.flatEntry,
+    manifest,
+    maxBytes,
+    diagnostics,
+  }
+}
+
+/** The entry part: the first manifest part, or the flat layout's lowest root `.sty`. */
+function entryOf(p: Prepared): string | undefined {
+  if (p.layout === 'flat') return p.flatEntry
+  return p.manifest?.parts?.[0]?.file
+}
+
+/**
+ * Quick look: central directory, layout and manifest; no other entry is inflated.
+ * Never rejects on bad input.
+ */
+export async function peekArchive(
+  input: PackageInput,
+  options: PeekOptions,
+  backend: ReaderBackend,
+): Promise<PeekResult> {
+  const p = await prepare(input, options, backend)
+  if (!('store' in p)) return fail(p.diagnostics)
+  const { store } = p
+  return {
+    ok: true,
+    manifest: p.manifest,
+    layout: p.layout,
+    type: p.manifest?.type ?? 'story',
+    entry: entryOf(p),
+    entries: visibleFiles(p.directory).map(toPackageEntry),
+    readBytes: async (path) => store.read(path),
+    diagnostics: p.diagnostics,
+  }
+}
+
+const isText = (path: string) => /\.(?:sty|xty|json)$/.test(path)
+
+/**
+ * Inflates and checks every entry (directories and clutter included: they count toward the
+ * limits), hashing the visible files when `hash` is set. Returns the hashes, or undefined
+ * after a fatal finding.
+ */
+async function verifyEntries(
+  p: Prepared,
+  backend: ReaderBackend,
+  hash: boolean,
+  signal: AbortSignal | undefined,
+): Promise<Map<string, string> | undefined> {
+  const budget: Budget = { remaining: p.maxBytes, limit: p.maxBytes }
+  const hashes = new Map<string, string>()
+  const pending: Promise<void>[] = []
+  for (const entry of p.directory.entries) {
+    signal?.throwIfAborted()
+    const data = extractEntry(p.bytes, entry, backend, budget, p.diagnostics)
+    if (!data) return undefined
+    if (entry.isDirectory || entry.ignored) continue
+    p.store.keep(entry, data)
+    if (isText(entry.name) && entry.name !== MANIFEST_PATH) decodeText(data, entry.name, p.diagnostics)
+    if (!hash) continue
+    const h = backend.sha256Hex(data)
+    if (typeof h === 'string') hashes.set(entry.name, h)
+    else {
+      pending.push(h.then((hex) => void hashes.set(entry.name, hex)))
+      if (pending.length >= HASHES_IN_FLIGHT) await pending.shift()
+    }
+  }
+  await Promise.all(pending)
+  signal?.throwIfAborted()
+  // Report in archive order whatever order the hashes finished in.
+  return new Map(
+    visibleFiles(p.directory).flatMap((e) => (hashes.has(e.name) ? [[e.name, hashes.get(e.name)!]] : [])),
+  )
+}
+
+/**
+ * Opens a package: see the module comment. Resolves `{ ok: false }` with the diagnostics when a
+ * fatal one refuses it; rejects only when `options.signal` aborts.
+ */
+export async function openArchive(
+  input: PackageInput,
+  options: OpenOptions,
+  backend: ReaderBackend,
+): Promise<OpenResult> {
+  options.signal?.throwIfAborted()
+  const p = await prepare(input, options, backend)
+  if (!('store' in p)) return fail(p.diagnostics)
+  const { manifest, store, diagnostics } = p
+  const visible = visibleFiles(p.directory)
+  const has = (path: string) => store.files.has(path)
+  const hasChecksum = has(CHECKSUM_PATH)
+  const hashes = await verifyEntries(
+    p,
+    backend,
+    manifest?.integrity !== undefined || hasChecksum,
+    options.signal,
+  )
+  if (!hashes) return fail(diagnostics)
+
+  // Integrity and checksums: a mismatch is fatal, so both run before anything is assembled.
+  if (manifest?.integrity)
+    diagnostics.push(...verifyIntegrity(hashes, manifest.integrity, { layout: p.layout }))
+  if (hasChecksum) diagnostics.push(...verifyChecksums(hashes, store.read(CHECKSUM_PATH)))
+  if (hasFatal(diagnostics)) return fail(diagnostics)
+  let signature: SignatureInfo = { status: 'unsigned' }
+  if (manifest?.signed === true || has(SIGNATURE_PATH)) {
+    const files = new Map<string, Uint8Array>()
+    for (const path of [CHECKSUM_PATH, SIGNATURE_PATH, PUBLIC_KEY_PATH])
+      if (has(path)) files.set(path, store.read(path))
+    const r = await verifyPackageSignature({
+      files,
+      manifest: { signed: manifest?.signed, signature: manifest?.signature },
+      trustedKeys: options.trustedKeys ?? [],
+    })
+    diagnostics.push(...r.diagnostics)
+    signature =
+      r.status === 'verified'
+        ? { status: 'verified', fingerprint: r.fingerprint }
+        : r.status === 'unsigned'
+          ? { status: 'unsigned' }
+          : { status: 'unverified', ...(r.fingerprint ? { fingerprint: r.fingerprint } : {}) }
+  }
+
+  // Parts: manifest order; the entry must exist and be a story file.
+  const entry = entryOf(p)
+  const parts: string[] = []
+  if (p.layout === 'flat') parts.push(entry!)
+  else {
+    const listed = manifest?.parts ?? []
+    listed.forEach((part, i) => {
+      if (i === 0) return
+      if (has(part.file)) parts.push(part.file)
+      else
+        diagnostics.push(
+          createDiagnostic(
+            'pkg/missing-part',
+            `Part "${part.file}" is listed in manifest.parts but missing from the archive.`,
+            {
+              path: part.file,
+              field: `/parts/${i}/file`,
+            },
+          ),
+        )
+    })
+    if (entry === undefined)
+      diagnostics.push(
+        createDiagnostic('pkg/no-entry', 'manifest.json lists no parts, so the package has no entry story.', {
+          path: MANIFEST_PATH,
+          field: '/parts',
+        }),
+      )
+    else if (!entry.endsWith('.sty'))
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/no-entry',
+          `The first part "${entry}" is not a .sty story file, so it cannot be the entry.`,
+          {
+            path: entry,
+            field: '/parts/0/file',
+          },
+        ),
+      )
+    else if (!has(entry))
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/no-entry',
+          `The entry part "${entry}" (first of manifest.parts) is missing from the archive.`,
+          {
+            path: entry,
+            field: '/parts/0/file',
+          },
+        ),
+      )
+    else parts.unshift(entry)
+  }
+
+  // Extensions: the manifest's order, or every module by code point.
+  const modules: Array<{ path: string; source: string }> = []
+  const modulePaths =
+    manifest?.extensions ??
+    visible
+      .map((e) => e.name)
+      .filter((n) => n.endsWith('.xty'))
+      .sort(compareCodePoints)
+  modulePaths.forEach((path, i) => {
+    if (!has(path)) {
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/missing-extension',
+          `Extension "${path}" is listed in manifest.extensions but missing from the archive.`,
+          {
+            path,
+            field: `/extensions/${i}`,
+          },
+        ),
+      )
+      return
+    }
+    const source = decodeText(store.read(path), path, [])
+    if (source !== undefined) modules.push({ path, source })
+  })
+
+  // Host namespaces the story needs.
+  const registered = new Set(options.hostNamespaces ?? [])
+  for (const ns of manifest?.requires ?? [])
+    if (!registered.has(ns))
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/unsupported-requires',
+          `The story requires the host-extension namespace "${ns}", which this host has not registered.`,
+          { path: MANIFEST_PATH, field: '/requires' },
+        ),
+      )
+
+  // Referenced files.
+  const missingFile = (path: string, field: string, what: string) => {
+    if (!has(path))
+      diagnostics.push(
+        createDiagnostic('pkg/missing-file', `${what} "${path}" is missing from the archive.`, {
+          path,
+          field,
+        }),
+      )
+  }
+  if (manifest?.cover) missingFile(manifest.cover, '/cover', 'The cover')
+  for (const [i, a] of (manifest?.assets ?? []).entries()) missingFile(a.file, `/assets/${i}/file`, 'Asset')
+  if (manifest?.build?.names_map) missingFile(manifest.build.names_map, '/build/names_map', 'The names map')
+
+  let session: Record<string, JsonValue> | undefined
+  if (has(SESSION_PATH)) {
+    const text = decodeText(store.read(SESSION_PATH), SESSION_PATH, [])
+    if (text !== undefined) {
+      const r = parseSessionText(text)
+      diagnostics.push(...r.diagnostics)
+      session = r.session
+    }
+  }
+  if (hasFatal(diagnostics)) {
+    store.release()
+    return fail(diagnostics)
+  }
+
+  const special = (path: string) =>
+    path === MANIFEST_PATH ||
+    path === SESSION_PATH ||
+    path.startsWith('META-PKG/') ||
+    /\.(?:sty|xty)$/.test(path)
+  const pkg = createPackage({
+    manifest,
+    layout: p.layout,
+    type: manifest?.type ?? 'story',
+    entry: entry!,
+    parts,
+    assets: visible.map((e) => e.name).filter((n) => !special(n)),
+    entries: visible.map(toPackageEntry),
+    session,
+    modules,
+    signature,
+    diagnostics,
+    store,
+  })
+  return { ok: true, package: pkg, diagnostics }
+}

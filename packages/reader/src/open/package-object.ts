@@ -1,0 +1,97 @@
+/**
+ * The loaded package object: lookups over the verified entries, text decoding, media blob URLs
+ * and the story source.
+ */
+import { type Diagnostic, type JsonValue, type Manifest, SpkgError } from '@spkg/manifest'
+import type { StorySource } from '../story/story-source'
+import { decodeText, type EntryStore } from './entry-store'
+import { mimeTypeOf } from './mime'
+import type { PackageEntry, SignatureInfo, SpkgPackage } from './types'
+
+/** Everything the open pipeline settled. */
+export interface PackageParts {
+  manifest?: Manifest
+  layout: 'packaged' | 'flat'
+  type: 'story' | 'instruction'
+  entry: string
+  parts: string[]
+  assets: string[]
+  entries: PackageEntry[]
+  session?: Record<string, JsonValue>
+  modules: Array<{ path: string; source: string }>
+  signature: SignatureInfo
+  diagnostics: Diagnostic[]
+  store: EntryStore
+}
+
+/** True where `blob:` URLs serve media: a page or a worker, not Node. */
+function blobUrlsAvailable(): boolean {
+  const g = globalThis as { document?: unknown; WorkerGlobalScope?: unknown }
+  return (
+    (g.document !== undefined || g.WorkerGlobalScope !== undefined) &&
+    typeof URL.createObjectURL === 'function' &&
+    typeof Blob !== 'undefined'
+  )
+}
+
+/** Builds the {@link SpkgPackage} over a verified store. */
+export function createPackage(p: PackageParts): SpkgPackage {
+  const { store } = p
+  const urls = new Map<string, string>()
+  let closed = false
+  const readText = (path: string): string => {
+    const out: Diagnostic[] = []
+    const text = decodeText(store.read(path), path, out)
+    if (text === undefined) throw new SpkgError('pkg/invalid-text', out[0]!.message, { diagnostics: out })
+    return text
+  }
+  const pkg: SpkgPackage = {
+    manifest: p.manifest,
+    layout: p.layout,
+    type: p.type,
+    entry: p.entry,
+    parts: p.parts,
+    assets: p.assets,
+    entries: p.entries,
+    session: p.session,
+    modules: p.modules,
+    signature: p.signature,
+    diagnostics: p.diagnostics,
+    has: (path) => store.files.has(path),
+    readBytes: async (path) => store.read(path),
+    readText: async (path) => readText(path),
+    mediaUrl(path) {
+      if (closed || !store.files.has(path) || !blobUrlsAvailable()) return undefined
+      let url = urls.get(path)
+      if (!url) {
+        const data = store.read(path)
+        url = URL.createObjectURL(new Blob([data as Uint8Array<ArrayBuffer>], { type: mimeTypeOf(path) }))
+        urls.set(path, url)
+      }
+      return url
+    },
+    storySource(): StorySource {
+      const parts = new Set(p.parts)
+      return {
+        id: p.manifest?.id ?? p.entry,
+        ...(p.manifest?.version !== undefined ? { version: p.manifest.version } : {}),
+        parts: p.parts,
+        readPart: async (path) => (parts.has(path) ? readText(path) : undefined),
+        hasAsset: (path) => store.files.has(path),
+        ...(p.session ? { session: p.session } : {}),
+        modules: p.modules,
+        requires: p.manifest?.requires ?? [],
+        ...(p.manifest?.storage ? { storage: p.manifest.storage } : {}),
+        diagnostics: p.diagnostics,
+      }
+    },
+    close() {
+      if (closed) return
+      closed = true
+      for (const url of urls.values()) URL.revokeObjectURL(url)
+      urls.clear()
+      store.release()
+    },
+  }
+  return pkg
+}
