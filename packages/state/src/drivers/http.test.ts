@@ -29,8 +29,15 @@ beforeAll(async () => {
     const key = decodeURIComponent(parts[1] ?? '')
     const current = store.get(key)
     const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
+    // Fault injection for the interrupted-write tests: `cut` drops the connection after the first
+    // chunk of a PUT body (nothing stored); `lost` stores the value, then drops the answer.
+    const fault = req.method === 'PUT' ? req.headers['x-fault'] : undefined
+    req.on('data', (c: Buffer) => {
+      chunks.push(c)
+      if (fault === 'cut') req.socket.destroy()
+    })
     req.on('end', () => {
+      if (fault === 'cut') return
       if (req.method === 'GET') {
         if (!current) return void res.writeHead(404).end()
         return void res.writeHead(200, { etag: `"${current.revision}"` }).end(current.value)
@@ -47,6 +54,7 @@ beforeAll(async () => {
       if (stale) return void res.writeHead(412, current ? { etag: `"${current.revision}"` } : {}).end()
       counter += 1
       store.set(key, { value: Buffer.concat(chunks).toString('utf8'), revision: counter })
+      if (fault === 'lost') return void res.socket?.destroy()
       res.writeHead(current ? 200 : 201, { etag: `"${counter}"` }).end()
     })
   })
@@ -87,5 +95,34 @@ describe('http driver', () => {
   it('reports an unreachable server as state/storage-failed', async () => {
     const d = createHttpDriver({ baseUrl: 'http://127.0.0.1:9/api/progress' })
     await expect(d.get('k')).rejects.toMatchObject({ code: 'state/storage-failed' })
+  })
+
+  describe('interrupted writes', () => {
+    const driver = (collection: string, fault?: string) =>
+      createHttpDriver({
+        baseUrl: `${origin}/${collection}`,
+        headers: { authorization: 'Bearer t', ...(fault ? { 'x-fault': fault } : {}) },
+      })
+
+    it('keeps the previous state readable when the connection drops in the middle of a save', async () => {
+      await driver('cut').set('k', 'previous')
+      const big = JSON.stringify({ choices: Array.from({ length: 50_000 }, (_, i) => `option-${i}`) })
+      await expect(driver('cut', 'cut').set('k', big)).rejects.toMatchObject({ code: 'state/storage-failed' })
+      expect((await driver('cut').get('k'))?.value).toBe('previous')
+    })
+
+    it('never lets a save whose answer was lost be overwritten blindly: the next save conflicts', async () => {
+      const { revision } = await driver('lost').set('k', 'first')
+      await expect(driver('lost', 'lost').set('k', 'second', { ifRevision: revision })).rejects.toMatchObject(
+        {
+          code: 'state/storage-failed',
+        },
+      )
+      // The server did store "second"; a save still based on "first" must not replace it silently.
+      await expect(driver('lost').set('k', 'third', { ifRevision: revision })).rejects.toMatchObject({
+        code: 'state/conflict',
+      })
+      expect((await driver('lost').get('k'))?.value).toBe('second')
+    })
   })
 })

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DRIVER_CASES } from '../../src/contract/driver-cases'
 
 type CaseResult = { name: string; error?: string }
-type Results = { localStorage: CaseResult[]; indexedDB: CaseResult[]; quota?: string; defaultDriver?: string }
+type Results = {
+  localStorage: CaseResult[]
+  indexedDB: CaseResult[]
+  quota?: string
+  idbAbort?: string
+  defaultDriver?: string
+}
 
 let browser: Browser
 let results: Results
@@ -57,6 +63,10 @@ describe('browser drivers in Chromium', () => {
 
   it('keeps the previous localStorage value when a save exceeds the quota', () => {
     expect(results.quota).toBeUndefined()
+  })
+
+  it('keeps the previous IndexedDB value when a save is interrupted after its write was queued', () => {
+    expect(results.idbAbort).toBe('kept')
   })
 
   it('picks IndexedDB for storage "local" and keeps a state across stores', () => {

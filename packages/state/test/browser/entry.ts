@@ -25,6 +25,29 @@ async function quotaKeepsPreviousValue(): Promise<string | undefined> {
   return back?.value === 'previous' ? undefined : `value after quota error: ${back?.value.slice(0, 20)}`
 }
 
+/** A save whose transaction aborts after the write was queued (tab closed, crash) keeps the old value. */
+async function idbAbortKeepsPreviousValue(): Promise<string | undefined> {
+  const d = createIndexedDbDriver({ database: 'abort-test' })
+  await d.set('k', 'previous')
+  const put = IDBObjectStore.prototype.put
+  IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+    const request = put.apply(this, args)
+    this.transaction.abort()
+    return request
+  }
+  try {
+    await d.set('k', 'x'.repeat(1_000_000))
+    return 'an aborted save resolved'
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    if (code !== 'state/storage-failed') return `abort error has code ${code}`
+  } finally {
+    IDBObjectStore.prototype.put = put
+  }
+  const back = await d.get('k')
+  return back?.value === 'previous' ? 'kept' : `value after abort: ${back?.value.slice(0, 20)}`
+}
+
 async function storeOverDefaultDriver(): Promise<string | undefined> {
   const { driver } = selectStateDriver('local', { database: 'select-test' })
   if (driver.name !== 'indexeddb') return `default local driver is ${driver.name}`
@@ -57,5 +80,6 @@ async function storeOverDefaultDriver(): Promise<string | undefined> {
     return createIndexedDbDriver({ database: `contract-${db}` })
   }),
   quota: await quotaKeepsPreviousValue(),
+  idbAbort: await idbAbortKeepsPreviousValue(),
   defaultDriver: await storeOverDefaultDriver(),
 })
