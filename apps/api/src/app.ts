@@ -1,0 +1,185 @@
+/**
+ * `buildApp(config, deps)`: the Fastify instance of the platform API. Order of registration:
+ * security headers and CORS, authentication, throttling (all three from the auth/security side),
+ * then the documentation and the routes. Errors of every kind leave with one body shape
+ * (`{ statusCode, code?, message }`, see errors.ts).
+ */
+import { randomUUID } from 'node:crypto'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import { LIMITS } from '@spkg/manifest'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyServerOptions,
+} from 'fastify'
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod'
+import type { Redis } from 'ioredis'
+import type { Config } from './config'
+import { closeDb, createDb, type Db } from './db/index'
+import { migrateDb } from './db/migrate'
+import { ApiError, handleError, handleFrameworkError, handleNotFound } from './errors'
+import { catalogRoutes } from './routes/catalog'
+import { cspReportRoutes } from './routes/csp-report'
+import { healthRoutes } from './routes/health'
+import { profileRoutes } from './routes/profiles'
+import { progressRoutes } from './routes/progress'
+import { reportRoutes } from './routes/reports'
+import { storiesRoutes } from './routes/stories'
+
+/** What `buildApp` may be handed instead of creating it. */
+export interface AppDeps {
+  /** An open database; the caller closes it. Absent: opened from `config` (and migrated), closed with the app. */
+  db?: Db
+  /** A Redis client for shared rate-limit counters; the caller closes it. */
+  redis?: Redis
+  /** A pino logger instance; absent: JSON logs on stdout at `config.logLevel`. */
+  logger?: FastifyBaseLogger
+  /**
+   * Replaces the auth plugin. For route unit tests only (they decorate `authenticate` and
+   * `requireRole` with a test token check); never set in the server or the e2e suite.
+   */
+  authPlugin?: FastifyPluginAsync
+  /** Skip migrations when opening the database from `config`. @default false */
+  skipMigrations?: boolean
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The validated configuration. */
+    config: Config
+    /** The database of this instance. */
+    db: Db
+  }
+}
+
+/** Request ids: a well-formed incoming `x-request-id` is kept (tracing across the load balancer). */
+function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const h = req.headers['x-request-id']
+  return typeof h === 'string' && /^[A-Za-z0-9._:-]{8,128}$/.test(h) ? h : randomUUID()
+}
+
+/** Pino options: JSON, no IP addresses, no headers (so no tokens), credentials redacted anyway. */
+export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'headers.authorization',
+        '*.token',
+        '*.password',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: { method: string; url: string; id: string }) => ({
+        method: req.method,
+        url: req.url.split('?')[0],
+        id: req.id,
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  }
+}
+
+/** Without an auth plugin every protected route answers 401: never open by accident. */
+function failClosedAuth(app: FastifyInstance) {
+  const refuse = async () => {
+    throw new ApiError(401, 'UNAUTHORIZED', 'Authentication is not configured on this server')
+  }
+  app.decorate('authenticate', refuse)
+  app.decorate('requireRole', () => refuse)
+}
+
+/**
+ * Builds the API. The instance is ready to `listen` or `inject`; closing it closes the database it
+ * opened.
+ *
+ * @example
+ * const app = await buildApp(loadConfig(process.env))
+ * await app.listen({ host: app.config.host, port: app.config.port })
+ */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const options: FastifyServerOptions = {
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config) }),
+    bodyLimit: LIMITS.maxRequestBodyBytes,
+    // Fastify accepts a hop count at run time; its type omits it.
+    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    requestTimeout: 30_000,
+    genReqId: requestId,
+    routerOptions: { maxParamLength: 200 },
+    frameworkErrors: handleFrameworkError,
+  }
+  const app = Fastify(options) as unknown as FastifyInstance
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  app.setErrorHandler(handleError)
+  app.setNotFoundHandler(handleNotFound)
+
+  let db = deps.db
+  if (!db) {
+    db = await createDb(config)
+    const opened = db
+    app.addHook('onClose', async () => closeDb(opened))
+    if (!deps.skipMigrations) {
+      try {
+        await migrateDb(db)
+      } catch (err) {
+        await closeDb(opened)
+        throw err
+      }
+    }
+  }
+  app.decorate('config', config)
+  app.decorate('db', db)
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+
+  // Registered by the auth/security side as their plugins land, in this order:
+  // securityPlugin (CORS + helmet + Reporting-Endpoints), authPlugin, rateLimitPlugin.
+  if (deps.authPlugin) await app.register(deps.authPlugin)
+  if (!app.hasDecorator('authenticate')) failClosedAuth(app)
+
+  if (!config.isProduction) {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'spkg platform API',
+          version: '1.0.0',
+          description:
+            'Stories, profiles, reports, catalog and reading-state sync. Errors always have the body `{statusCode, code?, message}`. ' +
+            'Decisions where the SPEC is silent: slugs are 3-100 characters of lower-case words joined by single hyphens; ' +
+            'lists are newest first and clamp `page` >= 1 and `limit` 1-100; instruction records never appear in lists or the catalog; ' +
+            'at most 10 reports per user in 24 hours (409 REPORT_RATE_LIMITED, database-enforced); reading state writes use `If-Match` ' +
+            '(412 on a stale revision, 428 when overwriting without it).',
+        },
+        components: {
+          securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        },
+      },
+      transform: jsonSchemaTransform,
+      transformObject: jsonSchemaTransformObject,
+    })
+    await app.register(swaggerUi, { routePrefix: '/api/docs' })
+  }
+
+  const opts = { db }
+  await app.register(healthRoutes, opts)
+  await app.register(storiesRoutes, opts)
+  await app.register(profileRoutes, opts)
+  await app.register(reportRoutes, opts)
+  await app.register(catalogRoutes, opts)
+  await app.register(cspReportRoutes, opts)
+  await app.register(progressRoutes, opts)
+  return app
+}

@@ -1,0 +1,219 @@
+/**
+ * The API's one configuration object, read once from the environment and validated with zod.
+ * Nothing else in the app reads `process.env`: `buildApp` receives a {@link Config}, tests pass
+ * their own. A bad setting stops start-up with one line per problem, naming the variable.
+ */
+import { z } from 'zod'
+
+const NODE_ENVS = ['development', 'production', 'test'] as const
+
+/** Where the `OIDC_ROLES_CLAIM` dot path may point: `roles`, `realm_access.roles`, `https://x/roles`. */
+const CLAIM_PATH = /^[A-Za-z0-9_:/.-]{1,200}$/
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
+
+const optionalUrl = (protocols: RegExp, what: string) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .refine((s) => URL.canParse(s) && protocols.test(new URL(s).protocol), {
+        message: `must be an absolute ${what} URL`,
+      })
+      .transform((s) => s.replace(/\/+$/, ''))
+      .optional(),
+  )
+
+const httpUrl = optionalUrl(/^https?:$/, 'http(s)')
+
+const integer = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    (v) => emptyToUndefined(v) ?? String(fallback),
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, { message: `must be an integer from ${min} to ${max}` })
+      .transform(Number)
+      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)),
+  )
+
+const EnvSchema = z.object({
+  HOST: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(255).default('127.0.0.1')),
+  PORT: integer(0, 65_535, 3000),
+  NODE_ENV: z.preprocess(
+    emptyToUndefined,
+    z.enum(NODE_ENVS, { message: `must be one of ${NODE_ENVS.join(', ')}` }).default('development'),
+  ),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        message: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+  ),
+  DATABASE_URL: optionalUrl(/^postgres(?:ql)?:$/, 'postgres://'),
+  PGLITE_DIR: z.preprocess(emptyToUndefined, z.string().trim().min(1).default('.data/pglite')),
+  REDIS_URL: optionalUrl(/^rediss?:$/, 'redis://'),
+  OIDC_ISSUER: httpUrl,
+  OIDC_AUDIENCE: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(500).default('spkg-api')),
+  OIDC_ROLES_CLAIM: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(CLAIM_PATH, { message: 'must be a dot path such as roles or realm_access.roles' })
+      .default('roles'),
+  ),
+  CORS_ORIGINS: z.preprocess(
+    (v) => emptyToUndefined(v) ?? '',
+    z
+      .string()
+      .transform((s) =>
+        s
+          .split(',')
+          .map((o) => o.trim().replace(/\/+$/, ''))
+          .filter(Boolean),
+      )
+      .refine((list) => list.every((o) => URL.canParse(o) && new URL(o).origin === o), {
+        message: 'must be a comma-separated list of origins such as https://app.example.org',
+      }),
+  ),
+  AUTH_URL: httpUrl,
+  FILES_URL: httpUrl,
+  ERRORS_URL: httpUrl,
+  FONT_CSS_HOST: z.preprocess(
+    (v) => emptyToUndefined(v) ?? 'https://fonts.googleapis.com',
+    z.string().refine((s) => URL.canParse(s), { message: 'must be an absolute URL' }),
+  ),
+  FONT_HOST: z.preprocess(
+    (v) => emptyToUndefined(v) ?? 'https://fonts.gstatic.com',
+    z.string().refine((s) => URL.canParse(s), { message: 'must be an absolute URL' }),
+  ),
+  PUBLIC_URL: httpUrl,
+  TRUST_PROXY: z.preprocess(
+    (v) => emptyToUndefined(v) ?? 'false',
+    z
+      .string()
+      .trim()
+      .transform((s): boolean | number | string[] => {
+        if (s === 'true') return true
+        if (s === 'false') return false
+        if (/^\d+$/.test(s)) return Number(s)
+        return s.split(',').map((p) => p.trim())
+      })
+      .refine((v) => !Array.isArray(v) || v.every((p) => /^[0-9a-fA-F.:/]+$/.test(p)), {
+        message: 'must be true, false, a hop count or a comma-separated list of proxy addresses/CIDRs',
+      }),
+  ),
+  AUTH_EVENTS_RETENTION_DAYS: integer(1, 3650, 90),
+})
+
+/** The environment variables the API reads (all optional; see apps/api/README.md for defaults). */
+export type ApiEnv = Partial<Record<keyof z.input<typeof EnvSchema>, string>>
+
+/** The validated, frozen configuration of one API process. */
+export interface Config {
+  host: string
+  port: number
+  nodeEnv: (typeof NODE_ENVS)[number]
+  /** `NODE_ENV=production`: docs hidden, OIDC_ISSUER and DATABASE_URL required, https issuer only. */
+  isProduction: boolean
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** PostgreSQL connection string; absent: embedded PGlite. */
+  databaseUrl: string | undefined
+  /** PGlite data folder when `databaseUrl` is absent; `memory://` keeps it in memory (tests). */
+  pgliteDir: string
+  /** Shared rate-limit counters; absent: counters in memory (one instance). */
+  redisUrl: string | undefined
+  oidc: {
+    /** Issuer URL; absent outside production: the development provider on loopback is started. */
+    issuer: string | undefined
+    audience: string
+    /** Dot path of the roles array in the access token. */
+    rolesClaim: string
+  }
+  cors: { origins: string[] }
+  csp: {
+    authUrl: string | undefined
+    filesUrl: string | undefined
+    errorsUrl: string | undefined
+    fontCssHost: string
+    fontHost: string
+  }
+  /** Absolute address of this API as clients see it (the `Reporting-Endpoints` header uses it). */
+  publicUrl: string
+  trustProxy: boolean | number | string[]
+  authEventsRetentionDays: number
+}
+
+/** Thrown by {@link loadConfig}: `issues` holds one line per bad setting, naming the variable. */
+export class ConfigError extends Error {
+  readonly issues: string[]
+  constructor(issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  ${i}`).join('\n')}`)
+    this.name = 'ConfigError'
+    this.issues = issues
+  }
+}
+
+/**
+ * Validates an environment and returns the frozen configuration.
+ *
+ * @param env - usually `process.env`; unknown variables are ignored
+ * @throws ConfigError listing every bad or missing setting, one line each (`PORT: must be at most 65535`)
+ * @example
+ * const config = loadConfig({ PORT: '8080', DATABASE_URL: 'postgres://localhost/spkg' })
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = EnvSchema.safeParse(env)
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`),
+    )
+  }
+  const e = parsed.data
+  const isProduction = e.NODE_ENV === 'production'
+  const issues: string[] = []
+  if (isProduction && !e.OIDC_ISSUER) issues.push('OIDC_ISSUER: is required in production')
+  if (isProduction && !e.DATABASE_URL) issues.push('DATABASE_URL: is required in production')
+  if (isProduction && e.OIDC_ISSUER?.startsWith('http:'))
+    issues.push('OIDC_ISSUER: must be an https:// URL in production')
+  if (isProduction && e.PUBLIC_URL?.startsWith('http:'))
+    issues.push(
+      'PUBLIC_URL: must be an https:// URL in production (browsers ignore http reporting endpoints)',
+    )
+  if (issues.length > 0) throw new ConfigError(issues)
+  const publicHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST
+  return deepFreeze({
+    host: e.HOST,
+    port: e.PORT,
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+    logLevel: e.LOG_LEVEL,
+    databaseUrl: e.DATABASE_URL,
+    pgliteDir: e.PGLITE_DIR,
+    redisUrl: e.REDIS_URL,
+    oidc: { issuer: e.OIDC_ISSUER, audience: e.OIDC_AUDIENCE, rolesClaim: e.OIDC_ROLES_CLAIM },
+    cors: { origins: e.CORS_ORIGINS },
+    csp: {
+      authUrl: e.AUTH_URL ?? e.OIDC_ISSUER,
+      filesUrl: e.FILES_URL,
+      errorsUrl: e.ERRORS_URL,
+      fontCssHost: e.FONT_CSS_HOST,
+      fontHost: e.FONT_HOST,
+    },
+    publicUrl: e.PUBLIC_URL ?? `http://${publicHost}:${e.PORT}`,
+    trustProxy: e.TRUST_PROXY,
+    authEventsRetentionDays: e.AUTH_EVENTS_RETENTION_DAYS,
+  })
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v)
+    Object.freeze(value)
+  }
+  return value
+}

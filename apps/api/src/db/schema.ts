@@ -1,0 +1,148 @@
+/**
+ * The drizzle schema of the API, shared by PostgreSQL and PGlite. `drizzle-kit generate` turns it
+ * into the SQL migrations under `apps/api/drizzle/`; the report quota trigger is a custom migration.
+ */
+import { sql } from 'drizzle-orm'
+import {
+  type AnyPgColumn,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core'
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}
+
+/** Catalog series: an ordered group of published stories. */
+export const series = pgTable('series', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  slug: varchar('slug', { length: 100 }).notNull().unique(),
+  title: varchar('title', { length: 200 }).notNull(),
+  description: varchar('description', { length: 2000 }).notNull().default(''),
+  ...timestamps,
+})
+
+/**
+ * Story records. `type` is the package type: `instruction` records are reachable only through the
+ * story that links them (`instruction_id`) and never appear in a list or in the catalog.
+ */
+export const stories = pgTable(
+  'stories',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: varchar('slug', { length: 100 }).notNull().unique(),
+    title: varchar('title', { length: 200 }).notNull(),
+    author: varchar('author', { length: 100 }).notNull(),
+    genre: varchar('genre', { length: 50 }).notNull(),
+    content: text('content').notNull(),
+    type: varchar('type', { length: 20 }).notNull().default('story'),
+    ownerSub: text('owner_sub').notNull(),
+    instructionId: uuid('instruction_id').references((): AnyPgColumn => stories.id, {
+      onDelete: 'set null',
+    }),
+    published: boolean('published').notNull().default(false),
+    seriesId: uuid('series_id').references(() => series.id, { onDelete: 'set null' }),
+    seriesPosition: integer('series_position'),
+    ...timestamps,
+  },
+  (t) => [
+    check('stories_type_check', sql`${t.type} in ('story', 'instruction')`),
+    check('stories_content_length', sql`char_length(${t.content}) <= 500000`),
+    index('stories_list_idx').on(t.type, t.createdAt),
+    index('stories_catalog_idx').on(t.published, t.type, t.genre),
+    index('stories_series_idx').on(t.seriesId),
+  ],
+)
+
+/** One profile per user and role (`PUT /api/auth/profiles/:role`). */
+export const profiles = pgTable(
+  'profiles',
+  {
+    sub: text('sub').notNull(),
+    role: varchar('role', { length: 20 }).notNull(),
+    displayName: varchar('display_name', { length: 100 }),
+    avatar: varchar('avatar', { length: 2048 }),
+    bio: varchar('bio', { length: 1000 }),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.sub, t.role] })],
+)
+
+/** User reports; a trigger caps them at 10 per user per 24 hours (migration `report_quota`). */
+export const reports = pgTable(
+  'reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userSub: text('user_sub').notNull(),
+    reason: varchar('reason', { length: 30 }).notNull(),
+    storySlug: varchar('story_slug', { length: 100 }),
+    details: varchar('details', { length: 2000 }).notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('reports_user_created_idx').on(t.userSub, t.createdAt)],
+)
+
+/** CSP violation reports, bounded: the route keeps the newest rows only. */
+export const cspReports = pgTable('csp_reports', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  format: varchar('format', { length: 20 }).notNull(),
+  documentUri: varchar('document_uri', { length: 2048 }),
+  blockedUri: varchar('blocked_uri', { length: 2048 }),
+  effectiveDirective: varchar('effective_directive', { length: 200 }),
+  disposition: varchar('disposition', { length: 20 }),
+  sourceFile: varchar('source_file', { length: 2048 }),
+  lineNumber: integer('line_number'),
+  sample: varchar('sample', { length: 200 }),
+})
+
+/** Reading state per user and story, with a revision for compare-and-set (`If-Match`). */
+export const readingProgress = pgTable(
+  'reading_progress',
+  {
+    userSub: text('user_sub').notNull(),
+    storyId: varchar('story_id', { length: 200 }).notNull(),
+    state: jsonb('state').notNull(),
+    revision: integer('revision').notNull().default(1),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userSub, t.storyId] })],
+)
+
+/** Sessions the platform has seen (owned by the auth plugin). */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sub: text('sub').notNull(),
+    sid: text('sid').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('auth_sessions_sub_idx').on(t.sub)],
+)
+
+/** Auth events without personal data (owned by the auth plugin; purged after the retention period). */
+export const authEvents = pgTable(
+  'auth_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    sessionId: uuid('session_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    detail: jsonb('detail').notNull().default({}),
+  },
+  (t) => [index('auth_events_created_idx').on(t.createdAt)],
+)

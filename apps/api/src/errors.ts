@@ -1,0 +1,133 @@
+/**
+ * API errors: one body shape everywhere, `{ statusCode, code?, message }`, for route errors,
+ * validation failures, router-level errors (`frameworkErrors`) and 404s. 5xx answers say only
+ * `Internal server error`; the stack goes to the server log.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+
+/** Stable error codes of the API (the `code` field of an error body). */
+export const API_ERROR_CODES = {
+  VALIDATION_FAILED: 'request validation failed (body, query, params or headers)',
+  NOT_FOUND: 'the resource does not exist',
+  UNAUTHORIZED: 'missing or invalid bearer token',
+  FORBIDDEN: 'valid token without the right to do this',
+  STORY_EXISTS: 'a story with this slug exists already',
+  SERIES_EXISTS: 'a series with this slug exists already',
+  INSTRUCTION_NOT_FOUND: 'the linked instruction package does not exist or is not an instruction',
+  REPORT_RATE_LIMITED: 'more than 10 reports in 24 hours by one user',
+  PRECONDITION_FAILED: 'If-Match names a stale revision',
+  PRECONDITION_REQUIRED: 'overwriting a saved reading state needs If-Match',
+  PAYLOAD_TOO_LARGE: 'request body over the limit',
+  UNSUPPORTED_MEDIA_TYPE: 'request content type not accepted',
+  BAD_URL: 'malformed or over-long request path',
+  INTERNAL: 'server fault',
+} as const
+
+/** One of {@link API_ERROR_CODES}. */
+export type ApiErrorCode = keyof typeof API_ERROR_CODES
+
+/** The error body of every non-2xx answer. */
+export const ErrorBodySchema = z
+  .object({
+    statusCode: z.number().int(),
+    code: z.string().optional(),
+    message: z.string(),
+  })
+  .meta({
+    id: 'Error',
+    description: 'Every error answer has this shape',
+    examples: [{ statusCode: 404, code: 'NOT_FOUND', message: 'Story not found' }],
+  })
+
+/** An error body; see {@link ErrorBodySchema}. */
+export type ErrorBody = z.infer<typeof ErrorBodySchema>
+
+/** An error a route throws on purpose: status, stable code and a business message sent as is. */
+export class ApiError extends Error {
+  readonly statusCode: number
+  readonly code: ApiErrorCode
+  constructor(statusCode: number, code: ApiErrorCode, message: string) {
+    super(message)
+    this.name = 'ApiError'
+    this.statusCode = statusCode
+    this.code = code
+  }
+}
+
+/** Builds an error body. */
+export function errorBody(statusCode: number, message: string, code?: string): ErrorBody {
+  return code ? { statusCode, code, message } : { statusCode, message }
+}
+
+/** The SQLSTATE of a driver error, also when drizzle wrapped it in `DrizzleQueryError`. */
+export function sqlState(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code
+  }
+  return undefined
+}
+
+const FASTIFY_CODE_MAP: Record<string, ApiErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'VALIDATION_FAILED',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'VALIDATION_FAILED',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_FAILED',
+  FST_ERR_VALIDATION: 'VALIDATION_FAILED',
+}
+
+const SAFE_FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large (1 MB maximum)',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Body cannot be empty when content-type is set to application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Request body size did not match Content-Length',
+}
+
+/**
+ * The app's error handler: validation errors become 400 `VALIDATION_FAILED` with the zod messages,
+ * deliberate errors keep their status and message, anything else with status >= 500 becomes
+ * `Internal server error` with the error logged.
+ */
+export function handleError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const message = err.validation
+      .map((v) => {
+        const where = `${err.validationContext ?? 'request'}${v.instancePath.replaceAll('/', '.')}`
+        return `${where}: ${v.message}`
+      })
+      .join('; ')
+    return reply.code(400).send(errorBody(400, message.slice(0, 2000), 'VALIDATION_FAILED'))
+  }
+  if (err instanceof ApiError)
+    return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.code))
+  const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500
+  if (status >= 500) {
+    request.log.error({ err }, 'request failed')
+    return reply.code(status).send(errorBody(status, 'Internal server error', 'INTERNAL'))
+  }
+  // Client errors raised by Fastify and its plugins (415, 413, JSON syntax, 401/403/429 from the
+  // auth and throttling plugins): their messages are written for clients and carry no paths.
+  const fastifyCode = typeof err.code === 'string' ? err.code : undefined
+  const code = fastifyCode ? (FASTIFY_CODE_MAP[fastifyCode] ?? fastifyCode) : undefined
+  const message = (fastifyCode && SAFE_FASTIFY_MESSAGES[fastifyCode]) ?? err.message
+  return reply.code(status).send(errorBody(status, message, code))
+}
+
+/** Router-level errors (bad percent-encoding, a path parameter over 100 characters) never reach the error handler. */
+export function handleFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const status = err.statusCode === 414 ? 414 : 400
+  const message = status === 414 ? 'Path parameter too long' : 'Malformed URL'
+  return reply.code(status).send(errorBody(status, message, 'BAD_URL'))
+}
+
+/** The 404 answer for unknown routes. */
+export function handleNotFound(_request: FastifyRequest, reply: FastifyReply) {
+  return reply.code(404).send(errorBody(404, 'Resource not found', 'NOT_FOUND'))
+}
+
+/** Standard error responses for route schemas (documentation and serialisation). */
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, ErrorBodySchema])) as Record<number, typeof ErrorBodySchema>

@@ -1,0 +1,58 @@
+/**
+ * The route side of the auth contract. The auth plugin (src/auth/index.ts) decorates the instance
+ * with `authenticate` (a preHandler that sets `request.user`) and `requireRole(...roles)` (a
+ * preHandler factory answering 403). Routes reach them through these helpers so that the route
+ * files do not depend on how the plugin declares its types.
+ */
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
+import { ApiError } from '../errors'
+
+/** The caller as the auth plugin describes it. */
+export interface AuthUser {
+  sub: string
+  roles: string[]
+  sid?: string
+}
+
+/** Roles the platform knows (SPEC Authentication 6). */
+export const ROLES = ['reader', 'creator', 'moderator', 'administrator'] as const
+
+/** One of {@link ROLES}. */
+export type Role = (typeof ROLES)[number]
+
+interface AuthDecorations {
+  authenticate: preHandlerAsyncHookHandler
+  requireRole: (...roles: string[]) => preHandlerAsyncHookHandler
+}
+
+function decorations(app: FastifyInstance): AuthDecorations {
+  const a = app as unknown as Partial<AuthDecorations>
+  if (typeof a.authenticate !== 'function' || typeof a.requireRole !== 'function') {
+    throw new Error('the auth plugin must be registered before the routes (authenticate, requireRole)')
+  }
+  return a as AuthDecorations
+}
+
+/** preHandler chain: a valid bearer token. */
+export function authenticated(app: FastifyInstance): preHandlerAsyncHookHandler[] {
+  return [decorations(app).authenticate]
+}
+
+/** preHandler chain: a valid bearer token and one of `roles`. */
+export function withRole(app: FastifyInstance, ...roles: Role[]): preHandlerAsyncHookHandler[] {
+  const d = decorations(app)
+  return [d.authenticate, d.requireRole(...roles)]
+}
+
+/** The authenticated caller; throws 401 when a route forgot its `authenticated` preHandler. */
+export function userOf(request: FastifyRequest): AuthUser {
+  const user = (request as unknown as { user?: AuthUser }).user
+  if (!user || typeof user.sub !== 'string')
+    throw new ApiError(401, 'UNAUTHORIZED', 'Authentication required')
+  return user
+}
+
+/** Whether the caller holds the role. */
+export function hasRole(user: AuthUser, role: Role): boolean {
+  return Array.isArray(user.roles) && user.roles.includes(role)
+}

@@ -1,0 +1,86 @@
+/**
+ * Health: public and never throttled. `/api/health` checks the process and the database;
+ * `/api/health/auth` reports what the auth plugin's key cache recorded (`app.authState()`), and
+ * never fetches from the identity provider itself (a public, unthrottled route would amplify).
+ */
+import { sql } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { Db } from '../db/index'
+import { throttle } from './_throttle'
+
+const HealthSchema = z
+  .object({ status: z.enum(['ok', 'error']), database: z.enum(['ok', 'unavailable']) })
+  .meta({ id: 'Health', examples: [{ status: 'ok', database: 'ok' }] })
+
+const AuthHealthSchema = z
+  .looseObject({
+    status: z.enum(['ok', 'degraded', 'error', 'unconfigured']),
+    discovery: z.string(),
+  })
+  .meta({
+    id: 'AuthHealth',
+    description:
+      'State of OIDC discovery and of the last key-set fetch as the key cache recorded it (no live fetch).',
+    examples: [
+      { status: 'ok', discovery: 'loaded', lastKeySetFetch: { at: '2026-11-23T10:00:00.000Z', ok: true } },
+    ],
+  })
+
+/** What the auth plugin's `app.authState()` returns (a `healthy: false` answer gives 503). */
+export interface AuthStateReport {
+  healthy?: boolean
+  status?: string
+  discovery?: string
+  [k: string]: unknown
+}
+
+function readAuthState(app: FastifyInstance): AuthStateReport | undefined {
+  const fn = (app as unknown as { authState?: () => AuthStateReport }).authState
+  return typeof fn === 'function' ? fn.call(app) : undefined
+}
+
+/** The health routes. */
+export const healthRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.get(
+    '/api/health',
+    {
+      ...throttle(false),
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness and database',
+        response: { 200: HealthSchema, 503: HealthSchema },
+      },
+    },
+    async (request, reply) => {
+      try {
+        await db.execute(sql`select 1`)
+        return { status: 'ok' as const, database: 'ok' as const }
+      } catch (err) {
+        request.log.error({ err }, 'health: database check failed')
+        return reply.code(503).send({ status: 'error', database: 'unavailable' })
+      }
+    },
+  )
+
+  app.get(
+    '/api/health/auth',
+    {
+      ...throttle(false),
+      schema: {
+        tags: ['health'],
+        summary: 'Identity-provider discovery and key-set state',
+        description: '503 when discovery never loaded or the last key-set fetch failed with no key cached.',
+        response: { 200: AuthHealthSchema, 503: AuthHealthSchema },
+      },
+    },
+    async (_request, reply) => {
+      const state = readAuthState(app)
+      if (!state) return reply.code(503).send({ status: 'unconfigured', discovery: 'unconfigured' })
+      const { healthy, ...rest } = state
+      const body = { status: healthy === false ? 'error' : 'ok', discovery: 'unknown', ...rest }
+      return reply.code(healthy === false ? 503 : 200).send(body as z.infer<typeof AuthHealthSchema>)
+    },
+  )
+}

@@ -1,0 +1,87 @@
+/**
+ * PUT/GET /api/auth/profiles/:role: the caller's own profile in a role they hold.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { Db } from '../db/index'
+import { getProfile, upsertProfile } from '../db/profiles'
+import { ApiError, errorResponses } from '../errors'
+import { authenticated, ROLES, userOf } from './_auth'
+import { TimestampSchema } from './_schemas'
+
+const RoleParamsSchema = z.strictObject({
+  role: z.enum(ROLES, { message: `role must be one of ${ROLES.join(', ')}` }),
+})
+
+/** Body of PUT /api/auth/profiles/:role. */
+export const ProfileBodySchema = z
+  .strictObject({
+    displayName: z.string().trim().min(1).max(100).nullable().optional(),
+    avatar: z
+      .url({ protocol: /^https$/, message: 'avatar must be an https:// URL' })
+      .max(2048)
+      .nullable()
+      .optional()
+      .meta({ description: 'https:// URL of the avatar image' }),
+    bio: z.string().max(1000).nullable().optional(),
+  })
+  .meta({
+    id: 'ProfileUpdate',
+    examples: [{ displayName: 'Ada', avatar: 'https://cdn.example.org/ada.png', bio: 'Writes mysteries.' }],
+  })
+
+const ProfileSchema = z
+  .object({
+    role: z.string(),
+    displayName: z.string().nullable(),
+    avatar: z.string().nullable(),
+    bio: z.string().nullable(),
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: 'Profile' })
+
+/** The profile routes. */
+export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.put(
+    '/api/auth/profiles/:role',
+    {
+      preHandler: authenticated(app),
+      schema: {
+        tags: ['profiles'],
+        summary: "Create or update the caller's profile in one role",
+        description:
+          "Only the caller's own profile, in a role the token holds (else 403). Absent fields keep their value.",
+        security: [{ bearerAuth: [] }],
+        params: RoleParamsSchema,
+        body: ProfileBodySchema,
+        response: { 200: ProfileSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const user = userOf(request)
+      const { role } = request.params
+      if (!user.roles.includes(role))
+        throw new ApiError(403, 'FORBIDDEN', `You do not hold the role "${role}"`)
+      return upsertProfile(db, user.sub, role, request.body)
+    },
+  )
+
+  app.get(
+    '/api/auth/profiles/:role',
+    {
+      preHandler: authenticated(app),
+      schema: {
+        tags: ['profiles'],
+        summary: "Read the caller's profile in one role",
+        security: [{ bearerAuth: [] }],
+        params: RoleParamsSchema,
+        response: { 200: ProfileSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const profile = await getProfile(db, userOf(request).sub, request.params.role)
+      if (!profile) throw new ApiError(404, 'NOT_FOUND', 'Profile not found')
+      return profile
+    },
+  )
+}

@@ -1,0 +1,244 @@
+/**
+ * /api/stories: story records CRUD. Creators and administrators create; the creator's `sub` is the
+ * owner; update and delete need ownership or `administrator`. Instruction records (package type
+ * `instruction`) are never listed; a story may link one through `instruction`.
+ */
+
+import { LIMITS } from '@spkg/manifest'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { Db } from '../db/index'
+import { deleteStory, findStoryRef, getStory, insertStory, listStories, updateStory } from '../db/stories'
+import { ApiError, errorResponses, sqlState } from '../errors'
+import { type AuthUser, authenticated, hasRole, userOf, withRole } from './_auth'
+import { PageQuerySchema, pageOf, SlugParamsSchema, SlugSchema, TimestampSchema } from './_schemas'
+
+const Title = z.string().trim().min(1).max(200)
+const Author = z.string().trim().min(1).max(100)
+const Genre = z.string().trim().min(1).max(50)
+const Content = z.string().max(LIMITS.maxStoryContentChars)
+const InstructionLink = SlugSchema.nullable().meta({
+  description: 'slug of the instruction package this story links (package type `instruction`); null unlinks',
+})
+
+const example = {
+  slug: 'the-lighthouse',
+  title: 'The Lighthouse',
+  author: 'Ada Example',
+  genre: 'mystery',
+  content: '# The Lighthouse\n\nThe lamp went dark at midnight.',
+}
+
+/** Body of POST /api/stories. */
+export const CreateStorySchema = z
+  .strictObject({
+    slug: SlugSchema,
+    title: Title,
+    author: Author,
+    genre: Genre,
+    content: Content,
+    type: z
+      .enum(['story', 'instruction'])
+      .default('story')
+      .meta({ description: 'package type; instruction records never appear in lists or the catalog' }),
+    instruction: InstructionLink.optional(),
+  })
+  .meta({ id: 'CreateStory', examples: [{ ...example, instruction: 'lighthouse-howto' }] })
+
+/** Body of PUT /api/stories/:slug: any of the create fields except `slug` and `type`. */
+export const UpdateStorySchema = z
+  .strictObject({
+    title: Title.optional(),
+    author: Author.optional(),
+    genre: Genre.optional(),
+    content: Content.optional(),
+    instruction: InstructionLink.optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, 'at least one field to change')
+  .meta({ id: 'UpdateStory', examples: [{ title: 'The Lighthouse (revised)' }] })
+
+const StorySummarySchema = z
+  .object({
+    slug: z.string(),
+    title: z.string(),
+    author: z.string(),
+    genre: z.string(),
+    type: z.enum(['story', 'instruction']),
+    owner: z.string().meta({ description: '`sub` of the creator' }),
+    instruction: z.string().nullable(),
+    published: z.boolean(),
+    series: z.string().nullable(),
+    seriesPosition: z.number().int().nullable(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: 'StorySummary' })
+
+/** A story record with its content. */
+export const StorySchema = StorySummarySchema.extend({ content: z.string() }).meta({
+  id: 'Story',
+  examples: [
+    {
+      ...example,
+      type: 'story',
+      owner: 'user-123',
+      instruction: null,
+      published: false,
+      series: null,
+      seriesPosition: null,
+      createdAt: '2026-11-23T10:00:00.000Z',
+      updatedAt: '2026-11-23T10:00:00.000Z',
+    },
+  ],
+})
+
+async function resolveInstruction(db: Db, slug: string | null | undefined) {
+  if (slug === undefined) return undefined
+  if (slug === null) return null
+  const ref = await findStoryRef(db, slug)
+  if (ref?.type !== 'instruction') {
+    throw new ApiError(400, 'INSTRUCTION_NOT_FOUND', `No instruction package with slug "${slug}"`)
+  }
+  return ref.id
+}
+
+async function loadOwned(db: Db, slug: string, user: AuthUser) {
+  const ref = await findStoryRef(db, slug)
+  if (!ref) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
+  if (ref.owner !== user.sub && !hasRole(user, 'administrator')) {
+    throw new ApiError(403, 'FORBIDDEN', 'Only the owner or an administrator may change this story')
+  }
+  return ref
+}
+
+/** The /api/stories routes. */
+export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.post(
+    '/api/stories',
+    {
+      preHandler: withRole(app, 'creator', 'administrator'),
+      schema: {
+        tags: ['stories'],
+        summary: 'Create a story record',
+        description:
+          'Creator or administrator. The caller becomes the owner. A duplicate slug is 409 STORY_EXISTS; `content` is at most 500,000 characters.',
+        security: [{ bearerAuth: [] }],
+        body: CreateStorySchema,
+        response: { 201: StorySchema, ...errorResponses(400, 401, 403, 409, 413) },
+      },
+    },
+    async (request, reply) => {
+      const user = userOf(request)
+      const b = request.body
+      if (b.type === 'instruction' && b.instruction) {
+        throw new ApiError(400, 'VALIDATION_FAILED', 'An instruction package cannot link an instruction')
+      }
+      const instructionId = (await resolveInstruction(db, b.instruction)) ?? null
+      try {
+        await insertStory(db, {
+          slug: b.slug,
+          title: b.title,
+          author: b.author,
+          genre: b.genre,
+          content: b.content,
+          type: b.type,
+          ownerSub: user.sub,
+          instructionId,
+        })
+      } catch (err) {
+        if (sqlState(err) === '23505')
+          throw new ApiError(409, 'STORY_EXISTS', `Story "${b.slug}" exists already`)
+        throw err
+      }
+      const story = await getStory(db, b.slug)
+      if (!story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
+      return reply.code(201).header('location', `/api/stories/${b.slug}`).send(story)
+    },
+  )
+
+  app.get(
+    '/api/stories',
+    {
+      preHandler: authenticated(app),
+      schema: {
+        tags: ['stories'],
+        summary: 'List story records',
+        description:
+          'Newest first, without content. `page` is clamped to >= 1 and `limit` to 1-100. Instruction records are never listed.',
+        security: [{ bearerAuth: [] }],
+        querystring: PageQuerySchema,
+        response: { 200: pageOf(StorySummarySchema), ...errorResponses(401) },
+      },
+    },
+    async (request) => listStories(db, request.query),
+  )
+
+  app.get(
+    '/api/stories/:slug',
+    {
+      preHandler: authenticated(app),
+      schema: {
+        tags: ['stories'],
+        summary: 'Read a story record',
+        security: [{ bearerAuth: [] }],
+        params: SlugParamsSchema,
+        response: { 200: StorySchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const story = await getStory(db, request.params.slug)
+      if (!story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
+      return story
+    },
+  )
+
+  app.put(
+    '/api/stories/:slug',
+    {
+      preHandler: authenticated(app),
+      schema: {
+        tags: ['stories'],
+        summary: 'Update a story record',
+        description: 'Owner or administrator. Only the given fields change; `slug` and `type` are fixed.',
+        security: [{ bearerAuth: [] }],
+        params: SlugParamsSchema,
+        body: UpdateStorySchema,
+        response: { 200: StorySchema, ...errorResponses(400, 401, 403, 404, 413) },
+      },
+    },
+    async (request) => {
+      const { slug } = request.params
+      const ref = await loadOwned(db, slug, userOf(request))
+      const { instruction, ...fields } = request.body
+      if (ref.type === 'instruction' && instruction) {
+        throw new ApiError(400, 'VALIDATION_FAILED', 'An instruction package cannot link an instruction')
+      }
+      const instructionId = await resolveInstruction(db, instruction)
+      await updateStory(db, slug, { ...fields, ...(instructionId !== undefined && { instructionId }) })
+      const story = await getStory(db, slug)
+      if (!story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
+      return story
+    },
+  )
+
+  app.delete(
+    '/api/stories/:slug',
+    {
+      preHandler: authenticated(app),
+      schema: {
+        tags: ['stories'],
+        summary: 'Delete a story record',
+        description: 'Owner or administrator. Stories linking a deleted instruction are unlinked.',
+        security: [{ bearerAuth: [] }],
+        params: SlugParamsSchema,
+        response: { 204: z.null().meta({ description: 'deleted' }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { slug } = request.params
+      await loadOwned(db, slug, userOf(request))
+      if (!(await deleteStory(db, slug))) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
+      return reply.code(204).send(null)
+    },
+  )
+}

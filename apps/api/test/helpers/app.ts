@@ -1,0 +1,62 @@
+/**
+ * Route unit tests: the app over a test database with the auth plugin replaced by a test token
+ * check (`Bearer test:<sub>:<role,role>`). Only route tests use this; the e2e suite uses real tokens.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { buildApp } from '../../src/app'
+import { type Config, loadConfig } from '../../src/config'
+import { ApiError } from '../../src/errors'
+import { createTestDb, type TestDb } from './db'
+
+/** The fake auth plugin: decorates `authenticate` and `requireRole` like the real one. */
+export const testAuthPlugin = fp(
+  async (app) => {
+    app.decorateRequest('user', null)
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const h = request.headers.authorization
+      const m = typeof h === 'string' ? /^Bearer test:([^:\s]+):([a-z,]*)$/.exec(h) : null
+      if (!m) throw new ApiError(401, 'UNAUTHORIZED', 'Missing or invalid bearer token')
+      ;(request as unknown as { user: unknown }).user = { sub: m[1], roles: m[2] ? m[2].split(',') : [] }
+    })
+    app.decorate(
+      'requireRole',
+      (...roles: string[]) =>
+        async (request: FastifyRequest, _reply: FastifyReply) => {
+          const user = (request as unknown as { user?: { roles: string[] } }).user
+          if (!user?.roles.some((r) => roles.includes(r))) {
+            throw new ApiError(403, 'FORBIDDEN', `Requires one of the roles: ${roles.join(', ')}`)
+          }
+        },
+    )
+  },
+  { name: 'test-auth' },
+)
+
+/** `Authorization` header of a test caller. */
+export const bearer = (sub: string, ...roles: string[]) => ({
+  authorization: `Bearer test:${sub}:${roles.join(',')}`,
+})
+
+/** A test app and its database. */
+export interface TestApp {
+  app: FastifyInstance
+  tdb: TestDb
+  close: () => Promise<void>
+}
+
+/** Builds the app on a fresh test database (silent logs). */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const tdb = await createTestDb()
+  const config: Config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env })
+  const app = await buildApp(config, { db: tdb.db, authPlugin: testAuthPlugin })
+  await app.ready()
+  return {
+    app,
+    tdb,
+    close: async () => {
+      await app.close()
+      await tdb.dispose()
+    },
+  }
+}
