@@ -3,7 +3,21 @@
  * `commands/<name>.ts` and listing it here.
  */
 import type { Command } from '../cli-types'
+import { inspect } from './inspect'
 import { keygen } from './keygen'
 import { manifestCheck, manifestNormalize } from './manifest'
+import { pack } from './pack'
+import { sign } from './sign'
+import { validate } from './validate'
+import { verify } from './verify'
 
-export const COMMANDS: readonly Command[] = [manifestCheck, manifestNormalize, keygen]
+export const COMMANDS: readonly Command[] = [
+  validate,
+  pack,
+  sign,
+  verify,
+  keygen,
+  inspect,
+  manifestCheck,
+  manifestNormalize,
+]

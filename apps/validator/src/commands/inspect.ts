@@ -1,0 +1,86 @@
+/**
+ * `spkg inspect <file.spkg>`: the quick look a catalog shows (title, id, version, layout) and the
+ * archive listing, from the central directory and the manifest only.
+ */
+import { peekPackage } from '@spkg/reader/node'
+import { type Command, EXIT } from '../cli-types'
+import { readInput } from '../io'
+import { formatDiagnosticLine, parseFormat, useColor, writeJson } from '../report'
+
+export const inspect: Command = {
+  path: ['inspect'],
+  summary: "show a package's title, id, version, layout, entries and signature fields without verifying it",
+  usage: 'inspect <file.spkg> [--format text|json]',
+  description: `Reads only the central directory and manifest.json (no entry is verified: use 'spkg verify'
+or 'spkg validate' for that) and prints the manifest's headline fields, the layout, the entry part, the
+signature fields and every entry with its size, compressed size and method. Exit 1 when the package
+cannot even be peeked at.`,
+  positionals: [1, 1],
+  options: {
+    format: {
+      type: 'string',
+      short: 'f',
+      valueName: 'text|json',
+      description: 'output format',
+      default: 'text',
+    },
+  },
+  examples: ['spkg inspect crooked-inn.spkg', 'spkg inspect crooked-inn.spkg --format json | jq .entries'],
+  async run({ values, positionals, io }) {
+    const format = parseFormat(values.format, ['text', 'json'] as const)
+    const file = positionals[0]!
+    const peek = await peekPackage(await readInput(io, file))
+    const color = useColor(io)
+    if (!peek.ok) {
+      if (format === 'json') writeJson(io, { file, ok: false, diagnostics: peek.diagnostics })
+      else {
+        for (const d of peek.diagnostics) io.stdout.write(`${formatDiagnosticLine(d, color)}\n`)
+        io.stdout.write(`${file}: cannot be read as a package\n`)
+      }
+      return EXIT.invalid
+    }
+    const m = peek.manifest
+    const signed = m?.signed === true
+    if (format === 'json') {
+      writeJson(io, {
+        file,
+        ok: true,
+        title: m?.title ?? null,
+        id: m?.id ?? null,
+        version: m?.version ?? null,
+        layout: peek.layout,
+        type: peek.type,
+        entry: peek.entry ?? null,
+        signed,
+        signature: m?.signature ?? null,
+        entries: peek.entries,
+        diagnostics: peek.diagnostics,
+      })
+      return EXIT.ok
+    }
+    const rows: [string, string][] = [
+      ['title', m?.title ?? '(none)'],
+      ['id', m?.id ?? '(none: flat layout)'],
+      ['version', m?.version ?? '(none)'],
+      ['layout', peek.layout],
+      ['type', peek.type],
+      ['entry', peek.entry ?? '(none)'],
+      ['signed', signed ? `yes, ${m?.signature ?? 'no fingerprint declared'} (not verified here)` : 'no'],
+    ]
+    if (m?.author?.length) rows.splice(1, 0, ['author', m.author.map((a) => a.name).join(', ')])
+    for (const [k, v] of rows) io.stdout.write(`${`${k}:`.padEnd(9)}${v}\n`)
+    const total = peek.entries.reduce((n, e) => n + e.size, 0)
+    const packed = peek.entries.reduce((n, e) => n + e.compressedSize, 0)
+    io.stdout.write(`\n${peek.entries.length} entries, ${total} bytes (${packed} compressed):\n`)
+    const w = Math.max(4, ...peek.entries.map((e) => String(e.size).length))
+    const cw = Math.max(6, ...peek.entries.map((e) => String(e.compressedSize).length))
+    io.stdout.write(`  ${'size'.padStart(w)}  ${'packed'.padStart(cw)}  method   path\n`)
+    for (const e of peek.entries)
+      io.stdout.write(
+        `  ${String(e.size).padStart(w)}  ${String(e.compressedSize).padStart(cw)}  ${e.method.padEnd(7)}  ${e.path}\n`,
+      )
+    for (const d of peek.diagnostics)
+      if (d.severity !== 'info') io.stdout.write(`${formatDiagnosticLine(d, color)}\n`)
+    return EXIT.ok
+  },
+}

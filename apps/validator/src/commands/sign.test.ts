@@ -1,0 +1,121 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { keyFingerprint } from '@spkg/integrity'
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../_test-cli'
+import { centralDirectory, freshDir, storyTree, writeTree } from '../validate/_test-tree'
+
+function has(cmd: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** A folder packed to inn.spkg and a key pair author.{pub,sec}, in a fresh directory. */
+async function packedAndKeys(): Promise<string> {
+  const cwd = freshDir()
+  writeTree(join(cwd, 'inn'), storyTree())
+  expect((await runCli(['pack', 'inn', '-o', 'inn.spkg'], { cwd })).code).toBe(0)
+  expect((await runCli(['keygen', '-o', 'author'], { cwd })).code).toBe(0)
+  return cwd
+}
+
+function extract(cwd: string, file: string): string {
+  const dir = join(cwd, `x-${file}`)
+  mkdirSync(dir)
+  execFileSync('unzip', ['-q', join(cwd, file), '-d', dir])
+  return dir
+}
+
+describe('spkg sign', () => {
+  it.skipIf(!has('unzip') || !has('sha256sum'))(
+    'writes the three META-PKG files and a checksum file sha256sum -c --strict accepts',
+    async () => {
+      const cwd = await packedAndKeys()
+      const r = await runCli(['sign', 'inn.spkg', '--key', 'author.sec', '-o', 'signed.spkg'], { cwd })
+      expect(r.stderr).toBe('')
+      expect(r.code).toBe(0)
+      const fp = await keyFingerprint(readFileSync(join(cwd, 'author.pub'), 'utf8'))
+      expect(r.stdout).toContain(`signed signed.spkg with ${fp}: 5 files in META-PKG/checksum.sha256`)
+      const dir = extract(cwd, 'signed.spkg')
+      const check = execFileSync('sha256sum', ['-c', '--strict', 'META-PKG/checksum.sha256'], { cwd: dir })
+      expect(check.toString().trim().split('\n')).toEqual([
+        'META-PKG/author.pub: OK',
+        'assets/cover.jpg: OK',
+        'manifest.json: OK',
+        'story/0001-inn.sty: OK',
+        'story/0002-road.sty: OK',
+      ])
+      const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))
+      expect(manifest.signed).toBe(true)
+      expect(manifest.signature).toBe(fp)
+      expect(Object.keys(manifest).slice(-3)).toEqual(['integrity', 'signed', 'signature'])
+      expect(readFileSync(join(dir, 'META-PKG/author.pub'), 'utf8')).toBe(
+        readFileSync(join(cwd, 'author.pub'), 'utf8'),
+      )
+      // The unsigned input is left as it was.
+      expect(centralDirectory(new Uint8Array(readFileSync(join(cwd, 'inn.spkg')))).length).toBe(4)
+    },
+  )
+
+  it.skipIf(!has('unzip') || !has('signify-openbsd'))(
+    'makes a signature signify-openbsd -V accepts',
+    async () => {
+      const cwd = await packedAndKeys()
+      expect((await runCli(['sign', 'inn.spkg', '-k', 'author.sec'], { cwd })).code).toBe(0)
+      const dir = extract(cwd, 'inn.spkg')
+      const out = execFileSync(
+        'signify-openbsd',
+        ['-V', '-p', 'META-PKG/author.pub', '-x', 'META-PKG/signature.sig', '-m', 'META-PKG/checksum.sha256'],
+        { cwd: dir },
+      )
+      expect(out.toString()).toContain('Signature Verified')
+    },
+  )
+
+  it('signs deterministically and replaces an earlier signature', async () => {
+    const cwd = await packedAndKeys()
+    await runCli(['keygen', '-o', 'other'], { cwd })
+    expect((await runCli(['sign', 'inn.spkg', '-k', 'author.sec', '-o', 'a.spkg'], { cwd })).code).toBe(0)
+    expect((await runCli(['sign', 'inn.spkg', '-k', 'author.sec', '-o', 'b.spkg'], { cwd })).code).toBe(0)
+    expect(Buffer.compare(readFileSync(join(cwd, 'a.spkg')), readFileSync(join(cwd, 'b.spkg')))).toBe(0)
+    const re = await runCli(['sign', 'a.spkg', '-k', 'other.sec', '-o', 'c.spkg'], { cwd })
+    expect(re.code).toBe(0)
+    const fp = await keyFingerprint(readFileSync(join(cwd, 'other.pub'), 'utf8'))
+    const v = await runCli(['verify', 'c.spkg', '--trusted-key', 'other.pub'], { cwd })
+    expect(v.stdout).toContain(`signature: verified, signed by trusted key ${fp}`)
+    expect(v.code).toBe(0)
+  })
+
+  it('refuses a package a reader refuses, and a flat archive', async () => {
+    const cwd = await packedAndKeys()
+    writeFileSync(join(cwd, 'junk.spkg'), 'not a zip at all')
+    const junk = await runCli(['sign', 'junk.spkg', '-k', 'author.sec'], { cwd })
+    expect(junk.code).toBe(1)
+    expect(junk.stdout).toContain('fatal pkg/not-zip')
+    expect(junk.stdout).toContain('a reader refuses it, so it was not signed')
+    expect(readFileSync(join(cwd, 'junk.spkg'), 'utf8')).toBe('not a zip at all')
+    writeTree(join(cwd, 'flat'), { 'a.sty': 'Hello\n' })
+    execFileSync('zip', ['-q', '-X', join(cwd, 'flat.spkg'), 'a.sty'], { cwd: join(cwd, 'flat') })
+    const flat = await runCli(['sign', 'flat.spkg', '-k', 'author.sec'], { cwd })
+    expect(flat.code).toBe(1)
+    expect(flat.stdout).toContain("a flat archive has no manifest to sign; pack it with 'spkg pack' first")
+  })
+
+  it('reports a missing or bad key with exit 2', async () => {
+    const cwd = await packedAndKeys()
+    const none = await runCli(['sign', 'inn.spkg'], { cwd })
+    expect(none.code).toBe(2)
+    expect(none.stderr).toContain('missing --key <secret.sec>')
+    const pub = await runCli(['sign', 'inn.spkg', '-k', 'author.pub'], { cwd })
+    expect(pub.code).toBe(2)
+    expect(pub.stderr).toContain("spkg sign: 'author.pub' is not a passphrase-less signify secret key")
+    const gone = await runCli(['sign', 'inn.spkg', '-k', 'nope.sec'], { cwd })
+    expect(gone.code).toBe(2)
+    expect(gone.stderr).toBe("spkg sign: cannot read 'nope.sec': no such file or directory\n")
+  })
+})

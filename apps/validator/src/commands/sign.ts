@@ -1,0 +1,143 @@
+/**
+ * `spkg sign <file.spkg> --key <secret>`: adds `META-PKG/checksum.sha256`, `signature.sig` and
+ * `author.pub`, sets `signed: true` and `signature: ed25519:<fingerprint>` in the manifest, and
+ * re-packs deterministically.
+ */
+import {
+  CHECKSUM_PATH,
+  createChecksumFile,
+  keyFingerprint,
+  PUBLIC_KEY_PATH,
+  SIGNATURE_PATH,
+} from '@spkg/integrity'
+import { sha256HexSync } from '@spkg/integrity/node'
+import { publicKeyFromSecret, signChecksum } from '@spkg/integrity/sign'
+import { type Diagnostic, hasErrors, isSpkgError } from '@spkg/manifest'
+import { openPackage } from '@spkg/reader/node'
+import { type Command, EXIT, IOFailure, UsageError } from '../cli-types'
+import { readInput, writeOutputAtomic } from '../io'
+import { buildPackage, zipPackageFiles } from '../pack/build-package'
+import { createProgress } from '../pack/progress'
+import { formatDiagnosticLine, summarize, useColor } from '../report'
+
+/** Findings about the old signature, which signing replaces: not a reason to refuse. */
+const REPLACED =
+  /^pkg\/(signature-|checksum-|untrusted-key|public-key-missing|signer-mismatch|key-malformed|pack-rewritten-field)/
+
+const encoder = new TextEncoder()
+
+export const sign: Command = {
+  path: ['sign'],
+  summary: 'sign a package with an Ed25519 key (signify format)',
+  usage: 'sign <file.spkg> --key <secret.sec> [-o <out.spkg>] [--quiet]',
+  description: `Writes META-PKG/author.pub (the public half of the key), META-PKG/checksum.sha256 (GNU
+sha256sum lines for every file except itself and the signature, so 'sha256sum -c --strict' accepts it
+from the extracted package) and META-PKG/signature.sig (Ed25519 over the exact checksum bytes, which
+'signify -V -p author.pub -x signature.sig -m checksum.sha256' verifies), sets "signed": true and
+"signature": "ed25519:<fingerprint>" in the manifest, and re-packs deterministically. An existing
+signature is replaced. The package is opened and verified first: a package with an error is not signed
+(exit 1). Without -o the package is replaced in place, atomically.`,
+  positionals: [1, 1],
+  options: {
+    key: {
+      type: 'string',
+      short: 'k',
+      valueName: '<secret.sec>',
+      description: "the secret key file ('spkg keygen')",
+    },
+    output: {
+      type: 'string',
+      short: 'o',
+      valueName: '<out.spkg>',
+      description: 'write the signed package here (default: replace the input)',
+    },
+    quiet: { type: 'boolean', short: 'q', description: 'print only errors and the result, no progress' },
+  },
+  examples: [
+    'spkg sign crooked-inn.spkg --key ~/.spkg/author.sec',
+    'spkg sign build/inn.spkg -k ci.sec -o dist/inn.spkg',
+  ],
+  async run({ values, positionals, io }) {
+    if (typeof values.key !== 'string' || values.key === '')
+      throw new UsageError('missing --key <secret.sec>')
+    const file = positionals[0]!
+    const out = typeof values.output === 'string' && values.output !== '' ? values.output : file
+    const quiet = values.quiet === true
+    const secretText = new TextDecoder().decode(await readInput(io, values.key))
+    let publicKeyText: string
+    try {
+      publicKeyText = await publicKeyFromSecret(secretText)
+    } catch (e) {
+      throw new IOFailure(
+        `'${values.key}' is not a passphrase-less signify secret key${isSpkgError(e) ? ` (${e.message})` : ''}`,
+      )
+    }
+    const fingerprint = await keyFingerprint(publicKeyText)
+    const progress = createProgress(io, !quiet)
+    progress.update(`verifying ${file}`)
+    const bytes = await readInput(io, file)
+    const opened = await openPackage(bytes)
+    const color = useColor(io)
+    const report = (diagnostics: readonly Diagnostic[]) => {
+      for (const d of diagnostics) {
+        if (quiet && d.severity !== 'error' && d.severity !== 'fatal') continue
+        io.stdout.write(`${formatDiagnosticLine(d, color)}\n`)
+      }
+    }
+    if (!opened.ok) {
+      progress.done()
+      report(opened.diagnostics)
+      io.stdout.write(
+        `${file}: ${summarize(opened.diagnostics)}; a reader refuses it, so it was not signed\n`,
+      )
+      return EXIT.invalid
+    }
+    const pkg = opened.package
+    const kept = opened.diagnostics.filter((d) => !REPLACED.test(d.code))
+    if (pkg.layout !== 'packaged' || hasErrors(kept)) {
+      pkg.close()
+      progress.done()
+      report(kept)
+      io.stdout.write(
+        pkg.layout !== 'packaged'
+          ? `${file}: a flat archive has no manifest to sign; pack it with 'spkg pack' first\n`
+          : `${file}: ${summarize(kept)}; fix the errors before signing\n`,
+      )
+      return EXIT.invalid
+    }
+    const files = new Map<string, Uint8Array>()
+    try {
+      for (const e of pkg.entries) files.set(e.path, await pkg.readBytes(e.path))
+    } finally {
+      pkg.close()
+    }
+    progress.update('signing')
+    const built = buildPackage(files, {
+      source: 'the package',
+      extraFiles: new Map([[PUBLIC_KEY_PATH, encoder.encode(publicKeyText)]]),
+      editManifest: (m) => ({ ...m, signed: true, signature: fingerprint }),
+    })
+    const problems = built.diagnostics.filter((d) => !REPLACED.test(d.code))
+    if (!built.bytes || hasErrors(problems)) {
+      progress.done()
+      report(problems)
+      io.stdout.write(`${file}: ${summarize(problems)}; nothing was written\n`)
+      return EXIT.invalid
+    }
+    const hashes = new Map<string, string>()
+    for (const [path, data] of built.files) hashes.set(path, sha256HexSync(data))
+    const checksum = createChecksumFile(hashes)
+    const signature = await signChecksum(checksum, secretText)
+    const all = new Map(built.files)
+    all.set(CHECKSUM_PATH, checksum)
+    all.set(SIGNATURE_PATH, encoder.encode(signature))
+    const signed = zipPackageFiles(all)
+    progress.done()
+    report(kept)
+    await writeOutputAtomic(io, out, signed.bytes)
+    io.stdout.write(
+      `signed ${out} with ${fingerprint}: ${hashes.size} files in ${CHECKSUM_PATH}, ${signed.bytes.length} bytes\n`,
+    )
+    return EXIT.ok
+  },
+}

@@ -1,0 +1,141 @@
+/**
+ * `spkg verify <file.spkg> [--trusted-key <pub>]...`: is the package intact, and who signed it?
+ * One verdict line per check (integrity, checksums, signature) and a clear exit code.
+ */
+import type { Diagnostic } from '@spkg/manifest'
+import { openPackage } from '@spkg/reader/node'
+import { type Command, EXIT } from '../cli-types'
+import { readInput } from '../io'
+import { createProgress } from '../pack/progress'
+import { formatDiagnosticLine, parseFormat, useColor, writeJson } from '../report'
+import { readTrustedKeys } from '../validate/trusted-keys'
+
+const INTEGRITY = /^pkg\/integrity-/
+const CHECKSUM = /^pkg\/checksum-/
+const SIGNATURE = /^pkg\/(signature-|untrusted-key|public-key-missing|signer-mismatch|key-malformed)/
+
+function bad(ds: readonly Diagnostic[], re: RegExp): Diagnostic[] {
+  return ds.filter((d) => re.test(d.code) && (d.severity === 'fatal' || d.severity === 'error'))
+}
+
+/** The verdict of `spkg verify`, as `--format json` prints it. */
+interface Verdict {
+  file: string
+  ok: boolean
+  loads: boolean
+  integrity: 'ok' | 'absent' | 'failed'
+  checksums: 'ok' | 'absent' | 'failed'
+  signature: 'verified' | 'valid-untrusted' | 'untrusted' | 'invalid' | 'unsigned'
+  fingerprint: string | null
+  diagnostics: Diagnostic[]
+}
+
+export const verify: Command = {
+  path: ['verify'],
+  summary: "check a package's integrity hashes, checksum file and signature",
+  usage: 'verify <file.spkg> [--trusted-key <pub|fingerprint>]... [--format text|json] [--quiet]',
+  description: `Opens the package as a reader does (every entry inflated, size and CRC-32 checked) and reports
+three verdicts: "integrity" (manifest.integrity against the recomputed SHA-256 of every file),
+"checksums" (META-PKG/checksum.sha256, closed world) and "signature" (META-PKG/signature.sig over the
+checksum file). A key given with --trusted-key (a .pub file from 'spkg keygen', or its
+ed25519:<base64> fingerprint) makes the publisher "verified"; META-PKG/author.pub alone never does.
+
+Exit 0: the bytes are intact and the signature verifies with a trusted key, or, when no --trusted-key
+is given, with the key the package embeds (reported as "valid, key not trusted"). Exit 1: the package
+is refused, a hash or checksum fails, the signature is missing or does not verify, or it verifies only
+with a key none of the --trusted-key values vouches for. Exit 2: usage or I/O error.`,
+  positionals: [1, 1],
+  options: {
+    'trusted-key': {
+      type: 'string',
+      multiple: true,
+      short: 'k',
+      valueName: '<pub>',
+      description:
+        'a public key (.pub file or ed25519: fingerprint) trusted to sign this package; repeatable',
+    },
+    format: {
+      type: 'string',
+      short: 'f',
+      valueName: 'text|json',
+      description: 'output format',
+      default: 'text',
+    },
+    quiet: { type: 'boolean', short: 'q', description: 'print only the verdict line and errors' },
+  },
+  examples: [
+    'spkg verify crooked-inn.spkg --trusted-key ~/.spkg/author.pub',
+    'spkg verify crooked-inn.spkg --format json | jq .signature',
+  ],
+  async run({ values, positionals, io }) {
+    const format = parseFormat(values.format, ['text', 'json'] as const)
+    const file = positionals[0]!
+    const trustedKeys = await readTrustedKeys(io, values['trusted-key'])
+    const progress = createProgress(io, values.quiet !== true && format === 'text')
+    progress.update(`verifying ${file}`)
+    const opened = await openPackage(await readInput(io, file), { trustedKeys })
+    progress.done()
+    const ds = opened.diagnostics
+    const verdict: Verdict = {
+      file,
+      ok: false,
+      loads: opened.ok,
+      integrity: 'absent',
+      checksums: 'absent',
+      signature: 'unsigned',
+      fingerprint: null,
+      diagnostics: ds,
+    }
+    if (opened.ok) {
+      const pkg = opened.package
+      verdict.integrity =
+        bad(ds, INTEGRITY).length > 0 ? 'failed' : pkg.manifest?.integrity !== undefined ? 'ok' : 'absent'
+      verdict.checksums =
+        bad(ds, CHECKSUM).length > 0 ? 'failed' : pkg.has('META-PKG/checksum.sha256') ? 'ok' : 'absent'
+      verdict.fingerprint = pkg.signature.fingerprint ?? null
+      const sigErrors = bad(ds, SIGNATURE)
+      if (pkg.signature.status === 'verified') verdict.signature = 'verified'
+      else if (pkg.signature.status === 'unsigned') verdict.signature = 'unsigned'
+      else if (sigErrors.length > 0) verdict.signature = 'invalid'
+      else verdict.signature = trustedKeys.length === 0 ? 'valid-untrusted' : 'untrusted'
+      pkg.close()
+      verdict.ok =
+        verdict.integrity !== 'failed' &&
+        verdict.checksums !== 'failed' &&
+        (verdict.signature === 'verified' || verdict.signature === 'valid-untrusted')
+    } else {
+      if (bad(ds, INTEGRITY).length > 0) verdict.integrity = 'failed'
+      if (bad(ds, CHECKSUM).length > 0) verdict.checksums = 'failed'
+    }
+    if (format === 'json') {
+      writeJson(io, verdict)
+      return verdict.ok ? EXIT.ok : EXIT.invalid
+    }
+    const color = useColor(io)
+    for (const d of ds) {
+      if (values.quiet === true && d.severity !== 'error' && d.severity !== 'fatal') continue
+      if (d.severity === 'info') continue
+      io.stdout.write(`${formatDiagnosticLine(d, color)}\n`)
+    }
+    if (!opened.ok) {
+      io.stdout.write(`${file}: REFUSED: a reader would not open this package\n`)
+      return EXIT.invalid
+    }
+    const sig: Record<Verdict['signature'], string> = {
+      verified: `verified, signed by trusted key ${verdict.fingerprint}`,
+      'valid-untrusted': `valid, signed by ${verdict.fingerprint} (the key the package carries; pass --trusted-key to pin the publisher)`,
+      untrusted: `NOT TRUSTED: signed by ${verdict.fingerprint ?? 'an unknown key'}, which no --trusted-key vouches for`,
+      invalid: 'INVALID: the signature is missing, malformed or does not verify; the publisher is unverified',
+      unsigned: 'UNSIGNED: the package has no signature',
+    }
+    const word = (s: 'ok' | 'absent' | 'failed', what: string) =>
+      s === 'ok' ? 'ok' : s === 'absent' ? `absent (no ${what})` : 'FAILED'
+    if (values.quiet !== true) {
+      io.stdout.write(`integrity: ${word(verdict.integrity, 'manifest.integrity')}\n`)
+      io.stdout.write(`checksums: ${word(verdict.checksums, 'META-PKG/checksum.sha256')}\n`)
+      io.stdout.write(`signature: ${sig[verdict.signature]}\n`)
+    }
+    io.stdout.write(`${file}: ${verdict.ok ? 'OK' : 'VERIFICATION FAILED'}\n`)
+    return verdict.ok ? EXIT.ok : EXIT.invalid
+  },
+}

@@ -1,0 +1,216 @@
+/**
+ * Turns a set of files (an author's folder, or the entries of an existing package) into the
+ * bytes of a `.spkg`: canonical `manifest.json` first (parts and assets completed from the files
+ * when the manifest omits them, `integrity` recomputed), then every other file in raw-byte order,
+ * deflated unless it is already-compressed media. The same files always give the same bytes.
+ */
+import { randomUUID } from 'node:crypto'
+import { CHECKSUM_PATH, compareUtf8, PUBLIC_KEY_PATH, SIGNATURE_PATH } from '@spkg/integrity'
+import { sha256HexSync } from '@spkg/integrity/node'
+import {
+  createDiagnostic,
+  type Diagnostic,
+  derivePartName,
+  hasFatal,
+  isPlainObject,
+  type Manifest,
+  parseManifest,
+  parseManifestText,
+  serializeManifest,
+} from '@spkg/manifest'
+import { isCompressedMedia } from './media'
+import { type WrittenEntry, writeZip, type ZipFile } from './write-zip'
+
+/** Result of {@link buildPackage}. */
+export interface BuiltPackage {
+  /** The archive, absent when a fatal problem stopped the build. */
+  bytes?: Uint8Array
+  /** The canonical manifest written into the archive. */
+  manifest?: Manifest
+  /** Every file written, in archive order (`manifest.json` first). */
+  files: Map<string, Uint8Array>
+  entries: WrittenEntry[]
+  diagnostics: Diagnostic[]
+}
+
+/** Options of {@link buildPackage}. */
+export interface BuildPackageOptions {
+  /** Changes applied to the canonical manifest before it is written (`spkg sign` sets `signed`). */
+  editManifest?: (manifest: Manifest) => Manifest
+  /** Extra files written as given (the `META-PKG/` files of `spkg sign`); they replace sources. */
+  extraFiles?: ReadonlyMap<string, Uint8Array>
+  /** Keep `signed`/`signature` as the source manifest has them (default: they are removed). */
+  keepSignatureFields?: boolean
+  /** Label of the source in messages (`the folder`, `the package`). */
+  source?: string
+}
+
+const MANIFEST = 'manifest.json'
+const decoder = new TextDecoder('utf-8', { fatal: true })
+const encoder = new TextEncoder()
+
+function rewritten(message: string, field?: string): Diagnostic {
+  return createDiagnostic('pkg/pack-rewritten-field', message, {
+    path: MANIFEST,
+    ...(field ? { field } : {}),
+  })
+}
+
+/** Reads the source manifest as a JSON value, reporting what stops it; `undefined` when absent. */
+function readSourceManifest(
+  bytes: Uint8Array | undefined,
+  diagnostics: Diagnostic[],
+): { value?: Record<string, unknown>; text?: string; failed: boolean } {
+  if (bytes === undefined) return { failed: false }
+  let text: string
+  try {
+    text = decoder.decode(bytes)
+  } catch {
+    diagnostics.push(
+      createDiagnostic('manifest/not-json', 'manifest.json is not valid UTF-8 text', { path: MANIFEST }),
+    )
+    return { failed: true }
+  }
+  const parsedText = parseManifestText(text)
+  const fatal = parsedText.diagnostics.filter(
+    (d) => d.severity === 'fatal' && d.code !== 'manifest/missing-id',
+  )
+  if (fatal.length > 0) {
+    diagnostics.push(...fatal)
+    return { failed: true }
+  }
+  const value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown
+  return isPlainObject(value) ? { value: { ...value }, text, failed: false } : { failed: true }
+}
+
+/** Story parts found in the files: every `.sty` under `story/`, in raw-byte order. */
+function partsFromFiles(paths: readonly string[]) {
+  return paths
+    .filter((p) => p.startsWith('story/') && p.endsWith('.sty'))
+    .map((file) => ({ file, name: derivePartName(file) }))
+}
+
+/**
+ * Builds a package from `source` (archive path → bytes). Never throws on bad input: problems come
+ * back as diagnostics, and a fatal one leaves `bytes` undefined.
+ *
+ * @example
+ * const { bytes, diagnostics } = buildPackage(new Map([['story/0001-inn.sty', text]]))
+ */
+export function buildPackage(
+  source: ReadonlyMap<string, Uint8Array>,
+  options: BuildPackageOptions = {},
+): BuiltPackage {
+  const diagnostics: Diagnostic[] = []
+  const from = options.source ?? 'the folder'
+  const files = new Map<string, Uint8Array>()
+  for (const [path, bytes] of source) {
+    if (path === MANIFEST) continue
+    if (path === CHECKSUM_PATH || path === SIGNATURE_PATH || path === PUBLIC_KEY_PATH) {
+      if (!options.extraFiles?.has(path))
+        diagnostics.push(
+          createDiagnostic(
+            'pkg/pack-rewritten-field',
+            `'${path}' from ${from} was left out: it belongs to a signature, which packing invalidates; sign the package again with 'spkg sign'`,
+            { path },
+          ),
+        )
+      continue
+    }
+    files.set(path, bytes)
+  }
+  for (const [path, bytes] of options.extraFiles ?? []) files.set(path, bytes)
+  const paths = [...files.keys()].sort(compareUtf8)
+
+  const src = readSourceManifest(source.get(MANIFEST), diagnostics)
+  if (src.failed) return { files, entries: [], diagnostics }
+  const value: Record<string, unknown> = src.value ?? { story_lang: '1.0', manifest: '1.0' }
+  if (src.text !== undefined) {
+    const asIs = parseManifestText(src.text)
+    if (asIs.manifest && serializeManifest(asIs.manifest) !== src.text)
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/non-canonical-manifest',
+          `manifest.json in ${from} is not in canonical form; the package gets the canonical one ('spkg manifest normalize' rewrites the source)`,
+          { path: MANIFEST },
+        ),
+      )
+  }
+  if (typeof value.id !== 'string' || value.id.trim() === '') {
+    const id = randomUUID()
+    diagnostics.push(
+      createDiagnostic(
+        'pkg/generated-id',
+        `${src.value ? 'manifest.json has no usable "id"' : `${from} has no manifest.json`}; the package got the random id ${id}: add "id": "${id}" to manifest.json so every build keeps the same story id`,
+        { path: MANIFEST, field: '/id' },
+      ),
+    )
+    value.id = id
+  }
+  if (value.parts === undefined) {
+    value.parts = partsFromFiles(paths)
+    diagnostics.push(
+      rewritten(`"parts" was completed from the .sty files under story/ in name order`, '/parts'),
+    )
+  }
+  if (value.assets === undefined && paths.some((p) => p.startsWith('assets/'))) {
+    value.assets = paths.filter((p) => p.startsWith('assets/')).map((file) => ({ file }))
+    diagnostics.push(rewritten(`"assets" was completed from the files under assets/`, '/assets'))
+  }
+  if (!options.keepSignatureFields) {
+    for (const field of ['signed', 'signature'] as const) {
+      if (value[field] === undefined) continue
+      delete value[field]
+      diagnostics.push(
+        rewritten(
+          `"${field}" was removed: the package is not signed until 'spkg sign' signs it`,
+          `/${field}`,
+        ),
+      )
+    }
+  }
+  const integrity: Record<string, string> = {}
+  for (const path of paths) {
+    if (path.startsWith('META-PKG/')) continue
+    integrity[path] = sha256HexSync(files.get(path)!)
+  }
+  if (value.integrity !== undefined && JSON.stringify(value.integrity) !== JSON.stringify(integrity))
+    diagnostics.push(rewritten(`"integrity" was recomputed from the files`, '/integrity'))
+  delete value.integrity
+  const parsed = parseManifest(value)
+  diagnostics.push(...parsed.diagnostics.filter((d) => d.code !== 'manifest/normalized' || src.value))
+  if (!parsed.manifest || hasFatal(diagnostics)) return { files, entries: [], diagnostics }
+  let manifest: Manifest = { ...parsed.manifest, integrity }
+  if (options.editManifest) manifest = options.editManifest(manifest)
+  const manifestBytes = encoder.encode(serializeManifest(manifest))
+
+  files.set(MANIFEST, manifestBytes)
+  const { bytes, entries, ordered } = zipPackageFiles(files)
+  return { bytes, manifest, files: ordered, entries, diagnostics }
+}
+
+/**
+ * Zips package files deterministically: `manifest.json` first, then every other path in raw-byte
+ * order; deflate, except already-compressed media, which are stored.
+ *
+ * @example
+ * const { bytes } = zipPackageFiles(new Map([['manifest.json', manifestBytes]]))
+ */
+export function zipPackageFiles(files: ReadonlyMap<string, Uint8Array>): {
+  bytes: Uint8Array
+  entries: WrittenEntry[]
+  ordered: Map<string, Uint8Array>
+} {
+  const ordered = new Map<string, Uint8Array>()
+  const manifest = files.get(MANIFEST)
+  if (manifest) ordered.set(MANIFEST, manifest)
+  for (const path of [...files.keys()].sort(compareUtf8))
+    if (path !== MANIFEST) ordered.set(path, files.get(path)!)
+  const zipFiles: ZipFile[] = [...ordered].map(([path, data]) => ({
+    path,
+    data,
+    method: isCompressedMedia(path) ? 0 : 8,
+  }))
+  const { bytes, entries } = writeZip(zipFiles)
+  return { bytes, entries, ordered }
+}

@@ -1,0 +1,107 @@
+/**
+ * `spkg validate` on bytes: everything the reader checks (it opens the package exactly as a
+ * player would) plus the author checks, gathered into one report.
+ */
+import { type Diagnostic, hasErrors, hasFatal, type Manifest } from '@spkg/manifest'
+import { openPackage } from '@spkg/reader/node'
+import { authorChecks, mergeDiagnostics } from './author-checks'
+
+/** The result of validating a package, as `--format json` prints it. */
+export interface ValidationReport {
+  /** A reader would open it: no fatal diagnostic. */
+  loads: boolean
+  /** No fatal and no error diagnostic. */
+  valid: boolean
+  layout: 'packaged' | 'flat' | null
+  type: 'story' | 'instruction' | null
+  entry: string | null
+  parts: string[]
+  /** The canonical manifest, or null (flat layout, or refused before the manifest was read). */
+  manifest: Manifest | null
+  diagnostics: Diagnostic[]
+}
+
+/** Options of {@link validatePackageBytes}. */
+export interface ValidateOptions {
+  /** signify public-key texts or `ed25519:` fingerprints the embedder would trust. */
+  trustedKeys?: string[]
+  /** Host-extension namespaces an embedder would register. */
+  hostNamespaces?: string[]
+  /** Findings from before the bytes existed (`spkg pack`'s), reported first. */
+  before?: readonly Diagnostic[]
+  /** The bytes were just built by `spkg pack`: their manifest is canonical by construction. */
+  built?: boolean
+}
+
+/**
+ * Opens `bytes` as a reader would and adds the author checks. Never throws on bad input.
+ *
+ * @example
+ * const report = await validatePackageBytes(bytes, { trustedKeys: [pubText] })
+ * report.valid // true when there is no error and no fatal problem
+ */
+export async function validatePackageBytes(
+  bytes: Uint8Array,
+  options: ValidateOptions = {},
+): Promise<ValidationReport> {
+  const before = options.before ?? []
+  const opened = await openPackage(bytes, {
+    trustedKeys: options.trustedKeys ?? [],
+    hostNamespaces: options.hostNamespaces ?? [],
+  })
+  if (!opened.ok) {
+    const diagnostics = mergeDiagnostics(before, opened.diagnostics)
+    return {
+      loads: false,
+      valid: false,
+      layout: null,
+      type: null,
+      entry: null,
+      parts: [],
+      manifest: null,
+      diagnostics,
+    }
+  }
+  const pkg = opened.package
+  try {
+    const texts = new Map<string, string>()
+    for (const path of pkg.parts) {
+      try {
+        texts.set(path, await pkg.readText(path))
+      } catch {
+        // The reader already reported a part that is not text.
+      }
+    }
+    for (const m of pkg.modules) texts.set(m.path, m.source)
+    let manifestText: string | undefined
+    if (!options.built && pkg.layout === 'packaged' && pkg.has('manifest.json')) {
+      try {
+        manifestText = await pkg.readText('manifest.json')
+      } catch {
+        manifestText = undefined
+      }
+    }
+    const author = authorChecks({
+      layout: pkg.layout,
+      ...(pkg.manifest ? { manifest: pkg.manifest } : {}),
+      ...(manifestText !== undefined ? { manifestText } : {}),
+      entries: pkg.entries.map((e) => ({ path: e.path, method: e.method === 'stored' ? 0 : 8 })),
+      entry: pkg.entry,
+      texts,
+    })
+    let diagnostics = mergeDiagnostics(before, opened.diagnostics)
+    diagnostics = mergeDiagnostics(diagnostics, author)
+    return {
+      loads: !hasFatal(diagnostics),
+      valid: !hasErrors(diagnostics),
+      layout: pkg.layout,
+      type: pkg.type,
+      entry: pkg.entry,
+      parts: pkg.parts,
+      manifest: pkg.manifest ?? null,
+      diagnostics,
+    }
+  } finally {
+    pkg.close()
+  }
+}
