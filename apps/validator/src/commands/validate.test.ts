@@ -1,0 +1,142 @@
+import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../_test-cli'
+import { freshDir, storyTree, writeTree } from '../validate/_test-tree'
+
+const codes = (json: { diagnostics: { code: string }[] }) => json.diagnostics.map((d) => d.code)
+
+describe('spkg validate', () => {
+  it('validates a folder as the package pack would make (exit 0, JSON shape)', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), storyTree())
+    const r = await runCli(['validate', 'inn', '--format', 'json'], { cwd, tty: true })
+    expect(r.stderr).toBe('') // never a progress line with JSON output
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.stdout)
+    expect(Object.keys(report)).toEqual([
+      'loads',
+      'valid',
+      'layout',
+      'type',
+      'entry',
+      'parts',
+      'manifest',
+      'diagnostics',
+    ])
+    expect(report).toMatchObject({
+      loads: true,
+      valid: true,
+      layout: 'packaged',
+      type: 'story',
+      entry: 'story/0001-inn.sty',
+      parts: ['story/0001-inn.sty', 'story/0002-road.sty'],
+      manifest: { id: '0b7c2f4e-9a1d-4c3b-8e5f-6a7b8c9d0e1f', title: 'Test Inn' },
+    })
+    expect(Object.keys(report.manifest.integrity)).toHaveLength(3)
+    // The source manifest is compact JSON: the author hears about it, and it does not fail the check.
+    expect(codes(report)).toContain('pkg/non-canonical-manifest')
+    const text = await runCli(['validate', 'inn'], { cwd })
+    expect(text.code).toBe(0)
+    expect(text.stdout).toMatch(/^inn: valid: \d+ info\n$/m)
+  })
+
+  it.skipIf(
+    !(() => {
+      try {
+        execFileSync('sh', ['-c', 'command -v zip'], { stdio: 'ignore' })
+        return true
+      } catch {
+        return false
+      }
+    })(),
+  )('runs the author checks on an archive made by Info-ZIP zip', async () => {
+    const cwd = freshDir()
+    const root = writeTree(join(cwd, 'src'), {
+      'manifest.json': JSON.stringify({
+        id: 'a2b1c3d4-0000-4000-8000-000000000001',
+        parts: ['story/0001-inn.sty'],
+        assets: ['assets/map.jpg', 'assets/gone.png'],
+      }),
+      'story/0001-inn.sty': '# Inn\n\nThe innkeeper shows you ![the portrait](assets/portrait.webp).\n',
+      'assets/map.jpg': new Uint8Array(Array.from({ length: 4000 }, (_, i) => i % 16)),
+      'assets/portrait.webp': new Uint8Array([1, 2, 3]),
+      'assets/unused.txt': 'left over\n',
+    })
+    execFileSync('zip', ['-q', '-r', '-X', join(cwd, 'made.spkg'), '.'], { cwd: root })
+    const r = await runCli(['validate', 'made.spkg', '--format', 'json'], { cwd })
+    expect(r.code).toBe(1)
+    const report = JSON.parse(r.stdout)
+    expect(report.loads).toBe(true)
+    expect(report.valid).toBe(false)
+    const byCode = (c: string) => report.diagnostics.filter((d: { code: string }) => d.code === c)
+    expect(byCode('pkg/missing-file').map((d: { path: string }) => d.path)).toEqual(['assets/gone.png'])
+    expect(byCode('pkg/deflated-media')).toMatchObject([{ severity: 'warning', path: 'assets/map.jpg' }])
+    expect(byCode('pkg/unreferenced-file')).toMatchObject([{ severity: 'info', path: 'assets/unused.txt' }])
+    expect(byCode('pkg/no-cover')).toMatchObject([{ severity: 'warning', field: '/cover' }])
+    expect(byCode('pkg/non-canonical-manifest')).toHaveLength(1)
+    const text = await runCli(['validate', 'made.spkg'], { cwd })
+    expect(text.stdout).toMatch(/^assets\/gone\.png: error pkg\/missing-file: .*\[\/assets\/1\/file\]$/m)
+    expect(text.stdout).toMatch(
+      /made\.spkg: invalid \(a reader still opens it\): 1 error, 2 warnings, \d+ info\n$/,
+    )
+    const gh = await runCli(['validate', 'made.spkg', '--format', 'github'], { cwd })
+    expect(gh.stdout).toContain('::error file=made.spkg,title=pkg/missing-file::')
+    expect(gh.stdout).toContain('::warning file=made.spkg,title=pkg/deflated-media::')
+    const quiet = await runCli(['validate', 'made.spkg', '--quiet'], { cwd })
+    expect(quiet.stdout.trim().split('\n')).toHaveLength(2)
+  })
+
+  it('refuses a package requiring a host namespace until --host-namespace registers it', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), storyTree({ requires: ['host'] }))
+    const refused = await runCli(['validate', 'inn', '--format', 'json'], { cwd })
+    expect(refused.code).toBe(1)
+    const report = JSON.parse(refused.stdout)
+    expect(report).toMatchObject({ loads: false, valid: false, layout: null, manifest: null })
+    expect(codes(report)).toContain('pkg/unsupported-requires')
+    const ok = await runCli(['validate', 'inn', '--host-namespace', 'host'], { cwd })
+    expect(ok.code).toBe(0)
+  })
+
+  it('uses --trusted-key for the signature check', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), storyTree())
+    await runCli(['pack', 'inn', '-o', 'inn.spkg'], { cwd })
+    await runCli(['keygen', '-o', 'author'], { cwd })
+    await runCli(['sign', 'inn.spkg', '-k', 'author.sec'], { cwd })
+    const untrusted = JSON.parse((await runCli(['validate', 'inn.spkg', '--format', 'json'], { cwd })).stdout)
+    expect(codes(untrusted)).toContain('pkg/untrusted-key')
+    const trusted = await runCli(['validate', 'inn.spkg', '-k', 'author.pub', '--format', 'json'], { cwd })
+    expect(trusted.code).toBe(0)
+    expect(JSON.parse(trusted.stdout).diagnostics).toEqual([])
+  })
+
+  it('reports a file that is not a ZIP as refused (exit 1) and a missing file as an I/O error (exit 2)', async () => {
+    const cwd = freshDir()
+    writeFileSync(join(cwd, 'x.spkg'), 'hello')
+    const r = await runCli(['validate', 'x.spkg'], { cwd })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(/fatal pkg\/not-zip: .*\nx\.spkg: refused: 1 fatal error\n$/)
+    const gone = await runCli(['validate', 'nope.spkg'], { cwd })
+    expect(gone.code).toBe(2)
+    expect(gone.stderr).toBe("spkg validate: cannot read 'nope.spkg': no such file or directory\n")
+  })
+
+  it('reports folder problems (a symlink) without packing anything', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), storyTree())
+    execFileSync('ln', ['-s', '/etc/hostname', join(cwd, 'inn/assets/host')])
+    const r = await runCli(['validate', 'inn', '--format', 'github'], { cwd })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain('::error file=inn/assets/host,title=pkg/unsafe-path::')
+  })
+
+  it('prints help listing every option', async () => {
+    const r = await runCli(['validate', '--help'])
+    expect(r.code).toBe(0)
+    for (const o of ['--format', '--trusted-key', '--host-namespace', '--quiet'])
+      expect(r.stdout).toContain(o)
+  })
+})
