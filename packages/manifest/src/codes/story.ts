@@ -119,4 +119,8 @@ export const STORY_CODES = defineCodes({
     severity: 'error',
     description: 'the host answered a pause with an option id or link that the pause does not offer',
   },
+  'story/endless-loop': {
+    severity: 'error',
+    description: 'play ran a million steps without showing anything or pausing; the story stops there',
+  },
 })

@@ -1,5 +1,25 @@
 /**
- * The story interpreter's public surface (createStoryRun, events, rolls, resume); re-exported by
- * the package entry point. Filled in by the interpreter work.
+ * The story interpreter's public surface: runs, events, resume by replay and the mulberry32
+ * generator; re-exported by the package entry point.
  */
-export {}
+export { createStoryRun } from './create-story-run.ts'
+export { resumeStoryRun } from './resume-story-run.ts'
+export type { Rng } from './rng.ts'
+export { createRng, drawUint32 } from './rng.ts'
+export type {
+  Block,
+  BlockEvent,
+  HostFunction,
+  HostFunctions,
+  PauseEvent,
+  PauseLink,
+  PauseOption,
+  ResumeResult,
+  StoryAnswer,
+  StoryEvent,
+  StoryRun,
+  StoryRunOptions,
+  StorySourceLike,
+  TextRun,
+  Value,
+} from './types.ts'

@@ -1,0 +1,80 @@
+/**
+ * The interpreter's internal interfaces: the machine state that compiled closures read and write,
+ * and the compile-time scope. Internal: nothing here is exported from the package.
+ */
+import type { DiagnosticCode } from '@spkg/manifest'
+import type { Pos } from '../ast.ts'
+import type { Rng } from './rng.ts'
+import type { HostFunctions, Value } from './types.ts'
+
+/** The machine state compiled code runs against. */
+export interface Vm {
+  /** Story variables, locals (`file:section.name`) and visit counts (`file:section@visits`). */
+  vars: Map<string, Value>
+  rng: Rng
+  /** Parameters of the running module function or passage. */
+  frame: Value[]
+  /** Nesting of module function calls (a guard against recursion the checker missed). */
+  depth: number
+  /** The file of the part being played. */
+  curFile: string
+  /** The visit-count key of the section running module code was reached from; `undefined` in `h0`. */
+  visitsKey: string | undefined
+  host: HostFunctions
+  /** True while resume replays recorded choices: `{call}` is skipped. */
+  replaying: boolean
+  choices: Map<string, string[]>
+  visited: Set<string>
+  /** How often the part was entered (`visits()` in `h0`). */
+  partEntries(file: string): number
+  /** Reports a runtime diagnostic; play goes on. */
+  report(code: DiagnosticCode, message: string, file: string, pos?: Pos): void
+}
+
+/** A compiled expression. */
+export type Ev = (m: Vm) => Value
+
+/** A module function. */
+export interface FnDef {
+  name: string
+  file: string
+  params: string[]
+  /** Compiled on first call, so functions may call functions declared after them. */
+  body: Ev | undefined
+  compile: () => Ev
+}
+
+/** The names a module makes visible where it is `{use}`d. */
+export interface ModuleScope {
+  consts: Map<string, Value>
+  fns: Map<string, FnDef>
+  passages: Map<string, PassageDef>
+  externs: Set<string>
+}
+
+/** A module passage: compiled lazily to its own code. */
+export interface PassageDef {
+  name: string
+  file: string
+  params: string[]
+  code: unknown[] | undefined
+  compile: () => unknown[]
+}
+
+/** Where an expression is compiled: names and sections visible to it. */
+export interface Scope {
+  file: string
+  params: readonly string[]
+  module: ModuleScope
+  /** Part code only: the enclosing sections, innermost first (empty in `h0`). */
+  chain?: readonly string[]
+  /** Part code only: the locals declared per section. */
+  locals?: ReadonlyMap<string, ReadonlySet<string>>
+  /** Part code only: heading ids of the file. */
+  headings?: ReadonlySet<string>
+}
+
+/** An empty module scope. */
+export function emptyModuleScope(): ModuleScope {
+  return { consts: new Map(), fns: new Map(), passages: new Map(), externs: new Set() }
+}

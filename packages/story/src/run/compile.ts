@@ -1,0 +1,381 @@
+/**
+ * Compiles a part's syntax tree (or a passage body) to a flat instruction list with resolved jump
+ * addresses, so the machine runs a tight loop with no tree walking. Internal.
+ */
+import type { Node, OptionNode, Pos, SetStmt } from '../ast.ts'
+import type { Ev, ModuleScope, PassageDef, Scope, Vm } from './_vm.ts'
+import { add, arith, compileExpr, localKey, sectionVisitsKey } from './expr.ts'
+import { type CompiledInline, compileInline } from './render.ts'
+import type { Value } from './types.ts'
+import { typeName } from './values.ts'
+
+/** A compiled option. */
+export interface COption {
+  id: string
+  sticky: boolean
+  fallback: boolean
+  guard: Ev | undefined
+  label: CompiledInline
+  tags: string[]
+  /** Address of the option body. */
+  body: number
+}
+
+/** One instruction. */
+export type Instr =
+  | { op: 'para'; inline: CompiledInline; tags: string[] }
+  | {
+      op: 'head'
+      level: number
+      id: string
+      inline: CompiledInline
+      tags: string[]
+      silent: boolean
+      key: string
+    }
+  | { op: 'media'; path: string; alt: string; media: 'image' | 'audio' | 'video'; tags: string[] }
+  | { op: 'exec'; run: (m: Vm) => void }
+  | { op: 'jf'; cond: Ev; to: number }
+  | { op: 'goto'; to: number }
+  | { op: 'end' }
+  | { op: 'gate'; target: string }
+  | { op: 'group'; key: string; options: COption[]; after: number }
+  | {
+      op: 'insert'
+      name: string
+      def: PassageDef | undefined
+      args: Ev[]
+      visitsKey: string | undefined
+      inPart: boolean
+      file: string
+      pos: Pos
+    }
+  | { op: 'call'; ns: string; fn: string; args: Ev[]; file: string; pos: Pos }
+  | { op: 'eof' }
+  | { op: 'ret' }
+  | { op: 'badjump'; id: string; file: string; pos: Pos }
+
+/** Resolves a gate or link target against the current part's directory (section 3). */
+export function resolveTarget(target: string, from: string): string {
+  const colon = target.indexOf(':')
+  const path = colon < 0 ? target : target.slice(0, colon)
+  if (path.includes('/')) return target
+  const slash = from.lastIndexOf('/')
+  return slash < 0 ? target : from.slice(0, slash + 1) + target
+}
+
+/** Compiles `{set}` (and the reads `+=`/`-=` need) in `scope`. */
+export function compileSet(stmt: SetStmt, scope: Scope): (m: Vm) => void {
+  const { name, op, pos } = stmt
+  const e = compileExpr(stmt.e, scope)
+  const { file } = scope
+  const combine =
+    op === '='
+      ? undefined
+      : (m: Vm, cur: Value, v: Value): Value => {
+          if (op === '+=') return add(m, cur, v, file, pos)
+          if (typeof cur !== 'number' || typeof v !== 'number') {
+            m.report(
+              'story/type-error',
+              `'-=' needs numbers, not ${typeName(cur)} and ${typeName(v)}`,
+              file,
+              pos,
+            )
+            return false
+          }
+          return arith(m, '-', cur, v, file, pos)
+        }
+  const p = scope.params.indexOf(name)
+  if (p >= 0)
+    return (m) => {
+      const v = e(m)
+      m.frame[p] = combine ? combine(m, m.frame[p]!, v) : v
+    }
+  const key = localKey(name, scope) ?? name
+  const isLocal = key !== name
+  const isConst = !isLocal && scope.module.consts.has(name)
+  return (m) => {
+    const v = e(m)
+    if (isConst && !m.vars.has(name)) {
+      m.report('story/const-assign', `'${name}' is a module constant and cannot be assigned`, file, pos)
+      return
+    }
+    if (!combine) {
+      m.vars.set(key, v)
+      return
+    }
+    let cur = m.vars.get(key)
+    if (cur === undefined) {
+      m.report(
+        isLocal ? 'story/uninitialised' : 'story/undefined',
+        isLocal ? `'${name}' is changed before its {local} line has run` : `'${name}' has no value yet`,
+        file,
+        pos,
+      )
+      cur = false
+    }
+    m.vars.set(key, combine(m, cur, v))
+  }
+}
+
+/** Compiles a declaration-block default: assigns only while the name is undefined (clarification 15). */
+export function compileDefault(stmt: SetStmt, scope: Scope): (m: Vm) => void {
+  if (stmt.op !== '=') return () => {}
+  const e = compileExpr(stmt.e, scope)
+  const name = stmt.name
+  return (m) => {
+    if (!m.vars.has(name)) m.vars.set(name, e(m))
+  }
+}
+
+/** The context a body is compiled in. */
+export interface BodyEnv {
+  file: string
+  module: ModuleScope
+  params: readonly string[]
+  /** True for a part; false for a passage body. */
+  part: boolean
+}
+
+/** The result of compiling a body. */
+export interface CompiledBody {
+  code: Instr[]
+  /** Heading, anchor and named-group ids → addresses. */
+  ids: Map<string, number>
+}
+
+/** Compiles a part body (ending in `eof`) or a passage body (ending in `ret`). */
+export function compileBody(nodes: Node[], env: BodyEnv): CompiledBody {
+  return new Compiler(nodes, env).result
+}
+
+class Compiler {
+  readonly code: Instr[] = []
+  readonly ids = new Map<string, number>()
+  readonly result: CompiledBody
+  private readonly locals = new Map<string, Set<string>>()
+  private readonly headings = new Set<string>()
+  private readonly fixups: Array<{ at: number; id: string; pos: Pos }> = []
+  private stack: Array<{ level: number; id: string }> = []
+  private scope: Scope
+  private readonly groupCount = new Map<string, number>()
+
+  constructor(
+    nodes: Node[],
+    readonly env: BodyEnv,
+  ) {
+    if (env.part) this.prepass(nodes)
+    this.scope = this.makeScope()
+    this.nodes(nodes)
+    this.code.push(env.part ? { op: 'eof' } : { op: 'ret' })
+    for (const f of this.fixups) {
+      const to = this.ids.get(f.id)
+      this.code[f.at] =
+        to === undefined ? { op: 'badjump', id: f.id, file: env.file, pos: f.pos } : { op: 'goto', to }
+    }
+    this.result = { code: this.code, ids: this.ids }
+  }
+
+  private makeScope(): Scope {
+    const { file, module, params } = this.env
+    if (!this.env.part) return { file, module, params }
+    const chain = this.stack.map((s) => s.id).reverse()
+    return { file, module, params, chain, locals: this.locals, headings: this.headings }
+  }
+
+  private enterHeading(level: number, id: string): void {
+    while (this.stack.length && this.stack[this.stack.length - 1]!.level >= level) this.stack.pop()
+    this.stack.push({ level, id })
+  }
+
+  /** Collects heading ids and the locals of each section before compiling (locals are visible section-wide). */
+  private prepass(nodes: Node[]): void {
+    const walk = (list: Node[]) => {
+      for (const n of list) {
+        if (n.kind === 'heading') {
+          this.headings.add(n.id)
+          this.enterHeading(n.level, n.id)
+        } else if (n.kind === 'local') {
+          const s = this.stack[this.stack.length - 1]
+          if (s) {
+            let set = this.locals.get(s.id)
+            if (!set) {
+              set = new Set()
+              this.locals.set(s.id, set)
+            }
+            set.add(n.name)
+          }
+        } else if (n.kind === 'if') {
+          for (const b of n.branches) walk(b.body)
+          walk(n.otherwise)
+        } else if (n.kind === 'group') for (const o of n.options) walk(o.body)
+      }
+    }
+    walk(nodes)
+    this.stack = []
+  }
+
+  private inline(label: Parameters<typeof compileInline>[0]) {
+    return compileInline(
+      label,
+      this.scope,
+      (t) => resolveTarget(t, this.env.file),
+      (s) => compileSet(s, this.scope),
+    )
+  }
+
+  private nodes(list: Node[]): void {
+    for (const n of list) this.node(n)
+  }
+
+  private node(n: Node): void {
+    const code = this.code
+    const { file } = this.env
+    switch (n.kind) {
+      case 'paragraph': {
+        const inl =
+          n.lines.length === 1
+            ? n.lines[0]!
+            : n.lines.flatMap((l, i) => (i ? [{ k: 'text' as const, v: ' ' }, ...l] : l))
+        code.push({ op: 'para', inline: this.inline(inl), tags: n.tags })
+        return
+      }
+      case 'heading': {
+        this.enterHeading(n.level, n.id)
+        this.scope = this.makeScope()
+        this.ids.set(n.id, code.length)
+        const key = `${file}:${n.id}@visits`
+        code.push({
+          op: 'head',
+          level: n.level,
+          id: n.id,
+          inline: this.inline(n.label),
+          tags: n.tags,
+          silent: n.silent,
+          key,
+        })
+        return
+      }
+      case 'anchor':
+        this.ids.set(n.id, code.length)
+        return
+      case 'jump':
+        if (n.target === null) code.push({ op: 'end' })
+        else {
+          this.fixups.push({ at: code.length, id: n.target, pos: n.pos })
+          code.push({ op: 'goto', to: -1 })
+        }
+        return
+      case 'gate':
+        code.push({ op: 'gate', target: resolveTarget(n.target, file) })
+        return
+      case 'media':
+        code.push({ op: 'media', path: n.path, alt: n.alt, media: n.media, tags: n.tags })
+        return
+      case 'group':
+        this.group(n)
+        return
+      case 'set': {
+        code.push({ op: 'exec', run: compileSet(n.stmt, this.scope) })
+        return
+      }
+      case 'local': {
+        const key = localKey(n.name, this.scope)
+        if (key === undefined) return // `{local}` in h0: story/local-placement at parse time
+        const e = compileExpr(n.e, this.scope)
+        const { name, pos } = n
+        code.push({
+          op: 'exec',
+          run: (m) => {
+            if (m.vars.has(key)) return
+            if (m.vars.has(name))
+              m.report('story/shadowing', `the local '${name}' hides the story variable '${name}'`, file, pos)
+            m.vars.set(key, e(m))
+          },
+        })
+        return
+      }
+      case 'if': {
+        const ends: number[] = []
+        for (const b of n.branches) {
+          const jf = { op: 'jf' as const, cond: compileExpr(b.cond, this.scope), to: -1 }
+          code.push(jf)
+          this.nodes(b.body)
+          const g = { op: 'goto' as const, to: -1 }
+          ends.push(code.length)
+          code.push(g)
+          jf.to = code.length
+        }
+        this.nodes(n.otherwise)
+        for (const at of ends) (code[at] as { to: number }).to = code.length
+        return
+      }
+      case 'insert':
+        code.push({
+          op: 'insert',
+          name: n.name,
+          def: this.env.module.passages.get(n.name),
+          args: n.args.map((a) => compileExpr(a, this.scope)),
+          visitsKey: sectionVisitsKey(this.scope),
+          inPart: this.env.part,
+          file,
+          pos: n.pos,
+        })
+        return
+      case 'call':
+        code.push({
+          op: 'call',
+          ns: n.ns,
+          fn: n.fn,
+          args: n.args.map((a) => compileExpr(a, this.scope)),
+          file,
+          pos: n.pos,
+        })
+        return
+      case 'tags':
+        return
+    }
+  }
+
+  private group(n: Extract<Node, { kind: 'group' }>): void {
+    const code = this.code
+    const section = this.stack[this.stack.length - 1]?.id ?? 'h0'
+    const k = (this.groupCount.get(section) ?? 0) + 1
+    this.groupCount.set(section, k)
+    const id = n.id || `${section}@${k}`
+    if (n.explicitId) this.ids.set(id, code.length)
+    const instr: Extract<Instr, { op: 'group' }> = {
+      op: 'group',
+      key: `${this.env.file}:${id}`,
+      options: [],
+      after: -1,
+    }
+    code.push(instr)
+    const exits: number[] = []
+    for (const o of n.options) instr.options.push(this.option(o, exits))
+    instr.after = code.length
+    for (const at of exits) (code[at] as { to: number }).to = code.length
+  }
+
+  private option(o: OptionNode, exits: number[]): COption {
+    const scope = this.scope
+    const c: COption = {
+      id: o.id,
+      sticky: o.sticky,
+      fallback: o.fallback,
+      guard: o.guard ? compileExpr(o.guard, scope) : undefined,
+      label: this.inline(o.label),
+      tags: o.tags,
+      body: this.code.length,
+    }
+    this.nodes(o.body)
+    if (o.jump) this.node(o.jump)
+    else {
+      exits.push(this.code.length)
+      this.code.push({ op: 'goto', to: -1 })
+    }
+    // A heading inside a body changes the section; the options after it stay in the group's section.
+    this.scope = scope
+    return c
+  }
+}

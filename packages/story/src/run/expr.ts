@@ -1,0 +1,350 @@
+/**
+ * Compiles expressions (section 6) to closures. Runtime errors never stop play: each reports a
+ * diagnostic and yields the fallback value of the table in section 6. Internal.
+ */
+import type { JsonValue } from '@spkg/manifest'
+import type { BinOp, Expr, Pos } from '../ast.ts'
+import type { Ev, FnDef, Scope, Vm } from './_vm.ts'
+import { BUILTINS, rollDice } from './builtins.ts'
+import type { Value } from './types.ts'
+import { equal, fromJson, show, truthy, typeName } from './values.ts'
+
+const MAX_DEPTH = 64
+
+/** Compiles one expression in `scope`. */
+export function compileExpr(e: Expr, scope: Scope): Ev {
+  switch (e.k) {
+    case 'num':
+    case 'str':
+    case 'bool': {
+      const v = e.v
+      return () => v
+    }
+    case 'dice': {
+      const { n, m: sides, pos } = e
+      const file = scope.file
+      return (m) => rollDice(m, n, sides, file, pos)
+    }
+    case 'ref': {
+      const id = e.id
+      return () => id
+    }
+    case 'list': {
+      const items = e.items.map((x) => compileExpr(x, scope))
+      return (m) => {
+        const out: Value[] = new Array(items.length)
+        for (let i = 0; i < items.length; i++) out[i] = items[i]!(m)
+        return out
+      }
+    }
+    case 'name':
+      return compileName(e.name, e.pos, scope)
+    case 'un': {
+      const a = compileExpr(e.e, scope)
+      if (e.op === 'not') return (m) => !truthy(a(m))
+      const { file } = scope
+      const pos = e.pos
+      return (m) => {
+        const v = a(m)
+        if (typeof v === 'number') return v === 0 ? 0 : -v
+        return typeError(m, `'-' needs a number, not ${typeName(v)}`, file, pos)
+      }
+    }
+    case 'bin':
+      return compileBin(e.op, compileExpr(e.a, scope), compileExpr(e.b, scope), e.pos, scope.file)
+    case 'index': {
+      const a = compileExpr(e.e, scope)
+      const i = compileExpr(e.index, scope)
+      const { file } = scope
+      const pos = e.pos
+      return (m) => index(m, a(m), i(m), file, pos)
+    }
+    case 'field': {
+      const a = compileExpr(e.e, scope)
+      const { file } = scope
+      const { name, pos } = e
+      return (m) => index(m, a(m), name, file, pos)
+    }
+    case 'call':
+      return compileCall(e.callee, e.args, e.pos, scope)
+  }
+}
+
+function typeError(m: Vm, message: string, file: string, pos: Pos): false {
+  m.report('story/type-error', message, file, pos)
+  return false
+}
+
+function index(m: Vm, v: Value, i: Value, file: string, pos: Pos): Value {
+  if (Array.isArray(v)) {
+    if (typeof i !== 'number')
+      return typeError(m, `a list index must be a number, not ${typeName(i)}`, file, pos)
+    const x = Number.isInteger(i) ? v[i] : undefined
+    if (x === undefined) {
+      m.report('story/index-range', `index ${show(i)} is outside the list of ${v.length}`, file, pos)
+      return false
+    }
+    return x
+  }
+  if (typeof v === 'object') {
+    if (typeof i !== 'string')
+      return typeError(m, `a map key must be a string, not ${typeName(i)}`, file, pos)
+    if (!Object.hasOwn(v, i)) {
+      m.report('story/no-key', `the map has no key "${i}"`, file, pos)
+      return false
+    }
+    return v[i]!
+  }
+  return typeError(m, `cannot index ${typeName(v)}`, file, pos)
+}
+
+function finite(m: Vm, v: number, file: string, pos: Pos): number {
+  if (Number.isFinite(v)) return v
+  m.report('story/number-overflow', 'the result is not a finite number', file, pos)
+  return 0
+}
+
+function compileBin(op: BinOp, a: Ev, b: Ev, pos: Pos, file: string): Ev {
+  switch (op) {
+    case 'and':
+      return (m) => truthy(a(m)) && truthy(b(m))
+    case 'or':
+      return (m) => truthy(a(m)) || truthy(b(m))
+    case '==':
+      return (m) => equal(a(m), b(m))
+    case '!=':
+      return (m) => !equal(a(m), b(m))
+    case '+':
+      return (m) => add(m, a(m), b(m), file, pos)
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return (m) => {
+        const x = a(m)
+        const y = b(m)
+        if (
+          (typeof x === 'number' && typeof y === 'number') ||
+          (typeof x === 'string' && typeof y === 'string')
+        )
+          return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y
+        return typeError(
+          m,
+          `'${op}' compares two numbers or two strings, not ${typeName(x)} and ${typeName(y)}`,
+          file,
+          pos,
+        )
+      }
+    default:
+      return (m) => {
+        const x = a(m)
+        const y = b(m)
+        if (typeof x !== 'number' || typeof y !== 'number')
+          return typeError(m, `'${op}' needs numbers, not ${typeName(x)} and ${typeName(y)}`, file, pos)
+        return arith(m, op, x, y, file, pos)
+      }
+  }
+}
+
+/** `+`: numbers add, a string on either side concatenates printed forms, lists join. */
+export function add(m: Vm, x: Value, y: Value, file: string, pos: Pos): Value {
+  if (typeof x === 'number' && typeof y === 'number') return finite(m, x + y, file, pos)
+  if (typeof x === 'string' || typeof y === 'string') return show(x) + show(y)
+  if (Array.isArray(x) && Array.isArray(y)) return x.concat(y)
+  return typeError(m, `'+' cannot combine ${typeName(x)} and ${typeName(y)}`, file, pos)
+}
+
+/** `-`, `*`, `/`, `%` on numbers. */
+export function arith(m: Vm, op: BinOp, x: number, y: number, file: string, pos: Pos): number {
+  switch (op) {
+    case '-':
+      return finite(m, x - y, file, pos)
+    case '*':
+      return finite(m, x * y, file, pos)
+    default:
+      if (y === 0) {
+        m.report('story/division-by-zero', `'${op}' by zero`, file, pos)
+        return 0
+      }
+      return finite(m, op === '/' ? x / y : x % y, file, pos)
+  }
+}
+
+function compileName(name: string, pos: Pos, scope: Scope): Ev {
+  const p = scope.params.indexOf(name)
+  if (p >= 0) return (m) => m.frame[p]!
+  const key = localKey(name, scope)
+  const { file } = scope
+  if (key !== undefined)
+    return (m) => {
+      const v = m.vars.get(key)
+      if (v !== undefined) return v
+      m.report('story/uninitialised', `'${name}' is read before its {local} line has run`, file, pos)
+      return false
+    }
+  const c = scope.module.consts.get(name)
+  return (m) => {
+    const v = m.vars.get(name)
+    if (v !== undefined) return v
+    if (c !== undefined) return c
+    m.report('story/undefined', `'${name}' has no value yet`, file, pos)
+    return false
+  }
+}
+
+/** The state key of the `{local}` that `name` resolves to in `scope`, if any. */
+export function localKey(name: string, scope: Scope): string | undefined {
+  if (!scope.chain || !scope.locals) return undefined
+  for (const section of scope.chain)
+    if (scope.locals.get(section)?.has(name)) return `${scope.file}:${section}.${name}`
+  return undefined
+}
+
+function compileCall(callee: string, argExprs: Expr[], pos: Pos, scope: Scope): Ev {
+  const { file } = scope
+  if (callee === 'visits' || callee === 'passed' || callee === 'picked')
+    return compileRefBuiltin(callee, argExprs, pos, scope)
+  const args = argExprs.map((x) => compileExpr(x, scope))
+  const n = args.length
+  const evalArgs = (m: Vm): Value[] => {
+    const out: Value[] = new Array(n)
+    for (let i = 0; i < n; i++) out[i] = args[i]!(m)
+    return out
+  }
+  const dot = callee.indexOf('.')
+  if (dot > 0) {
+    const ns = callee.slice(0, dot)
+    const fn = callee.slice(dot + 1)
+    return (m) => callHost(m, ns, fn, evalArgs(m), file, pos) ?? false
+  }
+  const def = scope.module.fns.get(callee)
+  if (def) {
+    const visitsKey = sectionVisitsKey(scope)
+    const fromPart = scope.chain !== undefined
+    return (m) => {
+      if (n !== def.params.length) {
+        m.report('story/arity', `${callee}() takes ${def.params.length} argument(s), not ${n}`, file, pos)
+        return false
+      }
+      return callFn(m, def, evalArgs(m), fromPart, visitsKey, pos, file)
+    }
+  }
+  const b = BUILTINS.get(callee)
+  if (b) {
+    const [min, max, impl] = b
+    return (m) => {
+      if (n < min || n > max) {
+        const want = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`
+        m.report('story/arity', `${callee}() takes ${want} argument(s), not ${n}`, file, pos)
+        return false
+      }
+      return impl(m, evalArgs(m), file, pos)
+    }
+  }
+  return (m) => {
+    m.report('story/unknown-function', `no function '${callee}' is visible here`, file, pos)
+    return false
+  }
+}
+
+function callFn(
+  m: Vm,
+  def: FnDef,
+  args: Value[],
+  fromPart: boolean,
+  visitsKey: string | undefined,
+  pos: Pos,
+  file: string,
+): Value {
+  if (m.depth >= MAX_DEPTH) {
+    m.report('story/recursion', `${def.name}() calls itself`, file, pos)
+    return false
+  }
+  def.body ??= def.compile()
+  const body = def.body
+  const frame = m.frame
+  const vk = m.visitsKey
+  if (fromPart) m.visitsKey = visitsKey
+  m.frame = args
+  m.depth++
+  try {
+    return body(m)
+  } finally {
+    m.depth--
+    m.frame = frame
+    m.visitsKey = vk
+  }
+}
+
+/** Calls a host function; `undefined` when it is missing or threw (reported as `story/host-error`). */
+export function callHost(
+  m: Vm,
+  ns: string,
+  fn: string,
+  args: Value[],
+  file: string,
+  pos: Pos,
+): Value | undefined {
+  const f = m.host[ns]?.[fn]
+  if (typeof f !== 'function' || !Object.hasOwn(m.host[ns]!, fn)) {
+    m.report('story/host-error', `the host provides no function ${ns}.${fn}`, file, pos)
+    return undefined
+  }
+  try {
+    return fromJson(f(...(args as JsonValue[])) as JsonValue) ?? false
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message : String(cause)
+    m.report('story/host-error', `${ns}.${fn} failed: ${why}`, file, pos)
+    return undefined
+  }
+}
+
+/** The visit-count key of the innermost section of part code; `undefined` in `h0` or module code. */
+export function sectionVisitsKey(scope: Scope): string | undefined {
+  const s = scope.chain?.[0]
+  return s === undefined ? undefined : `${scope.file}:${s}@visits`
+}
+
+function compileRefBuiltin(callee: string, argExprs: Expr[], pos: Pos, scope: Scope): Ev {
+  const { file } = scope
+  const arg = argExprs[0]
+  if (argExprs.length > 1 || (callee !== 'visits' && !arg))
+    return (m) => {
+      m.report(
+        'story/arity',
+        `${callee}() takes ${callee === 'visits' ? '0 or 1' : '1'} argument(s)`,
+        file,
+        pos,
+      )
+      return false
+    }
+  if (arg && arg.k !== 'ref') return (m) => typeError(m, `${callee}() takes an id written #id`, file, pos)
+  const id = arg?.id
+  const inPart = scope.chain !== undefined
+  if (callee === 'visits') {
+    if (id === undefined) {
+      if (inPart) {
+        const key = sectionVisitsKey(scope)
+        if (key === undefined) return (m) => m.partEntries(file)
+        return (m) => m.vars.get(key) ?? 0
+      }
+      return (m) => (m.visitsKey === undefined ? m.partEntries(m.curFile) : (m.vars.get(m.visitsKey) ?? 0))
+    }
+    if (inPart) {
+      const key = `${file}:${id}@visits`
+      if (!scope.headings?.has(id))
+        return (m) => {
+          m.report('story/unknown-id', `visits(#${id}): no heading '#${id}' in this file`, file, pos)
+          return 0
+        }
+      return (m) => m.vars.get(key) ?? 0
+    }
+    return (m) => m.vars.get(`${m.curFile}:${id}@visits`) ?? 0
+  }
+  const keyOf = inPart ? () => `${file}:${id}` : (m: Vm) => `${m.curFile}:${id}`
+  if (callee === 'passed') return (m) => m.visited.has(keyOf(m))
+  return (m) => {
+    const list = m.choices.get(keyOf(m))
+    return list ? list[list.length - 1]! : ''
+  }
+}

@@ -1,0 +1,615 @@
+/**
+ * The story machine: runs compiled parts instruction by instruction, queues events, pauses at
+ * decisions, enters parts lazily and snapshots the reading state. `createStoryRun` and
+ * `resumeStoryRun` wrap it. Internal; a deliberate hot loop, kept in one place.
+ */
+import { createDiagnostic, type Diagnostic, type DiagnosticCode, type ReadingState } from '@spkg/manifest'
+import type { Pos } from '../ast.ts'
+import { parseStory } from '../parse-story.ts'
+import type { Vm } from './_vm.ts'
+import { type COption, compileBody, compileDefault, type Instr } from './compile.ts'
+import { callHost } from './expr.ts'
+import { ModuleRegistry, mergeScopes, moduleClosure } from './modules.ts'
+import { render } from './render.ts'
+import { createRng, type Rng, randomSeed } from './rng.ts'
+import type {
+  Block,
+  BlockEvent,
+  HostFunctions,
+  PauseEvent,
+  PauseLink,
+  StoryAnswer,
+  StoryEvent,
+  StoryRun,
+  StoryRunOptions,
+  StorySourceLike,
+  Value,
+} from './types.ts'
+import { fromJson, truthy } from './values.ts'
+
+/** A compiled part. */
+interface Part {
+  file: string
+  code: Instr[]
+  ids: Map<string, number>
+  tags: string[]
+  seed: number | undefined
+  defaults: Array<(m: Vm) => void>
+  diagnostics: Diagnostic[]
+}
+
+/** What resume plugs into the machine while it replays. */
+export interface ReplayHooks {
+  /** At a pause: an answer, or `undefined` to stop here. */
+  onPause(key: string): StoryAnswer | undefined
+  /** At an automatic fallback: false when it does not match the record. */
+  onAuto(key: string, id: string): boolean
+  /** At a part entry: false when it does not follow the record. */
+  onEnter(path: string): boolean
+  /** Set when the replay no longer follows the record. */
+  diverged: boolean
+  stopped: boolean
+}
+
+/** Steps without any event before the machine gives up on an endless loop. */
+const STEP_LIMIT = 1_000_000
+
+/** The interpreter. Implements {@link StoryRun}. */
+export class Machine implements StoryRun, Vm {
+  vars = new Map<string, Value>()
+  rng: Rng
+  frame: Value[] = []
+  depth = 0
+  curFile = ''
+  visitsKey: string | undefined
+  host: HostFunctions
+  replaying = false
+  choices = new Map<string, string[]>()
+  private used = new Map<string, Set<string>>()
+  visited = new Set<string>()
+  visitedList: string[] = []
+  /** Every part entry in order; the last is the current part. */
+  entered: string[] = []
+  lastIndex = -1
+  ended = false
+  pause: PauseEvent | undefined
+  replay: ReplayHooks | undefined
+  /** During replay: more queued events than this count as a divergence. */
+  maxEvents = Infinity
+  queue: StoryEvent[] = []
+  private qh = 0
+  private nextIndex = 0
+  private links: PauseLink[] = []
+  private pauseOptions: COption[] = []
+  private code: Instr[] = []
+  private pc = 0
+  private calls: Array<{ code: Instr[]; pc: number; frame: Value[]; visitsKey: string | undefined }> = []
+  private pending: { target: string; initial: boolean } | undefined
+  private readonly parts = new Map<string, Part | null>()
+  private readonly modules: ModuleRegistry
+  private readonly seedOption: number | undefined
+
+  constructor(
+    readonly source: StorySourceLike,
+    options: StoryRunOptions = {},
+  ) {
+    this.host = options.host ?? {}
+    this.seedOption = options.seed
+    this.rng = createRng(options.seed ?? 0)
+    this.modules = new ModuleRegistry(source.modules ?? [], this, (d) => this.emitDiagnostic(d))
+    const session = options.session ?? source.session ?? {}
+    for (const key of Object.keys(session)) {
+      const v = fromJson(session[key])
+      if (
+        v === undefined ||
+        !/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(key) ||
+        RESERVED.has(key) ||
+        /^d\d+$/.test(key)
+      ) {
+        this.emitDiagnostic(
+          createDiagnostic(
+            'story/session-name',
+            v === undefined
+              ? `session value "${key}" is null and is ignored`
+              : `session key "${key}" is not a story variable name and is ignored`,
+            { path: 'session.json', field: `/${key}` },
+          ),
+        )
+        continue
+      }
+      this.vars.set(key, v)
+    }
+    const entry = source.parts[0]
+    if (entry === undefined) {
+      this.emitDiagnostic(createDiagnostic('story/load-failed', 'the story has no parts'))
+      this.finish()
+    } else this.pending = { target: entry, initial: true }
+  }
+
+  // ---- StoryRun ----
+
+  async next(): Promise<StoryEvent | undefined> {
+    for (;;) {
+      if (this.qh < this.queue.length) {
+        const e = this.queue[this.qh++]!
+        if (this.qh === this.queue.length) {
+          this.queue = []
+          this.qh = 0
+        }
+        return e
+      }
+      if (this.ended) return undefined
+      if (this.pause) return this.pause
+      if (this.pending) await this.load()
+      else this.run(true)
+    }
+  }
+
+  /** Runs until a pause, the end or a replay stop, without taking events off the queue. */
+  async advance(): Promise<void> {
+    for (;;) {
+      if (this.ended || this.pause || this.replay?.diverged || this.replay?.stopped) return
+      if (this.pending) await this.load()
+      else this.run(false)
+    }
+  }
+
+  choose(answer: StoryAnswer): void {
+    const pause = this.pause
+    const what =
+      'option' in answer ? `option '${answer.option}'` : `link '${(answer as { link: string }).link}'`
+    if (!pause) {
+      this.emitDiagnostic(
+        createDiagnostic('story/invalid-choice', `${what}: the story is not waiting for an answer`),
+      )
+      return
+    }
+    if ('option' in answer) {
+      const i = pause.options.findIndex((o) => o.id === answer.option)
+      if (i >= 0) {
+        this.select(pause.key, this.pauseOptions[i]!, pause.options[i]!.text, false)
+        return
+      }
+    } else {
+      const link = pause.links.find((l) => l.target === answer.link)
+      if (link) {
+        this.follow(pause.key, link)
+        return
+      }
+    }
+    this.emitDiagnostic(createDiagnostic('story/invalid-choice', `${what} is not offered at this pause`))
+    this.queue.push(pause)
+  }
+
+  saveState(): ReadingState {
+    const multi = this.source.parts.length > 1
+    const choices: Record<string, string[]> = {}
+    for (const [k, v] of this.choices) choices[k] = v.slice()
+    const state: ReadingState = {
+      format: 1,
+      id: this.source.id ?? 'story',
+      variables: Object.fromEntries(this.vars),
+      choices,
+      visitedChoiceGroups: this.visitedList.slice(),
+      rng: { algorithm: 'mulberry32', seed: this.rng.seed, state: this.rng.state },
+      visitedParts: multi ? this.entered.slice(0, -1) : [],
+      renderedParagraph: this.lastIndex,
+    }
+    if (this.source.version !== undefined) state.version = this.source.version
+    const current = this.entered[this.entered.length - 1]
+    if (multi && current !== undefined) state.currentPart = current
+    return state
+  }
+
+  // ---- Vm ----
+
+  partEntries(file: string): number {
+    let n = 0
+    for (const p of this.entered) if (p === file) n++
+    return n
+  }
+
+  report(code: DiagnosticCode, message: string, file: string, pos?: Pos): void {
+    this.emitDiagnostic(createDiagnostic(code, message, { path: file, line: pos?.line, column: pos?.column }))
+  }
+
+  // ---- internals ----
+
+  emitDiagnostic(d: Diagnostic): void {
+    this.queue.push(
+      this.replaying
+        ? { type: 'diagnostic', diagnostic: d, replay: true }
+        : { type: 'diagnostic', diagnostic: d },
+    )
+  }
+
+  /** Restores choices and groups from a saved state (resume). */
+  restoreDecisions(state: ReadingState): void {
+    for (const k of Object.keys(state.choices)) {
+      const list = state.choices[k]!.slice()
+      this.choices.set(k, list)
+      this.used.set(k, new Set(list))
+    }
+    for (const g of state.visitedChoiceGroups) {
+      if (this.visited.has(g)) continue
+      this.visited.add(g)
+      this.visitedList.push(g)
+    }
+  }
+
+  /** Sets the part to (re-)enter next, as resume does after a divergence. */
+  enterNext(target: string, entered: string[]): void {
+    this.entered = entered
+    this.pending = { target, initial: false }
+  }
+
+  private finish(): void {
+    this.ended = true
+    this.pause = undefined
+    this.queue.push(this.replaying ? { type: 'end', replay: true } : { type: 'end' })
+  }
+
+  private async load(): Promise<void> {
+    const { target, initial } = this.pending!
+    this.pending = undefined
+    const colon = target.indexOf(':')
+    const path = colon < 0 ? target : target.slice(0, colon)
+    const scene = colon < 0 ? undefined : target.slice(colon + 1)
+    let part = this.parts.get(path)
+    let fresh = false
+    if (part === undefined) {
+      let text: string | undefined
+      try {
+        text = await this.source.readPart(path)
+      } catch {
+        text = undefined
+      }
+      part = text === undefined ? null : this.compilePart(path, text)
+      this.parts.set(path, part)
+      fresh = true
+    }
+    if (part === null) {
+      this.emitDiagnostic(
+        createDiagnostic('story/load-failed', `the part '${path}' could not be loaded`, { path }),
+      )
+      this.finish()
+      return
+    }
+    this.enter(part, path, scene, initial, fresh)
+  }
+
+  private compilePart(path: string, text: string): Part {
+    const { ast, diagnostics } = parseStory(text, { path })
+    const mods = this.modules.bind(ast.declarations.uses, path)
+    const module = mergeScopes(mods.map((m) => m.own))
+    const body = compileBody(ast.body, { file: path, module, params: [], part: true })
+    const scope = {
+      file: path,
+      module,
+      params: [],
+      chain: [],
+      locals: new Map(),
+      headings: new Set<string>(),
+    }
+    const defaults = ast.declarations.defaults.map((d) => compileDefault(d, scope))
+    for (const m of moduleClosure(mods)) defaults.push(...m.defaults)
+    return {
+      file: path,
+      code: body.code,
+      ids: body.ids,
+      tags: ast.declarations.tags,
+      seed: ast.declarations.seed?.value,
+      defaults,
+      diagnostics,
+    }
+  }
+
+  private enter(part: Part, path: string, scene: string | undefined, initial: boolean, fresh: boolean): void {
+    if (this.replay && !this.replay.onEnter(path)) {
+      this.replay.diverged = true
+      return
+    }
+    if (initial) {
+      const seed =
+        this.seedOption ??
+        (part.seed !== undefined && part.seed >= 0 && part.seed <= 0xffffffff ? part.seed : randomSeed())
+      this.rng = createRng(seed)
+    }
+    this.entered.push(path)
+    this.curFile = path
+    this.nextIndex = 0
+    this.lastIndex = -1
+    this.calls.length = 0
+    this.visitsKey = undefined
+    const ev: StoryEvent = { type: 'part-entered', part: path, tags: part.tags }
+    if (scene !== undefined) ev.scene = scene
+    if (this.replaying) ev.replay = true
+    this.queue.push(ev)
+    if (fresh) {
+      for (const d of part.diagnostics) this.emitDiagnostic(d)
+      if (part.seed !== undefined && path !== this.source.parts[0])
+        this.report(
+          'story/seed-placement',
+          "'{seed}' only counts in the entry part's declaration block",
+          path,
+        )
+    }
+    for (const d of part.defaults) d(this)
+    this.code = part.code
+    this.pc = 0
+    if (scene !== undefined) {
+      const at = part.ids.get(scene)
+      if (at === undefined)
+        this.report('story/unknown-id', `no heading, anchor or group '#${scene}' in ${path}`, path)
+      else this.pc = at
+    }
+  }
+
+  private block(b: Block): void {
+    const index = this.nextIndex++
+    this.lastIndex = index
+    const e: BlockEvent = { type: 'block', index, block: b }
+    if (this.replaying) e.replay = true
+    this.queue.push(e)
+    if (this.queue.length > this.maxEvents && this.replay) this.replay.diverged = true
+  }
+
+  /** Runs instructions until an event is queued (when `pull`), a pause, the end or a part load. */
+  private run(pull: boolean): void {
+    let steps = 0
+    const start = this.queue.length
+    while (!this.pending && !this.pause && !this.ended) {
+      if (this.replay?.diverged) return
+      if (pull && this.queue.length > this.qh) return
+      if (++steps > STEP_LIMIT) {
+        if (this.queue.length > start) {
+          steps = 0
+          continue
+        }
+        this.report(
+          'story/endless-loop',
+          'the story loops without showing anything; play stops here',
+          this.curFile,
+        )
+        this.finish()
+        return
+      }
+      const ins = this.code[this.pc++]!
+      switch (ins.op) {
+        case 'para': {
+          const r = render(ins.inline, this)
+          if (r.links.length) for (const l of r.links) this.links.push(l)
+          if (r.text) this.block({ kind: 'paragraph', text: r.text, runs: r.runs, tags: ins.tags })
+          break
+        }
+        case 'head': {
+          this.vars.set(ins.key, ((this.vars.get(ins.key) as number | undefined) ?? 0) + 1)
+          if (!ins.silent) {
+            const r = render(ins.inline, this)
+            this.block({
+              kind: 'heading',
+              level: ins.level,
+              id: ins.id,
+              text: r.text,
+              runs: r.runs,
+              tags: ins.tags,
+            })
+          }
+          break
+        }
+        case 'media':
+          this.block({
+            kind: 'media',
+            media: ins.media,
+            path: ins.path,
+            text: ins.alt,
+            runs: ins.alt ? [{ text: ins.alt }] : [],
+            tags: ins.tags,
+          })
+          break
+        case 'exec':
+          ins.run(this)
+          break
+        case 'jf':
+          if (!truthy(ins.cond(this))) this.pc = ins.to
+          break
+        case 'goto':
+          this.pc = ins.to
+          break
+        case 'end':
+          this.links = []
+          this.finish()
+          break
+        case 'gate':
+          this.links = []
+          this.pending = { target: ins.target, initial: false }
+          break
+        case 'group':
+          this.arrive(ins)
+          break
+        case 'insert':
+          this.insert(ins)
+          break
+        case 'call':
+          if (!this.replaying) {
+            const args = ins.args.map((a) => a(this))
+            callHost(this, ins.ns, ins.fn, args, ins.file, ins.pos)
+          }
+          break
+        case 'eof':
+          this.endOfFile()
+          break
+        case 'ret': {
+          const f = this.calls.pop()!
+          this.code = f.code
+          this.pc = f.pc
+          this.frame = f.frame
+          this.visitsKey = f.visitsKey
+          break
+        }
+        case 'badjump':
+          this.report(
+            'story/unknown-id',
+            `no heading, anchor or group '#${ins.id}' to jump to`,
+            ins.file,
+            ins.pos,
+          )
+          break
+      }
+    }
+  }
+
+  private insert(ins: Extract<Instr, { op: 'insert' }>): void {
+    const def = ins.def
+    if (!def) {
+      this.report('story/unknown-function', `no passage '${ins.name}' is visible here`, ins.file, ins.pos)
+      return
+    }
+    if (ins.args.length !== def.params.length) {
+      this.report(
+        'story/arity',
+        `passage ${ins.name} takes ${def.params.length} argument(s), not ${ins.args.length}`,
+        ins.file,
+        ins.pos,
+      )
+      return
+    }
+    if (this.calls.length >= 64) {
+      this.report('story/recursion', `passage ${ins.name} inserts itself`, ins.file, ins.pos)
+      return
+    }
+    const args = ins.args.map((a) => a(this))
+    this.calls.push({ code: this.code, pc: this.pc, frame: this.frame, visitsKey: this.visitsKey })
+    if (ins.inPart) this.visitsKey = ins.visitsKey
+    def.code ??= def.compile()
+    this.code = def.code as Instr[]
+    this.pc = 0
+    this.frame = args
+  }
+
+  private visit(key: string): void {
+    if (this.visited.has(key)) return
+    this.visited.add(key)
+    this.visitedList.push(key)
+  }
+
+  private arrive(ins: Extract<Instr, { op: 'group' }>): void {
+    const key = ins.key
+    this.visit(key)
+    const used = this.used.get(key)
+    let fallback: COption | undefined
+    let offered: COption[] | undefined
+    for (const o of ins.options) {
+      if (o.guard && !truthy(o.guard(this))) continue
+      if (!o.sticky && used?.has(o.id)) continue
+      if (o.fallback) fallback ??= o
+      else {
+        offered ??= []
+        offered.push(o)
+      }
+    }
+    if (offered) {
+      this.openPause(key, offered)
+      return
+    }
+    if (fallback) {
+      if (this.replay && !this.replay.onAuto(key, fallback.id)) {
+        this.replay.diverged = true
+        return
+      }
+      this.select(key, fallback, '', true)
+      return
+    }
+    this.report(
+      'story/exhausted-group',
+      `no option of the group '${key}' is available; the story goes on after it`,
+      this.curFile,
+    )
+    this.pc = ins.after
+  }
+
+  private openPause(key: string, options: COption[]): void {
+    const e: PauseEvent = {
+      type: 'pause',
+      key,
+      options: options.map((o) => {
+        const r = render(o.label, this)
+        const po: PauseEvent['options'][number] = { id: o.id, text: r.text, tags: o.tags }
+        if (o.sticky) po.sticky = true
+        return po
+      }),
+      links: this.links.slice(),
+    }
+    if (this.replaying) e.replay = true
+    this.pause = e
+    this.pauseOptions = options
+    this.queue.push(e)
+    if (this.replay) {
+      const answer = this.replay.onPause(key)
+      if (answer === undefined) {
+        this.replay.stopped = true
+        return
+      }
+      if ('option' in answer) {
+        const i = e.options.findIndex((o) => o.id === answer.option)
+        if (i < 0) this.replay.diverged = true
+        else this.select(key, options[i]!, e.options[i]!.text, false)
+      } else {
+        const link = e.links.find((l) => l.target === answer.link)
+        if (!link) this.replay.diverged = true
+        else this.follow(key, link)
+      }
+    }
+  }
+
+  private record(key: string, id: string): void {
+    const list = this.choices.get(key)
+    if (list) {
+      list.push(id)
+      this.used.get(key)!.add(id)
+    } else {
+      this.choices.set(key, [id])
+      this.used.set(key, new Set([id]))
+    }
+  }
+
+  private select(key: string, o: COption, text: string, auto: boolean): void {
+    this.record(key, o.id)
+    const e: StoryEvent = { type: 'chosen', option: o.id, text, tags: o.tags, key }
+    if (auto) e.auto = true
+    if (this.replaying) e.replay = true
+    this.queue.push(e)
+    this.links = []
+    this.pause = undefined
+    this.pc = o.body
+  }
+
+  private follow(key: string, link: PauseLink): void {
+    const id = `>${link.target}`
+    this.record(key, id)
+    const e: StoryEvent = { type: 'chosen', option: id, text: link.text, tags: [], key }
+    if (this.replaying) e.replay = true
+    this.queue.push(e)
+    this.links = []
+    this.pause = undefined
+    this.pending = { target: link.target, initial: false }
+  }
+
+  private endOfFile(): void {
+    this.pc--
+    if (this.links.length) {
+      const key = `${this.curFile}:@end`
+      this.visit(key)
+      this.openPause(key, [])
+      return
+    }
+    const i = this.source.parts.indexOf(this.curFile)
+    const next = i >= 0 ? this.source.parts[i + 1] : undefined
+    if (next === undefined) this.finish()
+    else this.pending = { target: next, initial: false }
+  }
+}
+
+const RESERVED = new Set(
+  'and or not true false if elif else end set local use seed const fn passage insert extern call'.split(' '),
+)

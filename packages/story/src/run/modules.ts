@@ -1,0 +1,165 @@
+/**
+ * Extension modules (section 8): resolving `{use}`, binding names, evaluating constants and
+ * collecting `{set}` defaults in load order. Modules are parsed on first use. Internal.
+ */
+import type { Diagnostic } from '@spkg/manifest'
+import { createDiagnostic } from '@spkg/manifest'
+import type { ModuleAst, Pos } from '../ast.ts'
+import { parseModule } from '../parse-module.ts'
+import { emptyModuleScope, type ModuleScope, type Scope, type Vm } from './_vm.ts'
+import { BUILTIN_NAMES } from './builtins.ts'
+import { compileBody, compileDefault } from './compile.ts'
+import { compileExpr } from './expr.ts'
+
+/** A loaded module. */
+export interface LoadedModule {
+  path: string
+  /** Position in the load order. */
+  order: number
+  /** The names it declares itself (what a `{use}` makes visible). */
+  own: ModuleScope
+  /** Modules it binds with `{use}`. */
+  deps: LoadedModule[]
+  defaults: Array<(m: Vm) => void>
+}
+
+/** Loads modules from the source list, once each. */
+export class ModuleRegistry {
+  private readonly byPath = new Map<string, { source: string; order: number }>()
+  private readonly loaded = new Map<string, LoadedModule | null>()
+  private readonly loading = new Set<string>()
+
+  constructor(
+    sources: ReadonlyArray<{ path: string; source: string }>,
+    private readonly vm: Vm,
+    private readonly diagnostics: (d: Diagnostic) => void,
+  ) {
+    sources.forEach((s, i) => {
+      if (!this.byPath.has(s.path)) this.byPath.set(s.path, { source: s.source, order: i })
+    })
+  }
+
+  /** Resolves `{use name}`: a path ending `.xty`, or a bare name meaning `extensions/<name>.xty` (or `<name>.xty` in a flat archive). */
+  resolve(name: string): string | undefined {
+    const candidates = name.endsWith('.xty') ? [name] : [`extensions/${name}.xty`, `${name}.xty`]
+    return candidates.find((c) => this.byPath.has(c))
+  }
+
+  /** Binds the modules `uses` names, reporting unknown modules and cycles against `file`. */
+  bind(uses: ReadonlyArray<{ module: string; pos: Pos }>, file: string): LoadedModule[] {
+    const out: LoadedModule[] = []
+    for (const u of uses) {
+      const path = this.resolve(u.module)
+      if (path === undefined) {
+        this.report('story/unknown-module', `no module '${u.module}' in the archive`, file, u.pos)
+        continue
+      }
+      if (this.loading.has(path)) {
+        this.report('story/module-cycle', `modules use each other in a cycle through '${path}'`, file, u.pos)
+        continue
+      }
+      const m = this.load(path)
+      if (m) out.push(m)
+    }
+    return out
+  }
+
+  private report(
+    code: 'story/unknown-module' | 'story/module-cycle' | 'story/duplicate-declaration',
+    message: string,
+    file: string,
+    pos: Pos,
+  ): void {
+    this.diagnostics(createDiagnostic(code, message, { path: file, line: pos.line, column: pos.column }))
+  }
+
+  private load(path: string): LoadedModule | null {
+    const cached = this.loaded.get(path)
+    if (cached !== undefined) return cached
+    const src = this.byPath.get(path)!
+    const { ast, diagnostics } = parseModule(src.source, { path })
+    for (const d of diagnostics) this.diagnostics(d)
+    this.loading.add(path)
+    const deps = this.bind(ast.uses, path)
+    this.loading.delete(path)
+    const mod = this.build(ast, src.order, deps)
+    this.loaded.set(path, mod)
+    return mod
+  }
+
+  private build(ast: ModuleAst, order: number, deps: LoadedModule[]): LoadedModule {
+    const file = ast.file
+    const own = emptyModuleScope()
+    const visible = mergeScopes(
+      deps.map((d) => d.own),
+      own,
+    )
+    const scope: Scope = { file, module: visible, params: [] }
+    const taken = (name: string, pos: Pos): boolean => {
+      if (BUILTIN_NAMES.has(name) || own.consts.has(name) || own.fns.has(name) || own.passages.has(name)) {
+        this.report('story/duplicate-declaration', `'${name}' is already declared`, file, pos)
+        return true
+      }
+      return false
+    }
+    for (const c of ast.consts) {
+      if (taken(c.name, c.pos)) continue
+      const v = compileExpr(c.e, scope)(this.vm)
+      own.consts.set(c.name, v)
+      visible.consts.set(c.name, v)
+    }
+    for (const f of ast.fns) {
+      if (taken(f.name, f.pos)) continue
+      const def = {
+        name: f.name,
+        file,
+        params: f.params,
+        body: undefined,
+        compile: () => compileExpr(f.e, { file, module: visible, params: f.params }),
+      }
+      own.fns.set(f.name, def)
+      visible.fns.set(f.name, def)
+    }
+    for (const p of ast.passages) {
+      if (taken(p.name, p.pos)) continue
+      const def = {
+        name: p.name,
+        file,
+        params: p.params,
+        code: undefined,
+        compile: () => compileBody(p.body, { file, module: visible, params: p.params, part: false }).code,
+      }
+      own.passages.set(p.name, def)
+      visible.passages.set(p.name, def)
+    }
+    for (const x of ast.externs) {
+      own.externs.add(`${x.ns}.${x.fn}`)
+      visible.externs.add(`${x.ns}.${x.fn}`)
+    }
+    return { path: file, order, own, deps, defaults: ast.defaults.map((d) => compileDefault(d, scope)) }
+  }
+}
+
+/** The names visible from several modules, plus `into`'s own (which win). */
+export function mergeScopes(scopes: ModuleScope[], into: ModuleScope = emptyModuleScope()): ModuleScope {
+  const out = emptyModuleScope()
+  for (const s of [...scopes, into]) {
+    for (const [k, v] of s.consts) out.consts.set(k, v)
+    for (const [k, v] of s.fns) out.fns.set(k, v)
+    for (const [k, v] of s.passages) out.passages.set(k, v)
+    for (const k of s.externs) out.externs.add(k)
+  }
+  return out
+}
+
+/** Every module bound directly or through other modules, in load order. */
+export function moduleClosure(direct: LoadedModule[]): LoadedModule[] {
+  const seen = new Set<LoadedModule>()
+  const visit = (m: LoadedModule) => {
+    if (seen.has(m)) return
+    seen.add(m)
+    m.deps.forEach(visit)
+  }
+  direct.forEach(visit)
+  return [...seen].sort((a, b) => a.order - b.order)
+}

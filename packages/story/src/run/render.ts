@@ -1,0 +1,268 @@
+/**
+ * Inline content (section 2, clarifications 1-6): compiled once per node, rendered per emission to
+ * plain text plus styled runs. Order: evaluate (interpolation, inline `{if}`/`{set}`), match style
+ * delimiters left to right, then collapse spaces and trim. Internal.
+ */
+import type { Inline } from '../ast.ts'
+import type { Ev, Scope, Vm } from './_vm.ts'
+import { compileExpr } from './expr.ts'
+import type { TextRun } from './types.ts'
+import { show, truthy } from './values.ts'
+
+/** A compiled inline piece. */
+export type Piece =
+  | string
+  | { k: 'delim'; n: 1 | 2 }
+  | { k: 'break' }
+  | { k: 'interp'; e: Ev }
+  | { k: 'if'; conds: Ev[]; bodies: Piece[][]; otherwise: Piece[] }
+  | { k: 'set'; run: (m: Vm) => void }
+  | { k: 'link'; body: Piece[]; target: string }
+
+/** Compiled inline content; `constant` is set when it renders the same every time. */
+export interface CompiledInline {
+  pieces: Piece[]
+  constant?: Rendered
+}
+
+/** Rendered inline content. */
+export interface Rendered {
+  text: string
+  runs: TextRun[]
+  links: Array<{ target: string; text: string }>
+}
+
+/** Compiles inline content; `resolve` maps a link target to its archive target; `set` compiles a `{set}`. */
+export function compileInline(
+  nodes: Inline[],
+  scope: Scope,
+  resolve: (target: string) => string,
+  set: (stmt: Extract<Inline, { k: 'set' }>['stmt']) => (m: Vm) => void,
+): CompiledInline {
+  const conv = (list: Inline[]): Piece[] =>
+    list.map((n): Piece => {
+      switch (n.k) {
+        case 'text':
+          return n.v
+        case 'delim':
+          return { k: 'delim', n: n.n }
+        case 'break':
+          return { k: 'break' }
+        case 'interp':
+          return { k: 'interp', e: compileExpr(n.e, scope) }
+        case 'if':
+          return {
+            k: 'if',
+            conds: n.branches.map((b) => compileExpr(b.cond, scope)),
+            bodies: n.branches.map((b) => conv(b.body)),
+            otherwise: conv(n.otherwise),
+          }
+        case 'set':
+          return { k: 'set', run: set(n.stmt) }
+        case 'link':
+          return { k: 'link', body: conv(n.body), target: resolve(n.target) }
+      }
+      return ''
+    })
+  const pieces = conv(nodes)
+  const out: CompiledInline = { pieces }
+  if (isConstant(pieces)) out.constant = renderPieces(pieces, undefined as unknown as Vm)
+  return out
+}
+
+function isConstant(pieces: Piece[]): boolean {
+  for (const p of pieces) {
+    if (typeof p === 'string' || p.k === 'delim' || p.k === 'break') continue
+    if (p.k === 'link' && isConstant(p.body)) continue
+    return false
+  }
+  return true
+}
+
+// Flattened segments: text, 1/2 = delimiters, BREAK, LINK_END, or a link start (its target).
+const BREAK = 3
+const LINK_END = 4
+type Seg = string | number | { target: string }
+
+function flatten(pieces: Piece[], m: Vm, out: Seg[]): void {
+  for (const p of pieces) {
+    if (typeof p === 'string') out.push(p)
+    else
+      switch (p.k) {
+        case 'delim':
+          out.push(p.n)
+          break
+        case 'break':
+          out.push(BREAK)
+          break
+        case 'interp':
+          out.push(show(p.e(m)))
+          break
+        case 'set':
+          p.run(m)
+          break
+        case 'if': {
+          let i = 0
+          for (; i < p.conds.length; i++)
+            if (truthy(p.conds[i]!(m))) {
+              flatten(p.bodies[i]!, m, out)
+              break
+            }
+          if (i === p.conds.length) flatten(p.otherwise, m, out)
+          break
+        }
+        case 'link':
+          out.push({ target: p.target })
+          flatten(p.body, m, out)
+          out.push(LINK_END)
+      }
+  }
+}
+
+const isSpace = (c: string | undefined) => c === undefined || c === ' ' || c === '\t' || c === '\n'
+
+function charBefore(segs: Seg[], i: number): string | undefined {
+  for (let j = i - 1; j >= 0; j--) {
+    const s = segs[j]!
+    if (typeof s === 'string') {
+      if (s.length) return s[s.length - 1]
+    } else return s === BREAK ? '\n' : '*'
+  }
+  return undefined
+}
+
+function charAfter(segs: Seg[], i: number): string | undefined {
+  for (let j = i + 1; j < segs.length; j++) {
+    const s = segs[j]!
+    if (typeof s === 'string') {
+      if (s.length) return s[0]
+    } else return s === BREAK ? '\n' : '*'
+  }
+  return undefined
+}
+
+/** Renders compiled inline content against the machine. */
+export function render(c: CompiledInline, m: Vm): Rendered {
+  return c.constant ?? renderPieces(c.pieces, m)
+}
+
+function renderPieces(pieces: Piece[], m: Vm): Rendered {
+  const segs: Seg[] = []
+  flatten(pieces, m, segs)
+  // Match delimiters left to right: a closer takes the nearest open opener of its size.
+  let openers: Set<number> | undefined
+  let closers: Set<number> | undefined
+  const stack: number[] = []
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i]
+    if (s !== 1 && s !== 2) continue
+    if (!isSpace(charBefore(segs, i))) {
+      let j = stack.length - 1
+      while (j >= 0 && segs[stack[j]!] !== s) j--
+      if (j >= 0) {
+        openers ??= new Set()
+        closers ??= new Set()
+        openers.add(stack[j]!)
+        closers.add(i)
+        stack.length = j
+        continue
+      }
+    }
+    if (!isSpace(charAfter(segs, i))) stack.push(i)
+  }
+  const b = new RunBuilder()
+  let strong = 0
+  let em = 0
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i]!
+    if (typeof s === 'string') b.text(s)
+    else if (s === 1 || s === 2) {
+      const d = openers?.has(i) ? 1 : closers?.has(i) ? -1 : 0
+      if (d === 0) b.text(s === 2 ? '**' : '*')
+      else {
+        if (s === 2) strong += d
+        else em += d
+        b.style(strong > 0, em > 0)
+      }
+    } else if (s === BREAK) b.lineBreak()
+    else if (s === LINK_END) b.endLink()
+    else if (typeof s === 'object') b.startLink(s.target)
+  }
+  return b.finish()
+}
+
+/** Builds runs while collapsing spaces (clarifications 2-3). */
+class RunBuilder {
+  runs: TextRun[] = []
+  links: Array<{ target: string; text: string }> = []
+  private strong = false
+  private em = false
+  private link: string | undefined
+  private linkText = ''
+  /** The last character emitted ('' at the start). */
+  private last = ''
+
+  style(strong: boolean, em: boolean): void {
+    this.strong = strong
+    this.em = em
+  }
+
+  startLink(target: string): void {
+    this.link = target
+    this.linkText = ''
+  }
+
+  endLink(): void {
+    if (this.link !== undefined)
+      this.links.push({ target: this.link, text: this.linkText.replace(/[ \t]+/g, ' ').trim() })
+    this.link = undefined
+  }
+
+  text(s: string): void {
+    if (this.link !== undefined) this.linkText += s
+    s = s.replace(/[ \t]+/g, ' ')
+    if (s.charCodeAt(0) === 32 && (this.last === '' || this.last === ' ' || this.last === '\n'))
+      s = s.slice(1)
+    if (!s) return
+    this.push(s)
+  }
+
+  lineBreak(): void {
+    this.trimEnd()
+    if (this.link !== undefined) this.linkText += ' '
+    this.push('\n')
+  }
+
+  private push(s: string): void {
+    const last = this.runs[this.runs.length - 1]
+    if (last && !!last.strong === this.strong && !!last.em === this.em && last.link === this.link)
+      last.text += s
+    else {
+      const r: TextRun = { text: s }
+      if (this.strong) r.strong = true
+      if (this.em) r.em = true
+      if (this.link !== undefined) r.link = this.link
+      this.runs.push(r)
+    }
+    this.last = s[s.length - 1]!
+  }
+
+  private trimEnd(end = false): void {
+    for (;;) {
+      const r = this.runs[this.runs.length - 1]
+      if (!r) break
+      r.text = r.text.replace(end ? /[ \n]+$/ : / +$/, '')
+      if (r.text) break
+      this.runs.pop()
+    }
+    const r = this.runs[this.runs.length - 1]
+    this.last = r ? r.text[r.text.length - 1]! : ''
+  }
+
+  finish(): Rendered {
+    this.trimEnd(true)
+    let text = ''
+    for (const r of this.runs) text += r.text
+    return { text, runs: this.runs, links: this.links }
+  }
+}

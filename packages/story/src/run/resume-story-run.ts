@@ -1,0 +1,143 @@
+/**
+ * `resumeStoryRun`: resume by replay (STORY-LANGUAGE.md section 9). The story is replayed from the
+ * entry part with the recorded choices; the saved variables and PRNG state then overwrite the
+ * replayed ones. A story edited so that the record no longer fits degrades to re-entering the
+ * current part with `story/resume-diverged`.
+ */
+import { createDiagnostic, type ReadingState } from '@spkg/manifest'
+import { Machine, type ReplayHooks } from './machine.ts'
+import type { BlockEvent, ResumeResult, StoryAnswer, StoryRunOptions, StorySourceLike } from './types.ts'
+import { fromJson } from './values.ts'
+
+class Replay implements ReplayHooks {
+  diverged = false
+  stopped = false
+  private readonly cursor = new Map<string, number>()
+  private used = 0
+  private readonly total: number
+  private parts = 0
+  private readonly expected: string[]
+
+  constructor(
+    private readonly state: ReadingState,
+    entry: string,
+  ) {
+    let n = 0
+    for (const k of Object.keys(state.choices)) n += state.choices[k]!.length
+    this.total = n
+    this.expected = [...state.visitedParts, state.currentPart ?? entry]
+  }
+
+  private take(key: string): string | undefined {
+    const list = this.state.choices[key]
+    const i = this.cursor.get(key) ?? 0
+    if (!list || i >= list.length) return undefined
+    this.cursor.set(key, i + 1)
+    this.used++
+    return list[i]
+  }
+
+  onPause(key: string): StoryAnswer | undefined {
+    const entry = this.take(key)
+    if (entry === undefined) return undefined
+    return entry.startsWith('>') ? { link: entry.slice(1) } : { option: entry }
+  }
+
+  onAuto(key: string, id: string): boolean {
+    return this.take(key) === id
+  }
+
+  onEnter(path: string): boolean {
+    // A single-part story records no parts: any re-entry of the one part is fine.
+    if (this.state.currentPart === undefined) return true
+    return this.expected[this.parts++] === path
+  }
+
+  /** True when the replay stopped where the state was saved. */
+  complete(current: string | undefined): boolean {
+    if (this.diverged || this.used !== this.total) return false
+    if (this.state.currentPart === undefined) return true
+    return this.parts === this.expected.length && current === this.state.currentPart
+  }
+}
+
+/** Replays at most this many events; beyond, a (probably edited) story is treated as diverged. */
+const MAX_REPLAY_EVENTS = 5_000_000
+
+/**
+ * Resumes a saved reading. The returned run first yields the replayed events (marked
+ * `replay: true`), then the pause the reader saved at, live. `scrollBack` holds the replayed
+ * blocks; those up to `renderedParagraph` of the current part (and all of earlier parts) carry
+ * `seen: true`. Never throws for a state that no longer fits the story: it reports
+ * `story/resume-diverged` (warning) and re-enters the current part at its start.
+ *
+ * @param source - the same story source `createStoryRun` takes
+ * @param state - a state from `saveState()`, validated by `parseReadingState`
+ * @param options - `host` and `session` as for `createStoryRun`; the seed comes from the state
+ * @example
+ * const { run, scrollBack } = await resumeStoryRun(source, state)
+ * for (const b of scrollBack) show(b.block, { animate: !b.block.seen })
+ */
+export async function resumeStoryRun(
+  source: StorySourceLike,
+  state: ReadingState,
+  options: StoryRunOptions = {},
+): Promise<ResumeResult> {
+  const opts = { ...options, seed: state.rng.seed }
+  const m = new Machine(source, opts)
+  const replay = new Replay(state, source.parts[0] ?? '')
+  m.replay = replay
+  m.replaying = true
+  m.maxEvents = MAX_REPLAY_EVENTS
+  try {
+    await m.advance()
+  } catch {
+    replay.diverged = true
+  }
+  const current = m.entered[m.entered.length - 1]
+  const ok = !replay.diverged && (m.ended || replay.stopped) && replay.complete(current)
+  if (ok) {
+    m.replay = undefined
+    m.replaying = false
+    m.maxEvents = Infinity
+    restoreVariables(m, state)
+    m.rng.state = state.rng.state
+    if (m.pause) delete m.pause.replay
+    const scrollBack = markSeen(m, state.renderedParagraph)
+    return { run: m, scrollBack, diagnostics: [] }
+  }
+  const d = createDiagnostic(
+    'story/resume-diverged',
+    'the story changed since this reading was saved; play restarts at the beginning of the current part',
+  )
+  const fresh = new Machine(source, opts)
+  fresh.queue.length = 0
+  restoreVariables(fresh, state)
+  fresh.rng.state = state.rng.state
+  fresh.restoreDecisions(state)
+  fresh.queue.push({ type: 'diagnostic', diagnostic: d })
+  const entry = state.currentPart ?? source.parts[0]
+  if (entry !== undefined) fresh.enterNext(entry, state.visitedParts.slice())
+  return { run: fresh, scrollBack: [], diagnostics: [d] }
+}
+
+function restoreVariables(m: Machine, state: ReadingState): void {
+  for (const k of Object.keys(state.variables)) {
+    const v = fromJson(state.variables[k])
+    if (v !== undefined) m.vars.set(k, v)
+  }
+}
+
+function markSeen(m: Machine, rendered: number): BlockEvent[] {
+  const out: BlockEvent[] = []
+  let lastEntry = -1
+  const q = m.queue
+  for (let i = 0; i < q.length; i++) if (q[i]!.type === 'part-entered') lastEntry = i
+  for (let i = 0; i < q.length; i++) {
+    const e = q[i]!
+    if (e.type !== 'block') continue
+    if (i < lastEntry || e.index <= rendered) e.block.seen = true
+    out.push(e)
+  }
+  return out
+}
