@@ -264,10 +264,13 @@ export class LineParser {
     const tokens: InlineToken[] = []
     const tags: string[] = []
     let join: InlineToken | undefined
+    // in an option body, a less indented line is not a continuation (see story/indentation)
+    const minIndent = parentIndent < 0 ? 0 : first.indent
     while (
       this.i < this.lines.length &&
       this.kinds[this.i] === 'text' &&
-      this.lines[this.i]!.indent > parentIndent
+      this.lines[this.i]!.indent > parentIndent &&
+      this.lines[this.i]!.indent >= minIndent
     ) {
       const line = this.lines[this.i]!
       const split = splitTags(line.text)
@@ -403,8 +406,8 @@ export class LineParser {
     return undefined
   }
 
-  jump(line: Line, at: number): JumpNode | undefined {
-    const t = line.raw.slice(at).trimEnd()
+  jump(line: Line, at: number, end = line.raw.length): JumpNode | undefined {
+    const t = line.raw.slice(at, end).trimEnd()
     const m = new RegExp(`^->\\s*(?:#(${ID})|(END))$`).exec(t)
     if (!m) {
       this.ctx.report('story/bad-expression', "a jump is written '-> #id' or '-> END'", posAt(line, at))
@@ -462,27 +465,23 @@ export class LineParser {
     const jm = /(?:^|\s)->\s*\S*$/.exec(content.slice(1))
     if (jm) {
       const at = 1 + jm.index + (jm[0].startsWith('-') ? 0 : 1)
-      jump = this.jump(line, line.start + at)
-      if (jump)
-        jump.pos = posAt(
-          line,
-          line.start + at + content.slice(at).indexOf(jump.target === null ? 'END' : '#'),
-        )
+      jump = this.jump(line, line.start + at, line.start + content.length)
       content = content.slice(0, at)
-      // trailing text after the jump (tags were split before) is not possible here
     }
     let from = 1
     while (content[from] === ' ') from++
     let guard: OptionNode['guard']
     if (content.startsWith('{if', from)) {
       const close = findClose(content, from)
-      if (close < 0)
+      if (close < 0) {
         this.ctx.report(
           'story/unclosed-brace',
           'the guard is not closed on its line',
           posAt(line, line.start + from),
         )
-      else {
+        guard = { k: 'bool', v: false, pos }
+        from = content.length
+      } else {
         const cmd = parseCommand(
           this.ctx,
           { ...line, raw: line.raw.slice(0, line.start) + content },

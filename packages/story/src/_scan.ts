@@ -96,7 +96,8 @@ export function splitTags(text: string): { content: string; tags: string[]; at: 
       i > 0 &&
       /\s/.test(text[i - 1]!) &&
       i + 1 < text.length &&
-      !/\s/.test(text[i + 1]!)
+      !/\s/.test(text[i + 1]!) &&
+      !/(?:^|\s)->\s*$/.test(text.slice(0, i))
     ) {
       return { content: text.slice(0, i).replace(/\s+$/, ''), tags: parseTagList(text.slice(i)), at: i }
     }

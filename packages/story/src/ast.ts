@@ -87,7 +87,14 @@ export type Node =
   | JumpNode
   | { kind: 'gate'; pos: Pos; target: string }
   | { kind: 'media'; pos: Pos; path: string; alt: string; media: MediaKind; tags: string[] }
-  | { kind: 'group'; pos: Pos; id: string; explicitId: boolean; options: OptionNode[] }
+  | {
+      kind: 'group'
+      pos: Pos
+      /** The anchor's id when `explicitId`, else the implicit `<section>@<k>` (`search@1`, `h0@2`). */
+      id: string
+      explicitId: boolean
+      options: OptionNode[]
+    }
   | { kind: 'set'; pos: Pos; stmt: SetStmt }
   | { kind: 'local'; pos: Pos; name: string; e: Expr }
   | { kind: 'if'; pos: Pos; branches: Array<{ cond: Expr; body: Node[] }>; otherwise: Node[] }

@@ -5,6 +5,7 @@
 import type { ParseContext } from './_context'
 import { ID_ONLY, type Line, posAt } from './_scan'
 import type { Expr, Pos, SetStmt } from './ast'
+import { KEYWORDS } from './parse-expression'
 
 /** A parsed command. */
 export type Command =
@@ -92,9 +93,9 @@ export function parseCommand(
     }
     case 'seed': {
       const m = rest.trim()
-      if (!/^[0-9]+$/.test(m)) return bad(ctx, "'{seed}' takes a whole number", posAt(line, from))
+      if (!/^-?[0-9]+$/.test(m)) return bad(ctx, "'{seed}' takes a whole number", posAt(line, from))
       const value = Number(m)
-      if (value > 0xffffffff) {
+      if (value < 0 || value > 0xffffffff) {
         ctx.report('story/seed-range', `seed ${m} is outside 0..4294967295; it is ignored`, pos)
         return undefined
       }
@@ -131,6 +132,9 @@ function parseAssignment(
       "expected 'name = value', 'name += value' or 'name -= value'",
       posAt(line, from + (/\S/.exec(rest)?.index ?? 0)),
     )
+  const nameAt = from + m[1]!.length
+  if (isReservedName(m[2]!))
+    return bad(ctx, `'${m[2]}' is a reserved word and cannot name a variable`, posAt(line, nameAt))
   const exprFrom = from + m[0].length
   if (!line.raw.slice(exprFrom, close).trim())
     return bad(ctx, `expected an expression after '${m[3]}'`, posAt(line, close))
@@ -158,6 +162,10 @@ function parseDeclarationLike(
     p.i = lead
     const first = NAME.exec(rest.slice(p.i))?.[0]
     if (!first) return p.fail(`expected a name after '{${word}'`)
+    if ((word === 'fn' || word === 'passage') && isReservedName(first))
+      return p.fail(
+        `'${first}' is a reserved word and cannot name a ${word === 'fn' ? 'function' : 'passage'}`,
+      )
     p.i += first.length
     let ns: string | undefined
     let name = first
@@ -181,6 +189,7 @@ function parseDeclarationLike(
         p.ws()
         const param = NAME.exec(rest.slice(p.i))?.[0]
         if (!param) return p.fail('expected a parameter name')
+        if (isReservedName(param)) return p.fail(`'${param}' is a reserved word and cannot name a parameter`)
         params.push(param)
         p.i += param.length
         if (p.eat(')')) break
@@ -197,6 +206,11 @@ function parseDeclarationLike(
     if (word === 'passage') return { c: 'passage', name, params }
     return { c: 'extern', ns: ns!, fn: name, params }
   })
+}
+
+/** True for the reserved words of clarification 18 and `d<digits>`. */
+export function isReservedName(name: string): boolean {
+  return KEYWORDS.has(name) || /^d[0-9]+$/.test(name)
 }
 
 /** True when `id` is a valid id (for messages elsewhere). */
