@@ -1,0 +1,115 @@
+/**
+ * The auth plugin's own routes: the caller's sessions, revoking one, and the auth-event log.
+ * Authentication runs in `onRequest`, so an anonymous caller gets 401 before any validation message.
+ */
+import type { FastifyInstance } from 'fastify'
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { listAuthEvents, listSessions, revokeSession, type SqlExecutor, sessionOwner } from './store.ts'
+
+const clamped = (lo: number, hi: number, fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .catch(fallback)
+    .transform((n) => Math.min(hi, Math.max(lo, n)))
+
+const SessionSchema = z.object({
+  id: z.uuid(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  revokedAt: z.string().nullable(),
+  current: z.boolean(),
+})
+
+const EventSchema = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  sessionId: z.string().nullable(),
+  createdAt: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+})
+
+/** Registers `/api/auth/sessions` and `/api/auth/events` in an encapsulated context using zod schemas. */
+export async function registerAuthRoutes(
+  app: FastifyInstance,
+  deps: { db: SqlExecutor; onRevoked: (id: string) => void },
+): Promise<void> {
+  await app.register(async (child) => {
+    child.setValidatorCompiler(validatorCompiler)
+    child.setSerializerCompiler(serializerCompiler)
+    const r = child.withTypeProvider<ZodTypeProvider>()
+
+    r.get(
+      '/api/auth/sessions',
+      {
+        onRequest: app.authenticate,
+        schema: {
+          summary: "The caller's sessions seen by the platform",
+          tags: ['auth'],
+          security: [{ bearerAuth: [] }],
+          response: { 200: z.object({ sessions: z.array(SessionSchema) }) },
+        },
+      },
+      async (request) => {
+        const rows = await listSessions(deps.db, request.user.sub)
+        return { sessions: rows.map((s) => ({ ...s, current: s.id === request.user.sid })) }
+      },
+    )
+
+    r.delete(
+      '/api/auth/sessions/:id',
+      {
+        onRequest: app.authenticate,
+        schema: {
+          summary:
+            'Revoke one of your sessions (administrators: any session); later tokens of it are refused',
+          tags: ['auth'],
+          security: [{ bearerAuth: [] }],
+          params: z.object({ id: z.uuid({ message: 'Session id must be a UUID' }) }),
+          response: { 204: z.null().describe('Revoked') },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params
+        const owner = await sessionOwner(deps.db, id)
+        const isAdmin = request.user.roles.includes('administrator')
+        if (owner === undefined || (owner !== request.user.sub && !isAdmin)) {
+          throw Object.assign(new Error('Session not found'), { statusCode: 404, code: 'SESSION_NOT_FOUND' })
+        }
+        await revokeSession(deps.db, id)
+        deps.onRevoked(id)
+        app.recordAuthEvent('session_revoked', id, {
+          by: isAdmin && owner !== request.user.sub ? 'admin' : 'owner',
+        })
+        return reply.code(204).send(null)
+      },
+    )
+
+    r.get(
+      '/api/auth/events',
+      {
+        onRequest: app.requireRole('administrator'),
+        schema: {
+          summary: 'Auth events (no personal data), newest first; administrators only',
+          tags: ['auth'],
+          security: [{ bearerAuth: [] }],
+          querystring: z.object({ limit: clamped(1, 200, 50), offset: clamped(0, 1_000_000, 0) }),
+          response: {
+            200: z.object({
+              events: z.array(EventSchema),
+              total: z.number().int(),
+              limit: z.number().int(),
+              offset: z.number().int(),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const { limit, offset } = request.query
+        const page = await listAuthEvents(deps.db, limit, offset)
+        return { ...page, limit, offset }
+      },
+    )
+  })
+}

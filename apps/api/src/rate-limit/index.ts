@@ -1,0 +1,188 @@
+/**
+ * Two-tier throttling (SPEC: Limits / API rate limits): a burst tier `short` and a sustained tier `long` per route,
+ * keyed by `sub` for authenticated callers and by IP otherwise.
+ *
+ * One `@fastify/rate-limit` registration cannot express two windows on one route nor name its headers per tier, so
+ * each route gets one hook that calls two limiters made by `createRateLimit()`. The tier and the route are part of
+ * the key: `createRateLimit()` child stores all share one prefix, and two limiters with the same key would
+ * double-count in Redis. Tiers are checked in order; the first one exceeded answers 429 and the later ones are not
+ * counted (as @nestjs/throttler does).
+ *
+ * Redis (`redisUrl`): counters shared by every instance. When Redis is unreachable the limiter FAILS OPEN: requests
+ * pass unthrottled and without rate-limit headers (no offline queue, 500 ms connect timeout, `skipOnError`), an
+ * error is logged at most once a minute, and counting resumes when Redis is back. Without Redis: in memory, per
+ * instance.
+ */
+import rateLimit from '@fastify/rate-limit'
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  RouteOptions,
+} from 'fastify'
+import fp from 'fastify-plugin'
+import { Redis } from 'ioredis'
+import { AUTH_HOOK } from '../auth/index.ts'
+
+/** One throttling tier: at most `max` requests per `ttl` ms. */
+export interface ThrottleTier {
+  name: string
+  max: number
+  ttl: number
+}
+
+/** The SPEC's table. `catalog-write` takes the strict end of the SPEC's 3-5 req/s and 10-20 req/min ranges. */
+export const THROTTLES = {
+  default: [
+    { name: 'short', max: 10, ttl: 1000 },
+    { name: 'long', max: 100, ttl: 60_000 },
+  ],
+  reports: [
+    { name: 'short', max: 5, ttl: 60_000 },
+    { name: 'long', max: 100, ttl: 60_000 },
+  ],
+  'catalog-read': [
+    { name: 'short', max: 5, ttl: 1000 },
+    { name: 'long', max: 30, ttl: 60_000 },
+  ],
+  'csp-report': [
+    { name: 'short', max: 10, ttl: 1000 },
+    { name: 'long', max: 100, ttl: 60_000 },
+  ],
+  'catalog-write': [
+    { name: 'short', max: 3, ttl: 1000 },
+    { name: 'long', max: 10, ttl: 60_000 },
+  ],
+} as const satisfies Record<string, readonly ThrottleTier[]>
+
+/** A named row of {@link THROTTLES}. */
+export type ThrottleName = keyof typeof THROTTLES
+
+/** What a route may put in `config.throttle`: a row name, its own tiers, or `false` (never throttled). */
+export type ThrottleSetting = ThrottleName | readonly ThrottleTier[] | false
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** A hook applying the tiers of `setting` (for handlers `onRoute` does not see, such as the 404 handler). */
+    throttleHook(setting?: ThrottleName | readonly ThrottleTier[], id?: string): onRequestHookHandler
+  }
+}
+
+/** Options of {@link rateLimitPlugin}. */
+export interface RateLimitPluginOptions {
+  /** `redis://` URL; absent: in-memory counters (one instance). */
+  redisUrl?: string | undefined
+  /** Key prefix in Redis (tests use one per run). @default 'spkg:rl:' */
+  nameSpace?: string
+  /** Multiplies every `max` (benchmarks only). @default 1 */
+  maxFactor?: number
+}
+
+const tooManyRequests = (tier: string) =>
+  Object.assign(new Error(`ThrottlerException: Too Many Requests (${tier})`), {
+    statusCode: 429,
+    code: 'THROTTLED',
+  })
+
+const identity = (req: FastifyRequest) => (req.user?.sub ? `u:${req.user.sub}` : `ip:${req.ip}`)
+
+const isAuthHook = (h: unknown) => typeof h === 'function' && (h as never)[AUTH_HOOK] === true
+const hooksOf = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v])
+
+async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promise<void> {
+  const factor = opts.maxFactor ?? 1
+  let redis: Redis | undefined
+  if (opts.redisUrl) {
+    redis = new Redis(opts.redisUrl, {
+      connectTimeout: 500,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      lazyConnect: true,
+    })
+    let lastLogged = 0
+    redis.on('error', (err: Error & { code?: string }) => {
+      if (Date.now() - lastLogged < 60_000) return
+      lastLogged = Date.now()
+      app.log.error({ code: err.code }, 'rate-limit Redis unreachable: requests pass unthrottled (fail-open)')
+    })
+    await redis.connect().catch((err: Error & { code?: string }) => {
+      app.log.error(
+        { code: err.code },
+        'rate-limit Redis not reachable at start-up: failing open until it is',
+      )
+    })
+    const client = redis
+    app.addHook('onClose', async () => {
+      await client.quit().catch(() => client.disconnect())
+    })
+  }
+  await app.register(rateLimit, {
+    global: false,
+    skipOnError: true,
+    ...(redis && { redis, nameSpace: opts.nameSpace ?? 'spkg:rl:' }),
+  })
+
+  const makeHook = (tiers: readonly ThrottleTier[], id: string) => {
+    const checks = tiers.map((t) => ({
+      name: t.name,
+      check: app.createRateLimit({
+        max: t.max * factor,
+        timeWindow: t.ttl,
+        keyGenerator: (req) => `${t.name}|${id}|${identity(req)}`,
+      }),
+    }))
+    const hook = async (request: FastifyRequest, reply: FastifyReply) => {
+      for (const t of checks) {
+        const r = await t.check(request)
+        if (r.isAllowed || r.ttl === 0) continue // allow-listed, or the store failed (fail-open): no headers
+        reply
+          .header(`X-RateLimit-Limit-${t.name}`, r.max)
+          .header(`X-RateLimit-Remaining-${t.name}`, r.remaining)
+          .header(`X-RateLimit-Reset-${t.name}`, r.ttlInSeconds)
+        if (r.isExceeded) {
+          reply.header('Retry-After', r.ttlInSeconds).header(`Retry-After-${t.name}`, r.ttlInSeconds)
+          throw tooManyRequests(t.name)
+        }
+      }
+    }
+    return hook
+  }
+
+  const tiersOf = (setting: ThrottleName | readonly ThrottleTier[] | undefined): readonly ThrottleTier[] => {
+    if (setting === undefined) return THROTTLES.default
+    if (typeof setting === 'string') {
+      const row = THROTTLES[setting]
+      if (!row) throw new Error(`Unknown throttle "${setting}"`)
+      return row
+    }
+    return setting
+  }
+
+  app.decorate('throttleHook', (setting?: ThrottleName | readonly ThrottleTier[], id = 'not-found') =>
+    makeHook(tiersOf(setting), id),
+  )
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    // `config.throttle` is declared by the routes (src/routes/_throttle.ts); read it loosely here.
+    const setting = (route.config as { throttle?: ThrottleSetting } | undefined)?.throttle
+    if (setting === false || route.method === 'OPTIONS') return
+    const id = `${hooksOf(route.method).join(',')} ${route.url}`
+    const hook = makeHook(tiersOf(setting), id)
+    // Run after authentication so that callers are keyed by `sub`: in the phase where the route authenticates,
+    // else in onRequest (context-level onRequest hooks, such as an app-wide authenticate, run before it anyway).
+    const phase = (['preHandler', 'preValidation'] as const).find((p) => hooksOf(route[p]).some(isAuthHook))
+    if (phase) route[phase] = [...hooksOf(route[phase]), hook] as never
+    else route.onRequest = [...hooksOf(route.onRequest), hook] as never
+  })
+}
+
+/**
+ * The two-tier throttling plugin. Register after `authPlugin` and before the routes; a route sets
+ * `config: { throttle: 'reports' | 'catalog-read' | 'csp-report' | 'catalog-write' | false }`.
+ *
+ * @example
+ * await app.register(rateLimitPlugin, { redisUrl: config.redisUrl })
+ * app.get('/api/health', { config: { throttle: false } }, () => ({ ok: true }))
+ */
+export const rateLimitPlugin = fp(limits, { name: 'spkg-rate-limit', fastify: '5.x' })

@@ -1,0 +1,96 @@
+/**
+ * Security headers and cross-origin rules (SPEC: Response security headers, Authentication / Cross-origin rules).
+ *
+ * Register this plugin BEFORE the auth plugin: CORS must answer preflights and decorate 401 answers, or a browser
+ * sees a 401 as a network error (status 0) and the client's login redirect never fires.
+ */
+import cors from '@fastify/cors'
+import helmet from '@fastify/helmet'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+
+/** The rate-limit tiers whose headers browsers may read (see the rate-limit plugin). */
+export const RATE_LIMIT_TIERS = ['short', 'long'] as const
+
+/** Response headers exposed to cross-origin scripts: `Retry-After` and the per-tier rate-limit headers. */
+export const EXPOSED_HEADERS: readonly string[] = [
+  'Retry-After',
+  ...RATE_LIMIT_TIERS.flatMap((t) => [
+    `X-RateLimit-Limit-${t}`,
+    `X-RateLimit-Remaining-${t}`,
+    `X-RateLimit-Reset-${t}`,
+  ]),
+]
+
+/** The part of the API configuration this plugin reads (structurally a subset of `Config`). */
+export interface SecurityOptions {
+  cors: { origins: readonly string[] }
+  csp: {
+    authUrl?: string | undefined
+    filesUrl?: string | undefined
+    errorsUrl?: string | undefined
+    fontCssHost: string
+    fontHost: string
+  }
+  /** Absolute address of the API; `Reporting-Endpoints` points at `<publicUrl>/api/csp-report`. */
+  publicUrl: string
+}
+
+const present = (...values: (string | undefined)[]): string[] =>
+  values.filter((v): v is string => typeof v === 'string' && v.length > 0)
+
+/**
+ * Builds the SPEC's content security policy directives, in the SPEC's order, with the configured URLs filled in
+ * (an unset URL is left out rather than written as an empty source).
+ *
+ * @example
+ * buildCspDirectives({ authUrl: 'https://id.example', fontCssHost: 'https://f.css', fontHost: 'https://f' })
+ * // { defaultSrc: ["'self'"], ..., connectSrc: ["'self'", 'https://id.example'], ... }
+ */
+export function buildCspDirectives(csp: SecurityOptions['csp']): Record<string, string[]> {
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'", ...present(csp.fontCssHost)],
+    fontSrc: ["'self'", ...present(csp.fontHost)],
+    imgSrc: ["'self'", 'data:', 'blob:', ...present(csp.filesUrl)],
+    connectSrc: ["'self'", ...present(csp.authUrl, csp.filesUrl, csp.errorsUrl)],
+    frameSrc: ["'self'", ...present(csp.authUrl)],
+    frameAncestors: ["'self'"],
+    objectSrc: ["'none'"],
+    workerSrc: ["'self'", 'blob:'],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    upgradeInsecureRequests: [],
+    reportUri: ['/api/csp-report'],
+    reportTo: ['csp-endpoint'],
+  }
+}
+
+async function security(app: FastifyInstance, opts: SecurityOptions): Promise<void> {
+  await app.register(cors, {
+    origin: [...opts.cors.origins],
+    credentials: true,
+    maxAge: 7200,
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'Authorization'],
+    exposedHeaders: [...EXPOSED_HEADERS],
+  })
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: buildCspDirectives(opts.csp) },
+  })
+  const reportingEndpoints = `csp-endpoint="${opts.publicUrl.replace(/\/+$/, '')}/api/csp-report"`
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('Reporting-Endpoints', reportingEndpoints)
+  })
+}
+
+/**
+ * CORS from the configured origin list (methods GET POST PUT PATCH DELETE OPTIONS, headers `Content-Type` and
+ * `Authorization`, credentials, preflight max age 7200, the rate-limit and `Retry-After` headers exposed), helmet
+ * with the SPEC's CSP (`report-uri /api/csp-report`, `report-to csp-endpoint`) and a `Reporting-Endpoints` header.
+ *
+ * @example
+ * await app.register(securityPlugin, config) // before authPlugin
+ */
+export const securityPlugin = fp(security, { name: 'spkg-security', fastify: '5.x' })

@@ -1,0 +1,235 @@
+/**
+ * The token matrix against a real oidc-provider on loopback: what is accepted, what is refused and with which code,
+ * and how many requests reach the identity provider while refusing.
+ */
+import { createHmac, createPublicKey, createSign, generateKeyPairSync, randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  AUDIENCE,
+  attackerKey,
+  bearer,
+  buildTestApp,
+  claims,
+  createAuthDb,
+  signJwt,
+  startTestIdp,
+  type TestIdp,
+} from './_helpers.ts'
+
+let idp: TestIdp
+let database: Awaited<ReturnType<typeof createAuthDb>>
+let app: FastifyInstance
+
+beforeAll(async () => {
+  idp = await startTestIdp({ alice: ['creator'], bob: [], carol: ['administrator'] })
+  database = await createAuthDb()
+  app = await buildTestApp({ issuer: idp.issuer, db: database.db })
+}, 60_000)
+
+afterAll(async () => {
+  await app?.close()
+  await database?.close()
+  await idp?.close()
+})
+
+const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers })
+const real = (extra: Record<string, unknown> = {}) =>
+  signJwt({ alg: 'RS256', typ: 'JWT', kid: 'test-key-1' }, claims(idp, extra), idp.signingKey)
+
+describe('accepted tokens', () => {
+  it('accepts a token minted by the provider and exposes sub, roles and the session id', async () => {
+    const token = await idp.mintToken('alice')
+    const res = await get('/private', bearer(token))
+    expect(res.statusCode).toBe(200)
+    const { user } = res.json()
+    expect(user.sub).toBe('alice')
+    expect(user.roles).toEqual(['creator'])
+    expect(user.sid).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('fetched discovery once and the key set once for many requests', async () => {
+    const token = await idp.mintToken('alice')
+    for (let i = 0; i < 5; i++) expect((await get('/private', bearer(token))).statusCode).toBe(200)
+    expect(idp.counts.discovery).toBe(1)
+    expect(idp.counts.jwks).toBe(1)
+  })
+})
+
+describe('refused tokens', () => {
+  const cases: [string, () => Record<string, string>, string][] = [
+    ['no Authorization header', () => ({}), 'AUTH_MISSING_TOKEN'],
+    [
+      'a Basic Authorization header',
+      () => ({ authorization: 'Basic YWxpY2U6c2VjcmV0' }),
+      'AUTH_MISSING_TOKEN',
+    ],
+    ['a token in a cookie only', () => ({ cookie: `token=${real()}` }), 'AUTH_MISSING_TOKEN'],
+    ['a malformed token', () => bearer('not.a.jwt'), 'AUTH_INVALID_TOKEN'],
+    ['a malformed header', () => ({ authorization: 'Bearer a b' }), 'AUTH_MALFORMED_HEADER'],
+    [
+      'an expired token',
+      () => bearer(real({ exp: Math.floor(Date.now() / 1000) - 60 })),
+      'AUTH_TOKEN_EXPIRED',
+    ],
+    ['a foreign issuer', () => bearer(real({ iss: 'https://evil.example' })), 'AUTH_INVALID_TOKEN'],
+    ['a wrong audience', () => bearer(real({ aud: 'other-api' })), 'AUTH_INVALID_TOKEN'],
+    ['no sub', () => bearer(real({ sub: undefined })), 'AUTH_INVALID_TOKEN'],
+    ['no exp', () => bearer(real({ exp: undefined })), 'AUTH_INVALID_TOKEN'],
+    ['no iss', () => bearer(real({ iss: undefined })), 'AUTH_INVALID_TOKEN'],
+    ['no aud', () => bearer(real({ aud: undefined })), 'AUTH_INVALID_TOKEN'],
+    [
+      'alg none',
+      () => bearer(signJwt({ alg: 'none', typ: 'JWT', kid: 'test-key-1' }, claims(idp))),
+      'AUTH_ALG_NOT_ALLOWED',
+    ],
+    [
+      'HS256 signed with the provider public key',
+      () => {
+        const pem = createPublicKey({ key: idp.signingKey as never, format: 'jwk' })
+          .export({ type: 'spki', format: 'pem' })
+          .toString()
+        const input = `${Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: 'test-key-1' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims(idp))).toString('base64url')}`
+        return bearer(`${input}.${createHmac('sha256', pem).update(input).digest('base64url')}`)
+      },
+      'AUTH_ALG_NOT_ALLOWED',
+    ],
+    [
+      'ES256',
+      () => {
+        const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        const input = `${Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: 'test-key-1' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims(idp))).toString('base64url')}`
+        const sig = createSign('SHA256').update(input).sign({ key: privateKey, dsaEncoding: 'ieee-p1363' })
+        return bearer(`${input}.${sig.toString('base64url')}`)
+      },
+      'AUTH_ALG_NOT_ALLOWED',
+    ],
+    [
+      'RS256 signed by another key under the real kid',
+      () => bearer(signJwt({ alg: 'RS256', kid: 'test-key-1' }, claims(idp), attackerKey())),
+      'AUTH_INVALID_TOKEN',
+    ],
+    ['no kid', () => bearer(signJwt({ alg: 'RS256' }, claims(idp), idp.signingKey)), 'AUTH_NO_KID'],
+  ]
+  for (const [name, headers, code] of cases) {
+    it(`refuses ${name} with 401 ${code}`, async () => {
+      const res = await get('/private', headers())
+      expect(res.statusCode).toBe(401)
+      expect(res.json()).toMatchObject({ statusCode: 401, code })
+      expect(res.headers['access-control-allow-origin']).toBeUndefined() // no Origin sent
+    })
+  }
+
+  it('a real signature with valid claims passes (the forged cases above differ by one thing only)', async () => {
+    expect((await get('/private', bearer(real()))).statusCode).toBe(200)
+  })
+
+  it('never fetches from jku or x5u, and never looks keys up at the token issuer', async () => {
+    let hits = 0
+    const evil = createServer((_req, res) => {
+      hits++
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[]}')
+    })
+    await new Promise<void>((r) => evil.listen(0, '127.0.0.1', r))
+    const evilUrl = `http://127.0.0.1:${(evil.address() as AddressInfo).port}`
+    try {
+      const key = attackerKey()
+      const tokens = [
+        signJwt({ alg: 'RS256', kid: 'evil-1', jku: `${evilUrl}/jwks` }, claims(idp), key),
+        signJwt({ alg: 'RS256', kid: 'evil-2', x5u: `${evilUrl}/cert.pem` }, claims(idp), key),
+        signJwt({ alg: 'RS256', kid: 'evil-3' }, claims(idp, { iss: evilUrl }), key),
+        signJwt({ alg: 'RS256', kid: 'test-key-1', jku: `${evilUrl}/jwks` }, claims(idp), key),
+      ]
+      for (const t of tokens) expect((await get('/private', bearer(t))).statusCode).toBe(401)
+      expect(hits).toBe(0)
+    } finally {
+      evil.closeAllConnections()
+      await new Promise<void>((r) => evil.close(() => r()))
+    }
+  })
+})
+
+describe('roles', () => {
+  it('answers 401 without a token, 403 without the role, 200 with it', async () => {
+    expect((await get('/creator')).statusCode).toBe(401)
+    const reader = await get('/creator', bearer(await idp.mintToken('bob')))
+    expect(reader.statusCode).toBe(403)
+    expect(reader.json()).toMatchObject({ statusCode: 403, code: 'FORBIDDEN' })
+    expect((await get('/creator', bearer(await idp.mintToken('alice')))).statusCode).toBe(200)
+    expect((await get('/creator', bearer(await idp.mintToken('carol')))).statusCode).toBe(200)
+  })
+})
+
+describe('sessions', () => {
+  it('lists the caller sessions, revokes one, and refuses later tokens of that session', async () => {
+    const token = await idp.mintToken('bob')
+    const list = await get('/api/auth/sessions', bearer(token))
+    expect(list.statusCode).toBe(200)
+    const [session] = list.json().sessions
+    expect(session).toMatchObject({ current: true, revokedAt: null })
+
+    const other = await app.inject({
+      method: 'DELETE',
+      url: `/api/auth/sessions/${session.id}`,
+      headers: bearer(await idp.mintToken('alice')),
+    })
+    expect(other.statusCode).toBe(404) // not alice's session
+
+    const del = await app.inject({
+      method: 'DELETE',
+      url: `/api/auth/sessions/${session.id}`,
+      headers: bearer(token),
+    })
+    expect(del.statusCode).toBe(204)
+
+    const again = await get('/private', bearer(token))
+    expect(again.statusCode).toBe(401)
+    expect(again.json().code).toBe('AUTH_SESSION_REVOKED')
+    const later = await get('/private', bearer(await idp.mintToken('bob')))
+    expect(later.json().code).toBe('AUTH_SESSION_REVOKED')
+    // alice is unaffected
+    expect((await get('/private', bearer(await idp.mintToken('alice')))).statusCode).toBe(200)
+  })
+
+  it('answers 400 for a session id that is not a UUID and 404 for an unknown one', async () => {
+    const headers = bearer(await idp.mintToken('alice'))
+    const bad = await app.inject({ method: 'DELETE', url: '/api/auth/sessions/..%2F..%2Fetc', headers })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().message).toContain('UUID')
+    const unknown = await app.inject({ method: 'DELETE', url: `/api/auth/sessions/${randomUUID()}`, headers })
+    expect(unknown.statusCode).toBe(404)
+    const anonymous = await app.inject({ method: 'DELETE', url: '/api/auth/sessions/not-a-uuid' })
+    expect(anonymous.statusCode).toBe(401)
+  })
+})
+
+describe('auth events', () => {
+  it('lists events to administrators only, clamps limit and offset, and holds no personal data', async () => {
+    await app.flushAuthEvents()
+    const admin = bearer(await idp.mintToken('carol'))
+    expect((await get('/api/auth/events', bearer(await idp.mintToken('alice')))).statusCode).toBe(403)
+    const page = await get('/api/auth/events?limit=999&offset=-4', admin)
+    expect(page.statusCode).toBe(200)
+    const body = page.json()
+    expect(body.limit).toBe(200)
+    expect(body.offset).toBe(0)
+    const kinds = new Set(body.events.map((e: { kind: string }) => e.kind))
+    expect(kinds).toContain('session_created')
+    expect(kinds).toContain('session_revoked')
+    expect(kinds).toContain('token_refused')
+    const text = JSON.stringify(body)
+    for (const personal of ['alice', 'bob', 'carol', '127.0.0.1']) expect(text).not.toContain(personal)
+    const one = await get('/api/auth/events?limit=0', admin)
+    expect(one.json().limit).toBe(1)
+    expect(one.json().events).toHaveLength(1)
+    expect(one.json().total).toBe(body.total)
+  })
+})
+
+describe('audience', () => {
+  it('uses the configured audience', () => {
+    expect(AUDIENCE).toBe('spkg-api')
+  })
+})
