@@ -60,7 +60,10 @@ export function describeEvent(e: StoryEvent): string {
   }
 }
 
-/** Plays `source`, answering each pause with the next answer (`>target` for a link); stops at the first pause left unanswered. */
+/**
+ * Plays `source`, answering each live pause with the next answer (`>target` for a link); stops at
+ * the first pause left unanswered. Replayed pauses (after a resume) are already answered.
+ */
 export async function play(
   source: StorySourceLike | StoryRun,
   answers: string[] = [],
@@ -73,7 +76,7 @@ export async function play(
   for (let e = await run.next(); e; e = await run.next()) {
     events.push(e)
     if (e.type !== 'diagnostic' || options.diagnostics !== false) lines.push(describeEvent(e))
-    if (e.type === 'pause') {
+    if (e.type === 'pause' && !e.replay) {
       const a = answers[i++]
       if (a === undefined) break
       run.choose(a.startsWith('>') ? { link: a.slice(1) } : { option: a })
