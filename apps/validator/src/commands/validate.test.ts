@@ -133,6 +133,19 @@ describe('spkg validate', () => {
     expect(r.stdout).toContain('::error file=inn/assets/host,title=pkg/unsafe-path::')
   })
 
+  it('runs the story checks: a gate to a missing part fails validation with its line', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), {
+      ...storyTree(),
+      'story/0001-inn.sty': '# Inn\n\nYou wake.\n\n[[ 0009-gone.sty ]]\n',
+    })
+    const r = await runCli(['validate', 'inn'], { cwd })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain(
+      "story/0001-inn.sty:5:1: error story/unknown-part: '0009-gone.sty' leads to story/0009-gone.sty, which is not in the archive",
+    )
+  })
+
   it('prints help listing every option', async () => {
     const r = await runCli(['validate', '--help'])
     expect(r.code).toBe(0)

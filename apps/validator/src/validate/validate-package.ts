@@ -5,6 +5,7 @@
 import { type Diagnostic, hasErrors, hasFatal, type Manifest } from '@spkg/manifest'
 import { openPackage } from '@spkg/reader/node'
 import { authorChecks, mergeDiagnostics } from './author-checks'
+import { storyChecks } from './story-checks'
 
 /** The result of validating a package, as `--format json` prints it. */
 export interface ValidationReport {
@@ -91,6 +92,9 @@ export async function validatePackageBytes(
     })
     let diagnostics = mergeDiagnostics(before, opened.diagnostics)
     diagnostics = mergeDiagnostics(diagnostics, author)
+    const partTexts = new Map(pkg.parts.flatMap((p) => (texts.has(p) ? [[p, texts.get(p)!] as const] : [])))
+    const moduleTexts = new Map(pkg.modules.map((m) => [m.path, m.source] as const))
+    diagnostics = [...diagnostics, ...storyChecks(partTexts, moduleTexts, (p) => pkg.has(p))]
     return {
       loads: !hasFatal(diagnostics),
       valid: !hasErrors(diagnostics),
