@@ -13,6 +13,7 @@ export type {
   OpenResult,
   PackageEntry,
   PackageInput,
+  PackageLimits,
   PeekOptions,
   PeekResult,
   SignatureInfo,

@@ -5,15 +5,14 @@
 import { open } from 'node:fs/promises'
 import { createDiagnostic, LIMITS } from '@spkg/manifest'
 import { nodeBackend } from './node/backend'
-import { archiveTooLarge, maxArchiveBytes } from './open/input'
+import { archiveTooLarge, maxInputBytes } from './open/input'
 import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
 
 export * from './index'
 
-/** The largest encrypted container accepted: the archive limit plus the 16-byte tag per 1 KiB chunk at worst. */
 const maxFileBytes = (limits: PeekOptions['limits']) =>
-  Math.ceil(maxArchiveBytes(limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes) * 1.02) + 64
+  maxInputBytes(limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
 
 async function readPackageFile(
   path: string,

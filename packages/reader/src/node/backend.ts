@@ -12,7 +12,8 @@ export const zlibInflater: Inflater = {
   inflateRaw(input, declared, limit) {
     let data: Uint8Array
     try {
-      data = inflateRawSync(input, { maxOutputLength: Math.max(1, limit + 1) })
+      const out = inflateRawSync(input, { maxOutputLength: Math.max(1, limit + 1) })
+      data = new Uint8Array(out.buffer, out.byteOffset, out.length) // a plain Uint8Array view, not a Buffer
     } catch (e) {
       const err = e as NodeJS.ErrnoException
       if (err.code === 'ERR_BUFFER_TOO_LARGE') return { ok: false, reason: 'limit', produced: limit + 1 }

@@ -15,6 +15,14 @@ export function maxArchiveBytes(maxUncompressedBytes: number): number {
   return maxUncompressedBytes + ARCHIVE_OVERHEAD
 }
 
+/**
+ * Largest input accepted before decryption: the archive bound plus the encrypted container's
+ * overhead (a 16-byte tag per chunk, 2% at the smallest 1 KiB chunks, and its header).
+ */
+export function maxInputBytes(maxUncompressedBytes: number): number {
+  return Math.ceil(maxArchiveBytes(maxUncompressedBytes) * 1.02) + 64
+}
+
 /** A diagnostic for an archive file too big to be read at all. */
 export function archiveTooLarge(size: number, max: number): Diagnostic {
   return createDiagnostic(

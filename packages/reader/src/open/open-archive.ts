@@ -30,7 +30,7 @@ import { type Budget, extractEntry } from '../zip/extract-entry'
 import { readZipDirectory } from '../zip/read-zip-directory'
 import type { ZipDirectory, ZipEntry } from '../zip/types'
 import { decodeText, EntryStore } from './entry-store'
-import { archiveTooLarge, inputBytes, maxArchiveBytes } from './input'
+import { archiveTooLarge, inputBytes, maxArchiveBytes, maxInputBytes } from './input'
 import { detectLayout, MANIFEST_PATH } from './layout'
 import { createPackage } from './package-object'
 import type {
@@ -86,7 +86,7 @@ async function prepare(
   const maxBytes = options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
   const maxEntries = options.limits?.maxEntries ?? LIMITS.maxEntries
   const maxFile = maxArchiveBytes(maxBytes)
-  const read = await inputBytes(input, maxFile + 64 * 1024 * 1024)
+  const read = await inputBytes(input, maxInputBytes(maxBytes))
   const diagnostics = read.diagnostics
   let bytes = read.bytes
   if (!bytes) return { diagnostics }
@@ -128,7 +128,7 @@ async function prepare(
     store.keep(entry, data)
     let text: string | undefined
     try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(data)
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(data)
     } catch {
       diagnostics.push(
         createDiagnostic('manifest/not-json', 'manifest.json is not valid UTF-8, so it is not JSON.', {

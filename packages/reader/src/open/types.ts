@@ -4,6 +4,9 @@
 import type { Diagnostic, JsonValue, LIMITS, Manifest } from '@spkg/manifest'
 import type { StorySource } from '../story/story-source'
 
+/** Package limits an embedder may set (numbers, any of the `LIMITS` keys of `@spkg/manifest`). */
+export type PackageLimits = Partial<{ -readonly [K in keyof typeof LIMITS]: number }>
+
 /** What {@link openPackage} and {@link peekPackage} accept. */
 export type PackageInput = Uint8Array | ArrayBuffer | Blob
 
@@ -21,7 +24,7 @@ export interface OpenOptions {
   /** The 32-byte key of an encrypted package (`.spkg.enc`), supplied out of band. */
   decryptionKey?: Uint8Array
   /** Stricter (or, for tests, other) package limits; defaults are `LIMITS` of `@spkg/manifest`. */
-  limits?: Partial<typeof LIMITS>
+  limits?: PackageLimits
   /** Aborts the open between entries; the promise then rejects with the signal's reason. */
   signal?: AbortSignal
 }
@@ -31,7 +34,7 @@ export interface PeekOptions {
   /** The 32-byte key of an encrypted package. */
   decryptionKey?: Uint8Array
   /** Package limits. */
-  limits?: Partial<typeof LIMITS>
+  limits?: PackageLimits
 }
 
 /** One file of a package as the central directory declares it (verified at open). */
