@@ -7,6 +7,7 @@ import { inspect } from './inspect'
 import { keygen } from './keygen'
 import { manifestCheck, manifestNormalize } from './manifest'
 import { pack } from './pack'
+import { play } from './play'
 import { sign } from './sign'
 import { validate } from './validate'
 import { verify } from './verify'
@@ -18,6 +19,7 @@ export const COMMANDS: readonly Command[] = [
   verify,
   keygen,
   inspect,
+  play,
   manifestCheck,
   manifestNormalize,
 ]

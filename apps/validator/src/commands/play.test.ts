@@ -1,0 +1,471 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { buildPackage } from '@spkg/test-utils'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli } from '../_test-cli'
+import { E1, E2, E3, E4, E5, E6, E8 } from '../play/_worked-examples'
+
+const root = mkdtempSync(join(tmpdir(), 'spkg-play-'))
+afterAll(() => {})
+
+let n = 0
+/** Writes a story folder (path → text) and returns its directory. */
+function folder(files: Record<string, string>): string {
+  const dir = join(root, `s${++n}`)
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true })
+    writeFileSync(join(dir, p), text)
+  }
+  return dir
+}
+
+/** Writes one `.sty` file and returns its path. */
+function styFile(name: string, text: string): string {
+  return join(folder({ [name]: text }), name)
+}
+
+type Json = Record<string, unknown>
+const lines = (stdout: string): Json[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Json)
+
+/** The JSON event stream in the notation of STORY-LANGUAGE.md §11. */
+function transcript(stdout: string): string[] {
+  const out: string[] = []
+  for (const e of lines(stdout)) {
+    const tags = (t: unknown) => ((t as string[]).length ? ` [${(t as string[]).join(' ')}]` : '')
+    switch (e.type) {
+      case 'part-entered':
+        out.push(`== part ${e.part}${e.scene ? `:${e.scene}` : ''}${tags(e.tags)}`)
+        break
+      case 'block':
+        out.push(
+          e.kind === 'media'
+            ? `#${e.index} media ${e.media} ${e.path} alt=${JSON.stringify(e.text)}${tags(e.tags)}`
+            : `#${e.index} ${e.kind}${e.level ?? ''} ${JSON.stringify(e.text)}${tags(e.tags)}`,
+        )
+        break
+      case 'pause': {
+        const opts = (e.options as Json[]).map((o) => `${o.id} ${JSON.stringify(o.text)}`)
+        const links = (e.links as Json[]).map((l) => `link ${JSON.stringify(l.text)} → ${l.target}`)
+        out.push(`? [${e.key}] ${[...opts, ...links].join(' | ')}`)
+        break
+      }
+      case 'chosen':
+        out.push(e.auto ? `(auto) ${e.option}` : `> ${e.option}`)
+        break
+      case 'diagnostic':
+        out.push(`!! ${e.path}:${e.line}:${e.column} ${e.severity} ${e.code}`)
+        break
+      case 'end':
+        out.push('-- end')
+        break
+    }
+  }
+  return out
+}
+
+const play = (args: string[], options: Parameters<typeof runCli>[1] = {}) =>
+  runCli(['play', ...args], { cwd: root, ...options })
+const saved = (file: string) => JSON.parse(readFileSync(join(root, file), 'utf8'))
+
+describe('spkg play: the worked examples of STORY-LANGUAGE.md §11 from the command line', () => {
+  it('E1: blocks, tags, defaults and session values', async () => {
+    const r = await play([folder(E1), '--format', 'json'])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(transcript(r.stdout)).toEqual([
+      '== part story/inn.sty [theme:night]',
+      '#0 heading1 "The Crooked Inn"',
+      '#1 paragraph "Welcome, Mira. The fire is almost out.\\nYou carry 5 coins, which will not last." [mood:cold]',
+      '#2 media image assets/inn.webp alt="The common room" [fullscreen]',
+      '#3 paragraph "Half goes on a room; 2.5 left."',
+      '-- end',
+    ])
+  })
+
+  it('E2: once-only options, a fallback and visit counts', async () => {
+    const r = await play([
+      styFile('platform.sty', E2),
+      '--choose',
+      '1,2',
+      '--format',
+      'json',
+      '--save',
+      'e2.json',
+    ])
+    expect(r.code).toBe(0)
+    expect(transcript(r.stdout).slice(1)).toEqual([
+      '#0 heading1 "Platform 9"',
+      '#1 paragraph "You search for a friendly face."',
+      '? [platform.sty:search@1] 1 "The woman in the hat" | 2 "The man with the briefcase"',
+      '> 1',
+      '#2 paragraph "She pushes you aside."',
+      '#3 paragraph "You search for a friendly face. Attempt 2."',
+      '? [platform.sty:search@1] 2 "The man with the briefcase"',
+      '> 2',
+      '#4 paragraph "You search for a friendly face. Attempt 3."',
+      '(auto) 3',
+      '#5 paragraph "You collapse onto the platform."',
+      '-- end',
+    ])
+    const state = saved('e2.json')
+    expect(state.choices).toEqual({ 'platform.sty:search@1': ['1', '2', '3'] })
+    expect(state.variables['platform.sty:search@visits']).toBe(3)
+  })
+
+  it('E3: guards, sticky options, explicit ids and a local', async () => {
+    const bar = folder({ 'bar.sty': E3, 'session.json': '{"gold": 1}' })
+    const r = await play([bar, '--choose', 'map,3,4', '--format', 'json', '--save', 'e3.json'])
+    expect(r.code).toBe(0)
+    expect(transcript(r.stdout).slice(1)).toEqual([
+      '#0 heading1 "The Bar"',
+      '#1 paragraph "The barkeep polishes a glass."',
+      '? [bar.sty:talk] map "Ask about the map" | 3 "Just listen" | 4 "Leave"',
+      '> map',
+      '#2 paragraph "\\"Lost it at cards,\\" she says."',
+      '#3 paragraph "She turns away."',
+      '? [bar.sty:talk] 3 "Just listen" | 4 "Leave"',
+      '> 3',
+      '#4 paragraph "She hums. She keeps glancing at you."',
+      '#5 paragraph "She turns away."',
+      '? [bar.sty:talk] 3 "Just listen" | 4 "Leave"',
+      '> 4',
+      '-- end',
+    ])
+    const state = saved('e3.json')
+    expect(state.choices).toEqual({ 'bar.sty:talk': ['map', '3', '4'] })
+    expect(state.variables['bar.sty:bar.asked']).toBe(1)
+  })
+
+  it('E4: rolls with seed 42, bit for bit', async () => {
+    const r = await play([styFile('dice.sty', E4), '--format', 'json', '--save', 'e4.json'])
+    expect(transcript(r.stdout).slice(1)).toEqual([
+      '#0 paragraph "You swing and roll 7."',
+      '#1 paragraph "86 damage."',
+      '#2 paragraph "The troll grabs a club."',
+      '-- end',
+    ])
+    expect(saved('e4.json').rng).toEqual({ algorithm: 'mulberry32', seed: 42, state: 567894515 })
+  })
+
+  it('E5: a gate, links, a scene anchor and the saved state of §9', async () => {
+    const r = await play([
+      folder(E5),
+      '--seed',
+      '7',
+      '--choose',
+      '>story/0003-forest.sty:edge',
+      '--format',
+      'json',
+      '--save',
+      'e5.json',
+    ])
+    expect(r.code).toBe(0)
+    expect(transcript(r.stdout)).toEqual([
+      '== part story/0001-inn.sty',
+      '#0 paragraph "Dawn. You settle your bill."',
+      '== part story/0002-road.sty',
+      '#0 heading1 "The Road"',
+      '#1 paragraph "The road forks: the forest path or the river road."',
+      '? [story/0002-road.sty:@end] link "forest path" → story/0003-forest.sty:edge | link "river road" → story/0003-forest.sty',
+      '> >story/0003-forest.sty:edge',
+      '== part story/0003-forest.sty:edge',
+      '#0 heading2 "Forest Edge"',
+      '#1 paragraph "2 wolves watch you. You have 2 coins."',
+      '? [story/0003-forest.sty:edge@1] 1 "Run"',
+    ])
+    const road = lines(r.stdout).find((e) => e.type === 'block' && e.index === 1 && e.links)
+    expect(road?.links).toHaveLength(2)
+    expect(saved('e5.json')).toMatchObject({
+      format: 1,
+      variables: {
+        gold: 2,
+        wolves: 2,
+        'story/0003-forest.sty:edge@visits': 1,
+        'story/0002-road.sty:road@visits': 1,
+      },
+      choices: { 'story/0002-road.sty:@end': ['>story/0003-forest.sty:edge'] },
+      visitedChoiceGroups: ['story/0002-road.sty:@end', 'story/0003-forest.sty:edge@1'],
+      rng: { algorithm: 'mulberry32', seed: 7, state: 7 },
+      currentPart: 'story/0003-forest.sty',
+      visitedParts: ['story/0001-inn.sty', 'story/0002-road.sty'],
+      renderedParagraph: 1,
+    })
+  })
+
+  it('E6: a module with constants, functions and a passage', async () => {
+    const r = await play([join(folder(E6), 'duel.sty'), '--format', 'json'])
+    expect(r.code).toBe(0)
+    expect(transcript(r.stdout).slice(1)).toEqual([
+      '#0 paragraph "The duel begins."',
+      '#1 paragraph "You: [10/10]"',
+      '#2 paragraph "You: [7/10]"',
+      '#3 paragraph "You: [3/10] (bleeding)"',
+      '-- end',
+    ])
+  })
+
+  it('E7: resumes after a text edit, replaying the scroll-back with the new text', async () => {
+    const dir = folder({ 'bar.sty': E3, 'session.json': '{"gold": 1}' })
+    const first = await play([dir, '--choose', 'map', '--format', 'json', '--save', 'e7.json'])
+    expect(first.code).toBe(0)
+    expect(saved('e7.json')).toMatchObject({ choices: { 'bar.sty:talk': ['map'] }, renderedParagraph: 3 })
+    writeFileSync(join(dir, 'bar.sty'), E3.replace('She turns away.', 'She turns away, smiling.'))
+    const r = await play([dir, '--resume', 'e7.json', '--choose', '3', '--format', 'json'])
+    expect(r.code).toBe(0)
+    const events = lines(r.stdout)
+    const replayed = events.filter((e) => e.replay && e.type === 'block')
+    expect(replayed.map((e) => [e.index, e.text, e.seen])).toEqual([
+      [0, 'The Bar', true],
+      [1, 'The barkeep polishes a glass.', true],
+      [2, '"Lost it at cards," she says.', true],
+      [3, 'She turns away, smiling.', true],
+    ])
+    expect(events.some((e) => e.code === 'story/resume-diverged')).toBe(false)
+    expect(
+      transcript(
+        r.stdout
+          .split('\n')
+          .filter((l) => !l.includes('"replay":true'))
+          .join('\n'),
+      ),
+    ).toEqual([
+      '? [bar.sty:talk] 3 "Just listen" | 4 "Leave"',
+      '> 3',
+      '#4 paragraph "She hums. She keeps glancing at you."',
+      '#5 paragraph "She turns away, smiling."',
+      '? [bar.sty:talk] 3 "Just listen" | 4 "Leave"',
+    ])
+  })
+
+  it('E8: reports the parse errors of the part it plays, with line and column', async () => {
+    const r = await play([styFile('bad.sty', E8), '--format', 'json'])
+    expect(r.code).toBe(1)
+    const diagnostics = lines(r.stdout)
+      .filter((e) => e.type === 'diagnostic')
+      .map((e) => `${e.line}:${e.column} ${e.severity} ${e.code}`)
+    expect(diagnostics).toEqual(
+      expect.arrayContaining([
+        '1:1 error story/unclosed-brace',
+        '3:13 error story/bad-expression',
+        '4:4 error story/unknown-id',
+        '5:4 error story/bad-target',
+        '6:10 error story/duplicate-id',
+        '7:1 error story/unclosed-interpolation',
+      ]),
+    )
+  })
+})
+
+describe('spkg play in the terminal', () => {
+  it('prints a readable transcript and stops at the first unanswered pause', async () => {
+    const r = await play([styFile('platform.sty', E2), '--choose', '1'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe(
+      [
+        '== platform.sty',
+        '# Platform 9',
+        'You search for a friendly face.',
+        '  1) The woman in the hat  [1]',
+        '  2) The man with the briefcase  [2]',
+        '> The woman in the hat',
+        'She pushes you aside.',
+        'You search for a friendly face. Attempt 2.',
+        '  1) The man with the briefcase  [2]',
+        '',
+      ].join('\n'),
+    )
+    expect(r.stderr).toBe('spkg play: stopped at the unanswered pause platform.sty:search@1\n')
+  })
+
+  it('colours headings, styles and links on a TTY', async () => {
+    const r = await play([folder(E5), '--choose', ''], { tty: true })
+    expect(r.stdout).toContain('\x1b[1m# The Road\x1b[22m')
+    expect(r.stdout).toContain('\x1b[36m\x1b[4mforest path\x1b[24m\x1b[39m')
+    const plain = await play([folder(E5), '--choose', ''], { tty: true, env: { NO_COLOR: '1' } })
+    expect(plain.stdout).not.toContain('\x1b[')
+  })
+
+  it('asks at each pause on standard input: a menu number, an option id or >target', async () => {
+    const r = await play([styFile('platform.sty', E2)], { stdin: '7\n1\n1\n' })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('? no choice 7; pick 1-2\n? > The woman in the hat')
+    // The second pause offers only option 2, listed as menu number 1.
+    expect(r.stdout).toContain('> The man with the briefcase')
+    expect(r.stdout.trim().endsWith('-- end')).toBe(true)
+
+    const links = await play([folder(E5)], { stdin: '>story/0003-forest.sty\n' })
+    expect(links.stdout).toContain('== story/0003-forest.sty\nTrees close in.')
+    // End of input at the next pause stops play.
+    expect(links.stdout.endsWith('  1) Run  [1]\n? ')).toBe(true)
+    expect(links.code).toBe(0)
+  })
+
+  it('refuses an answer the pause does not offer (exit 1) and names it', async () => {
+    const r = await play([styFile('platform.sty', E2), '--choose', '1,1'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain("spkg play: the answer '1' was refused at the pause platform.sty:search@1")
+  })
+
+  it('plays a .spkg archive through @spkg/reader', async () => {
+    const file = join(root, 'road.spkg')
+    writeFileSync(
+      file,
+      buildPackage({
+        parts: {
+          'story/0001-inn.sty': E5['story/0001-inn.sty']!,
+          'story/0002-road.sty': E5['story/0002-road.sty']!,
+          'story/0003-forest.sty': E5['story/0003-forest.sty']!,
+        },
+      }),
+    )
+    const r = await play([file, '--seed', '7', '--choose', '>story/0003-forest.sty:edge', '--format', 'json'])
+    expect(r.code).toBe(0)
+    expect(transcript(r.stdout).at(-1)).toBe('? [story/0003-forest.sty:edge@1] 1 "Run"')
+  })
+
+  it('takes session values from --session instead of the story’s session.json', async () => {
+    const bar = folder({ 'bar.sty': E3, 'session.json': '{"gold": 1}', 'rich.json': '{"gold": 5}' })
+    const r = await play([bar, '--session', join(bar, 'rich.json'), '--format', 'json'])
+    const pause = lines(r.stdout).find((e) => e.type === 'pause')
+    expect((pause?.options as Json[] | undefined)?.map((o) => o.id)).toEqual(['map', '2', '3', '4'])
+    const bad = await play([bar, '--session', join(bar, 'bar.sty')])
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toContain('session/not-json')
+  })
+
+  it('resumes exactly what --save wrote: saving again right away gives the same state', async () => {
+    const dir = folder(E5)
+    await play([dir, '--seed', '7', '--choose', '>story/0003-forest.sty:edge', '--save', 'r1.json'])
+    const r = await play([dir, '--resume', 'r1.json', '--save', 'r2.json'])
+    expect(r.code).toBe(0)
+    const { savedAt: _a, ...first } = saved('r1.json')
+    const { savedAt: _b, ...second } = saved('r2.json')
+    expect(second).toEqual(first)
+    const done = await play([dir, '--resume', 'r2.json', '--choose', '1', '--format', 'json'])
+    expect(transcript(done.stdout).slice(-2)).toEqual(['> 1', '-- end'])
+  })
+
+  it('refuses a corrupt or foreign state with its state/ code (exit 1)', async () => {
+    const dir = folder(E5)
+    writeFileSync(join(root, 'corrupt.json'), '{"format":1,')
+    const corrupt = await play([dir, '--resume', 'corrupt.json'])
+    expect(corrupt.code).toBe(1)
+    expect(corrupt.stderr).toContain('state/not-json')
+    await play([styFile('platform.sty', E2), '--choose', '1', '--save', 'other.json'])
+    const foreign = await play([dir, '--resume', 'other.json', '--format', 'json'])
+    expect(foreign.code).toBe(1)
+    expect(lines(foreign.stdout).map((e) => e.code)).toContain('state/other-story')
+  })
+
+  it.each([
+    [['--seed', 'x7'], '--seed must be an integer from 0 to 4294967295'],
+    [['--seed', '4294967296'], '--seed must be an integer from 0 to 4294967295'],
+    [['--random-walk', '3', '--choose', '1'], '--random-walk cannot be combined with --choose'],
+    [['--random-walk', '0'], '--random-walk must be an integer from 1 to'],
+    [['--format', 'yaml'], '--format must be one of text, json'],
+    [['--choose', '1,,2'], "--choose item 2 ('') is not an option id"],
+  ])('refuses %j as a usage error (exit 2)', async (args, message) => {
+    const r = await play([styFile('platform.sty', E2), ...args])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(message)
+  })
+
+  it('fails with one clear line for a missing path (exit 2)', async () => {
+    const r = await play(['no-such-story'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain("cannot read '")
+  })
+})
+
+describe('spkg play --random-walk', () => {
+  const maze = `# Maze [#maze]
+{set coins = 0}
+[#hub]
+* Left
+  {set coins += 1}
+  -> #hub
+* Right -> #treasure
+* {if coins > 5} Secret door -> END
++ Divide
+  \${10 / coins}
+  -> END
+## Treasure [#treasure]
+You find the treasure.
+-> END
+`
+
+  it('reports endings, options never offered, runtime diagnostics and the longest path', async () => {
+    const r = await play([
+      styFile('maze.sty', maze),
+      '--random-walk',
+      '200',
+      '--seed',
+      '7',
+      '--format',
+      'json',
+    ])
+    const report = JSON.parse(r.stdout)
+    expect(report.walks).toBe(200)
+    expect(report.unfinished).toEqual([])
+    const endings = report.endings.map((e: Json) => `${e.section} ${e.text}`).sort()
+    expect(endings).toEqual(expect.arrayContaining(['treasure You find the treasure.']))
+    expect(report.endings.reduce((s: number, e: Json) => s + (e.count as number), 0)).toBe(200)
+    expect(report.neverOffered.map((o: Json) => `${o.key} ${o.id} ${o.line}`)).toEqual(['maze.sty:hub 3 8'])
+    expect(report.diagnostics.map((d: Json) => d.code)).toContain('story/division-by-zero')
+    expect(r.code).toBe(1)
+    expect(report.longest.choices).toBeGreaterThan(1)
+    // The longest path replays exactly with the command the report gives.
+    const replay = await play([
+      styFile('maze.sty', maze),
+      '--seed',
+      String(report.longest.seed),
+      '--choose',
+      report.longest.choose.join(','),
+      '--format',
+      'json',
+    ])
+    expect(lines(replay.stdout).filter((e) => e.type === 'chosen' && !e.auto)).toHaveLength(
+      report.longest.choices,
+    )
+    expect(lines(replay.stdout).at(-1)?.type).toBe('end')
+  })
+
+  it('is reproducible from its seed and readable as text', async () => {
+    const path = styFile('maze.sty', maze)
+    const a = await play([path, '--random-walk', '50', '--seed', '3'])
+    const b = await play([path, '--random-walk', '50', '--seed', '3'])
+    expect(a.stdout).toBe(b.stdout)
+    expect(a.stdout).toContain('random walk: 50 playthroughs from seed 3; 50 reached an end')
+    expect(a.stdout).toContain('options never offered (1):')
+    expect(a.stdout).toMatch(
+      /longest path: \d+ choices, \d+ blocks \(seed \d+\)\n {2}spkg play .*maze\.sty --seed \d+ --choose '/,
+    )
+  })
+
+  it('stops walks caught in a loop at --max-choices and reports them unfinished', async () => {
+    const loop = '# Loop [#loop]\n+ Again -> #loop\n+ Stay -> #loop\n'
+    const r = await play([
+      styFile('loop.sty', loop),
+      '--random-walk',
+      '3',
+      '--max-choices',
+      '20',
+      '--format',
+      'json',
+    ])
+    const report = JSON.parse(r.stdout)
+    expect(report.unfinished).toEqual([
+      { seed: 0, choices: 20, reason: 'max-choices' },
+      { seed: 1, choices: 20, reason: 'max-choices' },
+      { seed: 2, choices: 20, reason: 'max-choices' },
+    ])
+    expect(report.endings).toEqual([])
+    expect(r.code).toBe(0)
+  })
+})

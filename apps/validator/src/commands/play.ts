@@ -1,0 +1,222 @@
+/**
+ * `spkg play`: plays a story folder (or one `.sty` file) in the terminal, scripted with `--choose`,
+ * or as N seeded random walks; saves and resumes reading states in the `@spkg/state` format.
+ */
+import { type Diagnostic, hasErrors, parseReadingStateText, parseSessionText } from '@spkg/manifest'
+import { serializeReadingState } from '@spkg/state'
+import { createStoryRun, parseStory, resumeStoryRun } from '@spkg/story'
+import { type CliIO, type Command, type CommandContext, EXIT, type ExitCode, UsageError } from '../cli-types'
+import { readInput, resolvePath, writeOutputAtomic } from '../io'
+import type { PlayEvent, PlayRun } from '../play/_story-api'
+import { parseChooseList } from '../play/choose-list'
+import { createLineReader } from '../play/line-reader'
+import { loadStory } from '../play/load-story'
+import { type CatalogueOption, catalogueOptions } from '../play/option-catalogue'
+import { playRun } from '../play/play-loop'
+import { randomWalk } from '../play/random-walk'
+import { diagnosticToJson, eventToJson, eventToText } from '../play/render-event'
+import { writeWalkReport } from '../play/walk-report'
+import { formatDiagnosticLine, parseFormat, useColor } from '../report'
+
+function parseUint32(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined
+  const s = String(value)
+  if (!/^\d{1,10}$/.test(s) || Number(s) > 0xffffffff)
+    throw new UsageError(`${name} must be an integer from 0 to 4294967295 (got '${s}')`)
+  return Number(s)
+}
+
+function parseCount(value: unknown, name: string, max: number): number | undefined {
+  if (value === undefined) return undefined
+  const s = String(value)
+  if (!/^\d+$/.test(s) || Number(s) < 1 || Number(s) > max)
+    throw new UsageError(`${name} must be an integer from 1 to ${max} (got '${s}')`)
+  return Number(s)
+}
+
+function decode(bytes: Uint8Array, file: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new UsageError(`${file} is not valid UTF-8 text`)
+  }
+}
+
+/** Prints diagnostics outside the event stream: json lines on stdout, text on stderr. */
+function reportDiagnostics(io: CliIO, format: 'text' | 'json', diagnostics: readonly Diagnostic[]): void {
+  const color = useColor(io, 'stderr')
+  for (const d of diagnostics) {
+    if (format === 'json')
+      io.stdout.write(`${JSON.stringify({ type: 'diagnostic', ...diagnosticToJson(d) })}\n`)
+    else io.stderr.write(`${formatDiagnosticLine(d, color)}\n`)
+  }
+}
+
+async function run({ values, positionals, io }: CommandContext): Promise<ExitCode> {
+  const format = parseFormat(values.format, ['text', 'json'] as const)
+  const seed = parseUint32(values.seed, '--seed')
+  const walks = parseCount(values['random-walk'], '--random-walk', 1_000_000)
+  const maxChoices = parseCount(values['max-choices'], '--max-choices', 1_000_000)
+  const answers = typeof values.choose === 'string' ? parseChooseList(values.choose) : undefined
+  if (walks !== undefined) {
+    for (const o of ['choose', 'save', 'resume'] as const)
+      if (values[o] !== undefined) throw new UsageError(`--random-walk cannot be combined with --${o}`)
+  }
+  if (values.resume !== undefined && values.session !== undefined)
+    throw new UsageError('--resume restores the saved session; it cannot be combined with --session')
+
+  const target = positionals[0] as string
+  let session: Parameters<typeof loadStory>[1]
+  if (typeof values.session === 'string') {
+    const file = values.session
+    const parsed = parseSessionText(decode(await readInput(io, file), file), { path: file })
+    reportDiagnostics(io, format, parsed.diagnostics)
+    if (!parsed.session || hasErrors(parsed.diagnostics)) return EXIT.invalid
+    session = parsed.session
+  }
+  const loaded = await loadStory(resolvePath(io, target), session)
+  // Info notes about the manifest (normalised forms and the like) are for `spkg validate`.
+  reportDiagnostics(
+    io,
+    format,
+    loaded.diagnostics.filter((d) => d.severity !== 'info'),
+  )
+  const source = loaded.source
+  if (!source) {
+    if (!hasErrors(loaded.diagnostics)) io.stderr.write(`spkg play: ${target} has no story to play\n`)
+    return EXIT.invalid
+  }
+  let failed = hasErrors(loaded.diagnostics)
+
+  if (walks !== undefined) {
+    const catalogue: CatalogueOption[] = []
+    for (const path of source.parts) {
+      const text = await source.readPart(path)
+      if (text !== undefined) catalogue.push(...catalogueOptions(parseStory(text, { path }).ast))
+    }
+    const report = await randomWalk({
+      walks,
+      seed: seed ?? 0,
+      start: (s) => createStoryRun(source, { seed: s }),
+      catalogue,
+      maxChoices,
+    })
+    writeWalkReport(io, format, report, target)
+    return failed || report.diagnostics.some((d) => hasErrors([d.diagnostic])) ? EXIT.invalid : EXIT.ok
+  }
+
+  let storyRun: PlayRun
+  if (typeof values.resume === 'string') {
+    const file = values.resume
+    const parsed = parseReadingStateText(decode(await readInput(io, file), file), {
+      storyId: source.id,
+      version: source.version,
+    })
+    reportDiagnostics(io, format, parsed.diagnostics)
+    if (!parsed.state) return EXIT.invalid
+    const resumed = await resumeStoryRun(source, parsed.state)
+    reportDiagnostics(io, format, resumed.diagnostics)
+    failed ||= hasErrors(resumed.diagnostics)
+    storyRun = resumed.run
+  } else {
+    storyRun = createStoryRun(source, seed === undefined ? {} : { seed })
+  }
+
+  const color = useColor(io)
+  const emit = (event: PlayEvent) => {
+    if (format === 'json') {
+      io.stdout.write(`${JSON.stringify(eventToJson(event))}\n`)
+      return
+    }
+    const text = eventToText(event, event.type === 'diagnostic' ? useColor(io, 'stderr') : color)
+    if (text === undefined) return
+    if (event.type === 'diagnostic') io.stderr.write(`${text}\n`)
+    else io.stdout.write(`${text}\n`)
+  }
+  const interactive = answers === undefined && io.stdin !== undefined
+  const outcome = await playRun(storyRun, {
+    answers,
+    emit,
+    prompt: interactive
+      ? {
+          reader: createLineReader(io.stdin as AsyncIterable<Uint8Array | string>),
+          write: (t) => io.stdout.write(t),
+          numbered: format === 'text',
+        }
+      : undefined,
+  })
+  failed ||= hasErrors(outcome.diagnostics)
+  if (outcome.stop === 'refused') {
+    failed = true
+    io.stderr.write(
+      `spkg play: the answer '${outcome.refused}' was refused at the pause ${outcome.pause?.key}\n`,
+    )
+  } else if (outcome.stop === 'event-limit') {
+    failed = true
+    io.stderr.write('spkg play: stopped after 1,000,000 events without a pause (a loop with no choice?)\n')
+  } else if (outcome.stop === 'pause' && format === 'text' && !interactive) {
+    io.stderr.write(`spkg play: stopped at the unanswered pause ${outcome.pause?.key}\n`)
+  }
+  if (typeof values.save === 'string') {
+    await writeOutputAtomic(io, values.save, `${serializeReadingState(storyRun.saveState())}\n`)
+  }
+  return failed ? EXIT.invalid : EXIT.ok
+}
+
+export const play: Command = {
+  path: ['play'],
+  summary: 'play a story in the terminal, scripted with --choose, or as seeded random walks',
+  usage:
+    'play <pkg|folder> [--seed N] [--choose 1,map,>part.sty:scene] [--session file] [--save file] [--resume file] [--format text|json] [--random-walk N]',
+  description: `Plays a story folder (with or without manifest.json) or one .sty file. Without --choose it asks
+at each pause (type the number shown, an option id, or '>' and a link target; 'q' or end of input
+stops). With --choose each item answers the next pause: an option id, or '>' and the link's
+resolved archive target; play stops at the first pause left unanswered or at the end.
+--format json prints the event stream, one JSON object per line. --save writes the reading state
+where play stopped, in the @spkg/state format that --resume reads.
+--random-walk N plays N seeded random playthroughs (walk i uses story seed S+i, S from --seed)
+and reports the endings reached, options never offered, runtime diagnostics and the longest path.
+Exits 1 when the story has errors or an answer is refused.`,
+  positionals: [1, 1],
+  options: {
+    seed: { type: 'string', valueName: '<N>', description: 'PRNG seed (beats {seed} in the story)' },
+    choose: {
+      type: 'string',
+      short: 'c',
+      valueName: '<answers>',
+      description: 'comma-separated answers, one per pause: option id or >target',
+    },
+    session: {
+      type: 'string',
+      valueName: '<file>',
+      description: 'session.json to use instead of the story’s',
+    },
+    save: {
+      type: 'string',
+      valueName: '<file>',
+      description: 'write the reading state here when play stops',
+    },
+    resume: { type: 'string', valueName: '<file>', description: 'resume from a state written by --save' },
+    format: {
+      type: 'string',
+      short: 'f',
+      valueName: 'text|json',
+      description: 'output format',
+      default: 'text',
+    },
+    'random-walk': { type: 'string', valueName: '<N>', description: 'play N seeded random playthroughs' },
+    'max-choices': {
+      type: 'string',
+      valueName: '<N>',
+      description: 'random walk: stop a walk after N answers (default 1000)',
+    },
+  },
+  examples: [
+    'spkg play examples/crooked-inn',
+    'spkg play platform.sty --choose 1,2 --format json',
+    'spkg play my-story --choose ">story/0003-forest.sty:edge" --save state.json',
+    'spkg play my-story --resume state.json --choose 1',
+    'spkg play my-story --random-walk 500 --seed 7',
+  ],
+  run,
+}

@@ -1,0 +1,30 @@
+/**
+ * What `spkg play` plays: a `.spkg` archive through `@spkg/reader` (verified on open), or a story
+ * folder / one `.sty` file through {@link loadFolder}.
+ */
+import { stat } from 'node:fs/promises'
+import type { JsonValue } from '@spkg/manifest'
+import { openPackageFile } from '@spkg/reader/node'
+import { IOFailure } from '../cli-types'
+import { type FolderLoad, loadFolder } from './load-folder'
+
+/**
+ * Loads `path` as a story: a directory or a `.sty` file as a folder, any other file as a package.
+ * `session` replaces the story's own `session.json` values.
+ *
+ * @throws IOFailure when the path does not exist
+ */
+export async function loadStory(path: string, session?: Record<string, JsonValue>): Promise<FolderLoad> {
+  let isFile: boolean
+  try {
+    isFile = (await stat(path)).isFile()
+  } catch {
+    throw new IOFailure(`cannot read '${path}': no such file or directory`)
+  }
+  if (!isFile || path.endsWith('.sty')) return loadFolder(path, session)
+  const opened = await openPackageFile(path)
+  if (!opened.ok) return { diagnostics: opened.diagnostics }
+  const source = opened.package.storySource()
+  if (opened.package.type !== 'story' || source.parts.length === 0) return { diagnostics: opened.diagnostics }
+  return { source: session ? { ...source, session } : source, diagnostics: opened.diagnostics }
+}
