@@ -53,7 +53,7 @@ describe('operators and printing', () => {
     expect(await evaluate('hero.stats', session)).toEqual({ text: '{"hp":3}', codes: [] })
   })
   it('short-circuits and/or (no draw on the right)', async () => {
-    const src = memorySource({ 'x.sty': '${false and chance(0.5)} ${true or chance(0.5)}' })
+    const src = memorySource({ 'x.sty': `\${false and chance(0.5)} \${true or chance(0.5)}` })
     const { run, lines } = await play(src, [], { seed: 42 })
     expect(lines[1]).toBe('#0 paragraph "false true"')
     expect(run.saveState().rng.state).toBe(42)
@@ -135,12 +135,12 @@ describe('runtime errors never stop play', () => {
     })
   })
   it('failed rolls draw nothing', async () => {
-    const src = memorySource({ 'x.sty': '${roll(0, 6)}${random(2, 1)}${pick([])}' })
+    const src = memorySource({ 'x.sty': `\${roll(0, 6)}\${random(2, 1)}\${pick([])}` })
     const { run } = await play(src, [], { seed: 9 })
     expect(run.saveState().rng.state).toBe(9)
   })
   it('diagnostics carry the file, line and column of the failing operation', async () => {
-    const { events } = await play(memorySource({ 'story/x.sty': 'A\n\nB ${1 / 0}' }), [], { seed: 1 })
+    const { events } = await play(memorySource({ 'story/x.sty': `A\n\nB \${1 / 0}` }), [], { seed: 1 })
     const d = events.find((e) => e.type === 'diagnostic')
     expect(d?.type === 'diagnostic' && d.diagnostic).toMatchObject({
       code: 'story/division-by-zero',
