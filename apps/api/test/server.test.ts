@@ -1,0 +1,108 @@
+/**
+ * The real server process: start-up, JSON logs without tokens, graceful shutdown on SIGTERM with
+ * an in-flight request, and the one-line refusal of a bad configuration.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { request } from 'node:http'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+
+const API_DIR = fileURLToPath(new URL('..', import.meta.url))
+const children: ChildProcess[] = []
+
+function startProcess(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--conditions=@spkg/source', '--import', 'tsx', 'src/server.ts'], {
+    cwd: API_DIR,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', PGLITE_DIR: 'memory://', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.push(child)
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (d) => {
+    stdout += d
+  })
+  child.stderr?.on('data', (d) => {
+    stderr += d
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const listening = new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /Server listening at (http:\/\/[^"]+)"/.exec(stdout)
+      if (m?.[1]) {
+        clearInterval(timer)
+        resolve(m[1])
+      }
+    }, 50)
+    exited.then((code) => {
+      clearInterval(timer)
+      reject(new Error(`server exited with ${code}: ${stderr}`))
+    })
+  })
+  listening.catch(() => {})
+  return { child, exited, listening, out: () => stdout, err: () => stderr }
+}
+
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL')
+})
+
+describe('server process', () => {
+  it('serves, logs JSON with request ids and no tokens, and drains in-flight requests on SIGTERM', async () => {
+    const s = startProcess({ LOG_LEVEL: 'info' })
+    const base = await s.listening
+    const health = await fetch(`${base}/api/health`, {
+      headers: { authorization: 'Bearer secret-token-do-not-log', 'x-request-id': 'trace-12345678' },
+    })
+    expect(health.status).toBe(200)
+    expect(health.headers.get('x-request-id')).toBe('trace-12345678')
+    expect(await health.json()).toEqual({ status: 'ok', database: 'ok' })
+
+    // An upload still in flight when SIGTERM arrives completes before the process exits.
+    const url = new URL(`${base}/api/csp-report`)
+    const body = JSON.stringify({
+      'csp-report': { 'document-uri': 'https://app.example.org/', 'blocked-uri': 'inline' },
+    })
+    const inFlight = new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/csp-report', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume()
+          res.on('end', () => resolve(res.statusCode ?? 0))
+        },
+      )
+      req.on('error', reject)
+      req.write(body.slice(0, 10))
+      setTimeout(() => {
+        s.child.kill('SIGTERM')
+        setTimeout(() => req.end(body.slice(10)), 300)
+      }, 200)
+    })
+    expect(await inFlight).toBe(204)
+    expect(await s.exited).toBe(0)
+    const lines = s
+      .out()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
+    expect(lines.some((l) => l.reqId === 'trace-12345678' && l.msg === 'request completed')).toBe(true)
+    expect(lines.some((l) => l.msg === 'shutting down')).toBe(true)
+    expect(s.out()).not.toContain('secret-token-do-not-log')
+    expect(s.out()).not.toContain('remoteAddress')
+  }, 90_000)
+
+  it('refuses a bad configuration with one line naming each setting', async () => {
+    const s = startProcess({ PORT: 'eighty', OIDC_ROLES_CLAIM: 'bad claim!' })
+    expect(await s.exited).toBe(1)
+    const lines = s.err().trim().split('\n')
+    expect(lines[0]).toBe('Invalid configuration:')
+    expect(lines.some((l) => /^ {2}PORT: must be an integer/.test(l))).toBe(true)
+    expect(lines.some((l) => /^ {2}OIDC_ROLES_CLAIM: /.test(l))).toBe(true)
+  }, 60_000)
+})
