@@ -12,7 +12,7 @@ import { createTestDb, type TestDb } from './db'
 /** The fake auth plugin: decorates `authenticate` and `requireRole` like the real one. */
 export const testAuthPlugin = fp(
   async (app) => {
-    app.decorateRequest('user', null)
+    app.decorateRequest('user', null as never)
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const h = request.headers.authorization
       const m = typeof h === 'string' ? /^Bearer test:([^:\s]+):([a-z,]*)$/.exec(h) : null
