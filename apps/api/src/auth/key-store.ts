@@ -86,7 +86,11 @@ export interface KeyStore {
 type GetJwks = ReturnType<typeof buildGetJwks>
 
 /** get-jwks' caches are lru-cache instances; its typings omit `has` and `size`. */
-type LruView = { has(key: string): boolean; size: number }
+type LruView = {
+  has(key: string): boolean
+  peek(key: string, options: { allowStale: boolean }): unknown
+  size: number
+}
 const lru = (cache: unknown) => cache as LruView
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString())
@@ -200,7 +204,9 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
         throw new KeyLookupError(401, 'AUTH_UNKNOWN_KEY', 'Invalid token')
       }
       keySet.lastFetchAt = now()
-      stale = await (jwks.staleCache.get(cacheKey) as Promise<unknown> | undefined)?.catch(() => undefined)
+      // An expired entry is still in the main cache until get-jwks touches it (then it moves to the stale cache).
+      const previous = lru(jwks.cache).peek(cacheKey, { allowStale: true }) ?? jwks.staleCache.get(cacheKey)
+      stale = await (previous as Promise<unknown> | undefined)?.catch(() => undefined)
     }
     let jwk: Record<string, unknown>
     try {

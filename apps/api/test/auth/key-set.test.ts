@@ -1,0 +1,182 @@
+/**
+ * The key-set wrapper under stress: an unknown-kid flood stays within 5 provider requests a minute, a key-set
+ * endpoint that goes down (or hangs) after start leaves cached keys working and shows in `authState()`, a provider
+ * unreachable at start gives 503, and the retention job deletes old auth events only.
+ */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { purgeAuthEvents, readRoles } from '../../src/auth/index.ts'
+import { rowsOf } from '../../src/auth/store.ts'
+import {
+  attackerKey,
+  bearer,
+  buildTestApp,
+  claims,
+  createAuthDb,
+  signJwt,
+  startTestIdp,
+  type TestIdp,
+} from './_helpers.ts'
+
+let idp: TestIdp
+let database: Awaited<ReturnType<typeof createAuthDb>>
+
+beforeAll(async () => {
+  idp = await startTestIdp({ alice: ['creator'] })
+  database = await createAuthDb()
+}, 60_000)
+
+afterAll(async () => {
+  await database?.close()
+  await idp?.close()
+})
+
+const providerRequests = () => idp.counts.discovery + idp.counts.jwks
+
+describe('unknown kid flood', () => {
+  it('makes at most 5 provider requests a minute and keeps accepting valid tokens', async () => {
+    idp.mode = 'up'
+    const before = providerRequests()
+    const app = await buildTestApp({ issuer: idp.issuer, db: database.db })
+    try {
+      const valid = await idp.mintToken('alice')
+      expect((await app.inject({ url: '/private', headers: bearer(valid) })).statusCode).toBe(200)
+      const key = attackerKey()
+      for (let i = 0; i < 50; i++) {
+        const token = signJwt({ alg: 'RS256', kid: `random-${i}-${Math.random()}` }, claims(idp), key)
+        const res = await app.inject({ url: '/private', headers: bearer(token) })
+        expect(res.statusCode).toBe(401)
+      }
+      expect(providerRequests() - before).toBeLessThanOrEqual(5)
+      expect((await app.inject({ url: '/private', headers: bearer(valid) })).statusCode).toBe(200)
+      const state = app.authState()
+      expect(state.keySet.requestsInWindow).toBe(5)
+      expect(state.keySet.budgetExhaustedAt).toBeDefined()
+      expect(state.healthy).toBe(true)
+    } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('key-set endpoint down after start', () => {
+  it('keeps cached keys working, serves a stale key after expiry, and reports the failed fetch', async () => {
+    idp.mode = 'up'
+    const app = await buildTestApp({ issuer: idp.issuer, db: database.db, auth: { keys: { ttlMs: 300 } } })
+    try {
+      const token = await idp.mintToken('alice')
+      expect((await app.inject({ url: '/private', headers: bearer(token) })).statusCode).toBe(200)
+      expect(app.authState().keySet.lastFetchOk).toBe(true)
+
+      idp.mode = 'down'
+      const fresh = signJwt({ alg: 'RS256', kid: 'test-key-1' }, claims(idp, { sub: 'dave' }), idp.signingKey)
+      expect((await app.inject({ url: '/private', headers: bearer(fresh) })).statusCode).toBe(200)
+
+      await new Promise((r) => setTimeout(r, 400)) // let the cached key expire: the refetch fails
+      const later = signJwt({ alg: 'RS256', kid: 'test-key-1' }, claims(idp, { sub: 'erin' }), idp.signingKey)
+      expect((await app.inject({ url: '/private', headers: bearer(later) })).statusCode).toBe(200)
+      const state = app.authState()
+      expect(state.keySet.lastFetchOk).toBe(false)
+      expect(state.keySet.lastError).toBeDefined()
+      expect(state.discovery.status).toBe('ok')
+
+      const unknown = signJwt({ alg: 'RS256', kid: 'rotated-key' }, claims(idp), attackerKey())
+      expect((await app.inject({ url: '/private', headers: bearer(unknown) })).statusCode).toBe(401)
+    } finally {
+      idp.mode = 'up'
+      await app.close()
+    }
+  })
+
+  it('gives up on a hanging key-set endpoint after the fetch timeout (401, not a hung request)', async () => {
+    idp.mode = 'hang'
+    const app = await buildTestApp({
+      issuer: idp.issuer,
+      db: database.db,
+      auth: { keys: { fetchTimeoutMs: 300 } },
+    })
+    try {
+      const token = await idp.mintToken('alice')
+      const res = await app.inject({ url: '/private', headers: bearer(token) })
+      expect(res.statusCode).toBe(401)
+      const state = app.authState()
+      expect(state.keySet.lastFetchOk).toBe(false)
+      expect(state.keySet.lastError).toMatch(/TIMEOUT|timeout|abort/i)
+      expect(state.healthy).toBe(false) // no key cached and the last fetch failed
+    } finally {
+      idp.mode = 'up'
+      await app.close()
+    }
+  })
+})
+
+describe('provider unreachable at start', () => {
+  it('starts, answers 503 to authenticated routes, reports discovery failed', async () => {
+    const dead = createServer()
+    await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r))
+    const issuer = `http://127.0.0.1:${(dead.address() as AddressInfo).port}`
+    await new Promise<void>((r) => dead.close(() => r()))
+    const app = await buildTestApp({ issuer, db: database.db })
+    try {
+      const token = signJwt({ alg: 'RS256', kid: 'k' }, claims({ issuer }), attackerKey())
+      const res = await app.inject({ url: '/private', headers: bearer(token) })
+      expect(res.statusCode).toBe(503) // AUTH_UNAVAILABLE; the API sends 5xx with the generic message
+      expect(res.json().statusCode).toBe(503)
+      const state = app.authState()
+      expect(state.healthy).toBe(false)
+      expect(state.discovery.status).toBe('failed')
+      expect(JSON.stringify(state)).not.toContain('\n    at ') // no stack
+      expect((await app.inject({ url: '/public' })).statusCode).toBe(200)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('refuses a discovery document that names another issuer', async () => {
+    const liar = createServer((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ issuer: 'https://evil.example', jwks_uri: 'https://evil.example/jwks' })),
+    )
+    await new Promise<void>((r) => liar.listen(0, '127.0.0.1', r))
+    const issuer = `http://127.0.0.1:${(liar.address() as AddressInfo).port}`
+    const app = await buildTestApp({ issuer, db: database.db })
+    try {
+      expect(app.authState().discovery).toMatchObject({ status: 'failed' })
+    } finally {
+      await app.close()
+      liar.closeAllConnections()
+      await new Promise<void>((r) => liar.close(() => r()))
+    }
+  })
+})
+
+describe('retention', () => {
+  it('deletes auth events older than the retention period and keeps the rest', async () => {
+    const { db } = database
+    await db.execute(sql`delete from auth_events`)
+    await db.execute(sql`insert into auth_events (kind, created_at) values
+      ('token_refused', now() - interval '40 days'), ('token_refused', now() - interval '31 days'),
+      ('session_created', now() - interval '29 days'), ('session_created', now())`)
+    expect(await purgeAuthEvents(db, 30)).toBe(2)
+    const left = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from auth_events`)
+    expect(left[0]?.n).toBe(2)
+    expect(await purgeAuthEvents(db, 30)).toBe(0)
+  })
+})
+
+describe('roles claim', () => {
+  it('reads a top-level claim, a dot path, and a URL-named claim; anything else is no roles', () => {
+    expect(readRoles({ roles: ['creator'] }, 'roles')).toEqual(['creator'])
+    expect(readRoles({ realm_access: { roles: ['moderator', 7] } }, 'realm_access.roles')).toEqual([
+      'moderator',
+    ])
+    expect(
+      readRoles({ 'https://spkg.example/roles': ['administrator'] }, 'https://spkg.example/roles'),
+    ).toEqual(['administrator'])
+    expect(readRoles({ roles: 'administrator' }, 'roles')).toEqual([])
+    expect(readRoles({}, 'a.b.c')).toEqual([])
+  })
+})

@@ -1,0 +1,257 @@
+/**
+ * Two-tier throttling: both tiers, headers per tier, Retry-After, `sub` vs IP keys, counters shared by two app
+ * instances through the shared Redis (own key prefix, cleaned up), and fail-open while a private Redis is stopped.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { THROTTLES } from '../../src/rate-limit/index.ts'
+import { bearer, buildTestApp, createAuthDb, startTestIdp, type TestIdp } from '../auth/_helpers.ts'
+
+const SHARED_REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+let idp: TestIdp
+let database: Awaited<ReturnType<typeof createAuthDb>>
+let app: FastifyInstance
+
+beforeAll(async () => {
+  idp = await startTestIdp({ alice: [], bob: [] })
+  database = await createAuthDb()
+  app = await buildTestApp({ issuer: idp.issuer, db: database.db })
+}, 60_000)
+
+afterAll(async () => {
+  await app?.close()
+  await database?.close()
+  await idp?.close()
+})
+
+let ipCounter = 1
+const freshIp = () => `10.0.${Math.floor(ipCounter / 250)}.${ipCounter++ % 250}`
+
+describe('the SPEC table', () => {
+  it('holds the SPEC numbers', () => {
+    expect(THROTTLES.default).toEqual([
+      { name: 'short', max: 10, ttl: 1000 },
+      { name: 'long', max: 100, ttl: 60_000 },
+    ])
+    expect(THROTTLES.reports[0]).toEqual({ name: 'short', max: 5, ttl: 60_000 })
+    expect(THROTTLES['catalog-read']).toEqual([
+      { name: 'short', max: 5, ttl: 1000 },
+      { name: 'long', max: 30, ttl: 60_000 },
+    ])
+    expect(THROTTLES['csp-report'][0]).toEqual({ name: 'short', max: 10, ttl: 1000 })
+    expect(THROTTLES['catalog-write'][0]?.max).toBeGreaterThanOrEqual(3)
+    expect(THROTTLES['catalog-write'][1]?.max).toBeLessThanOrEqual(20)
+  })
+})
+
+describe('in memory', () => {
+  it('lets 10 requests a second through, then 429 with Retry-After and headers per tier', async () => {
+    const remoteAddress = freshIp()
+    for (let i = 1; i <= 10; i++) {
+      const res = await app.inject({ url: '/public', remoteAddress })
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['x-ratelimit-limit-short']).toBe('10')
+      expect(res.headers['x-ratelimit-remaining-short']).toBe(String(10 - i))
+      expect(res.headers['x-ratelimit-limit-long']).toBe('100')
+      expect(res.headers['x-ratelimit-remaining-long']).toBe(String(100 - i))
+    }
+    const res = await app.inject({ url: '/public', remoteAddress })
+    expect(res.statusCode).toBe(429)
+    expect(res.headers['retry-after']).toBe('1')
+    expect(res.json()).toMatchObject({
+      statusCode: 429,
+      message: expect.stringContaining('ThrottlerException'),
+    })
+    expect(res.json().message).toContain('short')
+  })
+
+  it('applies the per-route rows: catalog reads 5/s, reports 5 per 60 s', async () => {
+    const remoteAddress = freshIp()
+    for (let i = 0; i < 5; i++)
+      expect((await app.inject({ url: '/catalog/x', remoteAddress })).statusCode).toBe(200)
+    const sixth = await app.inject({ url: '/catalog/x', remoteAddress })
+    expect(sixth.statusCode).toBe(429)
+    expect(sixth.headers['x-ratelimit-limit-long']).toBeUndefined() // the short tier refused first
+    const headers = bearer(await idp.mintToken('alice'))
+    for (let i = 0; i < 5; i++) {
+      expect((await app.inject({ method: 'POST', url: '/me/reports', headers })).statusCode).toBe(200)
+    }
+    const report = await app.inject({ method: 'POST', url: '/me/reports', headers })
+    expect(report.statusCode).toBe(429)
+    expect(Number(report.headers['retry-after'])).toBeGreaterThan(50)
+  })
+
+  it('never throttles health', async () => {
+    const remoteAddress = freshIp()
+    for (let i = 0; i < 30; i++) {
+      const res = await app.inject({ url: '/health', remoteAddress })
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['x-ratelimit-limit-short']).toBeUndefined()
+    }
+  })
+
+  it('keys authenticated callers by sub and anonymous ones by IP', async () => {
+    const remoteAddress = freshIp()
+    const bob = bearer(await idp.mintToken('bob'))
+    for (let i = 0; i < 10; i++) {
+      expect((await app.inject({ url: '/private', headers: bob, remoteAddress })).statusCode).toBe(200)
+    }
+    expect((await app.inject({ url: '/private', headers: bob, remoteAddress })).statusCode).toBe(429)
+    // Same IP, other user: own counter. Same user, other IP: still refused.
+    const alice = bearer(await idp.mintToken('alice'))
+    expect((await app.inject({ url: '/private', headers: alice, remoteAddress })).statusCode).toBe(200)
+    expect((await app.inject({ url: '/private', headers: bob, remoteAddress: freshIp() })).statusCode).toBe(
+      429,
+    )
+  })
+
+  it('counts the sustained tier separately and refuses past it', async () => {
+    const Fastify = (await import('fastify')).default
+    const { rateLimitPlugin } = await import('../../src/rate-limit/index.ts')
+    const bare = Fastify()
+    await bare.register(rateLimitPlugin, {})
+    bare.get(
+      '/tiers',
+      {
+        config: {
+          throttle: [
+            { name: 'short', max: 100, ttl: 1000 },
+            { name: 'long', max: 3, ttl: 60_000 },
+          ],
+        } as never,
+      },
+      async () => ({}),
+    )
+    try {
+      for (let i = 0; i < 3; i++) expect((await bare.inject({ url: '/tiers' })).statusCode).toBe(200)
+      const res = await bare.inject({ url: '/tiers' })
+      expect(res.statusCode).toBe(429)
+      expect(res.headers['x-ratelimit-remaining-short']).toBe('96')
+      expect(res.headers['x-ratelimit-remaining-long']).toBe('0')
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(50)
+    } finally {
+      await bare.close()
+    }
+  })
+})
+
+async function deleteKeys(url: string, prefix: string) {
+  const r = new Redis(url)
+  try {
+    const keys = await r.keys(`${prefix}*`)
+    if (keys.length > 0) await r.del(...keys)
+  } finally {
+    r.disconnect()
+  }
+}
+
+describe('Redis', () => {
+  it('shares counters between two instances (the 11th request across both is refused)', async () => {
+    const nameSpace = `spkg-test-${randomUUID()}:`
+    const a = await buildTestApp({
+      issuer: idp.issuer,
+      db: database.db,
+      limits: { redisUrl: SHARED_REDIS, nameSpace },
+    })
+    const b = await buildTestApp({
+      issuer: idp.issuer,
+      db: database.db,
+      limits: { redisUrl: SHARED_REDIS, nameSpace },
+    })
+    try {
+      const remoteAddress = freshIp()
+      const statuses: number[] = []
+      for (let i = 0; i < 11; i++) {
+        statuses.push((await (i % 2 ? b : a).inject({ url: '/public', remoteAddress })).statusCode)
+      }
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200))
+      expect(statuses[10]).toBe(429)
+      // one request moved each tier by exactly one (no double counting between limiters)
+      const other = await a.inject({ url: '/public', remoteAddress: freshIp() })
+      expect(other.headers['x-ratelimit-remaining-short']).toBe('9')
+      expect(other.headers['x-ratelimit-remaining-long']).toBe('99')
+    } finally {
+      await a.close()
+      await b.close()
+      await deleteKeys(SHARED_REDIS, nameSpace)
+    }
+  })
+
+  it('fails open while its Redis is stopped and counts again once it is back', async () => {
+    const port = await freePort()
+    let redis = await startRedis(port)
+    const nameSpace = `spkg-test-${randomUUID()}:`
+    const limited = await buildTestApp({
+      issuer: idp.issuer,
+      db: database.db,
+      limits: { redisUrl: `redis://127.0.0.1:${port}`, nameSpace },
+    })
+    try {
+      const remoteAddress = freshIp()
+      const first = await limited.inject({ url: '/public', remoteAddress })
+      expect(first.headers['x-ratelimit-remaining-short']).toBe('9')
+
+      await stopRedis(redis)
+      for (let i = 0; i < 15; i++) {
+        const res = await limited.inject({ url: '/public', remoteAddress })
+        expect(res.statusCode).toBe(200) // fail-open: over the burst limit, yet served
+        expect(res.headers['x-ratelimit-remaining-short']).toBeUndefined()
+      }
+
+      redis = await startRedis(port)
+      let counted: string | undefined
+      for (let i = 0; i < 100 && counted === undefined; i++) {
+        await new Promise((r) => setTimeout(r, 100))
+        counted = (await limited.inject({ url: '/public', remoteAddress: freshIp() })).headers[
+          'x-ratelimit-remaining-short'
+        ] as string | undefined
+      }
+      expect(counted).toBe('9')
+    } finally {
+      await limited.close()
+      await stopRedis(redis)
+    }
+  }, 60_000)
+})
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer()
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
+    stdio: 'ignore',
+  })
+  for (let i = 0; i < 100; i++) {
+    const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null })
+    probe.on('error', () => {})
+    const ok = await probe
+      .connect()
+      .then(() => probe.ping())
+      .then(() => true)
+      .catch(() => false)
+    probe.disconnect()
+    if (ok) return child
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error('redis-server did not start')
+}
+
+function stopRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve())
+    child.kill('SIGKILL')
+  })
+}
