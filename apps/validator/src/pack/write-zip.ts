@@ -99,7 +99,7 @@ export function writeZip(
       path: file.path,
       size: file.data.length,
       compressedSize: data.length,
-      method: file.method,
+      method,
     })
   }
   const cdSize = central.reduce((n, c) => n + c.length, 0)
