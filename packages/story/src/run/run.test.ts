@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the story language interpolates with ${}
 /**
  * The interpreter's flow: blocks and inline styles, sections and visits, jumps, gates, links,
  * choice groups, scopes, modules, host calls and the flow-level runtime diagnostics.
