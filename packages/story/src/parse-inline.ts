@@ -132,11 +132,7 @@ export function checkTarget(ctx: ParseContext, target: string, pos: Pos): boolea
     ctx.report('story/bad-target', 'target starts with / (targets are archive-relative)', pos)
   else if (path.split('/').includes('..'))
     ctx.report('story/bad-target', "target escapes the archive ('..')", pos)
-  else if (
-    !path.endsWith('.sty') ||
-    /^[a-z][a-z0-9+.-]*:/i.test(target) ||
-    path.split('/').some((s) => s === '' || s === '.')
-  )
+  else if (!path.endsWith('.sty') || path.split('/').some((s) => s === '' || s === '.'))
     ctx.report(
       'story/bad-target',
       `'${target}' is not a part target (a path ending .sty, optionally :id)`,

@@ -149,6 +149,13 @@ describe('paragraphs and inline content (section 2)', () => {
     })
   })
 
+  it('accepts a scene id after a part name that starts with a letter', () => {
+    expect(strip(first('[Go > b.sty:edge]'))).toMatchObject({
+      lines: [[{ k: 'link', target: 'b.sty:edge' }]],
+    })
+    expect(body('[[ b.sty:edge ]]')[0]).toMatchObject({ kind: 'gate', target: 'b.sty:edge' })
+  })
+
   it('uses the part after the last " > " as the link target', () => {
     const p = strip(first('[a > b > story/x.sty]'))
     expect(p).toMatchObject({

@@ -1,0 +1,217 @@
+/**
+ * Checks of extension modules (section 8): unknown modules, cycles, duplicate declarations,
+ * extern namespaces, pure constants and recursion; and the scopes that `{use}` makes visible.
+ * Internal.
+ */
+import { BUILTINS, IMPURE_BUILTINS } from './_names'
+import { nodeExprs, visitNodes, walkExpr } from './_walk'
+import type { Expr, ModuleAst, Pos } from './ast'
+import type { CheckContext } from './check-story'
+import { resolveModulePath } from './resolve-paths'
+
+/** What a module declares, by name, with the module that declares it. */
+export interface Scope {
+  consts: Map<string, string>
+  fns: Map<string, { params: string[]; module: string }>
+  passages: Map<string, { params: string[]; module: string }>
+  externs: Map<string, { params: string[]; module: string }>
+}
+
+/** An empty scope. */
+export function emptyScope(): Scope {
+  return { consts: new Map(), fns: new Map(), passages: new Map(), externs: new Map() }
+}
+
+/** Adds the declarations of `mod` (at `path`) to `scope`, first declaration winning. */
+function addModule(scope: Scope, path: string, mod: ModuleAst): void {
+  for (const c of mod.consts) if (!scope.consts.has(c.name)) scope.consts.set(c.name, path)
+  for (const f of mod.fns)
+    if (!scope.fns.has(f.name)) scope.fns.set(f.name, { params: f.params, module: path })
+  for (const p of mod.passages)
+    if (!scope.passages.has(p.name)) scope.passages.set(p.name, { params: p.params, module: path })
+  for (const x of mod.externs)
+    if (!scope.externs.has(`${x.ns}.${x.fn}`))
+      scope.externs.set(`${x.ns}.${x.fn}`, { params: x.params, module: path })
+}
+
+/**
+ * The scope of a file that `{use}`s `uses`: the declarations of those modules (not of the
+ * modules they use in turn). Unknown modules are reported when `report` is set.
+ */
+export function scopeOf(
+  cx: CheckContext,
+  file: string,
+  uses: Array<{ module: string; pos: Pos }>,
+  report: boolean,
+): Scope {
+  const scope = emptyScope()
+  for (const u of uses) {
+    const path = resolveModulePath(u.module, { flat: cx.flat })
+    const mod = cx.modules.get(path)
+    if (mod) addModule(scope, path, mod)
+    else if (report)
+      cx.report(
+        file,
+        'story/unknown-module',
+        `no module '${path}' in this package ({use ${u.module}})`,
+        u.pos,
+      )
+  }
+  return scope
+}
+
+/** Runs the module checks; returns each module's own scope (its declarations plus its uses). */
+export function checkModules(cx: CheckContext): Map<string, Scope> {
+  const scopes = new Map<string, Scope>()
+  const global = new Map<string, string>()
+  for (const path of cx.moduleOrder) {
+    const mod = cx.modules.get(path)!
+    const scope = scopeOf(cx, path, mod.uses, true)
+    const own = new Map<string, number>()
+    const declare = (name: string, pos: Pos, what: string) => {
+      if (BUILTINS.has(name)) {
+        cx.report(
+          path,
+          'story/duplicate-declaration',
+          `'${name}' is a built-in function; name the ${what} otherwise`,
+          pos,
+        )
+        return
+      }
+      const line = own.get(name)
+      if (line !== undefined) {
+        cx.report(path, 'story/duplicate-declaration', `'${name}' is already declared on line ${line}`, pos)
+        return
+      }
+      own.set(name, pos.line)
+      if (what === 'default') return
+      const other = global.get(name)
+      if (other !== undefined && other !== path)
+        cx.report(path, 'story/duplicate-declaration', `'${name}' is already declared in '${other}'`, pos)
+      else global.set(name, path)
+    }
+    for (const d of mod.defaults) declare(d.name, d.pos, 'default')
+    for (const c of mod.consts) declare(c.name, c.pos, 'constant')
+    for (const f of mod.fns) declare(f.name, f.pos, 'function')
+    for (const p of mod.passages) declare(p.name, p.pos, 'passage')
+    const externs = new Set<string>()
+    for (const x of mod.externs) {
+      const key = `${x.ns}.${x.fn}`
+      if (externs.has(key))
+        cx.report(path, 'story/duplicate-declaration', `'{extern ${key}}' is declared twice`, x.pos)
+      externs.add(key)
+      if (!cx.requires.has(x.ns))
+        cx.report(
+          path,
+          'story/extern-namespace',
+          `'${x.ns}' is not in the manifest's "requires"; add it there so hosts know to provide it`,
+          x.pos,
+        )
+    }
+    addModule(scope, path, mod)
+    scopes.set(path, scope)
+    checkConsts(cx, path, mod, scope)
+  }
+  checkCycles(cx)
+  checkRecursion(cx, scopes)
+  return scopes
+}
+
+/** `{const}` values are built from literals, built-ins without side effects and other constants. */
+function checkConsts(cx: CheckContext, path: string, mod: ModuleAst, scope: Scope): void {
+  for (const c of mod.consts)
+    walkExpr(c.e, (e) => {
+      const bad =
+        e.k === 'name' && !scope.consts.has(e.name)
+          ? `'${e.name}' is not a constant`
+          : e.k === 'dice' || (e.k === 'call' && (IMPURE_BUILTINS.has(e.callee) || !BUILTINS.has(e.callee)))
+            ? 'a constant cannot roll dice or call functions other than pure built-ins'
+            : e.k === 'ref'
+              ? 'a constant cannot refer to a heading or group'
+              : undefined
+      if (bad)
+        cx.report(path, 'story/bad-expression', `{const ${c.name}}: ${bad}; use {set} or {fn} instead`, e.pos)
+    })
+}
+
+/** `story/module-cycle`: reported at the `{use}` that closes a cycle. */
+function checkCycles(cx: CheckContext): void {
+  const state = new Map<string, 'open' | 'done'>()
+  const visit = (path: string, trail: string[]) => {
+    state.set(path, 'open')
+    const mod = cx.modules.get(path)!
+    for (const u of mod.uses) {
+      const next = resolveModulePath(u.module, { flat: cx.flat })
+      if (!cx.modules.has(next)) continue
+      if (state.get(next) === 'open') {
+        const cycle = [...trail.slice(trail.indexOf(next)), path, next].join(' → ')
+        cx.report(path, 'story/module-cycle', `modules use each other in a cycle: ${cycle}`, u.pos)
+      } else if (!state.has(next)) visit(next, [...trail, path])
+    }
+    state.set(path, 'done')
+  }
+  for (const path of cx.moduleOrder) if (!state.has(path)) visit(path, [])
+}
+
+/** `story/recursion`: a function calling itself, or a passage inserting itself, directly or not. */
+function checkRecursion(cx: CheckContext, scopes: Map<string, Scope>): void {
+  type Key = string
+  const edges = new Map<Key, Array<Key>>()
+  const where = new Map<Key, { path: string; pos: Pos; label: string }>()
+  for (const path of cx.moduleOrder) {
+    const mod = cx.modules.get(path)!
+    const scope = scopes.get(path)!
+    const callees = (exprs: Expr[]) => {
+      const out: Key[] = []
+      for (const root of exprs)
+        walkExpr(root, (e) => {
+          if (e.k === 'call') {
+            const f = scope.fns.get(e.callee)
+            if (f) out.push(`fn:${f.module}:${e.callee}`)
+          }
+        })
+      return out
+    }
+    for (const f of mod.fns) {
+      const key = `fn:${path}:${f.name}`
+      edges.set(key, callees([f.e]))
+      where.set(key, { path, pos: f.pos, label: `${f.name}()` })
+    }
+    for (const p of mod.passages) {
+      const key = `passage:${path}:${p.name}`
+      const out: Key[] = []
+      visitNodes(p.body, {
+        node(n) {
+          if (n.kind === 'insert') {
+            const target = scope.passages.get(n.name)
+            if (target) out.push(`passage:${target.module}:${n.name}`)
+          }
+          out.push(...callees(nodeExprs(n)))
+        },
+      })
+      edges.set(key, out)
+      where.set(key, { path, pos: p.pos, label: `{passage ${p.name}}` })
+    }
+  }
+  const done = new Set<Key>()
+  const stack: Key[] = []
+  const visit = (k: Key) => {
+    stack.push(k)
+    for (const next of edges.get(k) ?? []) {
+      const at = stack.indexOf(next)
+      if (at >= 0) {
+        const w = where.get(next)!
+        const cycle = [...stack.slice(at), next].map((x) => where.get(x)!.label).join(' → ')
+        cx.report(
+          w.path,
+          'story/recursion',
+          `${w.label} calls itself (${cycle}); functions and passages cannot recurse`,
+          w.pos,
+        )
+      } else if (!done.has(next)) visit(next)
+    }
+    stack.pop()
+    done.add(k)
+  }
+  for (const k of edges.keys()) if (!done.has(k)) visit(k)
+}

@@ -1,0 +1,207 @@
+/**
+ * Checks of names across the package: undeclared variables, calls and inserts of names no
+ * `{use}`d module declares, wrong argument counts, assignments to constants, and locals that
+ * hide story variables. Internal.
+ */
+
+import type { Scope } from './_check-modules'
+import { BUILTINS, describeArity } from './_names'
+import { inlineSets, nodeExprs, optionExprs, visitNodes, walkExpr } from './_walk'
+import type { Expr, Node, Pos, SetStmt } from './ast'
+import type { CheckContext } from './check-story'
+
+/** One use of a name, with the chain of sections (innermost last) it appears in. */
+type Use =
+  | { k: 'read'; name: string; pos: Pos; sections: string[] }
+  | { k: 'set'; stmt: SetStmt; sections: string[] }
+  | { k: 'local'; name: string; pos: Pos; section: string }
+
+/** A file's uses of names and the scope it sees. */
+interface FileUses {
+  file: string
+  scope: Scope
+  /** Parameters in scope (fn and passage bodies). */
+  params: Set<string>
+  uses: Use[]
+  exprs: Expr[]
+  inserts: Array<{ name: string; args: number; pos: Pos }>
+  calls: Array<{ ns: string; fn: string; args: number; pos: Pos }>
+}
+
+/** Collects the uses in `nodes`, tracking the heading sections they sit in. */
+function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = []): void {
+  for (const d of defaults) fu.uses.push({ k: 'set', stmt: d, sections: ['h0'] })
+  for (const d of defaults) addExpr(fu, d.e, ['h0'])
+  const stack: Array<{ level: number; id: string }> = []
+  const sections = () => ['h0', ...stack.map((s) => s.id)]
+  visitNodes(nodes, {
+    node(n) {
+      if (n.kind === 'heading') {
+        while (stack.length && stack[stack.length - 1]!.level >= n.level) stack.pop()
+        stack.push({ level: n.level, id: n.id })
+      }
+      const secs = sections()
+      if (n.kind === 'set') fu.uses.push({ k: 'set', stmt: n.stmt, sections: secs })
+      else if (n.kind === 'local')
+        fu.uses.push({ k: 'local', name: n.name, pos: n.pos, section: secs[secs.length - 1]! })
+      else if (n.kind === 'insert') fu.inserts.push({ name: n.name, args: n.args.length, pos: n.pos })
+      else if (n.kind === 'call') fu.calls.push({ ns: n.ns, fn: n.fn, args: n.args.length, pos: n.pos })
+      else if (n.kind === 'paragraph' || n.kind === 'heading')
+        for (const line of n.kind === 'paragraph' ? n.lines : [n.label])
+          for (const stmt of inlineSets(line)) fu.uses.push({ k: 'set', stmt, sections: secs })
+      for (const e of nodeExprs(n)) addExpr(fu, e, secs)
+    },
+    option(o) {
+      const secs = sections()
+      for (const stmt of inlineSets(o.label)) fu.uses.push({ k: 'set', stmt, sections: secs })
+      for (const e of optionExprs(o)) addExpr(fu, e, secs)
+    },
+  })
+}
+
+function addExpr(fu: FileUses, root: Expr, sections: string[]): void {
+  fu.exprs.push(root)
+  walkExpr(root, (e) => {
+    if (e.k === 'name') fu.uses.push({ k: 'read', name: e.name, pos: e.pos, sections })
+  })
+}
+
+/** Runs the name checks over every part and module. */
+export function checkNames(
+  cx: CheckContext,
+  moduleScopes: Map<string, Scope>,
+  partScopes: Map<string, Scope>,
+): void {
+  const files: FileUses[] = []
+  const blank = (file: string, scope: Scope, params: string[] = []): FileUses => ({
+    file,
+    scope,
+    params: new Set(params),
+    uses: [],
+    exprs: [],
+    inserts: [],
+    calls: [],
+  })
+  for (const [file, part] of cx.parts) {
+    const fu = blank(file, partScopes.get(file)!)
+    collect(fu, part.ast.body, part.ast.declarations.defaults)
+    files.push(fu)
+  }
+  for (const path of cx.moduleOrder) {
+    const mod = cx.modules.get(path)!
+    const scope = moduleScopes.get(path)!
+    const top = blank(path, scope)
+    collect(top, [], mod.defaults)
+    files.push(top)
+    for (const f of mod.fns) {
+      const fu = blank(path, scope, f.params)
+      addExpr(fu, f.e, ['h0'])
+      files.push(fu)
+    }
+    for (const p of mod.passages) {
+      const fu = blank(path, scope, p.params)
+      collect(fu, p.body)
+      files.push(fu)
+    }
+  }
+
+  // locals per file and section; then story variables: defaults, session keys, and `=` assignments
+  const locals = new Map<string, Map<string, Set<string>>>()
+  for (const fu of files)
+    for (const u of fu.uses)
+      if (u.k === 'local') {
+        const bySection = locals.get(fu.file) ?? new Map<string, Set<string>>()
+        locals.set(fu.file, bySection)
+        const set = bySection.get(u.section) ?? new Set<string>()
+        bySection.set(u.section, set)
+        set.add(u.name)
+      }
+  const isLocal = (fu: FileUses, name: string, sections: string[]) =>
+    fu.params.has(name) || sections.some((s) => locals.get(fu.file)?.get(s)?.has(name))
+  const declared = new Set<string>(cx.sessionKeys)
+  for (const fu of files)
+    for (const u of fu.uses)
+      if (u.k === 'set' && u.stmt.op === '=' && !isLocal(fu, u.stmt.name, u.sections))
+        declared.add(u.stmt.name)
+  for (const fu of files) {
+    for (const u of fu.uses) {
+      if (u.k === 'local') {
+        if (declared.has(u.name))
+          cx.report(
+            fu.file,
+            'story/shadowing',
+            `the local '${u.name}' hides the story variable '${u.name}' in this section`,
+            u.pos,
+          )
+        continue
+      }
+      const name = u.k === 'read' ? u.name : u.stmt.name
+      if (isLocal(fu, name, u.sections)) continue
+      if (u.k === 'set' && fu.scope.consts.has(name)) {
+        cx.report(
+          fu.file,
+          'story/const-assign',
+          `'${name}' is a constant of '${fu.scope.consts.get(name)}' and cannot change`,
+          u.stmt.pos,
+        )
+        continue
+      }
+      if (u.k === 'read' && fu.scope.consts.has(name)) continue
+      if (declared.has(name)) continue
+      if (u.k === 'set' && u.stmt.op === '=') continue
+      cx.report(
+        fu.file,
+        'story/undeclared',
+        `'${name}' is never given a value: declare it with '{set ${name} = …}' in a declaration block, a module or session.json`,
+        u.k === 'read' ? u.pos : u.stmt.pos,
+      )
+    }
+    checkCalls(cx, fu)
+  }
+}
+
+/** Function calls, `{insert}` and `{call}`: visible names and argument counts. */
+function checkCalls(cx: CheckContext, fu: FileUses): void {
+  const arity = (pos: Pos, what: string, want: readonly [number, number], got: number) => {
+    if (got < want[0] || got > want[1])
+      cx.report(fu.file, 'story/arity', `${what} takes ${describeArity(want)}, not ${got}`, pos)
+  }
+  for (const root of fu.exprs)
+    walkExpr(root, (e) => {
+      if (e.k !== 'call') return
+      const fn = fu.scope.fns.get(e.callee) ?? fu.scope.externs.get(e.callee)
+      if (fn) arity(e.pos, `${e.callee}()`, [fn.params.length, fn.params.length], e.args.length)
+      else if (BUILTINS.has(e.callee)) arity(e.pos, `${e.callee}()`, BUILTINS.get(e.callee)!, e.args.length)
+      else
+        cx.report(
+          fu.file,
+          'story/unknown-function',
+          e.callee.includes('.')
+            ? `no '{extern ${e.callee}}' in the modules this file uses`
+            : `no function '${e.callee}': it is not a built-in and no module this file uses declares it`,
+          e.pos,
+        )
+    })
+  for (const i of fu.inserts) {
+    const p = fu.scope.passages.get(i.name)
+    if (p) arity(i.pos, `{passage ${i.name}}`, [p.params.length, p.params.length], i.args)
+    else
+      cx.report(
+        fu.file,
+        'story/unknown-function',
+        `no passage '${i.name}' in the modules this file uses`,
+        i.pos,
+      )
+  }
+  for (const c of fu.calls) {
+    const x = fu.scope.externs.get(`${c.ns}.${c.fn}`)
+    if (x) arity(c.pos, `${c.ns}.${c.fn}()`, [x.params.length, x.params.length], c.args)
+    else
+      cx.report(
+        fu.file,
+        'story/unknown-function',
+        `no '{extern ${c.ns}.${c.fn}}' in the modules this file uses`,
+        c.pos,
+      )
+  }
+}
