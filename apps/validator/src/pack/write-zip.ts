@@ -35,7 +35,7 @@ const encoder = new TextEncoder()
 /**
  * Writes `files` in the given order as one ZIP archive.
  *
- * @param options.level deflate level 0-9 for method 8 entries (default 9)
+ * @param options.level deflate level 0-9 for method 8 entries (default 6, zlib's: level 9 measured 5x slower on story text for little gain)
  * @returns the archive bytes and what each entry became
  * @example
  * const { bytes } = writeZip([{ path: 'manifest.json', data, method: 8 }])
@@ -44,7 +44,7 @@ export function writeZip(
   files: readonly ZipFile[],
   options: { level?: number } = {},
 ): { bytes: Uint8Array; entries: WrittenEntry[] } {
-  const level = options.level ?? 9
+  const level = options.level ?? 6
   const chunks: Uint8Array[] = []
   const central: Uint8Array[] = []
   const entries: WrittenEntry[] = []

@@ -100,12 +100,13 @@ export function storyChecks(
   has: (path: string) => boolean,
 ): Diagnostic[] {
   const out: Diagnostic[] = []
-  const asts = new Map<string, PartAst>()
+  // Only the ids of each part are kept, not its tree: trees of a 50 MB story would not fit twice.
+  const partIds = new Map<string, Set<string>>()
   const refs: [string, Ref[]][] = []
   for (const [path, text] of parts) {
     const { ast, diagnostics } = parseStory(text, { path })
     out.push(...diagnostics)
-    asts.set(path, ast)
+    partIds.set(path, idsOf(ast))
     const found: Ref[] = []
     nodeRefs(ast.body, found)
     refs.push([path, found])
@@ -117,7 +118,6 @@ export function storyChecks(
     for (const p of ast.passages) nodeRefs(p.body, found)
     refs.push([path, found])
   }
-  const idCache = new Map<string, Set<string>>()
   for (const [from, found] of refs) {
     for (const ref of found) {
       const at = { path: from, line: ref.pos.line, column: ref.pos.column }
@@ -139,13 +139,8 @@ export function storyChecks(
         continue
       }
       if (target.id === undefined) continue
-      const ast = asts.get(target.path)
-      if (!ast) continue
-      let ids = idCache.get(target.path)
-      if (!ids) {
-        ids = idsOf(ast)
-        idCache.set(target.path, ids)
-      }
+      const ids = partIds.get(target.path)
+      if (!ids) continue
       if (!ids.has(target.id))
         out.push(
           createDiagnostic(
