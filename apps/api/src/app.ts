@@ -21,10 +21,12 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod'
 import type { Redis } from 'ioredis'
+import { authPlugin } from './auth/index'
 import type { Config } from './config'
 import { closeDb, createDb, type Db } from './db/index'
 import { migrateDb } from './db/migrate'
 import { ApiError, handleError, handleFrameworkError, handleNotFound } from './errors'
+import { rateLimitPlugin } from './rate-limit/index'
 import { catalogRoutes } from './routes/catalog'
 import { cspReportRoutes } from './routes/csp-report'
 import { healthRoutes } from './routes/health'
@@ -32,6 +34,7 @@ import { profileRoutes } from './routes/profiles'
 import { progressRoutes } from './routes/progress'
 import { reportRoutes } from './routes/reports'
 import { storiesRoutes } from './routes/stories'
+import { securityPlugin } from './security/index'
 
 /** What `buildApp` may be handed instead of creating it. */
 export interface AppDeps {
@@ -144,10 +147,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     reply.header('x-request-id', request.id)
   })
 
-  // Registered by the auth/security side as their plugins land, in this order:
-  // securityPlugin (CORS + helmet + Reporting-Endpoints), authPlugin, rateLimitPlugin.
+  // CORS first (preflights and 401 answers carry CORS headers), then authentication, then throttling
+  // (its per-route hooks run after authentication so callers are keyed by `sub`).
+  await app.register(securityPlugin, config)
   if (deps.authPlugin) await app.register(deps.authPlugin)
+  else if (config.oidc.issuer) {
+    await app.register(authPlugin, {
+      oidc: config.oidc,
+      db,
+      authEventsRetentionDays: config.authEventsRetentionDays,
+    })
+  }
   if (!app.hasDecorator('authenticate')) failClosedAuth(app)
+  await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, redis: deps.redis })
 
   if (!config.isProduction) {
     await app.register(swagger, {

@@ -71,8 +71,13 @@ declare module 'fastify' {
 
 /** Options of {@link rateLimitPlugin}. */
 export interface RateLimitPluginOptions {
-  /** `redis://` URL; absent: in-memory counters (one instance). */
+  /**
+   * `redis://` URL; absent: in-memory counters (one instance). ioredis reads options from the query string, so
+   * `redis://host:6379/0?keyPrefix=run-42:` isolates a test run.
+   */
   redisUrl?: string | undefined
+  /** A Redis client to use instead of `redisUrl` (the caller closes it; create it with `enableOfflineQueue: false`). */
+  redis?: Redis | undefined
   /** Key prefix in Redis (tests use one per run). @default 'spkg:rl:' */
   nameSpace?: string
   /** Multiplies every `max` (benchmarks only). @default 1 */
@@ -92,8 +97,8 @@ const hooksOf = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray
 
 async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promise<void> {
   const factor = opts.maxFactor ?? 1
-  let redis: Redis | undefined
-  if (opts.redisUrl) {
+  let redis: Redis | undefined = opts.redis
+  if (!redis && opts.redisUrl) {
     redis = new Redis(opts.redisUrl, {
       connectTimeout: 500,
       maxRetriesPerRequest: 1,
