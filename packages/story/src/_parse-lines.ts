@@ -11,6 +11,11 @@ import { parseCommand } from './parse-command'
 import type { InlineToken } from './parse-inline'
 import { buildInline, checkTarget, tokenizeInline } from './parse-inline'
 
+/** `[#id]` at the end of a heading or option line. */
+const TRAILING_ID = new RegExp(`\\s*\\[#(${ID})\\]$`)
+/** A whole jump: `-> #id` or `-> END`. */
+const JUMP = new RegExp(`^->\\s*(?:#(${ID})|(END))$`)
+
 /** How deeply blocks (`{if}`, option bodies) may nest before the rest is skipped. */
 const MAX_DEPTH = 100
 
@@ -315,7 +320,7 @@ export class LineParser {
         const split = splitTags(t.slice(level))
         let content = split.content
         let id: string | undefined
-        const m = new RegExp(`\\s*\\[#(${ID})\\]$`).exec(content)
+        const m = TRAILING_ID.exec(content)
         if (m) {
           id = m[1]!
           this.declareId(id, 'heading', posAt(line, line.start + level + m.index + m[0].indexOf('[')))
@@ -408,7 +413,7 @@ export class LineParser {
 
   jump(line: Line, at: number, end = line.raw.length): JumpNode | undefined {
     const t = line.raw.slice(at, end).trimEnd()
-    const m = new RegExp(`^->\\s*(?:#(${ID})|(END))$`).exec(t)
+    const m = JUMP.exec(t)
     if (!m) {
       this.ctx.report('story/bad-expression', "a jump is written '-> #id' or '-> END'", posAt(line, at))
       return undefined
@@ -455,7 +460,7 @@ export class LineParser {
     const split = splitTags(line.text)
     let content = split.content
     let id: string | undefined
-    const idm = new RegExp(`\\s*\\[#(${ID})\\]$`).exec(content)
+    const idm = TRAILING_ID.exec(content)
     if (idm) {
       id = idm[1]!
       this.declareId(id, 'option', posAt(line, line.start + idm.index + idm[0].indexOf('[')))

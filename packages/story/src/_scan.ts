@@ -34,15 +34,30 @@ export function splitLines(source: string): Line[] {
       else break
       start++
     }
-    return { no: i + 1, raw, indent, start, text: raw.slice(start).replace(/[ \t]+$/, '') }
+    let end = raw.length
+    while (end > start && (raw.charCodeAt(end - 1) === 32 || raw.charCodeAt(end - 1) === 9)) end--
+    return { no: i + 1, raw, indent, start, text: raw.slice(start, end) }
   })
 }
 
 /** The position of `offset` in `line` (columns in code points). */
 export function posAt(line: Line, offset: number): Pos {
-  const before = line.raw.slice(0, offset)
-  const column = /^[\x00-\x7f]*$/.test(before) ? offset + 1 : [...before].length + 1
-  return { line: line.no, column }
+  const raw = line.raw
+  const end = Math.min(offset, raw.length)
+  let column = 1
+  for (let i = 0; i < end; i++) {
+    const c = raw.charCodeAt(i)
+    // a surrogate pair is one code point: count its high half only
+    if (
+      c < 0xdc00 ||
+      c > 0xdfff ||
+      i === 0 ||
+      raw.charCodeAt(i - 1) < 0xd800 ||
+      raw.charCodeAt(i - 1) > 0xdbff
+    )
+      column++
+  }
+  return { line: line.no, column: column + Math.max(0, offset - raw.length) }
 }
 
 /**
