@@ -45,6 +45,7 @@ export function generateSpkgStory(sections: number): SpkgBenchStory {
       `# Room ${i} [#s${i}]`,
       '{set gold += 1}',
       `You are in room ${i} with \${gold} coins. {if gold > 10}You feel rich.{else}You feel poor.{end} #room`,
+      '',
       `The air weighs \${weight(${i})} and smells of \${pick(["dust", "rain", "smoke"])}. Visit \${visits()}.`,
       '{set r = random(1, 6)}',
       `A die shows \${r}. {if r > 3}Lucky!{end}`,

@@ -20,6 +20,10 @@ export interface EngineFigures {
   loadStateMs: number
   /** A check value: total characters of text seen while timing (both engines print similar text). */
   chars: number
+  /** A typical state: 300 choices into a fresh run. */
+  typicalBytes: number
+  typicalSaveMs: number
+  typicalLoadMs: number
 }
 
 /** Mean time of `fn` over `runs` calls, after a few warm-up calls. */
@@ -74,6 +78,13 @@ export function runInk(source: string, options: { warmup: number; choices: numbe
   const saved = story.state.ToJson()
   const saveMs = meanMs(50, () => story.state.ToJson())
   const loadStateMs = meanMs(50, () => story.state.LoadJson(saved))
+
+  // A typical state: 300 choices into a fresh story.
+  story.ResetState()
+  play(300)
+  const typical = story.state.ToJson()
+  const typicalSaveMs = meanMs(500, () => story.state.ToJson())
+  const typicalLoadMs = meanMs(500, () => story.state.LoadJson(typical))
   return {
     engine: 'inkjs 2.4.0',
     compileMs,
@@ -87,5 +98,8 @@ export function runInk(source: string, options: { warmup: number; choices: numbe
     saveMs,
     loadStateMs,
     chars,
+    typicalBytes: typical.length,
+    typicalSaveMs,
+    typicalLoadMs,
   } satisfies EngineFigures
 }

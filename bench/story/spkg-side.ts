@@ -1,22 +1,131 @@
 /**
- * The @spkg/story side of `pnpm bench story`. Reports "not measured" while the interpreter's
- * `createStoryRun` is not exported yet.
+ * The @spkg/story side of `pnpm bench story`: the same seeded walker as the ink side, through the
+ * interpreter's pull loop (`createStoryRun`, `next()`, `choose()`), then save/load of the state
+ * through `@spkg/state` and resume by replay (`resumeStoryRun`).
  */
-import type { EngineFigures } from './ink-side'
+import { parseReadingStateText } from '@spkg/manifest'
+import { serializeReadingState } from '@spkg/state'
+import { createStoryRun, resumeStoryRun, type StoryRun } from '@spkg/story'
+import { mulberry32 } from './generate'
+import { type EngineFigures, meanMs } from './ink-side'
 
 /** The spkg figures: the engine figures plus resume by replay and a typical state. */
 export interface SpkgFigures extends EngineFigures {
+  /** `resumeStoryRun` of the recorded choices plus draining the replayed events. */
   resumeMs: number
-  typicalSaveMs: number
-  typicalLoadMs: number
+  resumeChoices: number
+  /** A fresh start (create the run, pull the first event: parse and compile the part), for comparison. */
+  startMs: number
 }
 
-/** Plays the spkg story; rejects when the interpreter is not available. */
+/** The walker: plays `count` choices, answering each pause uniformly at random. */
+async function walk(run: StoryRun, pick: () => number, count: number) {
+  let blocks = 0
+  let chars = 0
+  let made = 0
+  while (made < count) {
+    const ev = await run.next()
+    if (ev === undefined || ev.type === 'end') throw new Error('the spkg story ended')
+    if (ev.type === 'block') {
+      blocks++
+      chars += ev.block.text.length
+    } else if (ev.type === 'pause') {
+      const options = ev.options
+      const n = Math.floor((pick() * options.length) / 2 ** 32)
+      run.choose({ option: options[n]?.id ?? '' })
+      made++
+    } else if (ev.type === 'diagnostic') {
+      throw new Error(`diagnostic during the bench: ${JSON.stringify(ev)}`)
+    }
+  }
+  // Stop at the next pause so the state is saved at a pause.
+  for (;;) {
+    const ev = await run.next()
+    if (ev?.type === 'block') blocks++
+    if (ev === undefined || ev.type === 'pause') break
+  }
+  return { blocks, chars, made }
+}
+
+/** Plays the spkg story with the same walker as the ink side. */
 export async function runSpkg(
-  _story: { part: string; module: string },
-  _options: { warmup: number; choices: number; seed: number; replayChoices: number },
+  story: { part: string; module: string },
+  options: { warmup: number; choices: number; seed: number; replayChoices: number },
 ): Promise<SpkgFigures> {
-  const mod = (await import('@spkg/story')) as Record<string, unknown>
-  if (typeof mod.createStoryRun !== 'function') throw new Error('@spkg/story exports no createStoryRun yet')
-  throw new Error('the spkg side is not wired to the interpreter yet')
+  const source = {
+    id: 'bench-rooms',
+    version: '1.0.0',
+    parts: ['story/0001-rooms.sty'],
+    readPart: (p: string) => (p === 'story/0001-rooms.sty' ? story.part : undefined),
+    modules: [{ path: 'extensions/lib.xty', source: story.module }],
+    requires: [],
+    diagnostics: [],
+    hasAsset: () => false,
+  }
+
+  // "Compile": creating the run and pulling the first event parses and compiles the entry part.
+  let t0 = performance.now()
+  const run = createStoryRun(source, {})
+  const first = await run.next()
+  const compileMs = performance.now() - t0
+  if (first?.type === 'diagnostic') throw new Error(`diagnostic at start: ${JSON.stringify(first)}`)
+
+  const pick = mulberry32(options.seed)
+  await walk(run, pick, options.warmup)
+  t0 = performance.now()
+  const timed = await walk(run, pick, options.choices)
+  const playMs = performance.now() - t0
+
+  const state = run.saveState()
+  const text = serializeReadingState(state)
+  const saveMs = meanMs(50, () => serializeReadingState(run.saveState()))
+  const loadStateMs = meanMs(50, () => parseReadingStateText(text))
+
+  // A typical state: 300 choices into a fresh run.
+  const typicalRun = createStoryRun(source, {})
+  await walk(typicalRun, mulberry32(options.seed + 1), 300)
+  const typicalText = serializeReadingState(typicalRun.saveState())
+  const typicalSaveMs = meanMs(500, () => serializeReadingState(typicalRun.saveState()))
+  const typicalLoadMs = meanMs(500, () => parseReadingStateText(typicalText))
+
+  // Resume by replay of 5,000 recorded choices: resumeStoryRun plus draining the replayed events.
+  const replayRun = createStoryRun(source, {})
+  await walk(replayRun, mulberry32(options.seed + 2), options.replayChoices)
+  const replayState = replayRun.saveState()
+  const resumeOnce = async () => {
+    const { run: resumed } = await resumeStoryRun(source, replayState)
+    for (;;) {
+      const ev = await resumed.next()
+      if (ev === undefined || (ev.type === 'pause' && !ev.replay)) break
+    }
+  }
+  await resumeOnce()
+  const runs = 5
+  t0 = performance.now()
+  for (let i = 0; i < runs; i++) await resumeOnce()
+  const resumeMs = (performance.now() - t0) / runs
+  t0 = performance.now()
+  for (let i = 0; i < runs; i++) await createStoryRun(source, {}).next()
+  const startMs = (performance.now() - t0) / runs
+
+  return {
+    engine: '@spkg/story',
+    compileMs,
+    loadMs: 0,
+    blocks: timed.blocks,
+    choices: timed.made,
+    playMs,
+    blocksPerSecond: (timed.blocks / playMs) * 1000,
+    choicesPerSecond: (timed.made / playMs) * 1000,
+    saveBytes: text.length,
+    saveMs,
+    loadStateMs,
+    chars: timed.chars,
+    resumeMs,
+    startMs,
+    resumeChoices: options.replayChoices,
+    typicalBytes: typicalText.length,
+    typicalSaveMs,
+    typicalLoadMs,
+  }
 }
