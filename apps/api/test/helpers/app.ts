@@ -45,11 +45,32 @@ export interface TestApp {
   close: () => Promise<void>
 }
 
+/**
+ * Marks every route `throttle: false` before the rate-limit plugin (registered after the auth
+ * slot) sees it: route tests send bursts from one address; throttling has its own suite
+ * (test/security/rate-limit.test.ts).
+ */
+const withoutThrottling = fp(
+  async (app) => {
+    await app.register(testAuthPlugin)
+    app.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), throttle: false } as typeof route.config
+    })
+  },
+  { name: 'test-auth-unthrottled' },
+)
+
 /** Builds the app on a fresh test database (silent logs). */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: { throttle?: boolean } = {},
+): Promise<TestApp> {
   const tdb = await createTestDb()
   const config: Config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env })
-  const app = await buildApp(config, { db: tdb.db, authPlugin: testAuthPlugin })
+  const app = await buildApp(config, {
+    db: tdb.db,
+    authPlugin: options.throttle ? testAuthPlugin : withoutThrottling,
+  })
   await app.ready()
   return {
     app,
