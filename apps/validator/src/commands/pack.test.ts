@@ -122,6 +122,21 @@ describe('spkg pack', () => {
     expect(names.some((n) => n.startsWith('META-PKG/'))).toBe(false)
   })
 
+  it('packs a folder of root .sty files without a manifest in the flat layout', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'flat'), {
+      'b.sty': 'Second\n',
+      'a.sty': '![Map](map.png)\n',
+      'map.png': new Uint8Array([7]),
+    })
+    const r = await runCli(['pack', 'flat', '-o', 'flat.spkg'], { cwd })
+    expect(r.code).toBe(0)
+    const names = centralDirectory(new Uint8Array(readFileSync(join(cwd, 'flat.spkg')))).map((e) => e.name)
+    expect(names).toEqual(['a.sty', 'b.sty', 'map.png'])
+    const v = JSON.parse((await runCli(['validate', 'flat.spkg', '--format', 'json'], { cwd })).stdout)
+    expect(v).toMatchObject({ loads: true, layout: 'flat', entry: 'a.sty', manifest: null })
+  })
+
   it('refuses a folder with a symbolic link and writes nothing', async () => {
     const cwd = freshDir()
     writeTree(join(cwd, 'inn'), storyTree())

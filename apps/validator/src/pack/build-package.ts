@@ -3,6 +3,8 @@
  * bytes of a `.spkg`: canonical `manifest.json` first (parts and assets completed from the files
  * when the manifest omits them, `integrity` recomputed), then every other file in raw-byte order,
  * deflated unless it is already-compressed media. The same files always give the same bytes.
+ * Files with no `manifest.json` and no `story/` folder but `.sty` files at the root are packed as
+ * they are, in the flat layout (no manifest, no metadata).
  */
 import { randomUUID } from 'node:crypto'
 import { CHECKSUM_PATH, compareUtf8, PUBLIC_KEY_PATH, SIGNATURE_PATH } from '@spkg/integrity'
@@ -122,6 +124,15 @@ export function buildPackage(
   for (const [path, bytes] of options.extraFiles ?? []) files.set(path, bytes)
   const paths = [...files.keys()].sort(compareUtf8)
 
+  // No manifest, no story/ folder, `.sty` files at the root: the SPEC's flat layout, packed as is.
+  if (
+    !source.has(MANIFEST) &&
+    !paths.some((p) => p.startsWith('story/')) &&
+    paths.some((p) => !p.includes('/') && p.endsWith('.sty'))
+  ) {
+    const { bytes, entries, ordered } = zipPackageFiles(files)
+    return { bytes, files: ordered, entries, diagnostics }
+  }
   const src = readSourceManifest(source.get(MANIFEST), diagnostics)
   if (src.failed) return { files, entries: [], diagnostics }
   const value: Record<string, unknown> = src.value ?? { story_lang: '1.0', manifest: '1.0' }
