@@ -56,6 +56,7 @@ export function checkParts(cx: CheckContext): void {
         )
         continue
       }
+      targeted.add(r.part)
       if (r.id === undefined) continue
       const kind = dest.ids.get(r.id)
       if (kind === undefined)
@@ -90,6 +91,44 @@ export function checkParts(cx: CheckContext): void {
     checkImplicitIds(cx, file, part.ast)
   }
   for (const [file, part] of cx.parts) checkDeadSections(cx, file, part.ast.body, targeted)
+  checkDeadParts(cx, targeted)
+}
+
+/**
+ * A part is reached by being the entry, by a gate or link, or by falling off the end of the
+ * part before it in play order (when that part's last top-level line is not a jump or gate).
+ */
+function checkDeadParts(cx: CheckContext, targeted: Set<string>): void {
+  const entered = new Set<string>()
+  for (const key of targeted) {
+    const at = key.lastIndexOf(':')
+    entered.add(at < 0 ? key : key.slice(0, at))
+  }
+  const playOrder = cx.order.filter((p) => cx.parts.has(p))
+  let fallsThrough = false
+  for (const [i, file] of playOrder.entries()) {
+    const reached = i === 0 || entered.has(file) || fallsThrough
+    const last = cx.parts.get(file)!.ast.body.at(-1)
+    fallsThrough = reached && last?.kind !== 'jump' && last?.kind !== 'gate'
+    if (!reached)
+      cx.report(
+        file,
+        'story/unreachable',
+        `no gate or link leads to this part, and the part before it (${playOrder[i - 1]}) never ends by falling through`,
+        { line: 1, column: 1 },
+      )
+  }
+  for (const file of cx.parts.keys())
+    if (!playOrder.includes(file) && !entered.has(file))
+      cx.report(
+        file,
+        'story/unreachable',
+        'this part is not in manifest.parts and no gate or link leads to it',
+        {
+          line: 1,
+          column: 1,
+        },
+      )
 }
 
 /**

@@ -93,6 +93,30 @@ describe('unreachable content', () => {
     expect(one('[[ b.sty ]]\n# Late [#late]', { parts: { 'story/b.sty': '[[ a.sty:late ]]' } })).toEqual([])
   })
 
+  it('reports parts that no gate, link or fall-through reaches', () => {
+    const parts = {
+      'story/1.sty': 'Start.\n[[ 3.sty ]]',
+      'story/2.sty': 'Skipped: 1 ends with a gate.',
+      'story/3.sty': 'Gated to.',
+      'story/4.sty': 'Reached by falling off the end of 3.\n-> END',
+      'story/5.sty': 'Never: 4 ends with -> END.',
+      'story/side.sty': 'Not in the play order.',
+    }
+    expect(
+      run({ parts, order: ['story/1.sty', 'story/2.sty', 'story/3.sty', 'story/4.sty', 'story/5.sty'] }),
+    ).toEqual([
+      'story/2.sty:1:1 story/unreachable',
+      'story/5.sty:1:1 story/unreachable',
+      'story/side.sty:1:1 story/unreachable',
+    ])
+    expect(
+      run({
+        parts: { ...parts, 'story/4.sty': '[Side > side.sty] [Five > 5.sty]' },
+        order: ['story/1.sty', 'story/3.sty', 'story/4.sty', 'story/5.sty'],
+      }),
+    ).toEqual(['story/2.sty:1:1 story/unreachable'])
+  })
+
   it('keeps the parse-time report of content right after a jump', () => {
     expect(one('-> END\ntext')).toEqual(['story/a.sty:2:1 story/unreachable'])
   })

@@ -40,6 +40,8 @@ export interface CheckContext {
   modules: Map<string, ModuleAst>
   moduleOrder: string[]
   entry: string | undefined
+  /** `manifest.parts` as given. */
+  order: string[]
   assets: Set<string> | undefined
   requires: Set<string>
   sessionKeys: string[]
@@ -69,6 +71,7 @@ export function checkStory(input: CheckStoryInput): Diagnostic[] {
     modules: new Map(),
     moduleOrder: [],
     entry: input.order[0],
+    order: input.order,
     assets: input.assets ? new Set(input.assets) : undefined,
     requires: new Set(input.requires ?? []),
     sessionKeys: [],
