@@ -9,13 +9,34 @@ import { pathToFileURL } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app'
 import { type Config, ConfigError, loadConfig } from './config'
+import type { StartedDevIdp } from './dev-idp/index'
 
 /** How long a graceful shutdown may take before the process exits anyway. */
 export const SHUTDOWN_TIMEOUT_MS = 10_000
 
 /** Starts the server for a validated configuration; resolves once it listens. */
 export async function startServer(config: Config): Promise<FastifyInstance> {
-  const app = await buildApp(config)
+  // Without OIDC_ISSUER outside production: a development OpenID provider on loopback (never in production).
+  let devIdp: StartedDevIdp | undefined
+  // Loaded on demand: oidc-provider is not imported at all when an issuer is configured.
+  const devIdpModule =
+    !config.oidc.issuer && !config.isProduction ? await import('./dev-idp/index') : undefined
+  if (devIdpModule) {
+    devIdp = await devIdpModule.startDevIdp({
+      audience: config.oidc.audience,
+      rolesClaim: config.oidc.rolesClaim,
+    })
+    config = { ...config, oidc: { ...config.oidc, issuer: devIdp.issuer } }
+  }
+  const app = await buildApp(config).catch(async (err: unknown) => {
+    await devIdp?.close()
+    throw err
+  })
+  if (devIdp && devIdpModule) {
+    const idp = devIdp
+    app.addHook('onClose', async () => idp.close())
+    process.stderr.write(`${devIdpModule.devIdpInstructions(idp)}\n`)
+  }
   await app.listen({ host: config.host, port: config.port })
   if (!config.oidc.issuer) {
     app.log.warn(
