@@ -107,7 +107,7 @@ function checkDeadParts(cx: CheckContext, targeted: Set<string>): void {
   const playOrder = cx.order.filter((p) => cx.parts.has(p))
   let fallsThrough = false
   for (const [i, file] of playOrder.entries()) {
-    const reached = i === 0 || entered.has(file) || fallsThrough
+    const reached: boolean = i === 0 || entered.has(file) || fallsThrough
     const last = cx.parts.get(file)!.ast.body.at(-1)
     fallsThrough = reached && last?.kind !== 'jump' && last?.kind !== 'gate'
     if (!reached)
