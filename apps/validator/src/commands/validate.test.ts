@@ -141,9 +141,7 @@ describe('spkg validate', () => {
     })
     const r = await runCli(['validate', 'inn'], { cwd })
     expect(r.code).toBe(1)
-    expect(r.stdout).toContain(
-      "story/0001-inn.sty:5:1: error story/unknown-part: '0009-gone.sty' leads to story/0009-gone.sty, which is not in the archive",
-    )
+    expect(r.stdout).toMatch(/^story\/0001-inn\.sty:5:1: error story\/unknown-part: .*story\/0009-gone\.sty/m)
   })
 
   it('prints help listing every option', async () => {

@@ -4,10 +4,14 @@ import { storyChecks } from './story-checks'
 const where = (ds: { code: string; path?: string; line?: number }[]) =>
   ds.map((d) => `${d.path}:${d.line} ${d.code}`)
 
-describe('storyChecks', () => {
-  const files = new Set(['story/0001-inn.sty', 'story/0002-road.sty', 'assets/inn.webp'])
-  const has = (p: string) => files.has(p)
+const base = {
+  order: ['story/0001-inn.sty', 'story/0002-road.sty'],
+  modules: new Map<string, string>(),
+  files: ['manifest.json', 'story/0001-inn.sty', 'story/0002-road.sty', 'assets/inn.webp'],
+  layout: 'packaged' as const,
+}
 
+describe('storyChecks', () => {
   it('accepts gates and links to existing parts and ids, and media in the archive', () => {
     const parts = new Map([
       [
@@ -16,7 +20,7 @@ describe('storyChecks', () => {
       ],
       ['story/0002-road.sty', '# Road [#fork]\n\nThe road.\n'],
     ])
-    expect(storyChecks(parts, new Map(), has)).toEqual([])
+    expect(storyChecks({ ...base, parts })).toEqual([])
   })
 
   it('reports a gate to a missing part, a link to a missing id and missing media, with lines', () => {
@@ -27,17 +31,19 @@ describe('storyChecks', () => {
       ],
       ['story/0002-road.sty', '# Road [#fork]\n'],
     ])
-    const ds = storyChecks(parts, new Map(), has)
-    expect(where(ds)).toEqual([
+    const ds = storyChecks({ ...base, parts })
+    expect(where(ds.filter((d) => d.severity === 'error'))).toEqual([
       'story/0001-inn.sty:3 story/missing-media',
       'story/0001-inn.sty:5 story/unknown-id',
       'story/0001-inn.sty:7 story/unknown-part',
     ])
-    expect(ds[2]!.message).toBe("'0009-lost.sty' leads to story/0009-lost.sty, which is not in the archive")
   })
 
-  it('passes the parser diagnostics through', () => {
-    const ds = storyChecks(new Map([['story/0001-inn.sty', '-> #nowhere\n']]), new Map(), has)
-    expect(ds.map((d) => d.code)).toContain('story/unknown-id')
+  it('reports a variable no part, module or session declares, and accepts a session key', () => {
+    const parts = new Map([['story/0001-inn.sty', '# Inn\n\n{set gold += 1}\n{set players = 2}\n']])
+    const order = ['story/0001-inn.sty']
+    const ds = storyChecks({ ...base, order, parts, session: { players: 3 } })
+    expect(ds.map((d) => d.code)).toEqual(['story/undeclared'])
+    expect(ds[0]!.message).toContain('gold')
   })
 })

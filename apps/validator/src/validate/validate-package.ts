@@ -92,9 +92,25 @@ export async function validatePackageBytes(
     })
     let diagnostics = mergeDiagnostics(before, opened.diagnostics)
     diagnostics = mergeDiagnostics(diagnostics, author)
-    const partTexts = new Map(pkg.parts.flatMap((p) => (texts.has(p) ? [[p, texts.get(p)!] as const] : [])))
-    const moduleTexts = new Map(pkg.modules.map((m) => [m.path, m.source] as const))
-    diagnostics = [...diagnostics, ...storyChecks(partTexts, moduleTexts, (p) => pkg.has(p))]
+    // checkStory wants every .sty of the archive, not only the listed parts.
+    for (const e of pkg.entries) {
+      if (!e.path.endsWith('.sty') || texts.has(e.path)) continue
+      try {
+        texts.set(e.path, await pkg.readText(e.path))
+      } catch {
+        // Not UTF-8: the reader reported it for parts; an unlisted file is not played.
+      }
+    }
+    const story = storyChecks({
+      parts: new Map([...texts].filter(([p]) => p.endsWith('.sty'))),
+      order: pkg.parts,
+      modules: new Map(pkg.modules.map((m) => [m.path, m.source] as const)),
+      files: pkg.entries.map((e) => e.path),
+      layout: pkg.layout,
+      ...(pkg.manifest ? { manifest: pkg.manifest } : {}),
+      ...(pkg.session ? { session: pkg.session } : {}),
+    })
+    diagnostics = [...diagnostics, ...story]
     return {
       loads: !hasFatal(diagnostics),
       valid: !hasErrors(diagnostics),
