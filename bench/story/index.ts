@@ -7,8 +7,8 @@
  */
 import { cpus } from 'node:os'
 import { generateInkStory, generateSpkgStory } from './generate'
-import { type EngineFigures, runInk } from './ink-side'
-import { runSpkg, type SpkgFigures } from './spkg-side'
+import { createInkSide, type EngineFigures, type EngineSide } from './ink-side'
+import { createSpkgSide, type SpkgFigures } from './spkg-side'
 
 const sections = Number(process.argv[2] ?? 2000)
 const timedChoices = Number(process.argv[3] ?? 60_000)
@@ -23,16 +23,28 @@ console.log(
 )
 console.log(`walker: seed ${seed}, ${warmup} warm-up choices, ${timedChoices} timed choices\n`)
 
-const spkg: SpkgFigures | { error: string } = await runSpkg(spkgStory, {
-  warmup,
-  choices: timedChoices,
-  seed,
-  replayChoices: 5000,
-}).catch((e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }))
+const rounds = 10
+const sides: { spkg?: EngineSide<SpkgFigures>; spkgError?: string; ink: EngineSide } = {
+  ink: createInkSide(inkStory.source, seed),
+}
+try {
+  sides.spkg = await createSpkgSide(spkgStory, seed, 5000)
+} catch (e) {
+  sides.spkgError = e instanceof Error ? e.message : String(e)
+}
+// Warm-up, then the timed choices in alternating slices, so both engines see the same machine load.
+await sides.spkg?.play(warmup, false)
+await sides.ink.play(warmup, false)
+for (let r = 0; r < rounds; r++) {
+  await sides.spkg?.play(timedChoices / rounds, true)
+  await sides.ink.play(timedChoices / rounds, true)
+}
+const spkg: SpkgFigures | { error: string } = sides.spkg
+  ? await sides.spkg.figures()
+  : { error: sides.spkgError ?? 'not run' }
 if ('error' in spkg) console.log(`spkg: not measured (${spkg.error})`)
 else console.log('spkg', spkg)
-
-const ink = runInk(inkStory.source, { warmup, choices: timedChoices, seed })
+const ink = await sides.ink.figures()
 console.log('ink', ink)
 
 const f = (n: number, d = 0) =>

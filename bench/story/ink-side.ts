@@ -34,11 +34,16 @@ export function meanMs(runs: number, fn: () => unknown): number {
   return (performance.now() - t0) / runs
 }
 
-/**
- * Compiles and plays the ink story: `warmup` choices untimed, then `choices` timed, then times
- * `state.ToJson()` and `state.LoadJson()` of the state reached (after warm-up plus timed choices).
- */
-export function runInk(source: string, options: { warmup: number; choices: number; seed: number }) {
+/** One engine under test: timed play in slices (so both engines share the machine's load), then figures. */
+export interface EngineSide<F extends EngineFigures = EngineFigures> {
+  /** Plays `count` choices; `timed` adds them to the measured totals. */
+  play(count: number, timed: boolean): Promise<void>
+  /** Save/load (and other) figures at the current position, with the play totals. */
+  figures(): Promise<F>
+}
+
+/** Compiles the ink story with inkjs's compiler and loads it into a fresh `Story`. */
+export function createInkSide(source: string, seed: number): EngineSide {
   let t0 = performance.now()
   const compiler = new Compiler(source)
   const compiled = compiler.Compile()
@@ -49,12 +54,12 @@ export function runInk(source: string, options: { warmup: number; choices: numbe
   t0 = performance.now()
   const story = new Story(json)
   const loadMs = performance.now() - t0
-  const pick = mulberry32(options.seed)
+  const pick = mulberry32(seed)
+  const totals = { blocks: 0, chars: 0, made: 0, ms: 0 }
 
-  let blocks = 0
-  let chars = 0
-  let made = 0
-  const play = (count: number) => {
+  const walk = (count: number) => {
+    let blocks = 0
+    let chars = 0
     for (let n = 0; n < count; n++) {
       while (story.canContinue) {
         const line = story.Continue() ?? ''
@@ -64,42 +69,47 @@ export function runInk(source: string, options: { warmup: number; choices: numbe
       const offered = story.currentChoices.length
       if (offered === 0) throw new Error('the ink story ended')
       story.ChooseChoiceIndex(Math.floor((pick() * offered) / 2 ** 32))
-      made++
     }
+    return { blocks, chars }
   }
-  play(options.warmup)
-  blocks = 0
-  chars = 0
-  made = 0
-  t0 = performance.now()
-  play(options.choices)
-  const playMs = performance.now() - t0
-
-  const saved = story.state.ToJson()
-  const saveMs = meanMs(50, () => story.state.ToJson())
-  const loadStateMs = meanMs(50, () => story.state.LoadJson(saved))
-
-  // A typical state: 300 choices into a fresh story.
-  story.ResetState()
-  play(300)
-  const typical = story.state.ToJson()
-  const typicalSaveMs = meanMs(500, () => story.state.ToJson())
-  const typicalLoadMs = meanMs(500, () => story.state.LoadJson(typical))
   return {
-    engine: 'inkjs 2.4.0',
-    compileMs,
-    loadMs,
-    blocks,
-    choices: made,
-    playMs,
-    blocksPerSecond: (blocks / playMs) * 1000,
-    choicesPerSecond: (made / playMs) * 1000,
-    saveBytes: saved.length,
-    saveMs,
-    loadStateMs,
-    chars,
-    typicalBytes: typical.length,
-    typicalSaveMs,
-    typicalLoadMs,
-  } satisfies EngineFigures
+    async play(count, timed) {
+      const t = performance.now()
+      const r = walk(count)
+      if (!timed) return
+      totals.ms += performance.now() - t
+      totals.blocks += r.blocks
+      totals.chars += r.chars
+      totals.made += count
+    },
+    async figures() {
+      while (story.canContinue) story.Continue()
+      const saved = story.state.ToJson()
+      const saveMs = meanMs(50, () => story.state.ToJson())
+      const loadStateMs = meanMs(50, () => story.state.LoadJson(saved))
+      // A typical state: 300 choices into a fresh story.
+      story.ResetState()
+      walk(300)
+      const typical = story.state.ToJson()
+      const typicalSaveMs = meanMs(500, () => story.state.ToJson())
+      const typicalLoadMs = meanMs(500, () => story.state.LoadJson(typical))
+      return {
+        engine: 'inkjs 2.4.0',
+        compileMs,
+        loadMs,
+        blocks: totals.blocks,
+        choices: totals.made,
+        playMs: totals.ms,
+        blocksPerSecond: (totals.blocks / totals.ms) * 1000,
+        choicesPerSecond: (totals.made / totals.ms) * 1000,
+        saveBytes: saved.length,
+        saveMs,
+        loadStateMs,
+        chars: totals.chars,
+        typicalBytes: typical.length,
+        typicalSaveMs,
+        typicalLoadMs,
+      }
+    },
+  }
 }

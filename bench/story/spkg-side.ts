@@ -7,7 +7,7 @@ import { parseReadingStateText } from '@spkg/manifest'
 import { serializeReadingState } from '@spkg/state'
 import { createStoryRun, resumeStoryRun, type StoryRun } from '@spkg/story'
 import { mulberry32 } from './generate'
-import { type EngineFigures, meanMs } from './ink-side'
+import { type EngineFigures, type EngineSide, meanMs } from './ink-side'
 
 /** The spkg figures: the engine figures plus resume by replay and a typical state. */
 export interface SpkgFigures extends EngineFigures {
@@ -20,6 +20,7 @@ export interface SpkgFigures extends EngineFigures {
 
 /** The walker: plays `count` choices, answering each pause uniformly at random. */
 async function walk(run: StoryRun, pick: () => number, count: number) {
+  // At a pause left by the previous slice, next() returns that pause again.
   let blocks = 0
   let chars = 0
   let made = 0
@@ -47,85 +48,89 @@ async function walk(run: StoryRun, pick: () => number, count: number) {
   return { blocks, chars, made }
 }
 
-/** Plays the spkg story with the same walker as the ink side. */
-export async function runSpkg(
+/** Starts the spkg story (parse and compile of the part happen at the first event). */
+export async function createSpkgSide(
   story: { part: string; module: string },
-  options: { warmup: number; choices: number; seed: number; replayChoices: number },
-): Promise<SpkgFigures> {
+  seed: number,
+  replayChoices: number,
+): Promise<EngineSide<SpkgFigures>> {
   const source = {
     id: 'bench-rooms',
     version: '1.0.0',
     parts: ['story/0001-rooms.sty'],
     readPart: (p: string) => (p === 'story/0001-rooms.sty' ? story.part : undefined),
     modules: [{ path: 'extensions/lib.xty', source: story.module }],
-    requires: [],
-    diagnostics: [],
-    hasAsset: () => false,
   }
-
-  // "Compile": creating the run and pulling the first event parses and compiles the entry part.
   let t0 = performance.now()
   const run = createStoryRun(source, {})
   const first = await run.next()
   const compileMs = performance.now() - t0
   if (first?.type === 'diagnostic') throw new Error(`diagnostic at start: ${JSON.stringify(first)}`)
-
-  const pick = mulberry32(options.seed)
-  await walk(run, pick, options.warmup)
-  t0 = performance.now()
-  const timed = await walk(run, pick, options.choices)
-  const playMs = performance.now() - t0
-
-  const state = run.saveState()
-  const text = serializeReadingState(state)
-  const saveMs = meanMs(50, () => serializeReadingState(run.saveState()))
-  const loadStateMs = meanMs(50, () => parseReadingStateText(text))
-
-  // A typical state: 300 choices into a fresh run.
-  const typicalRun = createStoryRun(source, {})
-  await walk(typicalRun, mulberry32(options.seed + 1), 300)
-  const typicalText = serializeReadingState(typicalRun.saveState())
-  const typicalSaveMs = meanMs(500, () => serializeReadingState(typicalRun.saveState()))
-  const typicalLoadMs = meanMs(500, () => parseReadingStateText(typicalText))
-
-  // Resume by replay of 5,000 recorded choices: resumeStoryRun plus draining the replayed events.
-  const replayRun = createStoryRun(source, {})
-  await walk(replayRun, mulberry32(options.seed + 2), options.replayChoices)
-  const replayState = replayRun.saveState()
-  const resumeOnce = async () => {
-    const { run: resumed } = await resumeStoryRun(source, replayState)
-    for (;;) {
-      const ev = await resumed.next()
-      if (ev === undefined || (ev.type === 'pause' && !ev.replay)) break
-    }
-  }
-  await resumeOnce()
-  const runs = 5
-  t0 = performance.now()
-  for (let i = 0; i < runs; i++) await resumeOnce()
-  const resumeMs = (performance.now() - t0) / runs
-  t0 = performance.now()
-  for (let i = 0; i < runs; i++) await createStoryRun(source, {}).next()
-  const startMs = (performance.now() - t0) / runs
+  const pick = mulberry32(seed)
+  const totals = { blocks: 0, chars: 0, made: 0, ms: 0 }
 
   return {
-    engine: '@spkg/story',
-    compileMs,
-    loadMs: 0,
-    blocks: timed.blocks,
-    choices: timed.made,
-    playMs,
-    blocksPerSecond: (timed.blocks / playMs) * 1000,
-    choicesPerSecond: (timed.made / playMs) * 1000,
-    saveBytes: text.length,
-    saveMs,
-    loadStateMs,
-    chars: timed.chars,
-    resumeMs,
-    startMs,
-    resumeChoices: options.replayChoices,
-    typicalBytes: typicalText.length,
-    typicalSaveMs,
-    typicalLoadMs,
+    async play(count, timed) {
+      const t = performance.now()
+      const r = await walk(run, pick, count)
+      if (!timed) return
+      totals.ms += performance.now() - t
+      totals.blocks += r.blocks
+      totals.chars += r.chars
+      totals.made += r.made
+    },
+    async figures() {
+      const text = serializeReadingState(run.saveState())
+      const saveMs = meanMs(50, () => serializeReadingState(run.saveState()))
+      const loadStateMs = meanMs(50, () => parseReadingStateText(text))
+
+      // A typical state: 300 choices into a fresh run.
+      const typicalRun = createStoryRun(source, {})
+      await walk(typicalRun, mulberry32(seed + 1), 300)
+      const typicalText = serializeReadingState(typicalRun.saveState())
+      const typicalSaveMs = meanMs(500, () => serializeReadingState(typicalRun.saveState()))
+      const typicalLoadMs = meanMs(500, () => parseReadingStateText(typicalText))
+
+      // Resume by replay of the recorded choices: resumeStoryRun plus draining the replayed events.
+      const replayRun = createStoryRun(source, {})
+      await walk(replayRun, mulberry32(seed + 2), replayChoices)
+      const replayState = replayRun.saveState()
+      const resumeOnce = async () => {
+        const { run: resumed } = await resumeStoryRun(source, replayState)
+        for (;;) {
+          const ev = await resumed.next()
+          if (ev === undefined || (ev.type === 'pause' && !ev.replay)) break
+        }
+      }
+      await resumeOnce()
+      const runs = 5
+      t0 = performance.now()
+      for (let i = 0; i < runs; i++) await resumeOnce()
+      const resumeMs = (performance.now() - t0) / runs
+      t0 = performance.now()
+      for (let i = 0; i < runs; i++) await createStoryRun(source, {}).next()
+      const startMs = (performance.now() - t0) / runs
+
+      return {
+        engine: '@spkg/story',
+        compileMs,
+        loadMs: 0,
+        blocks: totals.blocks,
+        choices: totals.made,
+        playMs: totals.ms,
+        blocksPerSecond: (totals.blocks / totals.ms) * 1000,
+        choicesPerSecond: (totals.made / totals.ms) * 1000,
+        saveBytes: text.length,
+        saveMs,
+        loadStateMs,
+        chars: totals.chars,
+        resumeMs,
+        startMs,
+        resumeChoices: replayChoices,
+        typicalBytes: typicalText.length,
+        typicalSaveMs,
+        typicalLoadMs,
+      }
+    },
   }
 }
