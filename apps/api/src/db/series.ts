@@ -13,8 +13,10 @@ export interface SeriesRecord {
   stories: number
 }
 
-const publishedCount = sql<number>`(select count(*) from ${stories} where ${stories.seriesId} = ${series.id}
-  and ${stories.published} = true and ${stories.type} = 'story')`
+// Written out in full: inside a single-table select drizzle leaves `series.id` unqualified, which
+// the subquery would resolve to `stories.id`.
+const publishedCount = sql<number>`(select count(*) from "stories" s where s."series_id" = "series"."id"
+  and s."published" = true and s."type" = 'story')`
 
 /** All series with their number of published stories, by title. */
 export async function listSeries(db: Db): Promise<SeriesRecord[]> {
