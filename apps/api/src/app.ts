@@ -26,7 +26,7 @@ import type { Config } from './config'
 import { closeDb, createDb, type Db } from './db/index'
 import { migrateDb } from './db/migrate'
 import { ApiError, handleError, handleFrameworkError, handleNotFound } from './errors'
-import { rateLimitPlugin } from './rate-limit/index'
+import { type RateLimitPluginOptions, rateLimitPlugin } from './rate-limit/index'
 import { catalogRoutes } from './routes/catalog'
 import { cspReportRoutes } from './routes/csp-report'
 import { healthRoutes } from './routes/health'
@@ -49,6 +49,8 @@ export interface AppDeps {
    * `requireRole` with a test token check); never set in the server or the e2e suite.
    */
   authPlugin?: FastifyPluginAsync
+  /** Rate-limit overrides for tests and benchmarks (Redis key prefix, `maxFactor`); never set by the server. */
+  rateLimit?: RateLimitPluginOptions
   /** Skip migrations when opening the database from `config`. @default false */
   skipMigrations?: boolean
 }
@@ -159,7 +161,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     })
   }
   if (!app.hasDecorator('authenticate')) failClosedAuth(app)
-  await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, redis: deps.redis })
+  await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, redis: deps.redis, ...deps.rateLimit })
 
   if (!config.isProduction) {
     await app.register(swagger, {

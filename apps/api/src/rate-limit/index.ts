@@ -63,6 +63,10 @@ export type ThrottleName = keyof typeof THROTTLES
 export type ThrottleSetting = ThrottleName | readonly ThrottleTier[] | false
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Throttling of this route: a row of {@link THROTTLES}, its own tiers, or `false`; absent: the default. */
+    throttle?: ThrottleSetting
+  }
   interface FastifyInstance {
     /** A hook applying the tiers of `setting` (for handlers `onRoute` does not see, such as the 404 handler). */
     throttleHook(setting?: ThrottleName | readonly ThrottleTier[], id?: string): onRequestHookHandler
@@ -169,8 +173,7 @@ async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promi
   )
 
   app.addHook('onRoute', (route: RouteOptions) => {
-    // `config.throttle` is declared by the routes (src/routes/_throttle.ts); read it loosely here.
-    const setting = (route.config as { throttle?: ThrottleSetting } | undefined)?.throttle
+    const setting = route.config?.throttle
     if (setting === false || route.method === 'OPTIONS') return
     const id = `${hooksOf(route.method).join(',')} ${route.url}`
     const hook = makeHook(tiersOf(setting), id)
