@@ -30,6 +30,11 @@ export function compileExpr(e: Expr, scope: Scope): Ev {
       return () => id
     }
     case 'list': {
+      // Lists are never mutated (`+` builds a new one), so a list of literals is built once.
+      if (e.items.every((x) => x.k === 'num' || x.k === 'str' || x.k === 'bool')) {
+        const constant = e.items.map((x) => (x as { v: Value }).v)
+        return () => constant
+      }
       const items = e.items.map((x) => compileExpr(x, scope))
       return (m) => {
         const out: Value[] = new Array(items.length)
@@ -232,6 +237,28 @@ function compileCall(callee: string, argExprs: Expr[], pos: Pos, scope: Scope): 
   const b = BUILTINS.get(callee)
   if (b) {
     const [min, max, impl] = b
+    // Built-ins never keep their argument array, so each call site reuses one (filled after evaluation).
+    if (n === 1 && min <= 1 && max >= 1) {
+      const a0 = args[0]!
+      const buf: Value[] = [false]
+      return (m) => {
+        const v = a0(m)
+        buf[0] = v
+        return impl(m, buf, file, pos)
+      }
+    }
+    if (n === 2 && min <= 2 && max >= 2) {
+      const a0 = args[0]!
+      const a1 = args[1]!
+      const buf: Value[] = [false, false]
+      return (m) => {
+        const v0 = a0(m)
+        const v1 = a1(m)
+        buf[0] = v0
+        buf[1] = v1
+        return impl(m, buf, file, pos)
+      }
+    }
     return (m) => {
       if (n < min || n > max) {
         const want = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`

@@ -51,6 +51,21 @@ export interface ReplayHooks {
   stopped: boolean
 }
 
+/** Compiled parts and modules per story source, shared by its runs (resume replays without re-parsing). */
+const CACHE = new WeakMap<
+  object,
+  { registry: ModuleRegistry; parts: Map<string, { text: string; part: Part }> }
+>()
+
+function cacheOf(source: StorySourceLike) {
+  let c = CACHE.get(source)
+  if (!c) {
+    c = { registry: new ModuleRegistry(source.modules ?? []), parts: new Map() }
+    CACHE.set(source, c)
+  }
+  return c
+}
+
 /** Steps without any event before the machine gives up on an endless loop. */
 const STEP_LIMIT = 1_000_000
 
@@ -86,7 +101,6 @@ export class Machine implements StoryRun, Vm {
   private calls: Array<{ code: Instr[]; pc: number; frame: Value[]; visitsKey: string | undefined }> = []
   private pending: { target: string; initial: boolean } | undefined
   private readonly parts = new Map<string, Part | null>()
-  private readonly modules: ModuleRegistry
   private readonly seedOption: number | undefined
 
   constructor(
@@ -96,7 +110,6 @@ export class Machine implements StoryRun, Vm {
     this.host = options.host ?? {}
     this.seedOption = options.seed
     this.rng = createRng(options.seed ?? 0)
-    this.modules = new ModuleRegistry(source.modules ?? [], this, (d) => this.emitDiagnostic(d))
     const session = options.session ?? source.session ?? {}
     for (const key of Object.keys(session)) {
       const v = fromJson(session[key])
@@ -264,7 +277,7 @@ export class Machine implements StoryRun, Vm {
       } catch {
         text = undefined
       }
-      part = text === undefined ? null : this.compilePart(path, text)
+      part = text === undefined ? null : this.compilePart(path, String(text))
       this.parts.set(path, part)
       fresh = true
     }
@@ -279,29 +292,12 @@ export class Machine implements StoryRun, Vm {
   }
 
   private compilePart(path: string, text: string): Part {
-    const { ast, diagnostics } = parseStory(text, { path })
-    const mods = this.modules.bind(ast.declarations.uses, path)
-    const module = mergeScopes(mods.map((m) => m.own))
-    const body = compileBody(ast.body, { file: path, module, params: [], part: true })
-    const scope = {
-      file: path,
-      module,
-      params: [],
-      chain: [],
-      locals: new Map(),
-      headings: new Set<string>(),
-    }
-    const defaults = ast.declarations.defaults.map((d) => compileDefault(d, scope))
-    for (const m of moduleClosure(mods)) defaults.push(...m.defaults)
-    return {
-      file: path,
-      code: body.code,
-      ids: body.ids,
-      tags: ast.declarations.tags,
-      seed: ast.declarations.seed?.value,
-      defaults,
-      diagnostics,
-    }
+    const cache = cacheOf(this.source)
+    const hit = cache.parts.get(path)
+    if (hit && hit.text === text) return hit.part
+    const part = compile(path, text, cache.registry)
+    cache.parts.set(path, { text, part })
+    return part
   }
 
   private enter(part: Part, path: string, scene: string | undefined, initial: boolean, fresh: boolean): void {
@@ -613,3 +609,29 @@ export class Machine implements StoryRun, Vm {
 const RESERVED = new Set(
   'and or not true false if elif else end set local use seed const fn passage insert extern call'.split(' '),
 )
+
+function compile(path: string, text: string, registry: ModuleRegistry): Part {
+  const { ast, diagnostics } = parseStory(text, { path })
+  const mods = registry.bindPart(ast.declarations.uses, path, diagnostics)
+  const module = mergeScopes(mods.map((m) => m.own))
+  const body = compileBody(ast.body, { file: path, module, params: [], part: true })
+  const scope = {
+    file: path,
+    module,
+    params: [],
+    chain: [],
+    locals: new Map(),
+    headings: new Set<string>(),
+  }
+  const defaults = ast.declarations.defaults.map((d) => compileDefault(d, scope))
+  for (const m of moduleClosure(mods)) defaults.push(...m.defaults)
+  return {
+    file: path,
+    code: body.code,
+    ids: body.ids,
+    tags: ast.declarations.tags,
+    seed: ast.declarations.seed?.value,
+    defaults,
+    diagnostics,
+  }
+}

@@ -2,14 +2,14 @@
  * Extension modules (section 8): resolving `{use}`, binding names, evaluating constants and
  * collecting `{set}` defaults in load order. Modules are parsed on first use. Internal.
  */
-import type { Diagnostic } from '@spkg/manifest'
-import { createDiagnostic } from '@spkg/manifest'
+import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
 import type { ModuleAst, Pos } from '../ast.ts'
 import { parseModule } from '../parse-module.ts'
 import { emptyModuleScope, type ModuleScope, type Scope, type Vm } from './_vm.ts'
 import { BUILTIN_NAMES } from './builtins.ts'
 import { compileBody, compileDefault } from './compile.ts'
 import { compileExpr } from './expr.ts'
+import { createRng } from './rng.ts'
 
 /** A loaded module. */
 export interface LoadedModule {
@@ -21,19 +21,22 @@ export interface LoadedModule {
   /** Modules it binds with `{use}`. */
   deps: LoadedModule[]
   defaults: Array<(m: Vm) => void>
+  /** Problems found parsing and binding it. */
+  diagnostics: Diagnostic[]
 }
 
-/** Loads modules from the source list, once each. */
+/**
+ * Loads modules from the source list, once each. A registry belongs to one story source and is
+ * shared by every run of it: compiled code takes the machine as an argument, and constants are
+ * evaluated once from literals.
+ */
 export class ModuleRegistry {
   private readonly byPath = new Map<string, { source: string; order: number }>()
   private readonly loaded = new Map<string, LoadedModule | null>()
   private readonly loading = new Set<string>()
+  private sink: Diagnostic[] = []
 
-  constructor(
-    sources: ReadonlyArray<{ path: string; source: string }>,
-    private readonly vm: Vm,
-    private readonly diagnostics: (d: Diagnostic) => void,
-  ) {
+  constructor(sources: ReadonlyArray<{ path: string; source: string }>) {
     sources.forEach((s, i) => {
       if (!this.byPath.has(s.path)) this.byPath.set(s.path, { source: s.source, order: i })
     })
@@ -45,8 +48,24 @@ export class ModuleRegistry {
     return candidates.find((c) => this.byPath.has(c))
   }
 
-  /** Binds the modules `uses` names, reporting unknown modules and cycles against `file`. */
-  bind(uses: ReadonlyArray<{ module: string; pos: Pos }>, file: string): LoadedModule[] {
+  /** Binds the modules `uses` names; unknown modules, cycles and the modules' own problems go to `out`. */
+  bindPart(
+    uses: ReadonlyArray<{ module: string; pos: Pos }>,
+    file: string,
+    out: Diagnostic[],
+  ): LoadedModule[] {
+    const saved = this.sink
+    this.sink = out
+    try {
+      const mods = this.bind(uses, file)
+      for (const m of moduleClosure(mods)) out.push(...m.diagnostics)
+      return mods
+    } finally {
+      this.sink = saved
+    }
+  }
+
+  private bind(uses: ReadonlyArray<{ module: string; pos: Pos }>, file: string): LoadedModule[] {
     const out: LoadedModule[] = []
     for (const u of uses) {
       const path = this.resolve(u.module)
@@ -70,7 +89,7 @@ export class ModuleRegistry {
     file: string,
     pos: Pos,
   ): void {
-    this.diagnostics(createDiagnostic(code, message, { path: file, line: pos.line, column: pos.column }))
+    this.sink.push(createDiagnostic(code, message, { path: file, line: pos.line, column: pos.column }))
   }
 
   private load(path: string): LoadedModule | null {
@@ -78,17 +97,28 @@ export class ModuleRegistry {
     if (cached !== undefined) return cached
     const src = this.byPath.get(path)!
     const { ast, diagnostics } = parseModule(src.source, { path })
-    for (const d of diagnostics) this.diagnostics(d)
+    const saved = this.sink
+    this.sink = diagnostics
     this.loading.add(path)
-    const deps = this.bind(ast.uses, path)
-    this.loading.delete(path)
-    const mod = this.build(ast, src.order, deps)
-    this.loaded.set(path, mod)
-    return mod
+    try {
+      const deps = this.bind(ast.uses, path)
+      const mod = this.build(ast, src.order, deps, diagnostics)
+      this.loaded.set(path, mod)
+      return mod
+    } finally {
+      this.loading.delete(path)
+      this.sink = saved
+    }
   }
 
-  private build(ast: ModuleAst, order: number, deps: LoadedModule[]): LoadedModule {
+  private build(
+    ast: ModuleAst,
+    order: number,
+    deps: LoadedModule[],
+    diagnostics: Diagnostic[],
+  ): LoadedModule {
     const file = ast.file
+    const cvm = constVm(file, diagnostics)
     const own = emptyModuleScope()
     const visible = mergeScopes(
       deps.map((d) => d.own),
@@ -104,7 +134,7 @@ export class ModuleRegistry {
     }
     for (const c of ast.consts) {
       if (taken(c.name, c.pos)) continue
-      const v = compileExpr(c.e, scope)(this.vm)
+      const v = compileExpr(c.e, scope)(cvm)
       own.consts.set(c.name, v)
       visible.consts.set(c.name, v)
     }
@@ -136,7 +166,27 @@ export class ModuleRegistry {
       own.externs.add(`${x.ns}.${x.fn}`)
       visible.externs.add(`${x.ns}.${x.fn}`)
     }
-    return { path: file, order, own, deps, defaults: ast.defaults.map((d) => compileDefault(d, scope)) }
+    const defaults = ast.defaults.map((d) => compileDefault(d, scope))
+    return { path: file, order, own, deps, defaults, diagnostics }
+  }
+}
+
+/** The machine constants are evaluated on: no variables, no host, a fixed generator. */
+function constVm(file: string, out: Diagnostic[]): Vm {
+  return {
+    vars: new Map(),
+    rng: createRng(0),
+    frame: [],
+    depth: 0,
+    curFile: file,
+    visitsKey: undefined,
+    host: {},
+    replaying: false,
+    choices: new Map(),
+    visited: new Set(),
+    partEntries: () => 0,
+    report: (code, message, path, pos) =>
+      out.push(createDiagnostic(code, message, { path, line: pos?.line, column: pos?.column })),
   }
 }
 

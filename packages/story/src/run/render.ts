@@ -23,6 +23,8 @@ export type Piece =
 export interface CompiledInline {
   pieces: Piece[]
   constant?: Rendered
+  /** No style delimiters and no links anywhere: rendered as one run by string concatenation. */
+  plain: boolean
 }
 
 /** Rendered inline content. */
@@ -43,7 +45,7 @@ export function compileInline(
     list.map((n): Piece => {
       switch (n.k) {
         case 'text':
-          return n.v
+          return n.v.replace(/[ \t]+/g, ' ')
         case 'delim':
           return { k: 'delim', n: n.n }
         case 'break':
@@ -65,10 +67,91 @@ export function compileInline(
       return ''
     })
   const pieces = conv(nodes)
-  const out: CompiledInline = { pieces }
+  const out: CompiledInline = { pieces, plain: isPlain(pieces) }
   if (isConstant(pieces)) out.constant = renderPieces(pieces, undefined as unknown as Vm)
   return out
 }
+
+function isPlain(pieces: Piece[]): boolean {
+  for (const p of pieces) {
+    if (typeof p === 'string') continue
+    if (p.k === 'delim' || p.k === 'link') return false
+    if (p.k === 'if' && (!p.bodies.every(isPlain) || !isPlain(p.otherwise))) return false
+  }
+  return true
+}
+
+/**
+ * Builds the text of plain pieces, collapsing spaces as it goes (clarifications 2-3): literal text
+ * was collapsed at compile time, so only junctions and interpolated values need care. No regex
+ * runs on the common path.
+ */
+class PlainBuilder {
+  s = ''
+  /** True at the start, after a space and after a line break: a leading space is dropped. */
+  space = true
+
+  add(x: string): void {
+    if (x.length === 0) return
+    if (this.space && x.charCodeAt(0) === 32) {
+      x = x.slice(1)
+      if (x.length === 0) return
+    }
+    this.s += x
+    const c = x.charCodeAt(x.length - 1)
+    this.space = c === 32 || c === 10
+  }
+
+  value(x: string): void {
+    if (x.indexOf('  ') >= 0 || x.indexOf('\t') >= 0) x = x.replace(/[ \t]+/g, ' ')
+    this.add(x)
+  }
+
+  lineBreak(): void {
+    if (this.s.charCodeAt(this.s.length - 1) === 32) this.s = this.s.slice(0, -1)
+    this.s += '\n'
+    this.space = true
+  }
+
+  pieces(pieces: Piece[], m: Vm): void {
+    for (const p of pieces) {
+      if (typeof p === 'string') this.add(p)
+      else
+        switch (p.k) {
+          case 'interp':
+            this.value(show(p.e(m)))
+            break
+          case 'break':
+            this.lineBreak()
+            break
+          case 'set':
+            p.run(m)
+            break
+          case 'if': {
+            let i = 0
+            for (; i < p.conds.length; i++)
+              if (truthy(p.conds[i]!(m))) {
+                this.pieces(p.bodies[i]!, m)
+                break
+              }
+            if (i === p.conds.length) this.pieces(p.otherwise, m)
+          }
+        }
+    }
+  }
+
+  finish(): string {
+    let s = this.s
+    let end = s.length
+    while (end > 0 && (s.charCodeAt(end - 1) === 32 || s.charCodeAt(end - 1) === 10)) end--
+    if (end < s.length) s = s.slice(0, end)
+    let start = 0
+    while (s.charCodeAt(start) === 10 || s.charCodeAt(start) === 32) start++
+    return start ? s.slice(start) : s
+  }
+}
+
+const NO_LINKS: Rendered['links'] = []
 
 function isConstant(pieces: Piece[]): boolean {
   for (const p of pieces) {
@@ -143,7 +226,14 @@ function charAfter(segs: Seg[], i: number): string | undefined {
 
 /** Renders compiled inline content against the machine. */
 export function render(c: CompiledInline, m: Vm): Rendered {
-  return c.constant ?? renderPieces(c.pieces, m)
+  if (c.constant) return c.constant
+  if (c.plain) {
+    const b = new PlainBuilder()
+    b.pieces(c.pieces, m)
+    const text = b.finish()
+    return { text, runs: text ? [{ text }] : [], links: NO_LINKS }
+  }
+  return renderPieces(c.pieces, m)
 }
 
 function renderPieces(pieces: Piece[], m: Vm): Rendered {
