@@ -3,8 +3,10 @@
  * WebCrypto on Node), plus file-path entry points.
  */
 import { open } from 'node:fs/promises'
-import { createDiagnostic, LIMITS } from '@spkg/manifest'
+import { isEncryptedPackage } from '@spkg/integrity/encrypt'
+import { createDiagnostic, type Diagnostic, LIMITS } from '@spkg/manifest'
 import { nodeBackend } from './node/backend'
+import { openSparse } from './node/sparse-file'
 import { archiveTooLarge, maxInputBytes } from './open/input'
 import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
@@ -14,10 +16,19 @@ export * from './index'
 const maxFileBytes = (limits: PeekOptions['limits']) =>
   maxInputBytes(limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
 
+/** `pkg/fetch-failed` for a file system error, naming its code but not the host path. */
+function readFailed(e: unknown): Diagnostic {
+  const err = e as NodeJS.ErrnoException
+  return createDiagnostic(
+    'pkg/fetch-failed',
+    `The package file could not be read (${err.code ?? err.message}).`,
+  )
+}
+
 async function readPackageFile(
   path: string,
   options: PeekOptions,
-): Promise<{ bytes?: Uint8Array; diagnostics: ReturnType<typeof createDiagnostic>[] }> {
+): Promise<{ bytes?: Uint8Array; diagnostics: Diagnostic[] }> {
   let handle: Awaited<ReturnType<typeof open>> | undefined
   try {
     handle = await open(path, 'r')
@@ -33,15 +44,7 @@ async function readPackageFile(
     }
     return { bytes: at === size ? bytes : bytes.subarray(0, at), diagnostics: [] }
   } catch (e) {
-    const err = e as NodeJS.ErrnoException
-    return {
-      diagnostics: [
-        createDiagnostic(
-          'pkg/fetch-failed',
-          `The package file could not be read (${err.code ?? err.message}).`,
-        ),
-      ],
-    }
+    return { diagnostics: [readFailed(e)] }
   } finally {
     await handle?.close()
   }
@@ -76,9 +79,33 @@ export async function openPackageFile(path: string, options: OpenOptions = {}): 
   return openArchive(read.bytes, options, nodeBackend)
 }
 
-/** Quick look at a package file: central directory and manifest only (see {@link peekPackage}). */
+/**
+ * Quick look at a package file (see {@link peekPackage}): only the ZIP structure and
+ * `manifest.json` are read from disk, whatever the file's size; `readBytes` reads an entry's
+ * data when asked. An encrypted package is read whole (it must be decrypted first).
+ *
+ * @example
+ * const peek = await peekPackageFile('the-inn.spkg')
+ * if (peek.ok) console.log(peek.manifest?.title)
+ */
 export async function peekPackageFile(path: string, options: PeekOptions = {}): Promise<PeekResult> {
-  const read = await readPackageFile(path, options)
-  if (!read.bytes) return { ok: false, diagnostics: read.diagnostics }
-  return peekArchive(read.bytes, options, nodeBackend)
+  let sparse: ReturnType<typeof openSparse>
+  try {
+    sparse = openSparse(path, maxFileBytes(options.limits))
+  } catch (e) {
+    return { ok: false, diagnostics: [readFailed(e)] }
+  }
+  if (!('bytes' in sparse))
+    return { ok: false, diagnostics: [archiveTooLarge(sparse.size, maxFileBytes(options.limits))] }
+  if (isEncryptedPackage(sparse.bytes)) {
+    sparse.close()
+    const read = await readPackageFile(path, options)
+    if (!read.bytes) return { ok: false, diagnostics: read.diagnostics }
+    return peekArchive(read.bytes, options, nodeBackend)
+  }
+  try {
+    return await peekArchive(sparse.bytes, options, nodeBackend, sparse.fill)
+  } finally {
+    sparse.close()
+  }
 }

@@ -3,6 +3,9 @@
  * removed bytes) only ever produce the reader's own diagnostics: the promise resolves, every
  * code is in the catalogue, a loaded package reads back every file, and the open finishes.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fc, test } from '@fast-check/vitest'
 import { isDiagnosticCode } from '@spkg/manifest'
 import { buildArchive, buildPackage, packageFiles } from '@spkg/test-utils'
@@ -107,6 +110,26 @@ describe('mutated packages', () => {
       for (const e of after.package.entries)
         if (before.package.has(e.path))
           expect(await after.package.readBytes(e.path)).toEqual(await before.package.readBytes(e.path))
+    },
+  )
+
+  const dir = mkdtempSync(join(tmpdir(), 'spkg-peek-'))
+  test.prop([fc.nat(seeds.length - 1), fc.array(mutation, { minLength: 1, maxLength: 3 })], { numRuns: 150 })(
+    'the sparse file peek reaches the same verdict as a peek of the whole bytes',
+    async (which, mutations) => {
+      const bytes = apply(seeds[which]!, mutations)
+      const file = join(dir, 'p.spkg')
+      writeFileSync(file, bytes)
+      const whole = await node.peekPackage(bytes)
+      const sparse = await node.peekPackageFile(file)
+      expect(sparse.diagnostics.map((d) => d.code)).toEqual(whole.diagnostics.map((d) => d.code))
+      expect(sparse.ok).toBe(whole.ok)
+      if (sparse.ok && whole.ok)
+        for (const e of whole.entries) {
+          const a = await whole.readBytes(e.path).catch((x: { code?: string }) => x.code)
+          const b = await sparse.readBytes(e.path).catch((x: { code?: string }) => x.code)
+          expect(b).toEqual(a)
+        }
     },
   )
 })

@@ -44,6 +44,13 @@ import type {
 } from './types'
 
 const SESSION_PATH = 'session.json'
+
+/**
+ * For a sparsely loaded archive (see `peekPackageFile`): makes the bytes `[start, end)` of the
+ * input present before they are read. The structure (end records, central directory, local
+ * headers, data descriptors) is present before the directory is read.
+ */
+export type RangeFiller = (start: number, end: number) => void
 /** SHA-256 computations allowed in flight at once (each holds its entry's bytes). */
 const HASHES_IN_FLIGHT = 4
 
@@ -82,6 +89,7 @@ async function prepare(
   input: PackageInput,
   options: PeekOptions,
   backend: ReaderBackend,
+  fill?: RangeFiller,
 ): Promise<Prepared | { diagnostics: Diagnostic[] }> {
   const maxBytes = options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
   const maxEntries = options.limits?.maxEntries ?? LIMITS.maxEntries
@@ -123,6 +131,7 @@ async function prepare(
   let manifest: Manifest | undefined
   if (layout.layout === 'packaged') {
     const entry = files.get(MANIFEST_PATH)!
+    fill?.(entry.dataOffset, entry.dataOffset + entry.compressedSize)
     const data = extractEntry(bytes, entry, backend, { remaining: maxBytes, limit: maxBytes }, diagnostics)
     if (!data) return { diagnostics }
     store.keep(entry, data)
@@ -178,8 +187,9 @@ export async function peekArchive(
   input: PackageInput,
   options: PeekOptions,
   backend: ReaderBackend,
+  fill?: RangeFiller,
 ): Promise<PeekResult> {
-  const p = await prepare(input, options, backend)
+  const p = await prepare(input, options, backend, fill)
   if (!('store' in p)) return fail(p.diagnostics)
   const { store } = p
   return {
@@ -189,7 +199,11 @@ export async function peekArchive(
     type: p.manifest?.type ?? 'story',
     entry: entryOf(p),
     entries: visibleFiles(p.directory).map(toPackageEntry),
-    readBytes: async (path) => store.read(path),
+    readBytes: async (path) => {
+      const e = store.files.get(path)
+      if (e) fill?.(e.dataOffset, e.dataOffset + e.compressedSize)
+      return store.read(path)
+    },
     diagnostics: p.diagnostics,
   }
 }

@@ -619,3 +619,49 @@ describe.each(TOOLS)('archives written by %s', (tool) => {
     }
   })
 })
+
+describe('peekPackageFile (sparse read)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spkg-peek-file-'))
+  const write = (name: string, bytes: Uint8Array) => {
+    const file = join(dir, name)
+    writeFileSync(file, bytes)
+    return file
+  }
+
+  it.each([
+    ['ZIP64 records and data descriptors', { zip64: true, dataDescriptor: true }],
+    ['long local extra fields', { localExtra: new Uint8Array([0x99, 0x99, 200, 0, ...new Uint8Array(200)]) }],
+  ])('reads the structure it needs: %s', async (_, override) => {
+    const entries = [
+      ...packageFiles({ manifest: { title: 'Sparse' }, assets: { 'assets/a.png': 'png' } }),
+    ].map(([name, data]): EntrySpec => ({ name, data, ...override }))
+    const file = write('a.spkg', buildArchive(entries, { zip64End: 'zip64' in override }))
+    const peek = await node.peekPackageFile(file)
+    if (!peek.ok) throw new Error(JSON.stringify(peek.diagnostics))
+    expect(peek.manifest?.title).toBe('Sparse')
+    expect(new TextDecoder().decode(await peek.readBytes('assets/a.png'))).toBe('png')
+  })
+
+  it('refuses what the whole-file peek refuses', async () => {
+    const bytes = buildPackage({}, { prepend: new Uint8Array(10) })
+    const file = write('b.spkg', bytes)
+    expect(codes((await node.peekPackageFile(file)).diagnostics)).toEqual(
+      codes((await node.peekPackage(bytes)).diagnostics),
+    )
+  })
+
+  it('peeks an encrypted package with its key', async () => {
+    const key = generateEncryptionKey()
+    const file = write(
+      'c.spkg.enc',
+      await encryptPackage(buildPackage({ manifest: { title: 'Sealed' } }), key),
+    )
+    const peek = await node.peekPackageFile(file, { decryptionKey: key })
+    expect(peek.ok && peek.manifest?.title).toBe('Sealed')
+    expect(codes((await node.peekPackageFile(file)).diagnostics)).toEqual(['pkg/key-required'])
+  })
+
+  it('reports a missing file', async () => {
+    expect(codes((await node.peekPackageFile(join(dir, 'none'))).diagnostics)).toEqual(['pkg/fetch-failed'])
+  })
+})

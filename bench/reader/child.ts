@@ -1,0 +1,74 @@
+/**
+ * One measured case of `pnpm bench reader`, run in its own process so every figure is cold and
+ * `maxRSS` is the case's own peak: `child.ts <case> <file>` prints `{ ms, maxRssKiB, ok }`.
+ *
+ * Cases: `reader-node` (openPackageFile, node:zlib + node:crypto), `reader-web` (file read, then
+ * the isomorphic openPackage on fflate + WebCrypto), `floor` (the minimal central-directory walk
+ * below), `peek-node`, `peek-web`, `baseline` (nothing: the process's own footprint).
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { inflateRawSync } from 'node:zlib'
+import * as web from '@spkg/reader'
+import * as node from '@spkg/reader/node'
+
+/**
+ * The floor: read the file, walk the central directory (no checks beyond what is needed to find
+ * the data), inflate each entry with inflateRawSync capped at its declared size, hash it with
+ * node:crypto and compare with `manifest.integrity`.
+ */
+function floor(file: string): boolean {
+  const b = readFileSync(file)
+  const dv = new DataView(b.buffer, b.byteOffset, b.length)
+  let eocd = b.length - 22
+  while (dv.getUint32(eocd, true) !== 0x06054b50) eocd--
+  const count = dv.getUint16(eocd + 10, true)
+  let p = dv.getUint32(eocd + 16, true)
+  const hashes = new Map<string, string>()
+  let manifest: { integrity?: Record<string, string> } = {}
+  for (let i = 0; i < count; i++) {
+    const method = dv.getUint16(p + 10, true)
+    const csize = dv.getUint32(p + 20, true)
+    const size = dv.getUint32(p + 24, true)
+    const nameLen = dv.getUint16(p + 28, true)
+    const skip = nameLen + dv.getUint16(p + 30, true) + dv.getUint16(p + 32, true)
+    const local = dv.getUint32(p + 42, true)
+    const name = b.toString('utf8', p + 46, p + 46 + nameLen)
+    p += 46 + skip
+    const start = local + 30 + dv.getUint16(local + 26, true) + dv.getUint16(local + 28, true)
+    const raw = b.subarray(start, start + csize)
+    const data = method === 0 ? raw : inflateRawSync(raw, { maxOutputLength: Math.max(1, size) })
+    if (name === 'manifest.json') manifest = JSON.parse(data.toString('utf8'))
+    else hashes.set(name, createHash('sha256').update(data).digest('hex'))
+  }
+  for (const [name, hex] of Object.entries(manifest.integrity ?? {}))
+    if (hashes.get(name) !== hex) return false
+  return true
+}
+
+const [kind, file] = process.argv.slice(2)
+const t0 = performance.now()
+let ok = true
+switch (kind) {
+  case 'reader-node':
+    ok = (await node.openPackageFile(file!)).ok
+    break
+  case 'reader-web':
+    ok = (await web.openPackage(readFileSync(file!))).ok
+    break
+  case 'floor':
+    ok = floor(file!)
+    break
+  case 'peek-node':
+    ok = (await node.peekPackageFile(file!)).ok
+    break
+  case 'peek-web':
+    ok = (await web.peekPackage(readFileSync(file!))).ok
+    break
+  case 'baseline':
+    break
+  default:
+    throw new Error(`unknown case ${kind}`)
+}
+const ms = performance.now() - t0
+console.log(JSON.stringify({ ms, maxRssKiB: process.resourceUsage().maxRSS, ok }))

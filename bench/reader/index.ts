@@ -1,0 +1,175 @@
+/**
+ * `pnpm bench reader`: open + verify every entry (inflate, CRC-32, SHA-256 of every
+ * integrity-listed file) of three packages, each case cold in its own process, side by side with
+ * (a) the native tools (`unzip` then `sha256sum -c` on the same files) and (b) the floor, a
+ * minimal central-directory walk on node:zlib + node:crypto (bench/reader/child.ts). Also peek
+ * time and peak memory (maxRSS of the case's process). `RUNS=n` sets the runs per case (default 5).
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildPackage, type EntrySpec } from '@spkg/test-utils'
+import { build } from 'esbuild'
+
+const MB = 1024 * 1024
+const RUNS = Number(process.env.RUNS ?? 5)
+const here = import.meta.dirname
+
+function noise(n: number, seed: number): Uint8Array {
+  const b = new Uint8Array(n)
+  let x = seed | 1
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    b[i] = x & 255
+  }
+  return b
+}
+
+const WORDS = 'the inn door creaks open and a cold wind follows you inside where the fire burns low'.split(
+  ' ',
+)
+function prose(n: number, seed: number): string {
+  let s = ''
+  let x = seed | 1
+  while (s.length < n) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff
+    s += `${WORDS[x % WORDS.length]}${x % 11 === 0 ? '.\n' : ' '}`
+  }
+  return s.slice(0, n)
+}
+
+interface Spec {
+  name: string
+  parts: Record<string, string>
+  media: Record<string, Uint8Array>
+}
+
+/** Media stored (already compressed), text deflated, integrity over every file: what `spkg pack` writes. */
+function pack(spec: Spec): Uint8Array {
+  const entry: Record<string, Partial<EntrySpec>> = {}
+  for (const k of Object.keys(spec.media)) entry[k] = { method: 0 }
+  return buildPackage(
+    { manifest: { title: spec.name }, parts: spec.parts, assets: spec.media, integrity: true, entry },
+    { level: 6 },
+  )
+}
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i)
+const pad = (i: number) => String(i).padStart(4, '0')
+const specs: Spec[] = [
+  {
+    name: 'realistic 30 MB (120 parts, 60 media)',
+    parts: Object.fromEntries(range(120).map((i) => [`story/${pad(i)}-part.sty`, prose(24_000, i + 1)])),
+    media: Object.fromEntries(range(60).map((i) => [`assets/img-${pad(i)}.webp`, noise(460 * 1024, i + 7)])),
+  },
+  {
+    name: '500 entries, ~50 MB',
+    parts: Object.fromEntries(range(250).map((i) => [`story/${pad(i)}-part.sty`, prose(90_000, i + 1)])),
+    media: Object.fromEntries(range(249).map((i) => [`assets/m-${pad(i)}.ogg`, noise(108 * 1024, i + 9)])),
+  },
+  {
+    name: '500 small entries',
+    parts: Object.fromEntries(range(499).map((i) => [`story/${pad(i)}-p.sty`, prose(2_000, i + 1)])),
+    media: {},
+  },
+]
+
+interface Sample {
+  ms: number
+  maxRssKiB: number
+  ok: boolean
+}
+
+const work = mkdtempSync(join(tmpdir(), 'spkg-bench-reader-'))
+// The cases run as one plain ESM bundle (no tsx in the measured processes): honest startup and memory.
+const childScript = join(work, 'child.mjs')
+await build({
+  entryPoints: [join(here, 'child.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  conditions: ['@spkg/source'],
+  outfile: childScript,
+  logLevel: 'warning',
+})
+
+function child(kind: string, file: string): Sample {
+  const out = execFileSync(process.execPath, [childScript, kind, file], { encoding: 'utf8' })
+  return JSON.parse(out.trim().split('\n').pop()!) as Sample
+}
+
+/** unzip to tmpfs, then sha256sum -c on the same files; wall time and peak RSS via /usr/bin/time. */
+function native(file: string, sums: string): Sample {
+  const dir = mkdtempSync(join('/dev/shm', 'spkg-bench-'))
+  try {
+    const script = `unzip -qo '${file}' -d '${dir}' && cd '${dir}' && sha256sum -c --quiet --strict '${sums}'`
+    const t0 = performance.now()
+    const r = spawnSync('/usr/bin/time', ['-f', '%M', 'sh', '-c', script], { encoding: 'utf8' })
+    const ms = performance.now() - t0
+    const rss = Number(r.stderr.trim().split('\n').pop())
+    return { ms, maxRssKiB: rss, ok: r.status === 0 }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+function measure(run: () => Sample): { ms: number; rssMiB: number } {
+  const samples = range(RUNS).map(run)
+  if (!samples.every((s) => s.ok)) throw new Error('a case failed to verify the package')
+  return { ms: median(samples.map((s) => s.ms)), rssMiB: median(samples.map((s) => s.maxRssKiB)) / 1024 }
+}
+
+const rows: string[] = []
+console.log(`machine: ${cpus()[0]?.model} × ${cpus().length}, Node ${process.version}, RUNS=${RUNS}`)
+const base = measure(() => child('baseline', ''))
+console.log(`baseline process (node, reader bundle loaded): ${base.rssMiB.toFixed(0)} MiB maxRSS`)
+try {
+  for (const spec of specs) {
+    const bytes = pack(spec)
+    const file = join(work, 'package.spkg')
+    writeFileSync(file, bytes)
+    const sums = join(work, 'sums.txt')
+    const files = { ...spec.parts, ...spec.media }
+    writeFileSync(
+      sums,
+      Object.entries(files)
+        .map(([k, v]) => `${createHash('sha256').update(v).digest('hex')}  ${k}\n`)
+        .join(''),
+    )
+    const total = Object.values(files).reduce(
+      (n, v) => n + (typeof v === 'string' ? Buffer.byteLength(v) : v.length),
+      0,
+    )
+    const label = `${spec.name}: ${Object.keys(files).length + 1} entries, ${(total / MB).toFixed(1)} MiB inflated, ${(bytes.length / MB).toFixed(1)} MiB file`
+    console.log(`\n${label}`)
+    const results: [string, { ms: number; rssMiB: number }][] = [
+      ['floor (node:zlib + node:crypto, minimal walk)', measure(() => child('floor', file))],
+      ['@spkg/reader/node openPackageFile', measure(() => child('reader-node', file))],
+      ['@spkg/reader openPackage (fflate + WebCrypto)', measure(() => child('reader-web', file))],
+      ['unzip + sha256sum -c (native)', measure(() => native(file, sums))],
+      ['@spkg/reader/node peekPackageFile', measure(() => child('peek-node', file))],
+      ['@spkg/reader peekPackage (file read + peek)', measure(() => child('peek-web', file))],
+    ]
+    const floorMs = results[0]![1].ms
+    const floorRss = results[0]![1].rssMiB
+    for (const [method, r] of results) {
+      const line = `| ${spec.name} | ${method} | ${r.ms.toFixed(1)} | ${(r.ms / floorMs).toFixed(2)}× | ${r.rssMiB.toFixed(0)} | ${(r.rssMiB / floorRss).toFixed(2)}× |`
+      rows.push(line)
+      console.log(
+        `  ${method.padEnd(48)} ${r.ms.toFixed(1).padStart(8)} ms  ${(r.ms / floorMs).toFixed(2)}× floor   maxRSS ${r.rssMiB.toFixed(0)} MiB`,
+      )
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
+console.log('\n| Package | Method | ms (median, cold) | vs floor | maxRSS MiB | vs floor |')
+console.log('|---|---|---:|---:|---:|---:|')
+for (const r of rows) console.log(r)
