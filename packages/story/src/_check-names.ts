@@ -166,6 +166,7 @@ function checkCalls(cx: CheckContext, fu: FileUses): void {
     if (got < want[0] || got > want[1])
       cx.report(fu.file, 'story/arity', `${what} takes ${describeArity(want)}, not ${got}`, pos)
   }
+  for (const root of fu.exprs) walkExpr(root, (e) => checkLiterals(cx, fu.file, e))
   for (const root of fu.exprs)
     walkExpr(root, (e) => {
       if (e.k !== 'call') return
@@ -204,4 +205,38 @@ function checkCalls(cx: CheckContext, fu: FileUses): void {
         c.pos,
       )
   }
+}
+
+const num = (e: Expr | undefined): number | undefined => {
+  if (e?.k === 'num') return e.v
+  if (e?.k === 'un' && e.op === '-' && e.e.k === 'num') return -e.e.v
+  return undefined
+}
+
+/**
+ * Runtime errors that literal arguments make certain: dice and rolls out of range, `random`
+ * with a bad range, `pick([])`, division by a literal zero.
+ */
+function checkLiterals(cx: CheckContext, file: string, e: Expr): void {
+  const rollRange = (n: number, m: number) =>
+    !(Number.isInteger(n) && Number.isInteger(m) && n >= 1 && n <= 100 && m >= 1)
+  if (e.k === 'dice' && rollRange(e.n, e.m))
+    cx.report(file, 'story/roll-range', `${e.n}d${e.m}: dice are 1 to 100 dice of at least 1 side`, e.pos)
+  else if (e.k === 'bin' && (e.op === '/' || e.op === '%') && num(e.b) === 0)
+    cx.report(file, 'story/division-by-zero', `'${e.op} 0' always divides by zero`, e.pos)
+  else if (e.k === 'call' && e.args.length === 2 && (e.callee === 'roll' || e.callee === 'random')) {
+    const a = num(e.args[0])
+    const b = num(e.args[1])
+    if (a === undefined || b === undefined) return
+    if (e.callee === 'roll' && rollRange(a, b))
+      cx.report(file, 'story/roll-range', `roll(${a}, ${b}): roll 1 to 100 dice of at least 1 side`, e.pos)
+    else if (e.callee === 'random' && !(Number.isInteger(a) && Number.isInteger(b) && a <= b && b - a < 1e6))
+      cx.report(
+        file,
+        'story/roll-range',
+        `random(${a}, ${b}) needs whole numbers a <= b less than 1,000,000 apart`,
+        e.pos,
+      )
+  } else if (e.k === 'call' && e.callee === 'pick' && e.args[0]?.k === 'list' && e.args[0].items.length === 0)
+    cx.report(file, 'story/empty-pick', 'pick([]) has nothing to pick from', e.pos)
 }

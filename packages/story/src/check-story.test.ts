@@ -303,6 +303,26 @@ describe('functions, passages and host calls', () => {
   })
 })
 
+describe('runtime errors that literals make certain', () => {
+  it('reports dice, rolls and ranges out of bounds, pick([]) and division by zero', () => {
+    expect(
+      one(
+        '${0d6} ${101d6} ${1d0} ${2d6}\n${roll(0, 6)} ${roll(2, 6)} ${random(5, 1)} ${random(0, 1000000)} ${random(1, 6)}\n${pick([])} ${1 / 0} ${5 % -0} ${1 / 2}',
+      ),
+    ).toEqual([
+      'story/a.sty:1:3 story/roll-range',
+      'story/a.sty:1:10 story/roll-range',
+      'story/a.sty:1:19 story/roll-range',
+      'story/a.sty:2:3 story/roll-range',
+      'story/a.sty:2:31 story/roll-range',
+      'story/a.sty:2:47 story/roll-range',
+      'story/a.sty:3:3 story/empty-pick',
+      'story/a.sty:3:17 story/division-by-zero',
+      'story/a.sty:3:26 story/division-by-zero',
+    ])
+  })
+})
+
 describe('manifest and placement', () => {
   it('reports a story_lang of another major version', () => {
     const ds = checkStory({ parts: { 'a.sty': 'x' }, order: ['a.sty'], storyLang: '2.0' })
