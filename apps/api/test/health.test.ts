@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../src/app'
+import { loadConfig } from '../src/config'
 import { closeDb } from '../src/db/index'
 import { buildTestApp, type TestApp } from './helpers/app'
 
@@ -29,5 +31,20 @@ describe('health', () => {
     expect(res.json()).toEqual({ status: 'error', database: 'unavailable' })
     await extra.app.close()
     await extra.tdb.dispose()
+  }, 60_000)
+
+  it('reports what the real auth plugin recorded: 503 while the issuer is unreachable', async () => {
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', OIDC_ISSUER: 'http://127.0.0.1:9' })
+    const app = await buildApp(config, { db: t.tdb.db })
+    try {
+      const res = await app.inject({ url: '/api/health/auth' })
+      expect(res.statusCode).toBe(503)
+      const body = res.json()
+      expect(body.status).toBe('error')
+      expect(body.discovery.status).not.toBe('ok')
+      expect(body.healthy).toBeUndefined()
+    } finally {
+      await app.close()
+    }
   }, 60_000)
 })

@@ -16,23 +16,28 @@ const HealthSchema = z
 
 const AuthHealthSchema = z
   .looseObject({
-    status: z.enum(['ok', 'degraded', 'error', 'unconfigured']),
-    discovery: z.string(),
+    status: z.enum(['ok', 'error', 'unconfigured']),
+    discovery: z.union([z.literal('unconfigured'), z.looseObject({ status: z.string() })]),
+    keySet: z.looseObject({}).optional(),
   })
   .meta({
     id: 'AuthHealth',
     description:
       'State of OIDC discovery and of the last key-set fetch as the key cache recorded it (no live fetch).',
     examples: [
-      { status: 'ok', discovery: 'loaded', lastKeySetFetch: { at: '2026-11-23T10:00:00.000Z', ok: true } },
+      {
+        status: 'ok',
+        issuer: 'https://id.example.org',
+        discovery: { status: 'ok', loadedAt: '2026-11-23T10:00:00.000Z' },
+        keySet: { lastFetchAt: '2026-11-23T10:00:01.000Z', lastFetchOk: true, requestsInWindow: 1 },
+      },
     ],
   })
 
 /** What the auth plugin's `app.authState()` returns (a `healthy: false` answer gives 503). */
 export interface AuthStateReport {
   healthy?: boolean
-  status?: string
-  discovery?: string
+  discovery?: { status: string; [k: string]: unknown }
   [k: string]: unknown
 }
 
@@ -79,7 +84,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
       const state = readAuthState(app)
       if (!state) return reply.code(503).send({ status: 'unconfigured', discovery: 'unconfigured' })
       const { healthy, ...rest } = state
-      const body = { status: healthy === false ? 'error' : 'ok', discovery: 'unknown', ...rest }
+      const body = { ...rest, status: healthy === false ? 'error' : 'ok' }
       return reply.code(healthy === false ? 503 : 200).send(body as z.infer<typeof AuthHealthSchema>)
     },
   )
