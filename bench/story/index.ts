@@ -24,13 +24,19 @@ console.log(
 console.log(`walker: seed ${seed}, ${warmup} warm-up choices, ${timedChoices} timed choices\n`)
 
 const rounds = 10
-const sides: { spkg?: EngineSide<SpkgFigures>; spkgError?: string; ink: EngineSide } = {
-  ink: createInkSide(inkStory.source, seed),
-}
+let spkgSide: Awaited<ReturnType<typeof createSpkgSide>> | undefined
+let spkgError: string | undefined
 try {
-  sides.spkg = await createSpkgSide(spkgStory, seed, 5000)
+  spkgSide = await createSpkgSide(spkgStory, seed, 5000)
+  // Resume is timed first, on a small heap: a player resumes right after start-up.
+  await spkgSide.measureResume()
 } catch (e) {
-  sides.spkgError = e instanceof Error ? e.message : String(e)
+  spkgError = e instanceof Error ? e.message : String(e)
+}
+const sides: { spkg?: EngineSide<SpkgFigures>; spkgError?: string; ink: EngineSide } = {
+  spkg: spkgSide,
+  spkgError,
+  ink: createInkSide(inkStory.source, seed),
 }
 // Warm-up, then the timed choices in alternating slices, so both engines see the same machine load.
 await sides.spkg?.play(warmup, false)
