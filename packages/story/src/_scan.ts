@@ -6,6 +6,7 @@ import type { Pos } from './ast'
 
 /** An id: a letter, then up to 63 letters, digits, `_` or `-`. */
 export const ID = '[A-Za-z][A-Za-z0-9_-]{0,63}'
+/** Matches a whole id. */
 export const ID_ONLY = new RegExp(`^${ID}$`)
 
 /** One source line. */

@@ -6,6 +6,8 @@
 import { fc, test } from '@fast-check/vitest'
 import { CODES } from '@spkg/manifest'
 import { expect } from 'vitest'
+import { visitNodes } from './_walk'
+import type { Pos } from './ast'
 import { parseModule } from './parse-module'
 import { parseStory } from './parse-story'
 
@@ -106,6 +108,19 @@ test.prop([source], { numRuns: 1500 })('parseStory never throws; positions stay 
   const r = parseStory(src, { path: 'p.sty' })
   expect(r.ast.kind).toBe('part')
   checkDiagnostics(src, r.diagnostics)
+  const lines = src.replace(/^\ufeff/, '').split(/\r\n|\r|\n/)
+  const inside = (p: Pos) => {
+    expect(p.line).toBeGreaterThanOrEqual(1)
+    expect(p.line).toBeLessThanOrEqual(lines.length)
+    expect(p.column).toBeGreaterThanOrEqual(1)
+    expect(p.column).toBeLessThanOrEqual([...lines[p.line - 1]!].length + 1)
+  }
+  visitNodes(r.ast.body, {
+    node: (n) => {
+      if (n.kind !== 'tags') inside(n.pos)
+    },
+    option: (o) => inside(o.pos),
+  })
 })
 
 test.prop([source], { numRuns: 800 })('parseModule never throws; positions stay in the source', (src) => {
