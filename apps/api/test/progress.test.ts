@@ -1,0 +1,141 @@
+import { createStateStore } from '@spkg/state'
+import { createHttpDriver } from '@spkg/state/drivers/http'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '../src/db/index'
+import { bearer, buildTestApp, type TestApp } from './helpers/app'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await buildTestApp()
+}, 60_000)
+afterAll(async () => t?.close())
+
+const state = (id: string, renderedParagraph = 0) => ({
+  format: 1,
+  id,
+  variables: { gold: 3 },
+  choices: {},
+  visitedChoiceGroups: [],
+  rng: { algorithm: 'mulberry32', seed: 1, state: 2 },
+  visitedParts: [],
+  renderedParagraph,
+})
+const me = bearer('reader-1', 'reader')
+
+const put = (storyId: string, body: unknown, headers: Record<string, string> = {}, who = me) =>
+  t.app.inject({
+    method: 'PUT',
+    url: `/api/progress/${storyId}`,
+    headers: { ...who, ...headers },
+    payload: body as object,
+  })
+
+describe('/api/progress/:storyId', () => {
+  it('saves, reads with the revision in ETag, and refuses a stale write with 412', async () => {
+    const first = await put('story-a', state('story-a'), { 'if-none-match': '*' })
+    expect(first.statusCode).toBe(201)
+    expect(first.headers.etag).toBe('"1"')
+    const read = await t.app.inject({ url: '/api/progress/story-a', headers: me })
+    expect(read.statusCode).toBe(200)
+    expect(read.headers.etag).toBe('"1"')
+    expect(read.json()).toMatchObject({ id: 'story-a', variables: { gold: 3 } })
+    // device A writes on revision 1
+    const a = await put('story-a', state('story-a', 5), { 'if-match': '"1"' })
+    expect(a.statusCode).toBe(200)
+    expect(a.headers.etag).toBe('"2"')
+    // device B still holds revision 1
+    const b = await put('story-a', state('story-a', 9), { 'if-match': '"1"' })
+    expect(b.statusCode).toBe(412)
+    expect(b.headers.etag).toBe('"2"')
+    expect(b.json()).toMatchObject({ statusCode: 412, code: 'PRECONDITION_FAILED' })
+    const after = await t.app.inject({ url: '/api/progress/story-a', headers: me })
+    expect(after.json().renderedParagraph).toBe(5)
+    // stored as a JSON object (not a JSON string) on both drivers
+    const [row] = await queryRows<{ t: string }>(
+      t.tdb.db,
+      sql`select jsonb_typeof(state) as t from reading_progress limit 1`,
+    )
+    expect(row?.t).toBe('object')
+  })
+
+  it('refuses overwriting without If-Match (428) and a second first save (412)', async () => {
+    expect((await put('story-b', state('story-b'))).statusCode).toBe(201)
+    const again = await put('story-b', state('story-b'))
+    expect(again.statusCode).toBe(428)
+    expect(again.json().code).toBe('PRECONDITION_REQUIRED')
+    expect((await put('story-b', state('story-b'), { 'if-none-match': '*' })).statusCode).toBe(412)
+    expect((await put('story-b', state('story-b'), { 'if-match': 'garbage' })).statusCode).toBe(400)
+  })
+
+  it('keeps each caller apart', async () => {
+    await put('story-c', state('story-c'), { 'if-none-match': '*' })
+    const other = await t.app.inject({ url: '/api/progress/story-c', headers: bearer('reader-2', 'reader') })
+    expect(other.statusCode).toBe(404)
+    expect((await t.app.inject({ url: '/api/progress/story-c' })).statusCode).toBe(401)
+  })
+
+  it('validates the body with the reading-state schema', async () => {
+    for (const body of [
+      {},
+      { ...state('x'), format: 2 },
+      { ...state('x'), rng: { algorithm: 'xorshift', seed: 1, state: 1 } },
+      [1, 2],
+    ]) {
+      const res = await put('story-d', body)
+      expect(res.statusCode).toBe(400)
+      expect(res.json().code).toBe('VALIDATION_FAILED')
+    }
+  })
+
+  it('lists and deletes saved states', async () => {
+    const list = await t.app.inject({ url: '/api/progress', headers: me })
+    const keys = list.json().items.map((i: { key: string }) => i.key)
+    expect(keys).toEqual(expect.arrayContaining(['story-a', 'story-b', 'story-c']))
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: '/api/progress/story-c',
+          headers: { ...me, 'if-match': '"7"' },
+        })
+      ).statusCode,
+    ).toBe(412)
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: '/api/progress/story-c', headers: me })).statusCode,
+    ).toBe(204)
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: '/api/progress/story-c', headers: me })).statusCode,
+    ).toBe(404)
+  })
+
+  it('speaks the protocol of the @spkg/state http driver', async () => {
+    const fetchViaInject: typeof fetch = async (input, init) => {
+      const url = new URL(String(input))
+      const res = await t.app.inject({
+        method: (init?.method ?? 'GET') as 'GET',
+        url: url.pathname + url.search,
+        headers: { ...(init?.headers as Record<string, string>), ...bearer('driver-user', 'reader') },
+        ...(init?.body !== undefined && init.body !== null && { payload: String(init.body) }),
+      })
+      return new Response(res.statusCode === 204 ? null : res.body, {
+        status: res.statusCode,
+        headers: res.headers as Record<string, string>,
+      })
+    }
+    const driver = createHttpDriver({ baseUrl: 'http://api.test/api/progress', fetch: fetchViaInject })
+    const phone = createStateStore(driver)
+    const laptop = createStateStore(driver)
+    expect((await phone.load('tale')).state).toBeUndefined()
+    expect((await laptop.load('tale')).state).toBeUndefined()
+    await phone.save('tale', state('tale', 1) as never)
+    await expect(laptop.save('tale', state('tale', 2) as never)).rejects.toMatchObject({
+      code: 'state/conflict',
+    })
+    const loaded = await laptop.load('tale')
+    expect(loaded.state?.renderedParagraph).toBe(1)
+    await laptop.save('tale', state('tale', 2) as never)
+    expect((await phone.load('tale')).state?.renderedParagraph).toBe(2)
+    expect(await phone.list()).toEqual(['tale'])
+  })
+})
