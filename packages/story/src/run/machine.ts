@@ -177,21 +177,25 @@ export class Machine implements StoryRun, Vm {
       )
       return
     }
+    // Answered before it was pulled (e.g. right after a resume): the queued pause is stale.
+    const stale = this.queue.indexOf(pause, this.qh)
     if ('option' in answer) {
       const i = pause.options.findIndex((o) => o.id === answer.option)
       if (i >= 0) {
+        if (stale >= 0) this.queue.splice(stale, 1)
         this.select(pause.key, this.pauseOptions[i]!, pause.options[i]!.text, false)
         return
       }
     } else {
       const link = pause.links.find((l) => l.target === answer.link)
       if (link) {
+        if (stale >= 0) this.queue.splice(stale, 1)
         this.follow(pause.key, link)
         return
       }
     }
     this.emitDiagnostic(createDiagnostic('story/invalid-choice', `${what} is not offered at this pause`))
-    this.queue.push(pause)
+    if (stale < 0) this.queue.push(pause)
   }
 
   saveState(): ReadingState {
