@@ -62,6 +62,7 @@ signature is replaced. The package is opened and verified first: a package with 
       throw new UsageError('missing --key <secret.sec>')
     const file = positionals[0]!
     const out = typeof values.output === 'string' && values.output !== '' ? values.output : file
+    if (out === '-') throw new UsageError('a package read from standard input needs -o <out.spkg>')
     const quiet = values.quiet === true
     const secretText = new TextDecoder().decode(await readInput(io, values.key))
     let publicKeyText: string
