@@ -33,7 +33,7 @@ export type Instr =
       silent: boolean
       key: string
     }
-  | { op: 'media'; path: string; alt: string; media: 'image' | 'audio' | 'video'; tags: string[] }
+  | { op: 'media'; path: string; alt: string; media: 'image' | 'audio' | 'video'; tags: string[]; pos: Pos }
   | { op: 'exec'; run: (m: Vm) => void }
   | { op: 'jf'; cond: Ev; to: number }
   | { op: 'goto'; to: number }
@@ -270,7 +270,7 @@ class Compiler {
         code.push({ op: 'gate', target: resolveTarget(n.target, file) })
         return
       case 'media':
-        code.push({ op: 'media', path: n.path, alt: n.alt, media: n.media, tags: n.tags })
+        code.push({ op: 'media', path: n.path, alt: n.alt, media: n.media, tags: n.tags, pos: n.pos })
         return
       case 'group':
         this.group(n)

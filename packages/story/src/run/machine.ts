@@ -398,6 +398,13 @@ export class Machine implements StoryRun, Vm {
           break
         }
         case 'media':
+          if (this.source.hasAsset && !this.source.hasAsset(ins.path))
+            this.report(
+              'story/missing-media',
+              `the media file '${ins.path}' is not in the archive`,
+              this.curFile,
+              ins.pos,
+            )
           this.block({
             kind: 'media',
             media: ins.media,

@@ -72,6 +72,15 @@ describe('blocks and inline content', () => {
   })
 })
 
+describe('media checks', () => {
+  it('reports story/missing-media when the host says the file is absent, and still emits the block', async () => {
+    const src = { ...memorySource({ 'x.sty': 'Intro.\n![Map](img/map.png)' }), hasAsset: () => false }
+    const { events } = await play(src, [], { seed: 1 })
+    expect(codes(events)).toEqual(['story/missing-media'])
+    expect(events.filter((e) => e.type === 'block')).toHaveLength(2)
+  })
+})
+
 describe('sections, visits and jumps', () => {
   it('counts visits per section, prints the count after the increment, and falls through headings', async () => {
     const { events, run } = await one(
