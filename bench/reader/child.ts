@@ -71,4 +71,7 @@ switch (kind) {
     throw new Error(`unknown case ${kind}`)
 }
 const ms = performance.now() - t0
-console.log(JSON.stringify({ ms, maxRssKiB: process.resourceUsage().maxRSS, ok }))
+// VmHWM, not getrusage's maxRSS: Linux carries ru_maxrss across execve, so it would include the
+// parent's peak (the bench process holding the packages).
+const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))
+console.log(JSON.stringify({ ms, maxRssKiB: hwm ? Number(hwm[1]) : Number.NaN, ok }))

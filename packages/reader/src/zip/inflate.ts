@@ -2,8 +2,10 @@
  * Inflating under a budget. The browser-safe inflater pushes the compressed bytes into
  * fflate's streaming `Inflate` in slices no bigger than the remaining budget divided by
  * deflate's maximum ratio (1032:1), so a bomb is stopped after about the limit's worth of work.
+ * An entry whose compressed size times that ratio fits the budget cannot pass it, so it is
+ * inflated in one call.
  */
-import { Inflate } from 'fflate'
+import { Inflate, inflateSync } from 'fflate'
 
 /** Outcome of one inflation: exactly `declared` bytes, or why not. */
 export type InflateResult =
@@ -25,6 +27,25 @@ const STOP = Symbol('limit')
 /** The isomorphic inflater on fflate. */
 export const fflateInflater: Inflater = {
   inflateRaw(input, declared, limit) {
+    // Fast path: when even the densest stream cannot inflate past the budget, one call into a
+    // buffer of the declared size plus one byte (fflate drops writes past its end, so a longer
+    // stream is caught by the extra byte, a shorter one by the length).
+    if (input.length * MAX_RATIO <= limit && declared < limit) {
+      const buf = new Uint8Array(declared + 1)
+      let data: Uint8Array
+      try {
+        data = inflateSync(input, { out: buf })
+      } catch (e) {
+        return {
+          ok: false,
+          reason: 'corrupt',
+          produced: 0,
+          message: e instanceof Error ? e.message : String(e),
+        }
+      }
+      if (data.length !== declared) return { ok: false, reason: 'size', produced: data.length }
+      return { ok: true, data }
+    }
     const out = new Uint8Array(Math.min(declared, limit))
     let produced = 0
     const inflate = new Inflate((chunk) => {
