@@ -469,3 +469,25 @@ You find the treasure.
     expect(r.code).toBe(0)
   })
 })
+
+describe('spkg play --resume after an edit that breaks the replay', () => {
+  it('reports story/resume-diverged once and re-enters the current part at its start', async () => {
+    const dir = folder(E5)
+    await play([dir, '--seed', '7', '--choose', '>story/0003-forest.sty:edge', '--save', 'div.json'])
+    writeFileSync(
+      join(dir, 'story/0002-road.sty'),
+      E5['story/0002-road.sty']!.replace('0003-forest.sty:edge]', '0003-forest.sty]'),
+    )
+    const r = await play([dir, '--resume', 'div.json', '--format', 'json'], { stdin: '' })
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe('? ')
+    expect(transcript(r.stdout)).toEqual([
+      '!! undefined:undefined:undefined warning story/resume-diverged',
+      '== part story/0003-forest.sty',
+      '#0 paragraph "Trees close in."',
+      '#1 heading2 "Forest Edge"',
+      '#2 paragraph "2 wolves watch you. You have 2 coins."',
+      '? [story/0003-forest.sty:edge@1] 1 "Run"',
+    ])
+  })
+})

@@ -115,7 +115,7 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
     reportDiagnostics(io, format, parsed.diagnostics)
     if (!parsed.state) return EXIT.invalid
     const resumed = await resumeStoryRun(source, parsed.state)
-    reportDiagnostics(io, format, resumed.diagnostics)
+    // Resume problems (`story/resume-diverged`) also come through the run's event stream.
     failed ||= hasErrors(resumed.diagnostics)
     storyRun = resumed.run
   } else {
@@ -140,7 +140,8 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
     prompt: interactive
       ? {
           reader: createLineReader(io.stdin as AsyncIterable<Uint8Array | string>),
-          write: (t) => io.stdout.write(t),
+          // In JSON the prompt goes to standard error, keeping standard output one JSON object per line.
+          write: (t) => (format === 'json' ? io.stderr : io.stdout).write(t),
           numbered: format === 'text',
         }
       : undefined,
