@@ -46,12 +46,15 @@ export function checkParts(cx: CheckContext): void {
   for (const [file, part] of cx.parts) {
     for (const t of partTargets(part.ast)) {
       const r = resolveTarget(file, t.target)
-      const dest = cx.parts.get(r.part)
+      // clarification 10: a flat archive has exactly one part, its entry
+      const dest = cx.flat && r.part !== cx.entry ? undefined : cx.parts.get(r.part)
       if (!dest) {
         cx.report(
           file,
           'story/unknown-part',
-          `no part '${r.part}' in this package (${t.kind} '${t.target}')`,
+          cx.flat
+            ? `a flat archive has one part, its entry; the ${t.kind} '${t.target}' names another file`
+            : `no part '${r.part}' in this package (${t.kind} '${t.target}')`,
           t.pos,
         )
         continue

@@ -76,6 +76,10 @@ describe('targets', () => {
 
   it('treats a flat archive as holding exactly its one part', () => {
     expect(one('[[ other.sty ]]')).toEqual(['story/a.sty:1:1 story/unknown-part'])
+    const parts = { 'main.sty': 'Go [on > extra.sty] or [back > main.sty].', 'extra.sty': 'x' }
+    expect(run({ parts, order: ['main.sty'], flat: true }).filter((d) => !d.endsWith('unreachable'))).toEqual(
+      ['main.sty:1:4 story/unknown-part'],
+    )
   })
 
   it('accepts implicit heading ids as scenes', () => {

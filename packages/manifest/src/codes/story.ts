@@ -17,7 +17,8 @@ export const STORY_CODES = defineCodes({
   },
   'story/unreachable': {
     severity: 'warning',
-    description: 'content no flow can reach (after a jump or gate)',
+    description:
+      'content no flow can reach: a line after a jump or gate, a section nothing targets, a part nothing enters',
   },
   'story/bad-target': {
     severity: 'error',
@@ -35,7 +36,11 @@ export const STORY_CODES = defineCodes({
   'story/lang-version': { severity: 'error', description: '`story_lang` has a major version other than 1' },
   'story/unclosed-brace': { severity: 'error', description: 'a command is not closed on its line' },
   'story/unclosed-interpolation': { severity: 'error', description: '`${` is not closed' },
-  'story/bad-expression': { severity: 'error', description: 'an expression or command has a syntax error' },
+  'story/bad-expression': {
+    severity: 'error',
+    description:
+      'an expression or command has a syntax error, nests too deeply, or a `{const}` is not constant',
+  },
   'story/unknown-command': {
     severity: 'error',
     description: 'an unknown `{keyword}` or one not allowed here',
