@@ -1,0 +1,142 @@
+import { Writable } from 'node:stream'
+import type { FastifyInstance } from 'fastify'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../src/app'
+import { loadConfig } from '../src/config'
+import { bearer, testAuthPlugin } from './helpers/app'
+import { createTestDb, type TestDb } from './helpers/db'
+
+let tdb: TestDb
+let app: FastifyInstance
+const logLines: string[] = []
+
+beforeAll(async () => {
+  tdb = await createTestDb()
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logLines.push(String(chunk))
+      done()
+    },
+  })
+  app = await buildApp(loadConfig({ NODE_ENV: 'test' }), {
+    db: tdb.db,
+    authPlugin: testAuthPlugin,
+    logger: pino({ level: 'info' }, sink),
+  })
+  app.get('/api/test-boom', { config: { throttle: false } as never }, async () => {
+    throw new Error('db password=hunter2 at /srv/spkg/src/secret.ts:12')
+  })
+  await app.ready()
+}, 60_000)
+afterAll(async () => {
+  await app?.close()
+  await tdb?.dispose()
+})
+
+describe('error bodies', () => {
+  it('answers unknown routes with the same body', async () => {
+    const res = await app.inject({ url: '/api/nothing-here' })
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toEqual({ statusCode: 404, code: 'NOT_FOUND', message: 'Resource not found' })
+  })
+
+  it('sends 5xx as "Internal server error" and keeps the stack in the log', async () => {
+    const res = await app.inject({ url: '/api/test-boom', headers: { 'x-request-id': 'boom-request-1' } })
+    expect(res.statusCode).toBe(500)
+    expect(res.json()).toEqual({ statusCode: 500, code: 'INTERNAL', message: 'Internal server error' })
+    expect(res.body).not.toContain('hunter2')
+    expect(res.body).not.toContain('/srv/')
+    const logged = logLines
+      .map((l) => JSON.parse(l))
+      .find((l) => l.reqId === 'boom-request-1' && l.level === 50)
+    expect(logged?.err?.stack).toContain('hunter2')
+  })
+
+  it('hides database errors (SQL and parameters) behind the generic 500', async () => {
+    const broken = await createTestDb()
+    const app2 = await buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), {
+      db: broken.db,
+      authPlugin: testAuthPlugin,
+    })
+    await broken.dispose()
+    const res = await app2.inject({ url: '/api/stories/some-slug', headers: bearer('u', 'reader') })
+    expect(res.statusCode).toBe(500)
+    expect(res.json()).toEqual({ statusCode: 500, code: 'INTERNAL', message: 'Internal server error' })
+    await app2.close()
+  }, 60_000)
+
+  it('gives router errors (over-long or malformed paths) the same body', async () => {
+    const long = await app.inject({ url: `/api/stories/${'a'.repeat(300)}`, headers: bearer('u', 'reader') })
+    expect(long.statusCode).toBe(414)
+    expect(long.json()).toEqual({ statusCode: 414, code: 'BAD_URL', message: 'Path parameter too long' })
+    const bad = await app.inject({ url: '/api/stories/%E0%A4%A', headers: bearer('u', 'reader') })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json()).toEqual({ statusCode: 400, code: 'BAD_URL', message: 'Malformed URL' })
+  })
+
+  it('answers malformed JSON and wrong content types with 400/415 bodies', async () => {
+    const json = await app.inject({
+      method: 'POST',
+      url: '/api/stories',
+      headers: { ...bearer('u', 'creator'), 'content-type': 'application/json' },
+      payload: '{"slug": ',
+    })
+    expect(json.statusCode).toBe(400)
+    expect(json.json().statusCode).toBe(400)
+    expect(json.body).not.toMatch(/node_modules|\/work\//)
+    const form = await app.inject({
+      method: 'POST',
+      url: '/api/stories',
+      headers: { ...bearer('u', 'creator'), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'slug=abc',
+    })
+    expect(form.statusCode).toBe(415)
+    expect(form.json()).toMatchObject({ statusCode: 415, code: 'UNSUPPORTED_MEDIA_TYPE' })
+  })
+})
+
+describe('API documentation', () => {
+  it('serves the OpenAPI description of every route with examples, outside production', async () => {
+    const res = await app.inject({ url: '/api/docs/json' })
+    expect(res.statusCode).toBe(200)
+    const doc = res.json()
+    expect(doc.openapi).toMatch(/^3\./)
+    const paths = Object.keys(doc.paths)
+    for (const p of [
+      '/api/stories',
+      '/api/stories/{slug}',
+      '/api/auth/profiles/{role}',
+      '/me/reports',
+      '/catalog/stories',
+      '/catalog/series',
+      '/api/csp-report',
+      '/api/health',
+      '/api/health/auth',
+      '/api/progress/{storyId}',
+    ]) {
+      expect(paths).toContain(p)
+    }
+    const text = JSON.stringify(doc)
+    expect(text).toContain('the-lighthouse')
+    expect(text).toContain('REPORT_RATE_LIMITED')
+    const ui = await app.inject({ url: '/api/docs' })
+    expect([200, 302]).toContain(ui.statusCode)
+  })
+
+  it('is absent in production', async () => {
+    const prod = await buildApp(
+      loadConfig({
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        OIDC_ISSUER: 'https://id.example.org',
+        DATABASE_URL: 'postgres://unused.invalid/db',
+      }),
+      { db: tdb.db, authPlugin: testAuthPlugin },
+    )
+    const res = await prod.inject({ url: '/api/docs/json' })
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toEqual({ statusCode: 404, code: 'NOT_FOUND', message: 'Resource not found' })
+    await prod.close()
+  })
+})
