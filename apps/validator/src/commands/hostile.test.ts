@@ -1,0 +1,68 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { buildArchive, deflateBomb } from '@spkg/test-utils'
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../_test-cli'
+import { freshDir } from '../validate/_test-tree'
+
+const manifest = JSON.stringify({ id: 'x', parts: ['story/0001-a.sty'] })
+
+/** Hostile archives every command must refuse with a diagnostic, never a crash or an exit 2. */
+const HOSTILE: Record<string, () => Uint8Array> = {
+  'a deflate bomb declaring a small size': () =>
+    buildArchive([
+      { name: 'manifest.json', data: manifest },
+      { name: 'story/0001-a.sty', payload: deflateBomb(80 * 2 ** 20), size: 10, crc: 0 },
+    ]),
+  'an entry escaping the root': () =>
+    buildArchive({ 'manifest.json': manifest, 'story/0001-a.sty': 'Hi', '../evil.sty': 'x' }),
+  'a symlink entry': () =>
+    buildArchive([
+      { name: 'manifest.json', data: manifest },
+      { name: 'story/0001-a.sty', data: '/etc/passwd', unixMode: 0o120777 },
+    ]),
+  'duplicate names': () =>
+    buildArchive([
+      { name: 'manifest.json', data: manifest },
+      { name: 'story/0001-a.sty', data: 'a' },
+      { name: 'story/0001-a.sty', data: 'b' },
+    ]),
+  'a truncated archive': () =>
+    buildArchive({ 'manifest.json': manifest, 'story/0001-a.sty': 'Hi' }).subarray(0, 60),
+}
+
+describe('hostile archives', () => {
+  for (const [name, make] of Object.entries(HOSTILE)) {
+    it(`validate, verify, sign and inspect refuse ${name} with a diagnostic (exit 1)`, async () => {
+      const cwd = freshDir()
+      writeFileSync(join(cwd, 'bad.spkg'), make())
+      await runCli(['keygen', '-o', 'k'], { cwd })
+      const v = await runCli(['validate', 'bad.spkg', '--format', 'json'], { cwd })
+      expect(v.stderr).toBe('')
+      expect(v.code).toBe(1)
+      const report = JSON.parse(v.stdout)
+      expect(report.loads).toBe(false)
+      expect(report.diagnostics.some((d: { severity: string }) => d.severity === 'fatal')).toBe(true)
+      for (const args of [
+        ['verify', 'bad.spkg'],
+        ['sign', 'bad.spkg', '-k', 'k.sec', '-o', 'out.spkg'],
+      ]) {
+        const r = await runCli(args, { cwd })
+        expect(r.stderr).toBe('')
+        expect(r.code).toBe(1)
+        expect(r.stdout).toMatch(/fatal pkg\//)
+      }
+      // The quick look reads only the directory and the manifest: a bomb inside a part passes it
+      // (declared sizes shown, nothing inflated); everything else is refused there already.
+      const i = await runCli(['inspect', 'bad.spkg'], { cwd })
+      expect(i.stderr).toBe('')
+      if (name.startsWith('a deflate bomb')) {
+        expect(i.code).toBe(0)
+        expect(i.stdout).toMatch(/ +10 +\d+ +deflate +story\/0001-a\.sty\n/)
+      } else {
+        expect(i.code).toBe(1)
+        expect(i.stdout).toMatch(/fatal pkg\/[\s\S]*bad\.spkg: cannot be read as a package\n$/)
+      }
+    })
+  }
+})
