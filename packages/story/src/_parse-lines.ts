@@ -67,6 +67,7 @@ export class LineParser {
   seq(parentIndent: number): Node[] {
     const nodes: Node[] = []
     let pendingTags: string[] = []
+    let tagsPos: Pos = { line: 1, column: 1 }
     let deadAfter: number | undefined
     let bodyIndent: number | undefined
     let bodyFirst = 0
@@ -196,6 +197,7 @@ export class LineParser {
         continue
       }
       if (kind === 'tags') {
+        if (pendingTags.length === 0) tagsPos = posAt(line, line.start)
         pendingTags.push(...parseTagList(line.text))
         this.i++
         continue
@@ -216,8 +218,8 @@ export class LineParser {
       const node = this.single(kind, line)
       if (node) push(node, line)
     }
-    if (pendingTags.length && nodes.length === 0)
-      nodes.push({ kind: 'tags', pos: { line: 0, column: 0 }, tags: pendingTags })
+    // tag lines that no block follows are kept as a node, so that nothing an author wrote is lost
+    if (pendingTags.length) nodes.push({ kind: 'tags', pos: tagsPos, tags: pendingTags })
     this.depth--
     return nodes
   }

@@ -116,9 +116,7 @@ test.prop([source], { numRuns: 1500 })('parseStory never throws; positions stay 
     expect(p.column).toBeLessThanOrEqual([...lines[p.line - 1]!].length + 1)
   }
   visitNodes(r.ast.body, {
-    node: (n) => {
-      if (n.kind !== 'tags') inside(n.pos)
-    },
+    node: (n) => inside(n.pos),
     option: (o) => inside(o.pos),
   })
 })

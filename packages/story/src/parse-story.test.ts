@@ -175,6 +175,15 @@ describe('paragraphs and inline content (section 2)', () => {
     expect(first('issue#4 and # alone')).toMatchObject({ tags: [] })
   })
 
+  it('keeps tag lines that no block follows as a tags node', () => {
+    expect(strip(body('Text.\n#a\n* opt\n#b'))).toMatchObject([
+      { kind: 'paragraph' },
+      { kind: 'group' },
+      { kind: 'tags', tags: ['a', 'b'] },
+    ])
+    expect(body('Text.\n#a')[1]!.pos).toEqual({ line: 2, column: 1 })
+  })
+
   it('gives tag lines to the next block', () => {
     const b = body('Intro.\n#a #b:c\n#d\n# Heading #e')
     expect(b[1]).toMatchObject({ kind: 'heading', tags: ['a', 'b:c', 'd', 'e'] })
