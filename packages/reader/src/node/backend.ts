@@ -2,6 +2,7 @@
  * The Node backend: node:zlib inflates (output capped at the budget, so a bomb stops after at
  * most the limit's work) and checks CRC-32, node:crypto hashes. Same results as the web backend.
  */
+import { isUtf8 } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import { crc32, inflateRawSync } from 'node:zlib'
 import type { ReaderBackend } from '../zip/backend'
@@ -30,4 +31,5 @@ export const nodeBackend: ReaderBackend = {
   inflater: zlibInflater,
   crc32: (data) => crc32(data),
   sha256Hex: (data) => createHash('sha256').update(data).digest('hex'),
+  isUtf8: (data) => isUtf8(data),
 }

@@ -208,6 +208,22 @@ export async function peekArchive(
   }
 }
 
+/** Reports a text file that is not UTF-8 or starts with a BOM, without keeping the decoded text. */
+function checkText(data: Uint8Array, path: string, backend: ReaderBackend, out: Diagnostic[]): void {
+  if (!backend.isUtf8) {
+    decodeText(data, path, out)
+    return
+  }
+  if (!backend.isUtf8(data))
+    out.push(createDiagnostic('pkg/invalid-text', `"${path}" is not valid UTF-8 text.`, { path }))
+  else if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf)
+    out.push(
+      createDiagnostic('pkg/text-bom', `"${path}" starts with a UTF-8 byte-order mark; it is ignored.`, {
+        path,
+      }),
+    )
+}
+
 const isText = (path: string) => /\.(?:sty|xty|json)$/.test(path)
 
 /**
@@ -230,7 +246,8 @@ async function verifyEntries(
     if (!data) return undefined
     if (entry.isDirectory || entry.ignored) continue
     p.store.keep(entry, data)
-    if (isText(entry.name) && entry.name !== MANIFEST_PATH) decodeText(data, entry.name, p.diagnostics)
+    if (isText(entry.name) && entry.name !== MANIFEST_PATH)
+      checkText(data, entry.name, backend, p.diagnostics)
     if (!hash) continue
     const h = backend.sha256Hex(data)
     if (typeof h === 'string') hashes.set(entry.name, h)

@@ -11,6 +11,8 @@ export interface ReaderBackend {
   crc32(data: Uint8Array): number
   /** Lowercase hex SHA-256. */
   sha256Hex(data: Uint8Array): Promise<string> | string
+  /** True when `data` is valid UTF-8 (a faster check than decoding, where the platform has one). */
+  isUtf8?(data: Uint8Array): boolean
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
