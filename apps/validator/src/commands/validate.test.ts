@@ -94,7 +94,12 @@ describe('spkg validate', () => {
     const refused = await runCli(['validate', 'inn', '--format', 'json'], { cwd })
     expect(refused.code).toBe(1)
     const report = JSON.parse(refused.stdout)
-    expect(report).toMatchObject({ loads: false, valid: false, layout: null, manifest: null })
+    expect(report).toMatchObject({
+      loads: false,
+      valid: false,
+      layout: 'packaged',
+      manifest: { requires: ['host'] },
+    })
     expect(codes(report)).toContain('pkg/unsupported-requires')
     const ok = await runCli(['validate', 'inn', '--host-namespace', 'host'], { cwd })
     expect(ok.code).toBe(0)

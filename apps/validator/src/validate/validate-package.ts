@@ -3,7 +3,7 @@
  * player would) plus the author checks, gathered into one report.
  */
 import { type Diagnostic, hasErrors, hasFatal, type Manifest } from '@spkg/manifest'
-import { openPackage } from '@spkg/reader/node'
+import { openPackage, peekPackage } from '@spkg/reader/node'
 import { authorChecks, mergeDiagnostics } from './author-checks'
 import { storyChecks } from './story-checks'
 
@@ -17,7 +17,7 @@ export interface ValidationReport {
   type: 'story' | 'instruction' | null
   entry: string | null
   parts: string[]
-  /** The canonical manifest, or null (flat layout, or refused before the manifest was read). */
+  /** The canonical manifest, or null (flat layout, or no readable manifest). Filled from the quick look when refused. */
   manifest: Manifest | null
   diagnostics: Diagnostic[]
 }
@@ -52,14 +52,17 @@ export async function validatePackageBytes(
   })
   if (!opened.ok) {
     const diagnostics = mergeDiagnostics(before, opened.diagnostics)
+    // Refused: still say what the archive claims to be when its directory and manifest can be read.
+    const peek = await peekPackage(bytes)
+    const manifest = peek.ok ? (peek.manifest ?? null) : null
     return {
       loads: false,
       valid: false,
-      layout: null,
-      type: null,
-      entry: null,
-      parts: [],
-      manifest: null,
+      layout: peek.ok ? peek.layout : null,
+      type: peek.ok ? peek.type : null,
+      entry: peek.ok ? (peek.entry ?? null) : null,
+      parts: manifest?.parts?.map((p) => p.file) ?? [],
+      manifest,
       diagnostics,
     }
   }
