@@ -169,9 +169,9 @@ export const play: Command = {
   summary: 'play a story in the terminal, scripted with --choose, or as seeded random walks',
   usage:
     'play <pkg|folder> [--seed N] [--choose 1,map,>part.sty:scene] [--session file] [--save file] [--resume file] [--format text|json] [--random-walk N]',
-  description: `Plays a story folder (with or without manifest.json) or one .sty file. Without --choose it asks
-at each pause (type the number shown, an option id, or '>' and a link target; 'q' or end of input
-stops). With --choose each item answers the next pause: an option id, or '>' and the link's
+  description: `Plays a .spkg archive, a story folder (with or without manifest.json) or one .sty file.
+Without --choose it asks at each pause (type the number shown, an option id, or '>' and a link
+target; 'q' or end of input stops). With --choose each item answers the next pause: an option id, or '>' and the link's
 resolved archive target; play stops at the first pause left unanswered or at the end.
 --format json prints the event stream, one JSON object per line. --save writes the reading state
 where play stopped, in the @spkg/state format that --resume reads.

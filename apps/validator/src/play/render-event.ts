@@ -143,7 +143,9 @@ export function eventToText(event: PlayEvent, color: boolean): string | undefine
         'dim',
         event.auto
           ? `(auto) ${event.option}`
-          : `> ${event.option.startsWith('>') ? event.option : event.text}`,
+          : event.option.startsWith('>')
+            ? `> → ${event.text || event.option.slice(1)}`
+            : `> ${event.text}`,
       )
     case 'part-entered':
       return paint(
