@@ -26,6 +26,21 @@ export const MIGRATION_LOCK_KEY = 727_105_301
  * await migrateDb(await createDb(config))
  */
 export async function migrateDb(db: Db, options: { migrationsFolder?: string } = {}): Promise<void> {
+  // Calls on one handle are queued: the advisory lock is re-entrant within a session, and PGlite
+  // has a single session.
+  const previous = running.get(db) ?? Promise.resolve()
+  const current = previous.catch(() => {}).then(() => migrateLocked(db, options))
+  running.set(db, current)
+  try {
+    await current
+  } finally {
+    if (running.get(db) === current) running.delete(db)
+  }
+}
+
+const running = new WeakMap<Db, Promise<void>>()
+
+async function migrateLocked(db: Db, options: { migrationsFolder?: string }): Promise<void> {
   const migrationsFolder = options.migrationsFolder ?? MIGRATIONS_FOLDER
   const session = await migrationSessionOf(db)()
   try {

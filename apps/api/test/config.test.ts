@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../src/config'
+
+const issues = (env: Record<string, string>) => {
+  try {
+    loadConfig(env)
+  } catch (err) {
+    if (err instanceof ConfigError) return err.issues
+    throw err
+  }
+  return []
+}
+
+describe('loadConfig', () => {
+  it('has a default for everything outside production', () => {
+    const c = loadConfig({})
+    expect(c).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      nodeEnv: 'development',
+      isProduction: false,
+      databaseUrl: undefined,
+      pgliteDir: '.data/pglite',
+      redisUrl: undefined,
+      oidc: { issuer: undefined, audience: 'spkg-api', rolesClaim: 'roles' },
+      cors: { origins: [] },
+      publicUrl: 'http://127.0.0.1:3000',
+      trustProxy: false,
+      authEventsRetentionDays: 90,
+    })
+    expect(Object.isFrozen(c) && Object.isFrozen(c.oidc)).toBe(true)
+  })
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://u@db:5432/spkg',
+      REDIS_URL: 'redis://cache:6379',
+      OIDC_ISSUER: 'https://id.example.org/realms/spkg/',
+      OIDC_AUDIENCE: 'spkg',
+      OIDC_ROLES_CLAIM: 'realm_access.roles',
+      CORS_ORIGINS: 'https://app.example.org, https://admin.example.org/',
+      AUTH_URL: 'https://id.example.org',
+      FILES_URL: 'https://files.example.org',
+      ERRORS_URL: 'https://errors.example.org',
+      PUBLIC_URL: 'https://api.example.org',
+      TRUST_PROXY: '2',
+      AUTH_EVENTS_RETENTION_DAYS: '30',
+    })
+    expect(c).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      isProduction: true,
+      oidc: {
+        issuer: 'https://id.example.org/realms/spkg',
+        audience: 'spkg',
+        rolesClaim: 'realm_access.roles',
+      },
+      cors: { origins: ['https://app.example.org', 'https://admin.example.org'] },
+      csp: {
+        authUrl: 'https://id.example.org',
+        filesUrl: 'https://files.example.org',
+        errorsUrl: 'https://errors.example.org',
+      },
+      publicUrl: 'https://api.example.org',
+      trustProxy: 2,
+      authEventsRetentionDays: 30,
+    })
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true)
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ])
+  })
+
+  it('lists one line per bad setting, naming it', () => {
+    expect(
+      issues({
+        PORT: '70000',
+        NODE_ENV: 'staging',
+        DATABASE_URL: 'mysql://x',
+        OIDC_ISSUER: 'not a url',
+        CORS_ORIGINS: 'https://ok.example.org,nope',
+        AUTH_EVENTS_RETENTION_DAYS: '0',
+        TRUST_PROXY: 'maybe?',
+      }),
+    ).toEqual([
+      'PORT: must be at most 65535',
+      'NODE_ENV: must be one of development, production, test',
+      'DATABASE_URL: must be an absolute postgres:// URL',
+      'OIDC_ISSUER: must be an absolute http(s) URL',
+      'CORS_ORIGINS: must be a comma-separated list of origins such as https://app.example.org',
+      'TRUST_PROXY: must be true, false, a hop count or a comma-separated list of proxy addresses/CIDRs',
+      'AUTH_EVENTS_RETENTION_DAYS: must be at least 1',
+    ])
+  })
+
+  it('requires OIDC_ISSUER and DATABASE_URL in production, and an https issuer', () => {
+    expect(issues({ NODE_ENV: 'production' })).toEqual([
+      'OIDC_ISSUER: is required in production',
+      'DATABASE_URL: is required in production',
+    ])
+    expect(
+      issues({
+        NODE_ENV: 'production',
+        OIDC_ISSUER: 'http://id.example.org',
+        DATABASE_URL: 'postgres://db/spkg',
+      }),
+    ).toEqual(['OIDC_ISSUER: must be an https:// URL in production'])
+    expect(loadConfig({ OIDC_ISSUER: 'http://127.0.0.1:4000' }).oidc.issuer).toBe('http://127.0.0.1:4000')
+  })
+
+  it('ConfigError prints one line per problem', () => {
+    expect(() => loadConfig({ PORT: 'x' })).toThrow(
+      'Invalid configuration:\n  PORT: must be an integer from 0 to 65535',
+    )
+  })
+})

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { closeDb, createDb, type Db, queryRows } from '../src/db/index'
+import { migrateDb } from '../src/db/migrate'
+import { createPgDatabase } from './helpers/db'
+
+const applied = async (db: Db) =>
+  (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0]?.n
+const tables = async (db: Db) =>
+  (
+    await queryRows<{ table_name: string }>(
+      db,
+      sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+    )
+  ).map((r) => r.table_name)
+
+const EXPECTED_TABLES = [
+  'auth_events',
+  'auth_sessions',
+  'csp_reports',
+  'profiles',
+  'reading_progress',
+  'reports',
+  'series',
+  'stories',
+]
+
+describe('migrations on PGlite', () => {
+  it('apply to a data folder, are idempotent, and survive a reopen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spkg-pglite-'))
+    try {
+      const db = await createDb({ databaseUrl: undefined, pgliteDir: dir })
+      await Promise.all([migrateDb(db), migrateDb(db)])
+      await migrateDb(db)
+      expect(await tables(db)).toEqual(EXPECTED_TABLES)
+      expect(await applied(db)).toBe(2)
+      await closeDb(db)
+      const again = await createDb({ databaseUrl: undefined, pgliteDir: dir })
+      await migrateDb(again)
+      expect(await applied(again)).toBe(2)
+      await closeDb(again)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
+
+describe.skipIf(!process.env.DATABASE_URL)('migrations on PostgreSQL', () => {
+  it('two instances migrating the same database at once apply each migration once', async () => {
+    const { url, drop } = await createPgDatabase()
+    const a = await createDb({ databaseUrl: url, pgliteDir: 'memory://' })
+    const b = await createDb({ databaseUrl: url, pgliteDir: 'memory://' })
+    try {
+      await Promise.all([migrateDb(a), migrateDb(b), migrateDb(a)])
+      expect(await tables(a)).toEqual(EXPECTED_TABLES)
+      expect(await applied(b)).toBe(2)
+      // the trigger exists exactly once
+      const [t] = await queryRows<{ n: number }>(
+        a,
+        sql`select count(*)::int as n from pg_trigger where tgname = 'reports_quota'`,
+      )
+      expect(t?.n).toBe(1)
+    } finally {
+      await closeDb(a)
+      await closeDb(b)
+      await drop()
+    }
+  }, 60_000)
+})
