@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { buildPackage } from '@spkg/test-utils'
+import { buildPackage, zipWithTool } from '@spkg/test-utils'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../_test-cli'
 import { E1, E2, E3, E4, E5, E6, E8 } from '../play/_worked-examples'
@@ -327,6 +327,28 @@ describe('spkg play in the terminal', () => {
     const r = await play([file, '--seed', '7', '--choose', '>story/0003-forest.sty:edge', '--format', 'json'])
     expect(r.code).toBe(0)
     expect(transcript(r.stdout).at(-1)).toBe('? [story/0003-forest.sty:edge@1] 1 "Run"')
+  })
+
+  it('plays an archive made by the real zip tool, with its session.json', async () => {
+    const file = join(root, 'bar.spkg')
+    writeFileSync(
+      file,
+      zipWithTool('zip', {
+        'manifest.json': JSON.stringify({
+          id: '6f1c2a9e-0b7d-4c1e-9a53-2d8e4f6b7a10',
+          parts: ['story/bar.sty'],
+        }),
+        'session.json': '{"gold": 5}',
+        'story/bar.sty': E3,
+      }),
+    )
+    const r = await play([file, '--choose', '2,4', '--format', 'json', '--save', 'zip.json'])
+    expect(r.code).toBe(0)
+    expect(transcript(r.stdout).filter((l) => l.startsWith('?'))).toEqual([
+      '? [story/bar.sty:talk] map "Ask about the map" | 2 "Buy a drink" | 3 "Just listen" | 4 "Leave"',
+      '? [story/bar.sty:talk] map "Ask about the map" | 3 "Just listen" | 4 "Leave"',
+    ])
+    expect(saved('zip.json').variables.gold).toBe(3)
   })
 
   it('takes session values from --session instead of the story’s session.json', async () => {
