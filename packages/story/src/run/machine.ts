@@ -10,7 +10,7 @@ import type { Vm } from './_vm.ts'
 import { type COption, compileBody, compileDefault, type Instr } from './compile.ts'
 import { callHost } from './expr.ts'
 import { ModuleRegistry, mergeScopes, moduleClosure } from './modules.ts'
-import { render } from './render.ts'
+import { render, renderPlain } from './render.ts'
 import { createRng, type Rng, randomSeed } from './rng.ts'
 import type {
   Block,
@@ -377,6 +377,11 @@ export class Machine implements StoryRun, Vm {
       const ins = this.code[this.pc++]!
       switch (ins.op) {
         case 'para': {
+          if (ins.inline.plain) {
+            const text = renderPlain(ins.inline, this)
+            if (text) this.block({ kind: 'paragraph', text, runs: [{ text }], tags: ins.tags })
+            break
+          }
           const r = render(ins.inline, this)
           if (r.links.length) for (const l of r.links) this.links.push(l)
           if (r.text) this.block({ kind: 'paragraph', text: r.text, runs: r.runs, tags: ins.tags })

@@ -224,13 +224,26 @@ function charAfter(segs: Seg[], i: number): string | undefined {
   return undefined
 }
 
+// Rendering never re-enters itself (expressions cannot render inline content), so one builder serves all.
+const PLAIN = new PlainBuilder()
+
+/** The text of plain (`c.plain`) inline content: no styles, no links, so one run. */
+export function renderPlain(c: CompiledInline, m: Vm): string {
+  if (c.constant) return c.constant.text
+  const b = PLAIN
+  b.s = ''
+  b.space = true
+  b.pieces(c.pieces, m)
+  const text = b.finish()
+  b.s = ''
+  return text
+}
+
 /** Renders compiled inline content against the machine. */
 export function render(c: CompiledInline, m: Vm): Rendered {
   if (c.constant) return c.constant
   if (c.plain) {
-    const b = new PlainBuilder()
-    b.pieces(c.pieces, m)
-    const text = b.finish()
+    const text = renderPlain(c, m)
     return { text, runs: text ? [{ text }] : [], links: NO_LINKS }
   }
   return renderPieces(c.pieces, m)
