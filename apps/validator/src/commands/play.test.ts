@@ -420,6 +420,9 @@ describe('spkg play --random-walk', () => {
 ## Treasure [#treasure]
 You find the treasure.
 -> END
+## Vault [#vault]
+Dust.
+-> END
 `
 
   it('reports endings, options never offered, runtime diagnostics and the longest path', async () => {
@@ -440,6 +443,9 @@ You find the treasure.
     expect(report.endings.reduce((s: number, e: Json) => s + (e.count as number), 0)).toBe(200)
     expect(report.neverOffered.map((o: Json) => `${o.key} ${o.id} ${o.line}`)).toEqual(['maze.sty:hub 3 8'])
     expect(report.diagnostics.map((d: Json) => d.code)).toContain('story/division-by-zero')
+    expect(report.sectionsNeverReached.map((x: Json) => `${x.key} ${x.line}`)).toEqual([
+      'maze.sty:vault@visits 15',
+    ])
     expect(r.code).toBe(1)
     expect(report.longest.choices).toBeGreaterThan(1)
     // The longest path replays exactly with the command the report gives.
@@ -465,6 +471,7 @@ You find the treasure.
     expect(a.stdout).toBe(b.stdout)
     expect(a.stdout).toContain('random walk: 50 playthroughs from seed 3; 50 reached an end')
     expect(a.stdout).toContain('options never offered (1):')
+    expect(a.stdout).toContain('sections never reached (1):\n  maze.sty:15:1  #vault "Vault"')
     expect(a.stdout).toMatch(
       /longest path: \d+ choices, \d+ blocks \(seed \d+\)\n {2}spkg play .*maze\.sty --seed \d+ --choose '/,
     )

@@ -11,7 +11,12 @@ import type { PlayEvent, PlayRun } from '../play/_story-api'
 import { parseChooseList } from '../play/choose-list'
 import { createLineReader } from '../play/line-reader'
 import { loadStory } from '../play/load-story'
-import { type CatalogueOption, catalogueOptions } from '../play/option-catalogue'
+import {
+  type CatalogueOption,
+  type CatalogueSection,
+  catalogueOptions,
+  catalogueSections,
+} from '../play/option-catalogue'
 import { playRun } from '../play/play-loop'
 import { randomWalk } from '../play/random-walk'
 import { diagnosticToJson, eventToJson, eventToText } from '../play/render-event'
@@ -90,15 +95,20 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
 
   if (walks !== undefined) {
     const catalogue: CatalogueOption[] = []
+    const sections: CatalogueSection[] = []
     for (const path of source.parts) {
       const text = await source.readPart(path)
-      if (text !== undefined) catalogue.push(...catalogueOptions(parseStory(text, { path }).ast))
+      if (text === undefined) continue
+      const { ast } = parseStory(text, { path })
+      catalogue.push(...catalogueOptions(ast))
+      sections.push(...catalogueSections(ast))
     }
     const report = await randomWalk({
       walks,
       seed: seed ?? 0,
       start: (s) => createStoryRun(source, { seed: s }),
       catalogue,
+      sections,
       maxChoices,
     })
     writeWalkReport(io, format, report, target)
@@ -176,7 +186,8 @@ resolved archive target; play stops at the first pause left unanswered or at the
 --format json prints the event stream, one JSON object per line. --save writes the reading state
 where play stopped, in the @spkg/state format that --resume reads.
 --random-walk N plays N seeded random playthroughs (walk i uses story seed S+i, S from --seed)
-and reports the endings reached, options never offered, runtime diagnostics and the longest path.
+and reports the endings reached, options never offered, sections never reached, runtime
+diagnostics and the longest path.
 Exits 1 when the story has errors or an answer is refused.`,
   positionals: [1, 1],
   options: {

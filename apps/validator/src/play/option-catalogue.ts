@@ -56,3 +56,40 @@ export function catalogueOptions(ast: PartAst): CatalogueOption[] {
   collect(ast.body, ast.file, out)
   return out
 }
+
+/** One section (heading) of the story, by its visit-count key. */
+export interface CatalogueSection {
+  /** The state key of its visit count (`story/0001-inn.sty:bar@visits`). */
+  key: string
+  id: string
+  /** The heading's literal text (empty for a silent section). */
+  text: string
+  path: string
+  line: number
+  column: number
+}
+
+function collectSections(nodes: readonly Node[], file: string, out: CatalogueSection[]): void {
+  for (const n of nodes) {
+    if (n.kind === 'heading') {
+      out.push({
+        key: `${file}:${n.id}@visits`,
+        id: n.id,
+        text: labelText(n.label),
+        path: file,
+        line: n.pos.line,
+        column: n.pos.column,
+      })
+    } else if (n.kind === 'if') {
+      for (const b of n.branches) collectSections(b.body, file, out)
+      collectSections(n.otherwise, file, out)
+    }
+  }
+}
+
+/** Lists every section (heading, silent ones included) of a part in source order. */
+export function catalogueSections(ast: PartAst): CatalogueSection[] {
+  const out: CatalogueSection[] = []
+  collectSections(ast.body, ast.file, out)
+  return out
+}

@@ -8,7 +8,7 @@
 import type { Diagnostic } from '@spkg/manifest'
 import type { PlayAnswer, PlayRun } from './_story-api'
 import { formatAnswer } from './choose-list'
-import type { CatalogueOption } from './option-catalogue'
+import type { CatalogueOption, CatalogueSection } from './option-catalogue'
 
 /** Options of {@link randomWalk}. */
 export interface RandomWalkOptions {
@@ -18,6 +18,8 @@ export interface RandomWalkOptions {
   start(seed: number): PlayRun | Promise<PlayRun>
   /** Every option of the story (from the parsed parts), for the "never offered" report. */
   catalogue?: readonly CatalogueOption[]
+  /** Every section of the story (from the parsed parts), for the "never reached" report. */
+  sections?: readonly CatalogueSection[]
   /** A walk stops (unfinished) after this many answers. @default 1000 */
   maxChoices?: number
   /** A walk stops (unfinished) after this many events without reaching a pause or the end. @default 100000 */
@@ -54,6 +56,8 @@ export interface RandomWalkReport {
   neverOffered: CatalogueOption[]
   /** Fallbacks never taken. Only with a catalogue. */
   fallbacksNeverTaken: CatalogueOption[]
+  /** Sections no walk reached (visit count still 0 at the end of every walk). Only with `sections`. */
+  sectionsNeverReached: CatalogueSection[]
   diagnostics: WalkDiagnostic[]
   longest: { seed: number; choices: number; blocks: number; choose: string[] } | undefined
 }
@@ -80,6 +84,7 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
   const endings = new Map<string, WalkEnding>()
   const offered = new Set<string>()
   const taken = new Set<string>()
+  const reached = new Set<string>()
   const diagnostics = new Map<string, WalkDiagnostic>()
   const unfinished: RandomWalkReport['unfinished'] = []
   let longest: RandomWalkReport['longest']
@@ -150,6 +155,10 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
         }
       }
     }
+    if (options.sections?.length) {
+      const vars = run.saveState().variables
+      for (const k of Object.keys(vars)) if (k.endsWith('@visits') && Number(vars[k]) > 0) reached.add(k)
+    }
     if (stop === 'end') {
       const text = lastText.length > 80 ? `${lastText.slice(0, 79)}…` : lastText
       const k = `${part}\u0000${section}\u0000${text}`
@@ -169,6 +178,7 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
     unfinished,
     neverOffered: catalogue.filter((o) => !o.fallback && !offered.has(`${o.key}\u0000${o.id}`)),
     fallbacksNeverTaken: catalogue.filter((o) => o.fallback && !taken.has(`${o.key}\u0000${o.id}`)),
+    sectionsNeverReached: (options.sections ?? []).filter((s) => !reached.has(s.key)),
     diagnostics: [...diagnostics.values()],
     longest,
   }

@@ -23,6 +23,7 @@ export function writeWalkReport(
       unfinished: report.unfinished,
       neverOffered: report.neverOffered,
       fallbacksNeverTaken: report.fallbacksNeverTaken,
+      sectionsNeverReached: report.sectionsNeverReached,
       diagnostics: report.diagnostics.map((d) => ({
         ...diagnosticToJson(d.diagnostic),
         walks: d.walks,
@@ -55,6 +56,11 @@ export function writeWalkReport(
     out.push('', `fallbacks never taken (${report.fallbacksNeverTaken.length}):`)
     for (const o of report.fallbacksNeverTaken)
       out.push(`  ${o.path}:${o.line}:${o.column}  [${o.key}] ${o.id}`)
+  }
+  if (report.sectionsNeverReached.length) {
+    out.push('', `sections never reached (${report.sectionsNeverReached.length}):`)
+    for (const sec of report.sectionsNeverReached)
+      out.push(`  ${sec.path}:${sec.line}:${sec.column}  #${sec.id}${sec.text ? ` "${sec.text}"` : ''}`)
   }
   out.push('', `runtime diagnostics (${report.diagnostics.length}):`)
   for (const d of report.diagnostics)
