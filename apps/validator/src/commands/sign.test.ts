@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { keyFingerprint } from '@spkg/integrity'
 import { describe, expect, it } from 'vitest'
@@ -104,6 +104,21 @@ describe('spkg sign', () => {
     const flat = await runCli(['sign', 'flat.spkg', '-k', 'author.sec'], { cwd })
     expect(flat.code).toBe(1)
     expect(flat.stdout).toContain("a flat archive has no manifest to sign; pack it with 'spkg pack' first")
+  })
+
+  it('refuses to sign a package at the entry limit: the META-PKG files would break it', async () => {
+    const cwd = freshDir()
+    const tree = storyTree()
+    for (let i = 0; i < 495; i++) tree[`assets/f${String(i).padStart(3, '0')}.txt`] = `${i}`
+    writeTree(join(cwd, 'inn'), tree)
+    expect((await runCli(['pack', 'inn', '-o', 'inn.spkg'], { cwd })).code).toBe(0)
+    await runCli(['keygen', '-o', 'author'], { cwd })
+    const r = await runCli(['sign', 'inn.spkg', '-k', 'author.sec', '-o', 'signed.spkg'], { cwd })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain(
+      'fatal pkg/too-many-entries: signing adds META-PKG files: the signed package would have 502 entries, more than 500',
+    )
+    expect(existsSync(join(cwd, 'signed.spkg'))).toBe(false)
   })
 
   it('reports a missing or bad key with exit 2', async () => {

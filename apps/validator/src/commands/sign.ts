@@ -12,7 +12,7 @@ import {
 } from '@spkg/integrity'
 import { sha256HexSync } from '@spkg/integrity/node'
 import { publicKeyFromSecret, signChecksum } from '@spkg/integrity/sign'
-import { type Diagnostic, hasErrors, isSpkgError } from '@spkg/manifest'
+import { createDiagnostic, type Diagnostic, hasErrors, isSpkgError, LIMITS } from '@spkg/manifest'
 import { openPackage } from '@spkg/reader/node'
 import { type Command, EXIT, IOFailure, UsageError } from '../cli-types'
 import { readInput, writeOutputAtomic } from '../io'
@@ -132,7 +132,38 @@ signature is replaced. The package is opened and verified first: a package with 
     const all = new Map(built.files)
     all.set(CHECKSUM_PATH, checksum)
     all.set(SIGNATURE_PATH, encoder.encode(signature))
+    // The three META-PKG files count toward the limits too: a package at the limit cannot be signed.
+    const total = [...all.values()].reduce((n, d) => n + d.length, 0)
+    const limit =
+      all.size > LIMITS.maxEntries
+        ? createDiagnostic(
+            'pkg/too-many-entries',
+            `signing adds META-PKG files: the signed package would have ${all.size} entries, more than ${LIMITS.maxEntries}`,
+          )
+        : total > LIMITS.maxUncompressedBytes
+          ? createDiagnostic(
+              'pkg/too-large',
+              `the signed package would hold ${total} bytes, more than ${LIMITS.maxUncompressedBytes}`,
+            )
+          : undefined
+    if (limit) {
+      progress.done()
+      report([...kept, limit])
+      io.stdout.write(`${file}: the signed package would break the package limits; nothing was written\n`)
+      return EXIT.invalid
+    }
     const signed = zipPackageFiles(all)
+    // Open what was just written as a reader would, trusting the signing key: it must verify.
+    progress.update('checking the signed package')
+    const check = await openPackage(signed.bytes, { trustedKeys: [publicKeyText] })
+    if (!check.ok || check.package.signature.status !== 'verified') {
+      progress.done()
+      report(check.diagnostics)
+      io.stdout.write(`${file}: the signed package does not verify; nothing was written\n`)
+      if (check.ok) check.package.close()
+      return EXIT.invalid
+    }
+    check.package.close()
     progress.done()
     report(kept)
     await writeOutputAtomic(io, out, signed.bytes)
