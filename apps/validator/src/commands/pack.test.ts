@@ -182,6 +182,10 @@ describe('spkg pack', () => {
     expect(r.code).toBe(1)
     expect(r.stdout).toContain('pkg/missing-part')
     expect(existsSync(join(cwd, 'inn.spkg'))).toBe(false)
+    const allowed = await runCli(['pack', 'inn', '-o', 'inn.spkg', '--allow-errors'], { cwd })
+    expect(allowed.code).toBe(0)
+    expect(allowed.stdout).toMatch(/^wrote inn\.spkg: .*; 1 error/m)
+    expect(existsSync(join(cwd, 'inn.spkg'))).toBe(true)
   })
 
   it('leaves the output out of the package when it is written inside the folder', async () => {
@@ -233,6 +237,6 @@ describe('spkg pack', () => {
   it('prints help', async () => {
     const r = await runCli(['pack', '--help'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toContain('Usage: spkg pack <folder> -o <file.spkg> [--quiet]')
+    expect(r.stdout).toContain('Usage: spkg pack <folder> -o <file.spkg> [--allow-errors] [--quiet]')
   })
 })

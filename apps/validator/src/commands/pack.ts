@@ -2,7 +2,7 @@
  * `spkg pack <folder> -o <file.spkg>`: an author's folder becomes a deterministic, canonical
  * package. Nothing is written when the result would be refused by a reader.
  */
-import { hasErrors } from '@spkg/manifest'
+import { hasErrors, hasFatal } from '@spkg/manifest'
 import { type Command, EXIT, UsageError } from '../cli-types'
 import { resolvePath, writeOutputAtomic } from '../io'
 import { packFolder } from '../pack/pack-folder'
@@ -13,7 +13,7 @@ import { validatePackageBytes } from '../validate/validate-package'
 export const pack: Command = {
   path: ['pack'],
   summary: 'build a deterministic .spkg from a story folder',
-  usage: 'pack <folder> -o <file.spkg> [--quiet]',
+  usage: 'pack <folder> -o <file.spkg> [--allow-errors] [--quiet]',
   description: `Zips a story folder (manifest.json, story/, assets/, extensions/, session.json...) into a
 package: manifest.json first and in canonical form, "parts" and "assets" completed from the folder when
 the manifest omits them, "id" generated (with a warning) when absent, "integrity" recomputed, text
@@ -21,7 +21,8 @@ deflated and already-compressed media (jpg, png, webp, ogg, mp3, mp4, woff2...) 
 system files (.DS_Store, __MACOSX, Thumbs.db, .git...) are left out; links are refused. The output
 is deterministic: every entry is dated 1980-01-01 and the entries are in byte order, so the same
 folder always gives the same bytes. The package is then validated as 'spkg validate' would; when it
-has an error or breaks a limit nothing is written and the exit code is 1. A signed source loses its
+has an error or breaks a limit nothing is written and the exit code is 1 (--allow-errors writes a
+package with errors, for testing a work in progress, but never one a reader would refuse). A signed source loses its
 signature: run 'spkg sign' afterwards.`,
   positionals: [1, 1],
   options: {
@@ -30,6 +31,10 @@ signature: run 'spkg sign' afterwards.`,
       short: 'o',
       valueName: '<file.spkg>',
       description: 'the package to write (atomically; replaced if it exists)',
+    },
+    'allow-errors': {
+      type: 'boolean',
+      description: 'write the package even when it has errors (never when a reader would refuse it)',
     },
     quiet: { type: 'boolean', short: 'q', description: 'print only errors and the result, no progress' },
   },
@@ -56,7 +61,11 @@ signature: run 'spkg sign' afterwards.`,
       if (quiet && d.severity !== 'error' && d.severity !== 'fatal') continue
       io.stdout.write(`${formatDiagnosticLine(d, color)}\n`)
     }
-    if (!packed.bytes || hasErrors(diagnostics)) {
+    if (
+      !packed.bytes ||
+      hasFatal(diagnostics) ||
+      (hasErrors(diagnostics) && values['allow-errors'] !== true)
+    ) {
       io.stdout.write(`${folder}: ${summarize(diagnostics)}; nothing was written\n`)
       return EXIT.invalid
     }
