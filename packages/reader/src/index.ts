@@ -3,6 +3,9 @@
  * directory reader checks every name, header and byte range; fflate only inflates, under the
  * package limits; WebCrypto hashes. Node gets a faster backend from `@spkg/reader/node`.
  */
+import { LIMITS } from '@spkg/manifest'
+import { fetchBytes } from './open/fetch-input'
+import { maxInputBytes } from './open/input'
 import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
 import { webBackend } from './zip/backend'
@@ -37,6 +40,28 @@ export type { ZipDirectory, ZipDirectoryResult, ZipEntry, ZipLimits } from './zi
  */
 export function openPackage(input: PackageInput, options: OpenOptions = {}): Promise<OpenResult> {
   return openArchive(input, options, webBackend)
+}
+
+/** Options of {@link openPackageUrl}. */
+export interface OpenUrlOptions extends OpenOptions {
+  /** The fetch to use (e.g. one with credentials or a proxy). @default globalThis.fetch */
+  fetch?: typeof fetch
+}
+
+/**
+ * Downloads a whole package (one plain GET, refused past the size bound without buffering it)
+ * and opens it like {@link openPackage}. A network error or a non-2xx answer is
+ * `pkg/fetch-failed`. Never rejects on bad input (only when `options.signal` aborts).
+ *
+ * @example
+ * const result = await openPackageUrl('https://example.org/stories/the-inn.spkg')
+ */
+export async function openPackageUrl(url: string | URL, options: OpenUrlOptions = {}): Promise<OpenResult> {
+  options.signal?.throwIfAborted()
+  const max = maxInputBytes(options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
+  const got = await fetchBytes(url, max, options.fetch ?? globalThis.fetch, options.signal)
+  if (!got.bytes) return { ok: false, diagnostics: got.diagnostics }
+  return openArchive(got.bytes, options, webBackend)
 }
 
 /**
