@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../_test-cli'
@@ -147,6 +147,21 @@ describe('spkg validate', () => {
     const r = await runCli(['validate', 'inn'], { cwd })
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(/^story\/0001-inn\.sty:5:1: error story\/unknown-part: .*story\/0009-gone\.sty/m)
+  })
+
+  it('reads a package from standard input, and draws progress only on a TTY without --quiet', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), storyTree())
+    await runCli(['pack', 'inn', '-o', 'inn.spkg'], { cwd })
+    const bytes = new Uint8Array(readFileSync(join(cwd, 'inn.spkg')))
+    const piped = await runCli(['validate', '-'], { cwd, stdin: bytes })
+    expect(piped.code).toBe(0)
+    expect(piped.stderr).toBe('')
+    expect(piped.stdout).toBe('-: valid: no problems\n')
+    const tty = await runCli(['validate', 'inn.spkg'], { cwd, tty: true })
+    expect(tty.stderr).toBe('\r\x1b[2Kvalidating inn.spkg\r\x1b[2K')
+    const quiet = await runCli(['validate', 'inn.spkg', '--quiet'], { cwd, tty: true })
+    expect(quiet.stderr).toBe('')
   })
 
   it('prints help listing every option', async () => {
