@@ -7,6 +7,7 @@ import { type Command, EXIT } from '../cli-types'
 import { readInput } from '../io'
 import { formatDiagnosticLine, parseFormat, useColor, writeJson } from '../report'
 
+/** `spkg inspect`: the quick look at a package (headline fields and entry listing), nothing verified. */
 export const inspect: Command = {
   path: ['inspect'],
   summary: "show a package's title, id, version, layout, entries and signature fields without verifying it",

@@ -10,6 +10,7 @@ import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, summarize, useColor } from '../report'
 import { validatePackageBytes } from '../validate/validate-package'
 
+/** `spkg pack`: a story folder to a deterministic, validated `.spkg`. */
 export const pack: Command = {
   path: ['pack'],
   summary: 'build a deterministic .spkg from a story folder',

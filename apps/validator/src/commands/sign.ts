@@ -26,6 +26,7 @@ const REPLACED =
 
 const encoder = new TextEncoder()
 
+/** `spkg sign`: checksum file, signature and public key into the package, manifest marked signed. */
 export const sign: Command = {
   path: ['sign'],
   summary: 'sign a package with an Ed25519 key (signify format)',

@@ -21,6 +21,7 @@ async function isFolder(path: string): Promise<boolean> {
   }
 }
 
+/** `spkg validate`: the reader's checks plus author and story checks, as text, JSON or GitHub annotations. */
 export const validate: Command = {
   path: ['validate'],
   summary: 'check a package (or the folder it is packed from) as a reader would, plus author checks',

@@ -30,6 +30,7 @@ interface Verdict {
   diagnostics: Diagnostic[]
 }
 
+/** `spkg verify`: integrity, checksum and signature verdicts with a pass/fail exit code. */
 export const verify: Command = {
   path: ['verify'],
   summary: "check a package's integrity hashes, checksum file and signature",
