@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { fc, test } from '@fast-check/vitest'
 import { buildPackage, zipWithTool } from '@spkg/test-utils'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../_test-cli'
@@ -519,4 +520,21 @@ describe('spkg play --resume after an edit that breaks the replay', () => {
       '? [story/0003-forest.sty:edge@1] 1 "Run"',
     ])
   })
+})
+
+describe('spkg play never crashes on arbitrary answers', () => {
+  const bar = folder({ 'bar.sty': E3, 'session.json': '{"gold": 3}' })
+  const answer = fc.oneof(
+    fc.constantFrom('map', '1', '2', '3', '4', '5', 'nope', '>bar.sty', '>story/x.sty:edge'),
+    fc.stringMatching(/^[a-z0-9]{1,6}$/),
+  )
+  test.prop([fc.array(answer, { maxLength: 8 })], { numRuns: 40 })(
+    'answers either play on or are refused: exit 0 or 1, never an internal error',
+    async (answers) => {
+      const r = await play([bar, '--choose', answers.join(','), '--format', 'json'])
+      expect([0, 1]).toContain(r.code)
+      expect(r.stderr).not.toContain('internal error')
+      for (const line of r.stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow()
+    },
+  )
 })
