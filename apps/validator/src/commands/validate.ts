@@ -107,7 +107,15 @@ manifest not in canonical form. A folder is validated as the package 'spkg pack'
       ? report.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'fatal')
       : report.diagnostics
     if (format === 'json') {
-      writeJson(io, { ...report, diagnostics: shown })
+      // Every diagnostic carries `path` (null when it is about the archive as a whole).
+      const diagnostics = shown.map(({ code, severity, message, path, ...rest }) => ({
+        code,
+        severity,
+        message,
+        path: path ?? null,
+        ...rest,
+      }))
+      writeJson(io, { ...report, diagnostics })
     } else if (format === 'github') {
       const fileOf = (p: string | undefined) => (folder && p ? join(target, p) : target)
       for (const d of shown) io.stdout.write(`${formatGithubAnnotation(d, fileOf)}\n`)
