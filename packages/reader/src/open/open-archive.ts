@@ -98,6 +98,10 @@ async function prepare(
   const diagnostics = read.diagnostics
   let bytes = read.bytes
   if (!bytes) return { diagnostics }
+  if (bytes.length > maxInputBytes(maxBytes)) {
+    diagnostics.push(archiveTooLarge(bytes.length, maxInputBytes(maxBytes)))
+    return { diagnostics }
+  }
   if (isEncryptedPackage(bytes)) {
     try {
       bytes = await decryptPackage(bytes, options.decryptionKey)

@@ -595,6 +595,42 @@ describe('peekPackage', () => {
   })
 })
 
+describe('archives shaped like the desktop tools write them', () => {
+  const tree = [...packageFiles({ manifest: { title: 'Desktop' }, assets: { 'assets/é.png': 'png' } })]
+
+  it('macOS Finder: directory records, data descriptors, Unix modes and __MACOSX/ resource forks', async () => {
+    const entries: EntrySpec[] = [
+      { name: 'story/', unixMode: 0o40755 },
+      { name: 'assets/', unixMode: 0o40755 },
+      ...tree.map(([name, data]): EntrySpec => ({ name, data, dataDescriptor: true, unixMode: 0o100644 })),
+      { name: '__MACOSX/', unixMode: 0o40755 },
+      { name: '__MACOSX/._manifest.json', data: 'Mac OS X  resource fork', dataDescriptor: true },
+    ]
+    const r = await node.openPackage(buildArchive(entries))
+    const pkg = opened(r)
+    expect(pkg.manifest?.title).toBe('Desktop')
+    expect(pkg.assets).toEqual(['assets/é.png'])
+    expect(codes(r.diagnostics.filter((d) => d.code.startsWith('pkg/')))).toEqual([
+      'pkg/ignored-entry',
+      'pkg/ignored-entry',
+    ])
+  })
+
+  it('Windows Explorer: names without the UTF-8 flag (valid UTF-8 read as UTF-8), DOS attributes', async () => {
+    const entries = tree.map(
+      ([name, data]): EntrySpec => ({
+        name,
+        data,
+        flags: 0,
+        versionMadeBy: 0x0014,
+        externalAttributes: 0x20,
+      }),
+    )
+    const pkg = opened(await web.openPackage(buildArchive(entries)))
+    expect(pkg.has('assets/é.png')).toBe(true)
+  })
+})
+
 const TOOLS: ZipTool[] = ['zip', 'python', '7z', 'bsdtar']
 describe.each(TOOLS)('archives written by %s', (tool) => {
   it.skipIf(!hasTool(tool))('open with the same content through both backends', async () => {
