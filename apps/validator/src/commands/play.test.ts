@@ -392,6 +392,8 @@ describe('spkg play in the terminal', () => {
     [['--random-walk', '3', '--choose', '1'], '--random-walk cannot be combined with --choose'],
     [['--random-walk', '0'], '--random-walk must be an integer from 1 to'],
     [['--format', 'yaml'], '--format must be one of text, json'],
+    [['--resume', 'x.json', '--seed', '1'], '--resume continues the saved rolls'],
+    [['--resume', 'x.json', '--session', 's.json'], '--resume restores the saved session'],
     [['--choose', '1,,2'], "--choose item 2 ('') is not an option id"],
   ])('refuses %j as a usage error (exit 2)', async (args, message) => {
     const r = await play([styFile('platform.sty', E2), ...args])

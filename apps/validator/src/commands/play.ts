@@ -69,6 +69,8 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
   }
   if (values.resume !== undefined && values.session !== undefined)
     throw new UsageError('--resume restores the saved session; it cannot be combined with --session')
+  if (values.resume !== undefined && values.seed !== undefined)
+    throw new UsageError('--resume continues the saved rolls; it cannot be combined with --seed')
 
   const target = positionals[0] as string
   let session: Parameters<typeof loadStory>[1]
