@@ -16,6 +16,8 @@ const LOCATOR64 = 0x07064b50
 const TAIL = 22 + 0xffff + 20 + 56
 /** Bytes read past a local header's fixed part, beyond the name and extra the directory declares. */
 const SLACK = 64
+/** Gaps up to this size between local headers are read through rather than skipped. */
+const MERGE = 16 * 1024
 
 /** A file loaded sparsely: `bytes` holds what {@link SparseFile.fill} has read so far. */
 export interface SparseFile {
@@ -86,10 +88,28 @@ function prefetch(b: Uint8Array, fill: (start: number, end: number) => void): vo
   if (!end) return
   fill(end.cdOffset, end.cdEnd)
   const records = readRecords(b.subarray(end.cdOffset, end.cdOffset + end.cdSize), end.totalEntries, [])
-  for (const r of records ?? []) {
+  // Local headers in file order; neighbours closer than MERGE are read in one call.
+  const heads = (records ?? [])
+    .filter((r) => Number.isFinite(r.localHeaderOffset))
+    .sort((a, b) => a.localHeaderOffset - b.localHeaderOffset)
+  let spanStart = -1
+  let spanEnd = -1
+  const flush = () => {
+    if (spanStart >= 0) fill(spanStart, spanEnd)
+  }
+  for (const r of heads) {
     const o = r.localHeaderOffset
-    if (!Number.isFinite(o)) continue
-    fill(o, o + 30 + r.nameBytes.length + SLACK)
+    const e = o + 30 + r.nameBytes.length + SLACK
+    if (spanStart >= 0 && o - spanEnd <= MERGE) spanEnd = Math.max(spanEnd, e)
+    else {
+      flush()
+      spanStart = o
+      spanEnd = e
+    }
+  }
+  flush()
+  for (const r of heads) {
+    const o = r.localHeaderOffset
     const extended = o + 30 + u16(b, o + 26) + u16(b, o + 28)
     if (extended > o + 30 + r.nameBytes.length + SLACK) fill(o, extended)
     if (r.flags & 8) {
