@@ -126,6 +126,6 @@ export const STORY_CODES = defineCodes({
   },
   'story/endless-loop': {
     severity: 'error',
-    description: 'play ran a million steps without showing anything or pausing; the story stops there',
+    description: 'play ran 100,000 steps without showing a block or pausing; the story stops there',
   },
 })

@@ -66,8 +66,14 @@ function cacheOf(source: StorySourceLike) {
   return c
 }
 
-/** Steps without any event before the machine gives up on an endless loop. */
-const STEP_LIMIT = 1_000_000
+/** Steps without a block, pause or part entry before the machine gives up on an endless loop. */
+const STEP_LIMIT = 100_000
+
+/**
+ * While replaying, more blocks than this between two decisions mean the story loops where the saved
+ * reading did not (no reader reads that far without choosing): the replay counts as diverged.
+ */
+const REPLAY_BLOCKS = 20_000
 
 /** The interpreter. Implements {@link StoryRun}. */
 export class Machine implements StoryRun, Vm {
@@ -94,6 +100,10 @@ export class Machine implements StoryRun, Vm {
   queue: StoryEvent[] = []
   private qh = 0
   private nextIndex = 0
+  /** Blocks since the last decision or part entry while replaying. */
+  private sinceDecision = 0
+  /** Steps since the last block, pause or part entry: a loop that makes none is endless. */
+  private idle = 0
   private links: PauseLink[] = []
   private pauseOptions: COption[] = []
   private code: Instr[] = []
@@ -316,6 +326,8 @@ export class Machine implements StoryRun, Vm {
       this.rng = createRng(seed)
     }
     this.entered.push(path)
+    this.idle = 0
+    this.sinceDecision = 0
     this.curFile = path
     this.nextIndex = 0
     this.lastIndex = -1
@@ -346,26 +358,22 @@ export class Machine implements StoryRun, Vm {
   }
 
   private block(b: Block): void {
+    this.idle = 0
     const index = this.nextIndex++
     this.lastIndex = index
     const e: BlockEvent = { type: 'block', index, block: b }
     if (this.replaying) e.replay = true
     this.queue.push(e)
-    if (this.queue.length > this.maxEvents && this.replay) this.replay.diverged = true
+    if (this.replay && (++this.sinceDecision > REPLAY_BLOCKS || this.queue.length > this.maxEvents))
+      this.replay.diverged = true
   }
 
   /** Runs instructions until an event is queued (when `pull`), a pause, the end or a part load. */
   private run(pull: boolean): void {
-    let steps = 0
-    const start = this.queue.length
     while (!this.pending && !this.pause && !this.ended) {
       if (this.replay?.diverged) return
       if (pull && this.queue.length > this.qh) return
-      if (++steps > STEP_LIMIT) {
-        if (this.queue.length > start) {
-          steps = 0
-          continue
-        }
+      if (++this.idle > STEP_LIMIT) {
         this.report(
           'story/endless-loop',
           'the story loops without showing anything; play stops here',
@@ -541,6 +549,7 @@ export class Machine implements StoryRun, Vm {
   }
 
   private openPause(key: string, options: COption[]): void {
+    this.idle = 0
     const e: PauseEvent = {
       type: 'pause',
       key,
@@ -575,6 +584,7 @@ export class Machine implements StoryRun, Vm {
   }
 
   private record(key: string, id: string): void {
+    this.sinceDecision = 0
     const list = this.choices.get(key)
     if (list) {
       list.push(id)

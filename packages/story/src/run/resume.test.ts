@@ -211,6 +211,14 @@ describe('divergence', () => {
     expect(r.saveState().visitedParts).toEqual(['story/market.sty'])
   })
 
+  it('gives up on a replay that loops without decisions instead of hanging', async () => {
+    const src = memorySource({ 'x.sty': '# Hall [#hall]\n-> #hall' })
+    const run = createStoryRun(src, { seed: 1 })
+    for (let i = 0; i < 50; i++) await run.next()
+    const { diagnostics } = await resumeStoryRun(src, run.saveState())
+    expect(diagnostics.map((d) => d.code)).toEqual(['story/resume-diverged'])
+  })
+
   it('never crashes on a state that does not belong to the story', async () => {
     const foreign: ReadingState = {
       format: 1,

@@ -358,6 +358,11 @@ describe('robustness', () => {
     expect(codes(events)).toEqual(['story/endless-loop'])
     expect(events.at(-1)?.type).toBe('end')
   })
+  it('stops a loop that only reports runtime errors', async () => {
+    const { events } = await one('[#a]\n{set x = 1 / 0}\n-> #a')
+    expect(codes(events).at(-1)).toBe('story/endless-loop')
+    expect(events.at(-1)?.type).toBe('end')
+  })
   it('plays a story with no parts as an immediate end', async () => {
     const { events } = await play({ parts: [], readPart: () => undefined })
     expect(codes(events)).toEqual(['story/load-failed'])
