@@ -9,6 +9,7 @@
  * authorization-code flow with PKCE (the provider's development login page accepts any user name; the user names
  * `creator`, `moderator` and `administrator` get that role). Never for production: it refuses `production: true`.
  */
+/// <reference path="./oidc-provider.d.ts" />
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
