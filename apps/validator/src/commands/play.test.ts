@@ -372,6 +372,10 @@ describe('spkg play in the terminal', () => {
     expect(second).toEqual(first)
     const done = await play([dir, '--resume', 'r2.json', '--choose', '1', '--format', 'json'])
     expect(transcript(done.stdout).slice(-2)).toEqual(['> 1', '-- end'])
+    const text = await play([dir, '--resume', 'r2.json', '--choose', '1'])
+    expect(text.stdout).toContain(
+      '2 wolves watch you. You have 2 coins.\n-- resumed --\n  1) Run  [1]\n> Run\n-- end\n',
+    )
   })
 
   it('refuses a corrupt or foreign state with its state/ code (exit 1)', async () => {

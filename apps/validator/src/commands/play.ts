@@ -135,10 +135,17 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
   }
 
   const color = useColor(io)
+  let replaying = false
   const emit = (event: PlayEvent) => {
     if (format === 'json') {
       io.stdout.write(`${JSON.stringify(eventToJson(event))}\n`)
       return
+    }
+    // The scroll-back of a resume ends with a marker, so it reads apart from new text without colours.
+    if (event.replay) replaying = true
+    else if (replaying) {
+      replaying = false
+      io.stdout.write(`${color ? '\x1b[2m-- resumed --\x1b[22m' : '-- resumed --'}\n`)
     }
     const text = eventToText(event, event.type === 'diagnostic' ? useColor(io, 'stderr') : color)
     if (text === undefined) return
