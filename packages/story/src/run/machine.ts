@@ -361,9 +361,12 @@ export class Machine implements StoryRun, Vm {
     this.idle = 0
     const index = this.nextIndex++
     this.lastIndex = index
-    const e: BlockEvent = { type: 'block', index, block: b }
-    if (this.replaying) e.replay = true
-    this.queue.push(e)
+    // Replayed blocks are built with `seen` and `replay` in their literals: adding properties later
+    // would reallocate each object (resume builds tens of thousands of them).
+    if (this.replaying) {
+      if (b.seen === undefined) b.seen = true
+      this.queue.push({ type: 'block', index, block: b, replay: true })
+    } else this.queue.push({ type: 'block', index, block: b })
     if (this.replay && (++this.sinceDecision > REPLAY_BLOCKS || this.queue.length > this.maxEvents))
       this.replay.diverged = true
   }
@@ -387,7 +390,12 @@ export class Machine implements StoryRun, Vm {
         case 'para': {
           if (ins.inline.plain) {
             const text = renderPlain(ins.inline, this)
-            if (text) this.block({ kind: 'paragraph', text, runs: [{ text }], tags: ins.tags })
+            if (text)
+              this.block(
+                this.replaying
+                  ? { kind: 'paragraph', text, runs: [{ text }], tags: ins.tags, seen: true }
+                  : { kind: 'paragraph', text, runs: [{ text }], tags: ins.tags },
+              )
             break
           }
           const r = render(ins.inline, this)
@@ -597,10 +605,16 @@ export class Machine implements StoryRun, Vm {
 
   private select(key: string, o: COption, text: string, auto: boolean): void {
     this.record(key, o.id)
-    const e: StoryEvent = { type: 'chosen', option: o.id, text, tags: o.tags, key }
-    if (auto) e.auto = true
-    if (this.replaying) e.replay = true
-    this.queue.push(e)
+    const r = this.replaying
+    this.queue.push(
+      auto
+        ? r
+          ? { type: 'chosen', option: o.id, text, tags: o.tags, key, auto: true, replay: true }
+          : { type: 'chosen', option: o.id, text, tags: o.tags, key, auto: true }
+        : r
+          ? { type: 'chosen', option: o.id, text, tags: o.tags, key, replay: true }
+          : { type: 'chosen', option: o.id, text, tags: o.tags, key },
+    )
     this.links = []
     this.pause = undefined
     this.pc = o.body

@@ -136,7 +136,9 @@ function markSeen(m: Machine, rendered: number): BlockEvent[] {
   for (let i = 0; i < q.length; i++) {
     const e = q[i]!
     if (e.type !== 'block') continue
-    if (i < lastEntry || e.index <= rendered) e.block.seen = true
+    // Replayed blocks arrive marked seen; only those after the saved point in the current part are new.
+    if (i > lastEntry && e.index > rendered) delete e.block.seen
+    else e.block.seen = true
     out.push(e)
   }
   return out
