@@ -5,14 +5,22 @@
 
 import { classify, type LineKind } from './_classify'
 import type { ParseContext } from './_context'
-import { findClose, ID, ID_ONLY, type Line, parseTagList, posAt, splitTags, TARGET_RE } from './_scan'
+import {
+  findClose,
+  ID,
+  ID_ONLY,
+  type Line,
+  parseTagList,
+  posAt,
+  splitTags,
+  TARGET_RE,
+  trailingId,
+} from './_scan'
 import type { Inline, JumpNode, MediaKind, Node, OptionNode, Pos } from './ast'
 import { parseCommand } from './parse-command'
 import type { InlineToken } from './parse-inline'
 import { buildInline, checkTarget, tokenizeInline } from './parse-inline'
 
-/** `[#id]` at the end of a heading or option line. */
-const TRAILING_ID = new RegExp(`\\s*\\[#(${ID})\\]$`)
 /** A whole jump: `-> #id` or `-> END`. */
 const JUMP = new RegExp(`^->\\s*(?:#(${ID})|(END))$`)
 
@@ -284,7 +292,8 @@ export class LineParser {
       tags.push(...split.tags)
       let content = split.content
       let hard = false
-      const back = /\\+$/.exec(content)?.[0].length ?? 0
+      let back = 0
+      while (back < content.length && content[content.length - 1 - back] === '\\') back++
       if (back % 2 === 1 && split.tags.length === 0) {
         hard = true
         content = content.slice(0, -1)
@@ -322,11 +331,11 @@ export class LineParser {
         const split = splitTags(t.slice(level))
         let content = split.content
         let id: string | undefined
-        const m = TRAILING_ID.exec(content)
+        const m = trailingId(content)
         if (m) {
-          id = m[1]!
-          this.declareId(id, 'heading', posAt(line, line.start + level + m.index + m[0].indexOf('[')))
-          content = content.slice(0, m.index)
+          id = m.id
+          this.declareId(id, 'heading', posAt(line, line.start + level + m.bracket))
+          content = content.slice(0, m.at)
         }
         this.headingCount++
         const from = line.start + level + (content.length - content.trimStart().length)
@@ -376,7 +385,7 @@ export class LineParser {
         const rest = splitTags(` ${t.slice(m[0].length)}`)
         const path = m[2]!.trim()
         const ppos = posAt(line, line.start + m[1]!.length + 4)
-        const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase()
+        const ext = /^[A-Za-z0-9]+$/.exec(path.slice(path.lastIndexOf('.') + 1))?.[0].toLowerCase()
         const media = ext ? MEDIA_KINDS[ext] : undefined
         if (/^[a-z][a-z0-9+.-]*:/i.test(path))
           this.ctx.report(
@@ -462,16 +471,15 @@ export class LineParser {
     const split = splitTags(line.text)
     let content = split.content
     let id: string | undefined
-    const idm = TRAILING_ID.exec(content)
+    const idm = trailingId(content)
     if (idm) {
-      id = idm[1]!
-      this.declareId(id, 'option', posAt(line, line.start + idm.index + idm[0].indexOf('[')))
-      content = content.slice(0, idm.index)
+      id = idm.id
+      this.declareId(id, 'option', posAt(line, line.start + idm.bracket))
+      content = content.slice(0, idm.at)
     }
     let jump: JumpNode | undefined
-    const jm = /(?:^|\s)->\s*\S*$/.exec(content.slice(1))
-    if (jm) {
-      const at = 1 + jm.index + (jm[0].startsWith('-') ? 0 : 1)
+    const at = trailingJump(content)
+    if (at > 0) {
       jump = this.jump(line, line.start + at, line.start + content.length)
       content = content.slice(0, at)
     }
@@ -523,4 +531,14 @@ export class LineParser {
       body: [],
     }
   }
+}
+
+/**
+ * The offset of a trailing `-> …` in an option line (after the bullet, at the start or after
+ * whitespace, followed by one word), or -1. Linear time.
+ */
+function trailingJump(content: string): number {
+  const at = content.lastIndexOf('->')
+  if (at < 1 || (at > 1 && !/\s/.test(content[at - 1]!))) return -1
+  return /^\s*\S*$/.test(content.slice(at + 2)) ? at : -1
 }

@@ -19,6 +19,8 @@ export interface Line {
   start: number
   /** The line without indentation and trailing whitespace. */
   text: string
+  /** Cached code-point columns (see {@link posAt}); null when every character is one UTF-16 unit. */
+  cols?: Int32Array | null
 }
 
 /** Splits source text into lines (LF, CRLF or CR; BOM ignored). */
@@ -41,24 +43,40 @@ export function splitLines(source: string): Line[] {
   })
 }
 
-/** The position of `offset` in `line` (columns in code points). */
+/** The position of `offset` in `line` (columns in code points). O(1) after the first call on a line. */
 export function posAt(line: Line, offset: number): Pos {
-  const raw = line.raw
-  const end = Math.min(offset, raw.length)
-  let column = 1
-  for (let i = 0; i < end; i++) {
-    const c = raw.charCodeAt(i)
-    // a surrogate pair is one code point: count its high half only
-    if (
-      c < 0xdc00 ||
-      c > 0xdfff ||
-      i === 0 ||
-      raw.charCodeAt(i - 1) < 0xd800 ||
-      raw.charCodeAt(i - 1) > 0xdbff
-    )
-      column++
+  let cols = line.cols
+  if (cols === undefined) {
+    cols = line.cols = columnTable(line.raw)
   }
-  return { line: line.no, column: column + Math.max(0, offset - raw.length) }
+  const raw = line.raw
+  if (cols === null || offset <= 0) return { line: line.no, column: Math.max(0, offset) + 1 }
+  if (offset >= raw.length) return { line: line.no, column: cols[raw.length]! + offset - raw.length }
+  return { line: line.no, column: cols[offset]! }
+}
+
+/** Code-point columns for each UTF-16 offset of `raw`; null when it is all single units (the common case). */
+function columnTable(raw: string): Int32Array | null {
+  let astral = false
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i)
+    if (c >= 0xd800 && c <= 0xdfff) {
+      astral = true
+      break
+    }
+  }
+  if (!astral) return null
+  const cols = new Int32Array(raw.length + 1)
+  let column = 1
+  for (let i = 0; i < raw.length; i++) {
+    cols[i] = column
+    const c = raw.charCodeAt(i)
+    // a surrogate pair is one code point: its low half does not start a new column
+    const next = raw.charCodeAt(i + 1)
+    if (!(c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff)) column++
+  }
+  cols[raw.length] = column
+  return cols
 }
 
 /**
@@ -66,12 +84,29 @@ export function posAt(line: Line, offset: number): Pos {
  * and nested brackets; -1 when it is not closed on the line.
  */
 export function findClose(s: string, open: number): number {
-  const stack: string[] = []
+  return scanClose(s, open, undefined)
+}
+
+/**
+ * A memoised {@link findClose} for many lookups in one string. A scan from one opener also
+ * settles every opener nested in it (outside braces), so a line of N brackets costs O(N), not
+ * O(N²): adversarial lines cannot make the parser hang.
+ */
+export function createCloser(s: string): (open: number) => number {
+  const memo = new Map<number, number>()
+  return (open) => memo.get(open) ?? scanClose(s, open, memo)
+}
+
+function scanClose(s: string, open: number, memo: Map<number, number> | undefined): number {
+  // stack of [char, offset, memoisable]; an opener is memoisable when no brace lies below it,
+  // because then its own scan would see strings exactly as this one does
+  const stack: Array<[string, number, boolean]> = []
   let braces = 0
+  let result = -1
   for (let i = open; i < s.length; i++) {
     const c = s[i]!
     const top = stack[stack.length - 1]
-    if (top === '"') {
+    if (top?.[0] === '"') {
       if (c === '\\') i++
       else if (c === '"') stack.pop()
       continue
@@ -80,19 +115,49 @@ export function findClose(s: string, open: number): number {
       i++
       continue
     }
-    if (c === '"' && braces > 0) stack.push('"')
+    if (c === '"' && braces > 0) stack.push(['"', i, false])
     else if (c === '{' || c === '[' || c === '(') {
-      stack.push(c)
+      stack.push([c, i, braces === 0])
       if (c === '{') braces++
     } else if (c === '}' || c === ']' || c === ')') {
       const want = c === '}' ? '{' : c === ']' ? '[' : '('
-      if (top !== want) continue
+      if (top?.[0] !== want) continue
       stack.pop()
       if (c === '}') braces--
-      if (stack.length === 0) return i
+      if (memo && top[2]) memo.set(top[1], i)
+      if (stack.length === 0) {
+        result = i
+        break
+      }
     }
   }
-  return -1
+  if (memo) {
+    memo.set(open, result)
+    if (result < 0) for (const [c, at, ok] of stack) if (ok && c !== '"') memo.set(at, -1)
+  }
+  return result
+}
+
+/** True when `->` (at the start or after whitespace) and then only whitespace end `text`. */
+function endsWithArrow(text: string): boolean {
+  let i = text.length
+  while (i > 0 && /\s/.test(text[i - 1]!)) i--
+  return i >= 2 && text[i - 1] === '>' && text[i - 2] === '-' && (i === 2 || /\s/.test(text[i - 3]!))
+}
+
+/**
+ * Finds `[#id]` at the end of `content` (after optional whitespace): the offset where the
+ * whitespace before it starts and the id; undefined when there is none. Linear time.
+ */
+export function trailingId(content: string): { at: number; bracket: number; id: string } | undefined {
+  if (!content.endsWith(']')) return undefined
+  const bracket = content.lastIndexOf('[#')
+  if (bracket < 0) return undefined
+  const id = content.slice(bracket + 2, -1)
+  if (!ID_ONLY.test(id)) return undefined
+  let at = bracket
+  while (at > 0 && /\s/.test(content[at - 1]!)) at--
+  return { at, bracket, id }
 }
 
 /** Splits the tag list off a line: `content` keeps everything before it. */
@@ -113,9 +178,9 @@ export function splitTags(text: string): { content: string; tags: string[]; at: 
       /\s/.test(text[i - 1]!) &&
       i + 1 < text.length &&
       !/\s/.test(text[i + 1]!) &&
-      !/(?:^|\s)->\s*$/.test(text.slice(0, i))
+      !endsWithArrow(text.slice(0, i))
     ) {
-      return { content: text.slice(0, i).replace(/\s+$/, ''), tags: parseTagList(text.slice(i)), at: i }
+      return { content: text.slice(0, i).trimEnd(), tags: parseTagList(text.slice(i)), at: i }
     }
   }
   return { content: text, tags: [], at: -1 }

@@ -53,8 +53,8 @@ const PART_CASES: Array<[string, string, string[]]> = [
   ['story/bad-expression: bad jump', 'text\n-> somewhere', ['story/bad-expression@2:1']],
   [
     'story/bad-expression: deep nesting',
-    `\${${'('.repeat(200)}1${')'.repeat(200)}}`,
-    ['story/bad-expression@1:67'],
+    `\${${'('.repeat(300)}1${')'.repeat(300)}}`,
+    ['story/bad-expression@1:259'],
   ],
   ['story/unknown-command: line', '{frobnicate 3}', ['story/unknown-command@1:1']],
   ['story/unknown-command: inline', 'a {wat} b', ['story/unknown-command@1:3']],

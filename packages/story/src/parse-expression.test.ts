@@ -121,10 +121,18 @@ describe('expressions (section 6)', () => {
     expect(error(src)).toBe(expected)
   })
 
-  it('refuses to nest deeper than its limit instead of overflowing the stack', () => {
-    expect(error(`${'('.repeat(5000)}1${')'.repeat(5000)}`)).toMatch(/nests more than 64 deep/)
-    expect(error(`${'not '.repeat(5000)}a`)).toMatch(/nests more than 64 deep/)
-    expect(error(`${'-'.repeat(5000)}1`)).toMatch(/nests more than 64 deep/)
-    expect(show(parse(`[${Array(500).fill('1').join(',')}]`))).toMatch(/^\[1, 1/)
+  it('refuses to nest or chain deeper than its limit instead of overflowing the stack', () => {
+    const limit = /nested or chained more than 256 levels deep/
+    expect(error(`${'('.repeat(5000)}1${')'.repeat(5000)}`)).toMatch(limit)
+    expect(error(`${'not '.repeat(5000)}a`)).toMatch(limit)
+    expect(error(`${'-'.repeat(5000)}1`)).toMatch(limit)
+    for (const op of ['+', '-', '*', '/', '%', ' and ', ' or '])
+      expect(error(Array(5000).fill('1').join(op))).toMatch(limit)
+    expect(error(`a${'.b'.repeat(5000)}`)).toMatch(limit)
+    expect(error(`a${'[0]'.repeat(5000)}`)).toMatch(limit)
+    expect(error(`${'f('.repeat(5000)}`)).toMatch(limit)
+    expect(show(parse(`[${Array(5000).fill('1').join(',')}]`))).toMatch(/^\[1, 1/)
+    expect(show(parse(Array(200).fill('1').join(' + ')))).toMatch(/^\(+1 \+ 1\)/)
+    expect(show(parse(`${'('.repeat(100)}1${')'.repeat(100)}`))).toBe('1')
   })
 })

@@ -17,8 +17,11 @@ export class ExprSyntaxError {
   ) {}
 }
 
-/** How deeply an expression may nest (parentheses, lists, `not`, unary minus). */
-const MAX_NESTING = 64
+/**
+ * How deep an expression's tree may grow: each parenthesis, list, `not`, unary minus and each
+ * operator or postfix in a chain adds a level. Bounds the recursion of every tree walker.
+ */
+const MAX_NESTING = 256
 
 const ID_RE = /^[A-Za-z][A-Za-z0-9_-]{0,63}/
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*/
@@ -93,24 +96,37 @@ export class ExprParser {
 
   /** Bounds nesting so that adversarial input gives a diagnostic, not a stack overflow. */
   private enter(): void {
-    if (++this.depth > MAX_NESTING) this.fail(`the expression nests more than ${MAX_NESTING} deep`)
+    if (++this.depth > MAX_NESTING)
+      this.fail(`the expression is nested or chained more than ${MAX_NESTING} levels deep; split it up`)
   }
 
   private or(): Expr {
     let a = this.and()
-    for (;;) {
-      const at = this.i
-      if (!this.eatWord('or')) return a
-      a = { k: 'bin', op: 'or', a, b: this.operand('or', () => this.and()), pos: this.toPos(at) }
+    const depth = this.depth
+    try {
+      for (;;) {
+        const at = this.i
+        if (!this.eatWord('or')) return a
+        this.enter()
+        a = { k: 'bin', op: 'or', a, b: this.operand('or', () => this.and()), pos: this.toPos(at) }
+      }
+    } finally {
+      this.depth = depth
     }
   }
 
   private and(): Expr {
     let a = this.not()
-    for (;;) {
-      const at = this.i
-      if (!this.eatWord('and')) return a
-      a = { k: 'bin', op: 'and', a, b: this.operand('and', () => this.not()), pos: this.toPos(at) }
+    const depth = this.depth
+    try {
+      for (;;) {
+        const at = this.i
+        if (!this.eatWord('and')) return a
+        this.enter()
+        a = { k: 'bin', op: 'and', a, b: this.operand('and', () => this.not()), pos: this.toPos(at) }
+      }
+    } finally {
+      this.depth = depth
     }
   }
 
@@ -143,23 +159,35 @@ export class ExprParser {
 
   private sum(): Expr {
     let a = this.prod()
-    for (;;) {
-      this.ws()
-      const c = this.src[this.i]
-      if (c !== '+' && c !== '-') return a
-      const at = this.i++
-      a = { k: 'bin', op: c, a, b: this.operand(c, () => this.prod()), pos: this.toPos(at) }
+    const depth = this.depth
+    try {
+      for (;;) {
+        this.ws()
+        const c = this.src[this.i]
+        if (c !== '+' && c !== '-') return a
+        const at = this.i++
+        this.enter()
+        a = { k: 'bin', op: c, a, b: this.operand(c, () => this.prod()), pos: this.toPos(at) }
+      }
+    } finally {
+      this.depth = depth
     }
   }
 
   private prod(): Expr {
     let a = this.unary()
-    for (;;) {
-      this.ws()
-      const c = this.src[this.i]
-      if (c !== '*' && c !== '/' && c !== '%') return a
-      const at = this.i++
-      a = { k: 'bin', op: c as BinOp, a, b: this.operand(c, () => this.unary()), pos: this.toPos(at) }
+    const depth = this.depth
+    try {
+      for (;;) {
+        this.ws()
+        const c = this.src[this.i]
+        if (c !== '*' && c !== '/' && c !== '%') return a
+        const at = this.i++
+        this.enter()
+        a = { k: 'bin', op: c as BinOp, a, b: this.operand(c, () => this.unary()), pos: this.toPos(at) }
+      }
+    } finally {
+      this.depth = depth
     }
   }
 
@@ -186,9 +214,20 @@ export class ExprParser {
   }
 
   private post(): Expr {
-    let e = this.prim()
+    const e = this.prim()
+    const depth = this.depth
+    try {
+      return this.postfix(e)
+    } finally {
+      this.depth = depth
+    }
+  }
+
+  private postfix(first: Expr): Expr {
+    let e = first
     for (;;) {
       const at = this.i
+      if (this.src[this.i] === '(' || this.src[this.i] === '[' || this.src[this.i] === '.') this.enter()
       if (this.src[this.i] === '(' && e.k === 'name') {
         this.i++
         e = { k: 'call', callee: e.name, args: this.args(')'), pos: e.pos }

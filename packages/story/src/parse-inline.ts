@@ -5,7 +5,7 @@
 
 import type { DiagnosticCode } from '@spkg/manifest'
 import type { ParseContext } from './_context'
-import { findClose, isAsciiPunct, type Line, posAt, TARGET_RE } from './_scan'
+import { createCloser, isAsciiPunct, type Line, posAt, TARGET_RE } from './_scan'
 import type { Expr, Inline, Pos } from './ast'
 import { parseCommand } from './parse-command'
 
@@ -29,6 +29,7 @@ export function tokenizeInline(
   opts: InlineOptions = {},
 ): InlineToken[] {
   const s = line.raw.slice(0, to)
+  const findClose = createCloser(s)
   const out: InlineToken[] = []
   let text = ''
   const flush = () => {
@@ -42,7 +43,7 @@ export function tokenizeInline(
       continue
     }
     if (c === '$' && s[i + 1] === '{') {
-      const close = findClose(s, i + 1)
+      const close = findClose(i + 1)
       if (close < 0) {
         ctx.report('story/unclosed-interpolation', "'${' is not closed", posAt(line, i))
         flush()
@@ -63,7 +64,7 @@ export function tokenizeInline(
       continue
     }
     if (c === '{') {
-      const close = findClose(s, i)
+      const close = findClose(i)
       if (close < 0) {
         ctx.report('story/unclosed-brace', 'command is not closed on its line', posAt(line, i))
         flush()
@@ -82,8 +83,8 @@ export function tokenizeInline(
       continue
     }
     if (c === '[') {
-      const close = findClose(s, i)
-      const inner = close < 0 ? '' : s.slice(i + 1, close)
+      const close = findClose(i)
+      const inner = close < 0 || !mayEndWithTarget(s, close) ? '' : s.slice(i + 1, close)
       const sep = inner.lastIndexOf(' > ')
       const target = sep < 0 ? '' : inner.slice(sep + 3).trim()
       if (close >= 0 && sep >= 0 && TARGET_RE.test(target)) {
@@ -184,4 +185,17 @@ export function buildInline(ctx: ParseContext, tokens: InlineToken[]): Inline[] 
   for (const f of stack)
     ctx.report('story/missing-end', "'{if}' is not closed by '{end}' within its paragraph", f.pos)
   return root
+}
+
+/**
+ * A cheap test that the text before `close` can end with a target (`….sty` or `….sty:id`), so
+ * that only plausible links pay for the full check: nested brackets stay linear.
+ */
+function mayEndWithTarget(s: string, close: number): boolean {
+  let end = close
+  while (end > 0 && s[end - 1] === ' ') end--
+  if (s.startsWith('.sty', end - 4)) return true
+  for (let colon = end - 1; colon >= Math.max(4, end - 66); colon--)
+    if (s[colon] === ':') return s.startsWith('.sty', colon - 4)
+  return false
 }
