@@ -14,7 +14,6 @@ import { render, renderPlain } from './render.ts'
 import { createRng, type Rng, randomSeed } from './rng.ts'
 import type {
   Block,
-  BlockEvent,
   HostFunctions,
   PauseEvent,
   PauseLink,
