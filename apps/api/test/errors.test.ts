@@ -140,3 +140,38 @@ describe('API documentation', () => {
     await prod.close()
   })
 })
+
+describe('API documentation examples', () => {
+  it('has an example for every request body and every JSON success response', async () => {
+    const doc = (await app.inject({ url: '/api/docs/json' })).json()
+    const components: Record<string, Record<string, unknown>> = doc.components?.schemas ?? {}
+    const hasExample = (schema: Record<string, unknown> | undefined): boolean => {
+      if (!schema) return false
+      if (schema.examples || schema.example) return true
+      const ref = schema.$ref
+      return typeof ref === 'string' && hasExample(components[ref.split('/').pop() ?? ''])
+    }
+    // @fastify/swagger moves the examples of an inline schema onto the media type.
+    type Media = { schema?: Record<string, unknown>; example?: unknown; examples?: unknown }
+    const documented = (c: Media) =>
+      hasExample(c.schema) || c.example !== undefined || c.examples !== undefined
+    const missing: string[] = []
+    for (const [path, ops] of Object.entries<Record<string, Record<string, unknown>>>(doc.paths)) {
+      if (path.startsWith('/api/docs') || path.startsWith('/api/test-')) continue
+      for (const [method, op] of Object.entries<Record<string, unknown>>(ops)) {
+        const body = (op.requestBody as { content?: Record<string, Media> })?.content
+        for (const [type, c] of Object.entries(body ?? {})) {
+          if (!documented(c)) missing.push(`${method} ${path} body ${type}`)
+        }
+        const responses = (op.responses ?? {}) as Record<string, { content?: Record<string, Media> }>
+        for (const [status, r] of Object.entries(responses)) {
+          if (!status.startsWith('2')) continue
+          for (const c of Object.values(r.content ?? {})) {
+            if (!documented(c)) missing.push(`${method} ${path} ${status}`)
+          }
+        }
+      }
+    }
+    expect(missing).toEqual([])
+  })
+})

@@ -30,14 +30,16 @@ export const PageQuerySchema = z.object({
   limit: clampedInt(1, 100, 20).meta({ description: 'page size, clamped to 1-100', examples: [20] }),
 })
 
-/** The envelope of a paginated list. */
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({
-    items: z.array(item),
-    page: z.number().int(),
-    limit: z.number().int(),
-    total: z.number().int().meta({ description: 'number of matching records over all pages' }),
-  })
+/** The envelope of a paginated list; `example` is one item. */
+export const pageOf = <T extends z.ZodType>(item: T, example: z.infer<T>) =>
+  z
+    .object({
+      items: z.array(item),
+      page: z.number().int(),
+      limit: z.number().int(),
+      total: z.number().int().meta({ description: 'number of matching records over all pages' }),
+    })
+    .meta({ examples: [{ items: [example], page: 1, limit: 20, total: 1 }] })
 
 /** ISO 8601 timestamp in responses. */
 export const TimestampSchema = z.string().meta({ examples: ['2026-11-23T10:00:00.000Z'] })

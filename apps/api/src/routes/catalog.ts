@@ -20,6 +20,18 @@ import { withRole } from './_auth'
 import { PageQuerySchema, pageOf, SlugParamsSchema, SlugSchema, TimestampSchema } from './_schemas'
 import { throttle } from './_throttle'
 
+const catalogExample = {
+  slug: 'the-lighthouse',
+  title: 'The Lighthouse',
+  author: 'Ada Example',
+  genre: 'mystery',
+  instruction: 'lighthouse-howto',
+  series: 'harbour-tales',
+  seriesPosition: 1,
+  createdAt: '2026-11-23T10:00:00.000Z',
+  updatedAt: '2026-11-23T10:00:00.000Z',
+}
+
 const CatalogStorySchema = z
   .object({
     slug: z.string(),
@@ -32,10 +44,11 @@ const CatalogStorySchema = z
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })
-  .meta({ id: 'CatalogStory' })
+  .meta({ id: 'CatalogStory', examples: [catalogExample] })
 
 const CatalogStoryDetailSchema = CatalogStorySchema.extend({ content: z.string() }).meta({
   id: 'CatalogStoryDetail',
+  examples: [{ ...catalogExample, content: '# The Lighthouse\n\nThe lamp went dark at midnight.' }],
 })
 
 const CatalogQuerySchema = PageQuerySchema.extend({
@@ -60,7 +73,26 @@ const SeriesDetailSchema = SeriesSchema.extend({
       position: z.number().int().nullable(),
     }),
   ),
-}).meta({ id: 'SeriesDetail' })
+}).meta({
+  id: 'SeriesDetail',
+  examples: [
+    {
+      slug: 'harbour-tales',
+      title: 'Harbour Tales',
+      description: 'Stories by the sea',
+      stories: 1,
+      items: [
+        {
+          slug: 'the-lighthouse',
+          title: 'The Lighthouse',
+          author: 'Ada Example',
+          genre: 'mystery',
+          position: 1,
+        },
+      ],
+    },
+  ],
+})
 
 /** Body of POST /catalog/series. */
 export const CreateSeriesSchema = z
@@ -77,6 +109,7 @@ const UpdateSeriesSchema = z
     description: z.string().max(2000).optional(),
   })
   .refine((b) => Object.keys(b).length > 0, 'at least one field to change')
+  .meta({ id: 'UpdateSeries', examples: [{ description: 'Stories by the sea' }] })
 
 /** Body of PUT /catalog/stories/:slug: publication and series placement. */
 export const CatalogPlacementSchema = z
@@ -112,7 +145,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         summary: 'Published stories',
         description: 'Public. Newest first; filter by `genre` or `series`. Throttled at 5/s and 30/min.',
         querystring: CatalogQuerySchema,
-        response: { 200: pageOf(CatalogStorySchema), ...errorResponses(400, 429) },
+        response: { 200: pageOf(CatalogStorySchema, catalogExample), ...errorResponses(400, 429) },
       },
     },
     async (request) => {
@@ -148,7 +181,9 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         tags: ['catalog'],
         summary: 'Genres of published stories with their counts',
         response: {
-          200: z.object({ items: z.array(z.object({ genre: z.string(), stories: z.number().int() })) }),
+          200: z
+            .object({ items: z.array(z.object({ genre: z.string(), stories: z.number().int() })) })
+            .meta({ examples: [{ items: [{ genre: 'mystery', stories: 12 }] }] }),
           ...errorResponses(429),
         },
       },
@@ -163,7 +198,14 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       schema: {
         tags: ['catalog'],
         summary: 'Series with their number of published stories',
-        response: { 200: z.object({ items: z.array(SeriesSchema) }), ...errorResponses(429) },
+        response: {
+          200: z.object({ items: z.array(SeriesSchema) }).meta({
+            examples: [
+              { items: [{ slug: 'harbour-tales', title: 'Harbour Tales', description: '', stories: 3 }] },
+            ],
+          }),
+          ...errorResponses(429),
+        },
       },
     },
     async () => ({ items: await listSeries(db) }),
@@ -204,7 +246,9 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         params: SlugParamsSchema,
         body: CatalogPlacementSchema,
         response: {
-          200: CatalogStorySchema.extend({ published: z.boolean() }),
+          200: CatalogStorySchema.extend({ published: z.boolean() }).meta({
+            examples: [{ ...catalogExample, published: true }],
+          }),
           ...errorResponses(400, 401, 403, 404, 429),
         },
       },

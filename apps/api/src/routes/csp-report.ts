@@ -79,7 +79,18 @@ const ReportToSchema = z
     description: 'Reporting API format (Content-Type: application/reports+json), up to 50 reports',
   })
 
-const CspBodySchema = z.union([LegacyReportSchema, ReportToSchema])
+const CspBodySchema = z.union([LegacyReportSchema, ReportToSchema]).meta({
+  examples: [
+    {
+      'csp-report': {
+        'document-uri': 'https://app.example.org/read',
+        'blocked-uri': 'https://evil.example.com/x.js',
+        'effective-directive': 'script-src-elem',
+        disposition: 'enforce',
+      },
+    },
+  ],
+})
 
 function normalise(body: z.infer<typeof CspBodySchema>): CspViolation[] {
   if (!Array.isArray(body)) {

@@ -38,7 +38,18 @@ const ProfileSchema = z
     bio: z.string().nullable(),
     updatedAt: TimestampSchema,
   })
-  .meta({ id: 'Profile' })
+  .meta({
+    id: 'Profile',
+    examples: [
+      {
+        role: 'creator',
+        displayName: 'Ada',
+        avatar: 'https://cdn.example.org/ada.png',
+        bio: 'Writes mysteries.',
+        updatedAt: '2026-11-23T10:00:00.000Z',
+      },
+    ],
+  })
 
 /** The profile routes. */
 export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

@@ -39,6 +39,26 @@ const SavedSchema = z
     examples: [{ storyId: 'lighthouse', revision: 2, updatedAt: '2026-11-23T10:00:00.000Z' }],
   })
 
+/** The reading-state schema of @spkg/manifest, with an example for the documentation. */
+const ProgressStateSchema = ReadingStateSchema.meta({
+  id: 'ProgressState',
+  description: 'A saved reading state (the @spkg/manifest ReadingState schema)',
+  examples: [
+    {
+      format: 1,
+      id: '6f1c2d9a-7b1e-4c55-9a51-3c2e8f0b9d10',
+      savedAt: '2026-11-23T10:00:00.000Z',
+      variables: { gold: 3, name: 'Mara' },
+      choices: { 'inn-door': ['enter'] },
+      visitedChoiceGroups: ['inn-door'],
+      rng: { algorithm: 'mulberry32', seed: 42, state: 1_234_567 },
+      currentPart: 'story/0002-forest.sty',
+      visitedParts: ['story/0001-inn.sty'],
+      renderedParagraph: 7,
+    },
+  ],
+})
+
 const etag = (revision: number) => `"${revision}"`
 
 function parseIfMatch(value: string): number | '*' {
@@ -66,11 +86,17 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         summary: "The caller's saved reading states",
         security: [{ bearerAuth: [] }],
         response: {
-          200: z.object({
-            items: z.array(
-              z.object({ key: z.string(), revision: z.number().int(), updatedAt: TimestampSchema }),
-            ),
-          }),
+          200: z
+            .object({
+              items: z.array(
+                z.object({ key: z.string(), revision: z.number().int(), updatedAt: TimestampSchema }),
+              ),
+            })
+            .meta({
+              examples: [
+                { items: [{ key: 'lighthouse', revision: 3, updatedAt: '2026-11-23T10:00:00.000Z' }] },
+              ],
+            }),
           ...errorResponses(401),
         },
       },
@@ -88,14 +114,14 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         description: 'The state as saved, with its revision in `ETag`.',
         security: [{ bearerAuth: [] }],
         params: StoryIdParamsSchema,
-        response: { 200: ReadingStateSchema, ...errorResponses(400, 401, 404) },
+        response: { 200: ProgressStateSchema, ...errorResponses(400, 401, 404) },
       },
     },
     async (request, reply) => {
       const saved = await getProgress(db, userOf(request).sub, request.params.storyId)
       if (!saved) throw new ApiError(404, 'NOT_FOUND', 'No saved reading state for this story')
       reply.header('etag', etag(saved.revision)).header('cache-control', 'no-store')
-      return saved.state as z.infer<typeof ReadingStateSchema>
+      return saved.state as z.infer<typeof ProgressStateSchema>
     },
   )
 
@@ -113,7 +139,7 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         security: [{ bearerAuth: [] }],
         params: StoryIdParamsSchema,
         headers: ConditionalHeadersSchema,
-        body: ReadingStateSchema,
+        body: ProgressStateSchema,
         response: { 200: SavedSchema, 201: SavedSchema, ...errorResponses(400, 401, 412, 413, 428) },
       },
     },

@@ -27,7 +27,17 @@ export const ReportBodySchema = z
 
 const ReportSchema = z
   .object({ id: z.uuid(), reason: z.string(), storySlug: z.string().nullable(), createdAt: TimestampSchema })
-  .meta({ id: 'Report' })
+  .meta({
+    id: 'Report',
+    examples: [
+      {
+        id: '0b7c1c9e-3f7a-4a47-9d43-2f0d2a9c1e11',
+        reason: 'copyright',
+        storySlug: 'the-lighthouse',
+        createdAt: '2026-11-23T10:00:00.000Z',
+      },
+    ],
+  })
 
 /** The report routes. */
 export const reportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

@@ -57,6 +57,21 @@ export const UpdateStorySchema = z
   .refine((b) => Object.keys(b).length > 0, 'at least one field to change')
   .meta({ id: 'UpdateStory', examples: [{ title: 'The Lighthouse (revised)' }] })
 
+const summaryExample = {
+  slug: 'the-lighthouse',
+  title: 'The Lighthouse',
+  author: 'Ada Example',
+  genre: 'mystery',
+  type: 'story' as const,
+  owner: 'user-123',
+  instruction: null,
+  published: false,
+  series: null,
+  seriesPosition: null,
+  createdAt: '2026-11-23T10:00:00.000Z',
+  updatedAt: '2026-11-23T10:00:00.000Z',
+}
+
 const StorySummarySchema = z
   .object({
     slug: z.string(),
@@ -72,7 +87,7 @@ const StorySummarySchema = z
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })
-  .meta({ id: 'StorySummary' })
+  .meta({ id: 'StorySummary', examples: [summaryExample] })
 
 /** A story record with its content. */
 export const StorySchema = StorySummarySchema.extend({ content: z.string() }).meta({
@@ -167,7 +182,7 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
           'Newest first, without content. `page` is clamped to >= 1 and `limit` to 1-100. Instruction records are never listed.',
         security: [{ bearerAuth: [] }],
         querystring: PageQuerySchema,
-        response: { 200: pageOf(StorySummarySchema), ...errorResponses(401) },
+        response: { 200: pageOf(StorySummarySchema, summaryExample), ...errorResponses(401) },
       },
     },
     async (request) => listStories(db, request.query),
