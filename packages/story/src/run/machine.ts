@@ -557,18 +557,16 @@ export class Machine implements StoryRun, Vm {
 
   private openPause(key: string, options: COption[]): void {
     this.idle = 0
-    const e: PauseEvent = {
-      type: 'pause',
-      key,
-      options: options.map((o) => {
-        const r = render(o.label, this)
-        const po: PauseEvent['options'][number] = { id: o.id, text: r.text, tags: o.tags }
-        if (o.sticky) po.sticky = true
-        return po
-      }),
-      links: this.links.slice(),
+    const opts: PauseEvent['options'] = new Array(options.length)
+    for (let i = 0; i < options.length; i++) {
+      const o = options[i]!
+      const text = o.label.plain ? renderPlain(o.label, this) : render(o.label, this).text
+      opts[i] = o.sticky ? { id: o.id, text, tags: o.tags, sticky: true } : { id: o.id, text, tags: o.tags }
     }
-    if (this.replaying) e.replay = true
+    const links = this.links.length ? this.links.slice() : []
+    const e: PauseEvent = this.replaying
+      ? { type: 'pause', key, options: opts, links, replay: true }
+      : { type: 'pause', key, options: opts, links }
     this.pause = e
     this.pauseOptions = options
     this.queue.push(e)
