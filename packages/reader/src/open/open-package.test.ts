@@ -565,6 +565,13 @@ describe('inputs', () => {
     controller.abort(new Error('stop'))
     await expect(web.openPackage(buildPackage(), { signal: controller.signal })).rejects.toThrow('stop')
   })
+
+  it('stops between entries when the signal aborts during the open', async () => {
+    const controller = new AbortController()
+    const pending = web.openPackage(buildPackage({ integrity: true }), { signal: controller.signal })
+    controller.abort(new Error('late'))
+    await expect(pending).rejects.toThrow('late')
+  })
 })
 
 describe('peekPackage', () => {
