@@ -136,21 +136,75 @@ function checkConsts(cx: CheckContext, path: string, mod: ModuleAst, scope: Scop
 
 /** `story/module-cycle`: reported at the `{use}` that closes a cycle. */
 function checkCycles(cx: CheckContext): void {
-  const state = new Map<string, 'open' | 'done'>()
-  const visit = (path: string, trail: string[]) => {
-    state.set(path, 'open')
-    const mod = cx.modules.get(path)!
-    for (const u of mod.uses) {
-      const next = resolveModulePath(u.module, { flat: cx.flat })
-      if (!cx.modules.has(next)) continue
-      if (state.get(next) === 'open') {
-        const cycle = [...trail.slice(trail.indexOf(next)), path, next].join(' → ')
-        cx.report(path, 'story/module-cycle', `modules use each other in a cycle: ${cycle}`, u.pos)
-      } else if (!state.has(next)) visit(next, [...trail, path])
+  const uses = new Map<string, Array<{ path: string; pos: Pos }>>()
+  for (const path of cx.moduleOrder)
+    uses.set(
+      path,
+      cx.modules
+        .get(path)!
+        .uses.map((u) => ({ path: resolveModulePath(u.module, { flat: cx.flat }), pos: u.pos }))
+        .filter((u) => cx.modules.has(u.path)),
+    )
+  findCycles(
+    cx.moduleOrder,
+    (path) => uses.get(path)!.map((u) => u.path),
+    (cycle, from, edge) =>
+      cx.report(
+        from,
+        'story/module-cycle',
+        `modules use each other in a cycle: ${showCycle(cycle)}`,
+        uses.get(from)![edge]!.pos,
+      ),
+  )
+}
+
+/** `a → b → c → a`, shortened in the middle for long cycles. */
+function showCycle(names: string[]): string {
+  const shown =
+    names.length > 8 ? [...names.slice(0, 4), `… ${names.length - 7} more …`, ...names.slice(-3)] : names
+  return shown.join(' → ')
+}
+
+/**
+ * Iterative depth-first search (deep call chains cannot overflow the stack): calls `onCycle`
+ * with the cycle, the node and the index of the edge that closes it.
+ */
+function findCycles<K>(
+  roots: Iterable<K>,
+  edgesOf: (k: K) => readonly K[],
+  onCycle: (cycle: K[], from: K, edge: number) => void,
+): void {
+  const done = new Set<K>()
+  const onStack = new Map<K, number>()
+  const trail: K[] = []
+  const next: number[] = []
+  for (const root of roots) {
+    if (done.has(root)) continue
+    onStack.set(root, 0)
+    trail.push(root)
+    next.push(0)
+    while (trail.length > 0) {
+      const k = trail[trail.length - 1]!
+      const edges = edgesOf(k)
+      const i = next[next.length - 1]!
+      if (i >= edges.length) {
+        trail.pop()
+        next.pop()
+        onStack.delete(k)
+        done.add(k)
+        continue
+      }
+      next[next.length - 1] = i + 1
+      const to = edges[i]!
+      const at = onStack.get(to)
+      if (at !== undefined) onCycle([...trail.slice(at), to], k, i)
+      else if (!done.has(to)) {
+        onStack.set(to, trail.length)
+        trail.push(to)
+        next.push(0)
+      }
     }
-    state.set(path, 'done')
   }
-  for (const path of cx.moduleOrder) if (!state.has(path)) visit(path, [])
 }
 
 /** `story/recursion`: a function calling itself, or a passage inserting itself, directly or not. */
@@ -193,25 +247,18 @@ function checkRecursion(cx: CheckContext, scopes: Map<string, Scope>): void {
       where.set(key, { path, pos: p.pos, label: `{passage ${p.name}}` })
     }
   }
-  const done = new Set<Key>()
-  const stack: Key[] = []
-  const visit = (k: Key) => {
-    stack.push(k)
-    for (const next of edges.get(k) ?? []) {
-      const at = stack.indexOf(next)
-      if (at >= 0) {
-        const w = where.get(next)!
-        const cycle = [...stack.slice(at), next].map((x) => where.get(x)!.label).join(' → ')
-        cx.report(
-          w.path,
-          'story/recursion',
-          `${w.label} calls itself (${cycle}); functions and passages cannot recurse`,
-          w.pos,
-        )
-      } else if (!done.has(next)) visit(next)
-    }
-    stack.pop()
-    done.add(k)
-  }
-  for (const k of edges.keys()) if (!done.has(k)) visit(k)
+  findCycles(
+    edges.keys(),
+    (k) => edges.get(k) ?? [],
+    (cycle) => {
+      const w = where.get(cycle[0]!)!
+      const labels = showCycle(cycle.map((x) => where.get(x)!.label))
+      cx.report(
+        w.path,
+        'story/recursion',
+        `${w.label} calls itself (${labels}); functions and passages cannot recurse`,
+        w.pos,
+      )
+    },
+  )
 }

@@ -44,3 +44,26 @@ describe('hostile sources', () => {
     expect(Array.isArray(checkStory({ parts: { 'a.sty': src }, order: ['a.sty'] }))).toBe(true)
   })
 })
+
+describe('hostile packages', () => {
+  it('follows long chains of functions and passages without overflowing the stack', () => {
+    const n = 20_000
+    const fns = Array.from({ length: n }, (_, i) => `{fn f${i}(x) = ${i + 1 < n ? `f${i + 1}(x)` : 'f0(x)'}}`)
+    const passages = Array.from(
+      { length: n },
+      (_, i) => `{passage p${i}}\n{insert p${i + 1 < n ? i + 1 : 0}}\n{end}`,
+    )
+    const ds = checkStory({
+      parts: { 'a.sty': '{use m}\n{use q}\n${f0(1)}\n{insert p0}' },
+      order: ['a.sty'],
+      modules: { 'extensions/m.xty': fns.join('\n'), 'extensions/q.xty': passages.join('\n') },
+    })
+    expect(ds.map((d) => `${d.path}:${d.line} ${d.code}`)).toEqual([
+      'extensions/m.xty:1 story/recursion',
+      'extensions/q.xty:1 story/recursion',
+    ])
+    expect(ds[0]!.message).toBe(
+      'f0() calls itself (f0() → f1() → f2() → f3() → … 19994 more … → f19998() → f19999() → f0()); functions and passages cannot recurse',
+    )
+  })
+})
