@@ -210,11 +210,17 @@ export class Machine implements StoryRun, Vm {
   saveState(): ReadingState {
     const multi = this.source.parts.length > 1
     const choices: Record<string, string[]> = {}
-    for (const [k, v] of this.choices) choices[k] = v.slice()
+    this.choices.forEach((v, k) => {
+      choices[k] = v.slice()
+    })
+    const variables: ReadingState['variables'] = {}
+    this.vars.forEach((v, k) => {
+      variables[k] = v
+    })
     const state: ReadingState = {
       format: 1,
       id: this.source.id ?? 'story',
-      variables: Object.fromEntries(this.vars),
+      variables,
       choices,
       visitedChoiceGroups: this.visitedList.slice(),
       rng: { algorithm: 'mulberry32', seed: this.rng.seed, state: this.rng.state },
