@@ -32,8 +32,8 @@ export function checkEntryName(name: string): string | undefined {
 /** True for macOS and system clutter the reader ignores: `__MACOSX/…`, `._*`, `.DS_Store`. */
 export function isSystemClutter(name: string): boolean {
   if (name === '__MACOSX' || name.startsWith('__MACOSX/')) return true
-  const base = name.replace(/\/$/, '').split('/').pop() ?? ''
-  return SYSTEM_BASENAME.test(base)
+  const trimmed = name.endsWith('/') ? name.slice(0, -1) : name
+  return SYSTEM_BASENAME.test(trimmed.slice(trimmed.lastIndexOf('/') + 1))
 }
 
 /**
@@ -41,8 +41,11 @@ export function isSystemClutter(name: string): boolean {
  * (upper- then lower-casing folds `ß` with `ss` as full case folding does).
  */
 export function collisionKey(name: string): string {
+  if (ASCII.test(name)) return name.toLowerCase()
   return name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC')
 }
+
+const ASCII = /^[\x00-\x7f]*$/
 
 /**
  * Compares two strings by Unicode code point (not UTF-16 unit, not locale): the order of

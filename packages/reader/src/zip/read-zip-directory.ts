@@ -13,9 +13,11 @@ function checkDuplicates(records: RawRecord[], out: Diagnostic[]): void {
   const exact = new Map<string, string>()
   const folded = new Map<string, string>()
   const files = new Set<string>()
+  const keys: string[] = []
   for (const r of records) {
     const name = r.isDirectory ? r.name.slice(0, -1) : r.name
     const key = collisionKey(name)
+    keys.push(key)
     const at = { path: r.name }
     if (exact.has(name))
       out.push(createDiagnostic('pkg/duplicate-entry', `"${r.name}" appears twice in the archive.`, at))
@@ -31,10 +33,11 @@ function checkDuplicates(records: RawRecord[], out: Diagnostic[]): void {
     folded.set(key, r.name)
     if (!r.isDirectory) files.add(key)
   }
-  for (const r of records) {
-    const segments = collisionKey(r.name).split('/')
-    for (let i = 1; i < segments.length; i++) {
-      const prefix = segments.slice(0, i).join('/')
+  // A file whose name is also a parent folder of another entry.
+  records.forEach((r, i) => {
+    const key = keys[i]!
+    for (let slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
+      const prefix = key.slice(0, slash)
       if (files.has(prefix)) {
         out.push(
           createDiagnostic(
@@ -45,10 +48,10 @@ function checkDuplicates(records: RawRecord[], out: Diagnostic[]): void {
             },
           ),
         )
-        break
+        return
       }
     }
-  }
+  })
 }
 
 /**
