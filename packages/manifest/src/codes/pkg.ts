@@ -124,7 +124,7 @@ export const PKG_CODES = defineCodes({
   'pkg/fetch-failed': {
     severity: 'fatal',
     description:
-      'the package could not be read: the URL fetch failed or returned a non-success status, or a Blob read failed',
+      'the package could not be read: the URL fetch failed or returned a non-success status, or a Blob or file read failed',
   },
   'pkg/generated-id': {
     severity: 'warning',
