@@ -33,6 +33,8 @@ const CASES: Record<string, string> = {
   'field chain': `\${a${'.b'.repeat(N)}}`,
   'call chain': `\${${'f('.repeat(N)}}`,
   'nested ifs': '{if x}\n'.repeat(N / 10),
+  'nested inline ifs': `a${'{if x}'.repeat(N)}${'{end}'.repeat(N)}`,
+  'unclosed inline ifs over many lines': 'a {if x}\n'.repeat(N),
   'nested options': Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i)}* o`).join('\n'),
 }
 

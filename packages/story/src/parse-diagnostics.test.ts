@@ -56,6 +56,11 @@ const PART_CASES: Array<[string, string, string[]]> = [
     `\${${'('.repeat(300)}1${')'.repeat(300)}}`,
     ['story/bad-expression@1:259'],
   ],
+  [
+    'story/bad-expression: inline ifs nested too deeply',
+    `a${'{if x}'.repeat(70)}${'{end}'.repeat(70)}`,
+    ['story/bad-expression@1:386'],
+  ],
   ['story/unknown-command: line', '{frobnicate 3}', ['story/unknown-command@1:1']],
   ['story/unknown-command: inline', 'a {wat} b', ['story/unknown-command@1:3']],
   [

@@ -143,19 +143,36 @@ export function checkTarget(ctx: ParseContext, target: string, pos: Pos): boolea
   return false
 }
 
+/** How deeply inline `{if}`s may nest in one paragraph. */
+const MAX_INLINE_DEPTH = 64
+
 /** Builds the `{if}` structure from tokens; reports unbalanced pieces. */
 export function buildInline(ctx: ParseContext, tokens: InlineToken[]): Inline[] {
   type Frame = { node: Extract<Inline, { k: 'if' }>; target: Inline[]; pos: Pos; sawElse: boolean }
   const root: Inline[] = []
   const stack: Frame[] = []
   let target = root
+  // `{if}`s beyond the nesting limit are dropped with their `{elif}`/`{else}`/`{end}`, so that
+  // tree walkers never recurse without bound
+  let dropped = 0
   for (const t of tokens) {
     if (t.k !== 'cmd') {
       target.push(t)
       continue
     }
     const top = stack[stack.length - 1]
-    if (t.c === 'if') {
+    if (dropped > 0 && t.c !== 'if') {
+      if (t.c === 'end') dropped--
+      continue
+    }
+    if (t.c === 'if' && (dropped > 0 || stack.length >= MAX_INLINE_DEPTH)) {
+      if (dropped++ === 0)
+        ctx.report(
+          'story/bad-expression',
+          `inline '{if}' blocks nest more than ${MAX_INLINE_DEPTH} deep; this one is ignored`,
+          t.pos,
+        )
+    } else if (t.c === 'if') {
       const node: Extract<Inline, { k: 'if' }> = {
         k: 'if',
         branches: [{ cond: t.cond!, body: [] }],
