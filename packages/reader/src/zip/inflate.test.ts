@@ -45,7 +45,8 @@ describe.each([
     for (const declared of [10, 64 * 2 ** 20]) {
       const r = inflater.inflateRaw(bomb, declared, 2 ** 20)
       expect(r).toMatchObject({ ok: false, reason: 'limit' })
-      if (!r.ok) expect(r.produced).toBeLessThan(2 ** 20 + 1032 * 65536)
+      // At most one slice past the limit: the work is bounded by the limit, not by the bomb.
+      if (!r.ok) expect(r.produced).toBeLessThanOrEqual(2 ** 20 + 1032 * 512)
     }
   })
 
