@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { closeDb, createDb, type Db, queryRows } from '../src/db/index'
@@ -69,4 +71,39 @@ describe.skipIf(!process.env.DATABASE_URL)('migrations on PostgreSQL', () => {
       await drop()
     }
   }, 60_000)
+})
+
+describe('pnpm --filter @spkg/api migrate', () => {
+  it('applies the migrations to the configured database and exits 0', async () => {
+    const pg = process.env.DATABASE_URL ? await createPgDatabase() : undefined
+    const dir = mkdtempSync(join(tmpdir(), 'spkg-migrate-cli-'))
+    try {
+      const env = { PATH: process.env.PATH ?? '', PGLITE_DIR: dir, ...(pg && { DATABASE_URL: pg.url }) }
+      const run = () =>
+        new Promise<{ code: number | null; out: string }>((resolve) => {
+          const child = spawn(
+            process.execPath,
+            ['--conditions=@spkg/source', '--import', 'tsx', 'src/db/migrate-cli.ts'],
+            {
+              cwd: fileURLToPath(new URL('..', import.meta.url)),
+              env,
+            },
+          )
+          let out = ''
+          child.stdout.on('data', (d) => {
+            out += d
+          })
+          child.stderr.on('data', (d) => {
+            out += d
+          })
+          child.on('exit', (code) => resolve({ code, out }))
+        })
+      const first = await run()
+      expect(first).toEqual({ code: 0, out: `migrations applied (${pg ? 'postgres' : 'pglite'})\n` })
+      expect((await run()).code).toBe(0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+      await pg?.drop()
+    }
+  }, 90_000)
 })

@@ -5,7 +5,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { request } from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
+import { createPgDatabase } from './helpers/db'
 
 const API_DIR = fileURLToPath(new URL('..', import.meta.url))
 const children: ChildProcess[] = []
@@ -49,7 +50,10 @@ afterEach(() => {
 
 describe('server process', () => {
   it('serves, logs JSON with request ids and no tokens, and drains in-flight requests on SIGTERM', async () => {
-    const s = startProcess({ LOG_LEVEL: 'info' })
+    // With DATABASE_URL: a fresh PostgreSQL database for the process; else embedded PGlite in memory.
+    const pg = process.env.DATABASE_URL ? await createPgDatabase() : undefined
+    onTestFinished(async () => pg?.drop())
+    const s = startProcess({ LOG_LEVEL: 'info', ...(pg && { DATABASE_URL: pg.url }) })
     const base = await s.listening
     const health = await fetch(`${base}/api/health`, {
       headers: { authorization: 'Bearer secret-token-do-not-log', 'x-request-id': 'trace-12345678' },
