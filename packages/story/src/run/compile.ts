@@ -21,11 +21,27 @@ export interface COption {
   body: number
 }
 
+/** Opcodes: small integers, so the machine's switch compiles to a jump table. */
+export const OP_PARA = 0
+export const OP_HEAD = 1
+export const OP_MEDIA = 2
+export const OP_EXEC = 3
+export const OP_JF = 4
+export const OP_GOTO = 5
+export const OP_END = 6
+export const OP_GATE = 7
+export const OP_GROUP = 8
+export const OP_INSERT = 9
+export const OP_CALL = 10
+export const OP_EOF = 11
+export const OP_RET = 12
+export const OP_BADJUMP = 13
+
 /** One instruction. */
 export type Instr =
-  | { op: 'para'; inline: CompiledInline; tags: string[] }
+  | { op: typeof OP_PARA; inline: CompiledInline; tags: string[] }
   | {
-      op: 'head'
+      op: typeof OP_HEAD
       level: number
       id: string
       inline: CompiledInline
@@ -33,15 +49,22 @@ export type Instr =
       silent: boolean
       key: string
     }
-  | { op: 'media'; path: string; alt: string; media: 'image' | 'audio' | 'video'; tags: string[]; pos: Pos }
-  | { op: 'exec'; run: (m: Vm) => void }
-  | { op: 'jf'; cond: Ev; to: number }
-  | { op: 'goto'; to: number }
-  | { op: 'end' }
-  | { op: 'gate'; target: string }
-  | { op: 'group'; key: string; options: COption[]; after: number }
   | {
-      op: 'insert'
+      op: typeof OP_MEDIA
+      path: string
+      alt: string
+      media: 'image' | 'audio' | 'video'
+      tags: string[]
+      pos: Pos
+    }
+  | { op: typeof OP_EXEC; run: (m: Vm) => void }
+  | { op: typeof OP_JF; cond: Ev; to: number }
+  | { op: typeof OP_GOTO; to: number }
+  | { op: typeof OP_END }
+  | { op: typeof OP_GATE; target: string }
+  | { op: typeof OP_GROUP; key: string; options: COption[]; after: number }
+  | {
+      op: typeof OP_INSERT
       name: string
       def: PassageDef | undefined
       args: Ev[]
@@ -50,10 +73,10 @@ export type Instr =
       file: string
       pos: Pos
     }
-  | { op: 'call'; ns: string; fn: string; args: Ev[]; file: string; pos: Pos }
-  | { op: 'eof' }
-  | { op: 'ret' }
-  | { op: 'badjump'; id: string; file: string; pos: Pos }
+  | { op: typeof OP_CALL; ns: string; fn: string; args: Ev[]; file: string; pos: Pos }
+  | { op: typeof OP_EOF }
+  | { op: typeof OP_RET }
+  | { op: typeof OP_BADJUMP; id: string; file: string; pos: Pos }
 
 /** Resolves a gate or link target against the current part's directory (section 3). */
 export function resolveTarget(target: string, from: string): string {
@@ -167,11 +190,11 @@ class Compiler {
     if (env.part) this.prepass(nodes)
     this.scope = this.makeScope()
     this.nodes(nodes)
-    this.code.push(env.part ? { op: 'eof' } : { op: 'ret' })
+    this.code.push(env.part ? { op: OP_EOF } : { op: OP_RET })
     for (const f of this.fixups) {
       const to = this.ids.get(f.id)
       this.code[f.at] =
-        to === undefined ? { op: 'badjump', id: f.id, file: env.file, pos: f.pos } : { op: 'goto', to }
+        to === undefined ? { op: OP_BADJUMP, id: f.id, file: env.file, pos: f.pos } : { op: OP_GOTO, to }
     }
     this.result = { code: this.code, ids: this.ids }
   }
@@ -237,7 +260,7 @@ class Compiler {
           n.lines.length === 1
             ? n.lines[0]!
             : n.lines.flatMap((l, i) => (i ? [{ k: 'text' as const, v: ' ' }, ...l] : l))
-        code.push({ op: 'para', inline: this.inline(inl), tags: n.tags })
+        code.push({ op: OP_PARA, inline: this.inline(inl), tags: n.tags })
         return
       }
       case 'heading': {
@@ -246,7 +269,7 @@ class Compiler {
         this.ids.set(n.id, code.length)
         const key = `${file}:${n.id}@visits`
         code.push({
-          op: 'head',
+          op: OP_HEAD,
           level: n.level,
           id: n.id,
           inline: this.inline(n.label),
@@ -260,23 +283,23 @@ class Compiler {
         this.ids.set(n.id, code.length)
         return
       case 'jump':
-        if (n.target === null) code.push({ op: 'end' })
+        if (n.target === null) code.push({ op: OP_END })
         else {
           this.fixups.push({ at: code.length, id: n.target, pos: n.pos })
-          code.push({ op: 'goto', to: -1 })
+          code.push({ op: OP_GOTO, to: -1 })
         }
         return
       case 'gate':
-        code.push({ op: 'gate', target: resolveTarget(n.target, file) })
+        code.push({ op: OP_GATE, target: resolveTarget(n.target, file) })
         return
       case 'media':
-        code.push({ op: 'media', path: n.path, alt: n.alt, media: n.media, tags: n.tags, pos: n.pos })
+        code.push({ op: OP_MEDIA, path: n.path, alt: n.alt, media: n.media, tags: n.tags, pos: n.pos })
         return
       case 'group':
         this.group(n)
         return
       case 'set': {
-        code.push({ op: 'exec', run: compileSet(n.stmt, this.scope) })
+        code.push({ op: OP_EXEC, run: compileSet(n.stmt, this.scope) })
         return
       }
       case 'local': {
@@ -285,7 +308,7 @@ class Compiler {
         const e = compileExpr(n.e, this.scope)
         const { name, pos } = n
         code.push({
-          op: 'exec',
+          op: OP_EXEC,
           run: (m) => {
             if (m.vars.has(key)) return
             if (m.vars.has(name))
@@ -298,10 +321,14 @@ class Compiler {
       case 'if': {
         const ends: number[] = []
         for (const b of n.branches) {
-          const jf = { op: 'jf' as const, cond: compileExpr(b.cond, this.scope), to: -1 }
+          const jf: Extract<Instr, { op: typeof OP_JF }> = {
+            op: OP_JF,
+            cond: compileExpr(b.cond, this.scope),
+            to: -1,
+          }
           code.push(jf)
           this.nodes(b.body)
-          const g = { op: 'goto' as const, to: -1 }
+          const g: Instr = { op: OP_GOTO, to: -1 }
           ends.push(code.length)
           code.push(g)
           jf.to = code.length
@@ -312,7 +339,7 @@ class Compiler {
       }
       case 'insert':
         code.push({
-          op: 'insert',
+          op: OP_INSERT,
           name: n.name,
           def: this.env.module.passages.get(n.name),
           args: n.args.map((a) => compileExpr(a, this.scope)),
@@ -324,7 +351,7 @@ class Compiler {
         return
       case 'call':
         code.push({
-          op: 'call',
+          op: OP_CALL,
           ns: n.ns,
           fn: n.fn,
           args: n.args.map((a) => compileExpr(a, this.scope)),
@@ -344,8 +371,8 @@ class Compiler {
     this.groupCount.set(section, k)
     const id = n.id || `${section}@${k}`
     if (n.explicitId) this.ids.set(id, code.length)
-    const instr: Extract<Instr, { op: 'group' }> = {
-      op: 'group',
+    const instr: Extract<Instr, { op: typeof OP_GROUP }> = {
+      op: OP_GROUP,
       key: `${this.env.file}:${id}`,
       options: [],
       after: -1,
@@ -372,7 +399,7 @@ class Compiler {
     if (o.jump) this.node(o.jump)
     else {
       exits.push(this.code.length)
-      this.code.push({ op: 'goto', to: -1 })
+      this.code.push({ op: OP_GOTO, to: -1 })
     }
     // A heading inside a body changes the section; the options after it stay in the group's section.
     this.scope = scope

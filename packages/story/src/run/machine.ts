@@ -7,7 +7,26 @@ import { createDiagnostic, type Diagnostic, type DiagnosticCode, type ReadingSta
 import type { Pos } from '../ast.ts'
 import { parseStory } from '../parse-story.ts'
 import type { Vm } from './_vm.ts'
-import { type COption, compileBody, compileDefault, type Instr } from './compile.ts'
+import {
+  type COption,
+  compileBody,
+  compileDefault,
+  type Instr,
+  OP_BADJUMP,
+  OP_CALL,
+  OP_END,
+  OP_EOF,
+  OP_EXEC,
+  OP_GATE,
+  OP_GOTO,
+  OP_GROUP,
+  OP_HEAD,
+  OP_INSERT,
+  OP_JF,
+  OP_MEDIA,
+  OP_PARA,
+  OP_RET,
+} from './compile.ts'
 import { callHost } from './expr.ts'
 import { ModuleRegistry, mergeScopes, moduleClosure } from './modules.ts'
 import { render, renderPlain } from './render.ts'
@@ -392,7 +411,7 @@ export class Machine implements StoryRun, Vm {
       }
       const ins = this.code[this.pc++]!
       switch (ins.op) {
-        case 'para': {
+        case OP_PARA: {
           if (ins.inline.plain) {
             const text = renderPlain(ins.inline, this)
             if (text)
@@ -408,7 +427,7 @@ export class Machine implements StoryRun, Vm {
           if (r.text) this.block({ kind: 'paragraph', text: r.text, runs: r.runs, tags: ins.tags })
           break
         }
-        case 'head': {
+        case OP_HEAD: {
           this.vars.set(ins.key, ((this.vars.get(ins.key) as number | undefined) ?? 0) + 1)
           if (!ins.silent) {
             const r = render(ins.inline, this)
@@ -423,7 +442,7 @@ export class Machine implements StoryRun, Vm {
           }
           break
         }
-        case 'media':
+        case OP_MEDIA:
           if (this.source.hasAsset && !this.source.hasAsset(ins.path))
             this.report(
               'story/missing-media',
@@ -440,39 +459,39 @@ export class Machine implements StoryRun, Vm {
             tags: ins.tags,
           })
           break
-        case 'exec':
+        case OP_EXEC:
           ins.run(this)
           break
-        case 'jf':
+        case OP_JF:
           if (!truthy(ins.cond(this))) this.pc = ins.to
           break
-        case 'goto':
+        case OP_GOTO:
           this.pc = ins.to
           break
-        case 'end':
+        case OP_END:
           this.links = []
           this.finish()
           break
-        case 'gate':
+        case OP_GATE:
           this.links = []
           this.pending = { target: ins.target, initial: false }
           break
-        case 'group':
+        case OP_GROUP:
           this.arrive(ins)
           break
-        case 'insert':
+        case OP_INSERT:
           this.insert(ins)
           break
-        case 'call':
+        case OP_CALL:
           if (!this.replaying) {
             const args = ins.args.map((a) => a(this))
             callHost(this, ins.ns, ins.fn, args, ins.file, ins.pos)
           }
           break
-        case 'eof':
+        case OP_EOF:
           this.endOfFile()
           break
-        case 'ret': {
+        case OP_RET: {
           const f = this.calls.pop()!
           this.code = f.code
           this.pc = f.pc
@@ -480,7 +499,7 @@ export class Machine implements StoryRun, Vm {
           this.visitsKey = f.visitsKey
           break
         }
-        case 'badjump':
+        case OP_BADJUMP:
           this.report(
             'story/unknown-id',
             `no heading, anchor or group '#${ins.id}' to jump to`,
@@ -492,7 +511,7 @@ export class Machine implements StoryRun, Vm {
     }
   }
 
-  private insert(ins: Extract<Instr, { op: 'insert' }>): void {
+  private insert(ins: Extract<Instr, { op: typeof OP_INSERT }>): void {
     const def = ins.def
     if (!def) {
       this.report('story/unknown-function', `no passage '${ins.name}' is visible here`, ins.file, ins.pos)
@@ -526,7 +545,7 @@ export class Machine implements StoryRun, Vm {
     this.visitedList.push(key)
   }
 
-  private arrive(ins: Extract<Instr, { op: 'group' }>): void {
+  private arrive(ins: Extract<Instr, { op: typeof OP_GROUP }>): void {
     const key = ins.key
     this.visit(key)
     const used = this.used.get(key)
