@@ -1,7 +1,8 @@
 /**
- * Access to the verified entries of one archive. Memory stays bounded: stored entries are views
- * into the archive bytes, small deflated entries are kept once inflated, and the rest are
- * re-inflated (under their declared size, CRC-32 checked again) on every read.
+ * Access to the verified entries of one archive. Memory stays bounded: stored entries are read
+ * from the archive bytes, small deflated entries are kept once inflated, and the rest are
+ * re-inflated (under their declared size, CRC-32 checked again) on every read. Every read returns
+ * a buffer the caller owns.
  */
 import { createDiagnostic, type Diagnostic, SpkgError } from '@spkg/manifest'
 import type { ReaderBackend } from '../zip/backend'
@@ -75,8 +76,9 @@ export class EntryStore {
         'pkg/missing-file',
         this.bytes ? `"${path}" is not a file of this package.` : 'The package is closed.',
       )
+    // Callers get their own copy: writing into it never changes what later reads return.
     const hit = this.kept.get(path)
-    if (hit) return hit
+    if (hit) return hit.slice()
     const diagnostics: Diagnostic[] = []
     const data = extractEntry(
       this.bytes,
@@ -89,7 +91,7 @@ export class EntryStore {
       const first = diagnostics[0]!
       throw new SpkgError(first.code, first.message, { diagnostics })
     }
-    return data
+    return entry.method === 0 ? data.slice() : data
   }
 
   /** Drops the archive bytes and everything kept. */
