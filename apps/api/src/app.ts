@@ -127,7 +127,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.setErrorHandler(handleError)
-  app.setNotFoundHandler(handleNotFound)
 
   let db = deps.db
   if (!db) {
@@ -162,6 +161,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   }
   if (!app.hasDecorator('authenticate')) failClosedAuth(app)
   await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, redis: deps.redis, ...deps.rateLimit })
+  // The 404 handler is not a route (`onRoute` never sees it): it gets its own limiter, keyed like the rest.
+  app.setNotFoundHandler({ preHandler: app.throttleHook(undefined, 'not-found') }, handleNotFound)
 
   if (!config.isProduction) {
     await app.register(swagger, {

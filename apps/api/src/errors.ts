@@ -106,7 +106,9 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500
   if (status >= 500) {
     request.log.error({ err }, 'request failed')
-    return reply.code(status).send(errorBody(status, 'Internal server error', 'INTERNAL'))
+    return reply
+      .code(status)
+      .send(errorBody(status, 'Internal server error', status === 500 ? 'INTERNAL' : undefined))
   }
   // Client errors raised by Fastify and its plugins (415, 413, JSON syntax, 401/403/429 from the
   // auth and throttling plugins): their messages are written for clients and carry no paths.

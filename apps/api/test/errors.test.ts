@@ -41,6 +41,21 @@ describe('error bodies', () => {
     expect(res.json()).toEqual({ statusCode: 404, code: 'NOT_FOUND', message: 'Resource not found' })
   })
 
+  it('throttles the 404 handler like a route (429 with the same body shape and Retry-After)', async () => {
+    const answers = []
+    for (let i = 0; i < 25; i++) {
+      answers.push(await app.inject({ url: `/api/unknown-${i}`, remoteAddress: '198.51.100.7' }))
+    }
+    const limited = answers.filter((r) => r.statusCode === 429)
+    expect(limited.length).toBeGreaterThan(0)
+    expect(answers.filter((r) => r.statusCode === 404).length).toBeGreaterThanOrEqual(10)
+    expect(limited[0]?.headers['retry-after']).toBeDefined()
+    expect(limited[0]?.json()).toMatchObject({
+      statusCode: 429,
+      message: expect.stringContaining('ThrottlerException'),
+    })
+  })
+
   it('sends 5xx as "Internal server error" and keeps the stack in the log', async () => {
     const res = await app.inject({ url: '/api/test-boom', headers: { 'x-request-id': 'boom-request-1' } })
     expect(res.statusCode).toBe(500)
