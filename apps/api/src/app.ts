@@ -21,7 +21,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod'
 import type { Redis } from 'ioredis'
-import { authPlugin } from './auth/index'
+import { authPlugin, authRoutes } from './auth/index'
 import type { Config } from './config'
 import { closeDb, createDb, type Db } from './db/index'
 import { migrateDb } from './db/migrate'
@@ -157,6 +157,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       oidc: config.oidc,
       db,
       authEventsRetentionDays: config.authEventsRetentionDays,
+      routes: false, // registered below, after swagger, so that they are documented
     })
   }
   if (!app.hasDecorator('authenticate')) failClosedAuth(app)
@@ -190,6 +191,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   const opts = { db }
   await app.register(healthRoutes, opts)
+  if (app.hasDecorator('revokeAuthSession')) await app.register(authRoutes, opts)
   await app.register(storiesRoutes, opts)
   await app.register(profileRoutes, opts)
   await app.register(reportRoutes, opts)

@@ -16,6 +16,7 @@ import {
   type AuthEventKind,
   insertAuthEvent,
   purgeAuthEvents,
+  revokeSession,
   sessionKey,
   touchSession,
 } from './store.ts'
@@ -52,6 +53,8 @@ declare module 'fastify' {
     recordAuthEvent(kind: AuthEventKind, sessionId?: string | null, detail?: Record<string, unknown>): void
     /** Resolves when every pending auth-event write has finished (tests, shutdown). */
     flushAuthEvents(): Promise<void>
+    /** Revokes a session (database and this instance's cache) and records the event; later tokens are refused. */
+    revokeAuthSession(id: string, by: 'owner' | 'admin'): Promise<void>
   }
 }
 
@@ -75,6 +78,11 @@ export interface AuthOptions {
   retentionIntervalMs?: number
   /** At most this many `token_refused` events are written per minute by one instance. @default 30 */
   refusedEventsPerMinute?: number
+  /**
+   * Register `/api/auth/sessions` and `/api/auth/events` here. The API passes false and registers
+   * {@link authRoutes} after @fastify/swagger, so that the routes appear in the OpenAPI description. @default true
+   */
+  routes?: boolean
 }
 
 /** An error carrying the HTTP status and stable code the API error handler sends. */
@@ -197,9 +205,11 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
     }
     return p
   }
-  const markRevoked = (id: string) => {
+  app.decorate('revokeAuthSession', async (id: string, by: 'owner' | 'admin') => {
+    await revokeSession(opts.db, id)
     for (const entry of sessions.values()) if (entry.id === id) entry.revoked = true
-  }
+    recordAuthEvent('session_revoked', id, { by })
+  })
 
   const refuse = (code: string, message: string, status = 401, sessionId: string | null = null) => {
     recordAuthEvent('token_refused', sessionId, { reason: code })
@@ -242,7 +252,7 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
     return hook
   })
 
-  await registerAuthRoutes(app, { db: opts.db, onRevoked: markRevoked })
+  if (opts.routes !== false) await registerAuthRoutes(app, { db: opts.db })
 
   const interval = opts.retentionIntervalMs ?? 3_600_000
   const purge = () =>
@@ -263,6 +273,16 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
     await keys.close()
   })
 }
+
+/**
+ * The auth routes alone (`GET /api/auth/sessions`, `DELETE /api/auth/sessions/:id`, `GET /api/auth/events`), for an
+ * app that registered {@link authPlugin} with `routes: false`.
+ *
+ * @example
+ * await app.register(authRoutes, { db })
+ */
+export const authRoutes = async (app: FastifyInstance, opts: { db: AuthDb }): Promise<void> =>
+  registerAuthRoutes(app, { db: opts.db })
 
 /**
  * The authentication plugin. Register it after `securityPlugin` and before the routes.

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { listAuthEvents, listSessions, revokeSession, type SqlExecutor, sessionOwner } from './store.ts'
+import { listAuthEvents, listSessions, type SqlExecutor, sessionOwner } from './store.ts'
 
 const clamped = (lo: number, hi: number, fallback: number) =>
   z.coerce
@@ -31,10 +31,7 @@ const EventSchema = z.object({
 })
 
 /** Registers `/api/auth/sessions` and `/api/auth/events` in an encapsulated context using zod schemas. */
-export async function registerAuthRoutes(
-  app: FastifyInstance,
-  deps: { db: SqlExecutor; onRevoked: (id: string) => void },
-): Promise<void> {
+export async function registerAuthRoutes(app: FastifyInstance, deps: { db: SqlExecutor }): Promise<void> {
   await app.register(async (child) => {
     child.setValidatorCompiler(validatorCompiler)
     child.setSerializerCompiler(serializerCompiler)
@@ -77,11 +74,7 @@ export async function registerAuthRoutes(
         if (owner === undefined || (owner !== request.user.sub && !isAdmin)) {
           throw Object.assign(new Error('Session not found'), { statusCode: 404, code: 'SESSION_NOT_FOUND' })
         }
-        await revokeSession(deps.db, id)
-        deps.onRevoked(id)
-        app.recordAuthEvent('session_revoked', id, {
-          by: isAdmin && owner !== request.user.sub ? 'admin' : 'owner',
-        })
+        await app.revokeAuthSession(id, isAdmin && owner !== request.user.sub ? 'admin' : 'owner')
         return reply.code(204).send(null)
       },
     )
