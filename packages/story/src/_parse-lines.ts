@@ -16,7 +16,7 @@ import {
   TARGET_RE,
   trailingId,
 } from './_scan'
-import type { Inline, JumpNode, MediaKind, Node, OptionNode, Pos } from './ast'
+import type { Expr, Inline, JumpNode, MediaKind, Node, OptionNode, Pos } from './ast'
 import { parseCommand } from './parse-command'
 import type { InlineToken } from './parse-inline'
 import { buildInline, checkTarget, tokenizeInline } from './parse-inline'
@@ -239,11 +239,7 @@ export class LineParser {
     this.ctx.report('story/module-content', `${what} cannot be part of a passage`, pos)
   }
 
-  private blockIf(
-    cond: Inline extends never ? never : Extract<Node, { kind: 'if' }>['branches'][number]['cond'],
-    pos: Pos,
-    parentIndent: number,
-  ): Node {
+  private blockIf(cond: Expr, pos: Pos, parentIndent: number): Node {
     const node: Extract<Node, { kind: 'if' }> = { kind: 'if', pos, branches: [], otherwise: [] }
     this.ifDepth++
     let current: Node[] = this.seq(parentIndent)
