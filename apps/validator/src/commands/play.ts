@@ -183,6 +183,7 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
   return failed ? EXIT.invalid : EXIT.ok
 }
 
+/** `spkg play`: see the module comment and `--help`. */
 export const play: Command = {
   path: ['play'],
   summary: 'play a story in the terminal, scripted with --choose, or as seeded random walks',

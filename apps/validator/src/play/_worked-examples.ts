@@ -8,6 +8,7 @@
 export const manifest = (parts: string[], extra: Record<string, unknown> = {}) =>
   JSON.stringify({ id: '6f1c2a9e-0b7d-4c1e-9a53-2d8e4f6b7a10', version: '1.0.0', parts, ...extra })
 
+/** E1: blocks, tags, defaults, session (a packaged archive whose one part is `story/inn.sty`). */
 export const E1: Record<string, string> = {
   'manifest.json': manifest(['story/inn.sty']),
   'session.json': '{"name":"mira","hard":true}',
@@ -25,6 +26,7 @@ Half goes on a room; \${gold} left.
 `,
 }
 
+/** E2: once-only options, fallback, visits (`platform.sty`). */
 export const E2 = `# Platform 9
 ## [#search]
 You search for a friendly face.{if visits() > 1} Attempt \${visits()}.{end}
@@ -38,6 +40,7 @@ You collapse onto the platform.
 -> END
 `
 
+/** E3: guards, sticky options, explicit ids, a local (`bar.sty`, session `{"gold": 1}`). */
 export const E3 = `# The Bar [#bar]
 {local asked = 0}
 The barkeep polishes a glass.
@@ -54,6 +57,7 @@ She turns away.
 -> #talk
 `
 
+/** E4: rolls with seed 42 (`dice.sty`). */
 export const E4 = `{seed 42}
 You swing and roll \${2d6}.
 {set dmg = random(1, 100)}
@@ -65,6 +69,7 @@ Critical! \${dmg * 2} damage.
 The troll grabs \${pick(["a club", "a rock", "a chair"])}.
 `
 
+/** E5: gate, links, a scene anchor (three packaged parts). */
 export const E5: Record<string, string> = {
   'manifest.json': manifest(['story/0001-inn.sty', 'story/0002-road.sty', 'story/0003-forest.sty']),
   'story/0001-inn.sty': `{set gold = 3}
@@ -84,6 +89,7 @@ Trees close in.
 `,
 }
 
+/** E6: a module (`combat.xty` used by `duel.sty`, flat). */
 export const E6: Record<string, string> = {
   'combat.xty': `{set hp = 10}
 {const MAX_HP = 10}
@@ -103,6 +109,7 @@ The duel begins.
 `,
 }
 
+/** E8: diagnostics (`bad.sty`). */
 export const E8 = `{set gold = 5
 # Hall [#hall]
 * {if gold >} Pay
