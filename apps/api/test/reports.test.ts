@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { queryRows } from '../src/db/index'
+import { buildApp } from '../src/app'
+import { loadConfig } from '../src/config'
+import { closeDb, createDb, queryRows } from '../src/db/index'
 import { insertReport } from '../src/db/reports'
-import { bearer, buildTestApp, type TestApp } from './helpers/app'
+import { bearer, buildTestApp, type TestApp, testAuthPlugin } from './helpers/app'
 
 let t: TestApp
 beforeAll(async () => {
@@ -94,4 +96,29 @@ describe('POST /me/reports', () => {
     )
     expect(row?.n).toBe(10)
   })
+
+  it('holds across two app instances sharing the database (15 + 15 concurrent -> exactly 10)', async () => {
+    // PostgreSQL: the second instance has its own connection pool; PGlite: one embedded database per process.
+    const second = t.tdb.url ? await createDb({ databaseUrl: t.tdb.url, pgliteDir: 'memory://' }) : t.tdb.db
+    const app2 = await buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), {
+      db: second,
+      authPlugin: testAuthPlugin,
+      rateLimit: { maxFactor: 1000 },
+    })
+    try {
+      const send = (app: typeof app2) =>
+        app.inject({
+          method: 'POST',
+          url: '/me/reports',
+          headers: bearer('rep-two-instances', 'reader'),
+          payload: { reason: 'spam' },
+        })
+      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => send(i % 2 ? app2 : t.app)))
+      expect(results.filter((r) => r.statusCode === 201)).toHaveLength(10)
+      expect(results.filter((r) => r.statusCode === 409)).toHaveLength(20)
+    } finally {
+      await app2.close()
+      if (second !== t.tdb.db) await closeDb(second)
+    }
+  }, 60_000)
 })
