@@ -7,7 +7,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { purgeAuthEvents, readRoles } from '../../src/auth/index.ts'
+import { createRequestBudget, purgeAuthEvents, readRoles } from '../../src/auth/index.ts'
 import { rowsOf } from '../../src/auth/store.ts'
 import {
   attackerKey,
@@ -178,5 +178,26 @@ describe('roles claim', () => {
     ).toEqual(['administrator'])
     expect(readRoles({ roles: 'administrator' }, 'roles')).toEqual([])
     expect(readRoles({}, 'a.b.c')).toEqual([])
+  })
+})
+
+describe('request budget', () => {
+  it('is a sliding window: 5 per minute, a slot frees 60 s after it was taken', () => {
+    let now = 0
+    const budget = createRequestBudget(5, 60_000, () => now)
+    for (let i = 0; i < 5; i++) {
+      now += 1000
+      expect(budget.take()).toBe(true)
+    }
+    expect(budget.take()).toBe(false)
+    now = 60_999
+    expect(budget.take()).toBe(false)
+    now = 61_000 // the first slot (taken at 1,000) is free again
+    expect(budget.take()).toBe(true)
+    expect(budget.take()).toBe(false)
+    expect(budget.used()).toBe(5)
+    now = 200_000
+    expect(budget.take(2)).toBe(true) // discovery + key set when the key set lives elsewhere
+    expect(budget.used()).toBe(2)
   })
 })

@@ -230,6 +230,43 @@ describe('Redis', () => {
   )
 })
 
+describe('Redis unreachable at start-up', () => {
+  it.skipIf(!HAS_REDIS_SERVER)(
+    'starts, fails open, and starts counting once Redis comes up',
+    async () => {
+      const port = await freePort()
+      const nameSpace = `spkg-test-${randomUUID()}:`
+      const limited = await buildTestApp({
+        issuer: idp.issuer,
+        db: database.db,
+        limits: { redisUrl: `redis://127.0.0.1:${port}`, nameSpace },
+      })
+      let redis: ChildProcess | undefined
+      try {
+        const remoteAddress = freshIp()
+        for (let i = 0; i < 12; i++) {
+          const res = await limited.inject({ url: '/public', remoteAddress })
+          expect(res.statusCode).toBe(200)
+          expect(res.headers['x-ratelimit-remaining-short']).toBeUndefined()
+        }
+        redis = await startRedis(port)
+        let counted: string | undefined
+        for (let i = 0; i < 100 && counted === undefined; i++) {
+          await new Promise((r) => setTimeout(r, 100))
+          counted = (await limited.inject({ url: '/public', remoteAddress: freshIp() })).headers[
+            'x-ratelimit-remaining-short'
+          ] as string | undefined
+        }
+        expect(counted).toBe('9')
+      } finally {
+        await limited.close()
+        if (redis) await stopRedis(redis)
+      }
+    },
+    60_000,
+  )
+})
+
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer()
