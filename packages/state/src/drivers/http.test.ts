@@ -51,6 +51,9 @@ beforeAll(async () => {
       const stale =
         (ifNoneMatch === '*' && current) ||
         (ifMatch !== undefined && (!current || ifMatch !== `"${current.revision}"`))
+      // `strict`: like the platform API, an overwrite without a precondition is 428 with the current ETag.
+      if (fault === 'strict' && current && ifMatch === undefined && ifNoneMatch === undefined)
+        return void res.writeHead(428, { etag: `"${current.revision}"` }).end()
       if (stale) return void res.writeHead(412, current ? { etag: `"${current.revision}"` } : {}).end()
       counter += 1
       store.set(key, { value: Buffer.concat(chunks).toString('utf8'), revision: counter })
@@ -123,6 +126,20 @@ describe('http driver', () => {
         code: 'state/conflict',
       })
       expect((await driver('lost').get('k'))?.value).toBe('second')
+    })
+  })
+
+  it('overwrites through a server that requires a precondition (428 with the current ETag)', async () => {
+    const strict = createHttpDriver({
+      baseUrl: `${origin}/strict`,
+      headers: { authorization: 'Bearer t', 'x-fault': 'strict' },
+    })
+    await strict.set('k', 'first')
+    const { revision } = await strict.set('k', 'second')
+    expect(await strict.get('k')).toEqual({ value: 'second', revision })
+    // A compare-and-set write is never retried: a stale revision stays a conflict.
+    await expect(strict.set('k', 'third', { ifRevision: 'stale' })).rejects.toMatchObject({
+      code: 'state/conflict',
     })
   })
 })

@@ -1,7 +1,9 @@
 /**
  * The `cloud` driver over HTTP: `GET`/`PUT`/`DELETE {baseUrl}/{key}` with the revision in `ETag`,
  * and compare-and-set through `If-Match` (`If-None-Match: *` for a first save). A `412` answer is
- * `state/conflict`, so two devices cannot silently overwrite each other. `@spkg/client` can pass
+ * `state/conflict`, so two devices cannot silently overwrite each other. A server that refuses an
+ * unconditional overwrite with `428` and its current `ETag` (the platform API's `/api/progress`) gets
+ * the write retried once over that revision. `@spkg/client` can pass
  * its own `fetch` (auth, retries) or implement {@link StateDriver} itself.
  */
 import { SpkgError } from '@spkg/manifest'
@@ -74,7 +76,14 @@ export function createHttpDriver(options: HttpDriverOptions): StateDriver {
       if (opts?.ifRevision === null) headers['if-none-match'] = '*'
       else if (opts?.ifRevision !== undefined) headers['if-match'] = `"${opts.ifRevision}"`
       try {
-        const res = await call(urlOf(key), { method: 'PUT', body: value, headers, signal: opts?.signal })
+        let res = await call(urlOf(key), { method: 'PUT', body: value, headers, signal: opts?.signal })
+        // An unconditional write to a server that requires a precondition (the platform API answers
+        // 428 with the current ETag): write over exactly that revision, once.
+        const current = res.status === 428 ? revisionFromEtag(res.headers.get('etag')) : undefined
+        if (opts?.ifRevision === undefined && current !== undefined) {
+          headers['if-match'] = `"${current}"`
+          res = await call(urlOf(key), { method: 'PUT', body: value, headers, signal: opts?.signal })
+        }
         if (res.status === 412) {
           throw conflictError(
             'http',
