@@ -169,7 +169,8 @@ export class Machine implements StoryRun, Vm {
 
   // ---- StoryRun ----
 
-  async next(): Promise<StoryEvent | undefined> {
+  next(): Promise<StoryEvent | undefined> {
+    // Fast path: no part to load, so no await; one settled promise per event.
     for (;;) {
       if (this.qh < this.queue.length) {
         const e = this.queue[this.qh++]!
@@ -177,12 +178,16 @@ export class Machine implements StoryRun, Vm {
           this.queue = []
           this.qh = 0
         }
-        return e
+        return Promise.resolve(e)
       }
-      if (this.ended) return undefined
-      if (this.pause) return this.pause
-      if (this.pending) await this.load()
-      else this.run(true)
+      if (this.ended) return Promise.resolve(undefined)
+      if (this.pause) return Promise.resolve(this.pause)
+      if (this.pending) return this.load().then(() => this.next())
+      try {
+        this.run(true)
+      } catch (cause) {
+        return Promise.reject(cause)
+      }
     }
   }
 
