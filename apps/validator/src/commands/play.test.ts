@@ -484,6 +484,19 @@ Dust.
     )
   })
 
+  it('with --explore tries every answer before repeating one', async () => {
+    const doors = ['# Hall [#hall]', ...[1, 2, 3, 4, 5, 6].map((i) => `* Door ${i} -> #d${i}`)]
+    for (const i of [1, 2, 3, 4, 5, 6]) doors.push(`## Room ${i} [#d${i}]`, `Room ${i}.`, '-> END')
+    const path = styFile('doors.sty', `${doors.join('\n')}\n`)
+    const r = await play([path, '--random-walk', '6', '--seed', '9', '--explore', '--format', 'json'])
+    const report = JSON.parse(r.stdout)
+    expect(report.endings.map((e: Json) => e.section).sort()).toEqual(['d1', 'd2', 'd3', 'd4', 'd5', 'd6'])
+    expect(report.sectionsNeverReached).toEqual([])
+    const usage = await play([path, '--explore'])
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toContain('--explore needs --random-walk')
+  })
+
   it('stops walks caught in a loop at --max-choices and reports them unfinished', async () => {
     const loop = '# Loop [#loop]\n+ Again -> #loop\n+ Stay -> #loop\n'
     const r = await play([

@@ -63,6 +63,10 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
   const walks = parseCount(values['random-walk'], '--random-walk', 1_000_000)
   const maxChoices = parseCount(values['max-choices'], '--max-choices', 1_000_000)
   const answers = typeof values.choose === 'string' ? parseChooseList(values.choose) : undefined
+  if (walks === undefined) {
+    for (const o of ['explore', 'max-choices'] as const)
+      if (values[o] !== undefined) throw new UsageError(`--${o} needs --random-walk`)
+  }
   if (walks !== undefined) {
     for (const o of ['choose', 'save', 'resume'] as const)
       if (values[o] !== undefined) throw new UsageError(`--random-walk cannot be combined with --${o}`)
@@ -112,6 +116,7 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
       catalogue,
       sections,
       maxChoices,
+      strategy: values.explore ? 'untried' : 'uniform',
     })
     writeWalkReport(io, format, report, target)
     return failed || report.diagnostics.some((d) => hasErrors([d.diagnostic])) ? EXIT.invalid : EXIT.ok
@@ -195,7 +200,8 @@ target; 'q' or end of input stops). With --choose each item answers the next pau
 resolved archive target; play stops at the first pause left unanswered or at the end.
 --format json prints the event stream, one JSON object per line. --save writes the reading state
 where play stopped, in the @spkg/state format that --resume reads.
---random-walk N plays N seeded random playthroughs (walk i uses story seed S+i, S from --seed)
+--random-walk N plays N seeded random playthroughs (walk i uses story seed S+i, S from --seed;
+with --explore each pause prefers answers no earlier walk took)
 and reports the endings reached, options never offered, sections never reached, runtime
 diagnostics and the longest path.
 Exits 1 when the story has errors or an answer is refused.`,
@@ -227,6 +233,10 @@ Exits 1 when the story has errors or an answer is refused.`,
       default: 'text',
     },
     'random-walk': { type: 'string', valueName: '<N>', description: 'play N seeded random playthroughs' },
+    explore: {
+      type: 'boolean',
+      description: 'random walk: prefer answers no earlier walk took (coverage first)',
+    },
     'max-choices': {
       type: 'string',
       valueName: '<N>',

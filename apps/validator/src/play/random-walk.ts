@@ -20,6 +20,12 @@ export interface RandomWalkOptions {
   catalogue?: readonly CatalogueOption[]
   /** Every section of the story (from the parsed parts), for the "never reached" report. */
   sections?: readonly CatalogueSection[]
+  /**
+   * `untried`: at each pause pick among the answers no walk has taken yet when there are any
+   * (coverage first: every option gets tried even in a few walks); `uniform`: among all answers.
+   * @default 'uniform'
+   */
+  strategy?: 'uniform' | 'untried'
   /** A walk stops (unfinished) after this many answers. @default 1000 */
   maxChoices?: number
   /** A walk stops (unfinished) after this many events without reaching a pause or the end. @default 100000 */
@@ -84,6 +90,8 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
   const endings = new Map<string, WalkEnding>()
   const offered = new Set<string>()
   const taken = new Set<string>()
+  /** Answers given at each decision key, over all walks (for the `untried` strategy). */
+  const answered = new Set<string>()
   const reached = new Set<string>()
   const diagnostics = new Map<string, WalkDiagnostic>()
   const unfinished: RandomWalkReport['unfinished'] = []
@@ -139,16 +147,21 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
             break
           }
           for (const o of event.options) offered.add(`${event.key}\u0000${o.id}`)
-          const total = event.options.length + event.links.length
-          if (total === 0) {
+          const all: PlayAnswer[] = [
+            ...event.options.map((o) => ({ option: o.id })),
+            ...event.links.map((l) => ({ link: l.target })),
+          ]
+          if (all.length === 0) {
             stop = 'end'
             break
           }
-          const n = Math.floor((pick() * total) / 2 ** 32)
-          const option = event.options[n]
-          const answer: PlayAnswer = option
-            ? { option: option.id }
-            : { link: event.links[n - event.options.length]!.target }
+          const untried =
+            options.strategy === 'untried'
+              ? all.filter((a) => !answered.has(`${event.key}\u0000${formatAnswer(a)}`))
+              : []
+          const pool = untried.length > 0 ? untried : all
+          const answer = pool[Math.floor((pick() * pool.length) / 2 ** 32)]!
+          answered.add(`${event.key}\u0000${formatAnswer(answer)}`)
           answers.push(formatAnswer(answer))
           run.choose(answer)
           break
