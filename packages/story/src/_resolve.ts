@@ -52,7 +52,7 @@ export function resolvePart(ctx: ParseContext, lp: LineParser, ast: PartAst): Ma
     if (j.target === null) continue
     const kind = ids.get(j.target)
     if (kind === undefined)
-      ctx.report('story/unknown-id', `no heading, anchor or group '#${j.target}' in this file`, j.pos)
+      ctx.report('story/unknown-id', `no heading, anchor or group '#${j.target}'`, j.pos)
     else if (kind === 'option')
       ctx.report(
         'story/not-a-target',

@@ -133,7 +133,7 @@ describe('part diagnostics (section 10)', () => {
     expect(d).toEqual({
       code: 'story/unknown-id',
       severity: 'error',
-      message: "no heading, anchor or group '#vault' in this file",
+      message: "no heading, anchor or group '#vault'",
       path: 'story/t.sty',
       line: 2,
       column: 4,

@@ -142,7 +142,7 @@ describe('section 11 worked examples', () => {
     expect(r.diagnostics.map((d) => d.message)).toEqual([
       'command is not closed on its line',
       "expected an expression after '>'",
-      "no heading, anchor or group '#vault' in this file",
+      "no heading, anchor or group '#vault'",
       'unreachable after the jump on line 4',
       "target escapes the archive ('..')",
       "'#hall' already names line 2",
