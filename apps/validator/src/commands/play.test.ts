@@ -497,6 +497,24 @@ Dust.
     expect(usage.stderr).toContain('--explore needs --random-walk')
   })
 
+  it('follows links across parts in a packaged story', async () => {
+    const r = await play([folder(E5), '--random-walk', '2', '--explore', '--format', 'json'])
+    const report = JSON.parse(r.stdout)
+    expect(r.code).toBe(0)
+    expect(report.endings).toEqual([
+      {
+        part: 'story/0003-forest.sty',
+        section: 'edge',
+        text: '2 wolves watch you. You have 2 coins.',
+        count: 2,
+      },
+    ])
+    expect(report.longest.choose).toHaveLength(2)
+    expect(report.longest.choose[0]).toMatch(/^>story\/0003-forest\.sty(:edge)?$/)
+    expect(report.neverOffered).toEqual([])
+    expect(report.sectionsNeverReached).toEqual([])
+  })
+
   it('stops walks caught in a loop at --max-choices and reports them unfinished', async () => {
     const loop = '# Loop [#loop]\n+ Again -> #loop\n+ Stay -> #loop\n'
     const r = await play([
