@@ -3,7 +3,13 @@
  * decisions, enters parts lazily and snapshots the reading state. `createStoryRun` and
  * `resumeStoryRun` wrap it. Internal; a deliberate hot loop, kept in one place.
  */
-import { createDiagnostic, type Diagnostic, type DiagnosticCode, type ReadingState } from '@spkg/manifest'
+import {
+  createDiagnostic,
+  type Diagnostic,
+  type DiagnosticCode,
+  isVariableName,
+  type ReadingState,
+} from '@spkg/manifest'
 import type { Pos } from '../ast.ts'
 import { parseStory } from '../parse-story.ts'
 import type { Vm } from './_vm.ts'
@@ -141,12 +147,7 @@ export class Machine implements StoryRun, Vm {
     const session = options.session ?? source.session ?? {}
     for (const key of Object.keys(session)) {
       const v = fromJson(session[key])
-      if (
-        v === undefined ||
-        !/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(key) ||
-        RESERVED.has(key) ||
-        /^d\d+$/.test(key)
-      ) {
+      if (v === undefined || !isVariableName(key)) {
         this.emitDiagnostic(
           createDiagnostic(
             'story/session-name',
@@ -672,10 +673,6 @@ export class Machine implements StoryRun, Vm {
     else this.pending = { target: next, initial: false }
   }
 }
-
-const RESERVED = new Set(
-  'and or not true false if elif else end set local use seed const fn passage insert extern call'.split(' '),
-)
 
 function compile(path: string, text: string, registry: ModuleRegistry): Part {
   const { ast, diagnostics } = parseStory(text, { path })
