@@ -321,7 +321,12 @@ export class Machine implements StoryRun, Vm {
       } catch {
         text = undefined
       }
-      part = text === undefined ? null : this.compilePart(path, String(text))
+      try {
+        part = text === undefined ? null : this.compilePart(path, String(text))
+      } catch {
+        // The parser never throws by contract; this fence keeps a broken part from crashing play.
+        part = null
+      }
       this.parts.set(path, part)
       fresh = true
     }
