@@ -2,8 +2,6 @@
  * Names the language defines: built-in functions with their argument counts (section 6) and the
  * rule for variable names. Internal; the checker uses them.
  */
-import { KEYWORDS } from './parse-expression'
-
 /** Built-in functions: the least and most arguments each takes. */
 export const BUILTINS: ReadonlyMap<string, readonly [number, number]> = new Map([
   ['len', [1, 1]],
@@ -39,11 +37,6 @@ export const IMPURE_BUILTINS: ReadonlySet<string> = new Set([
   'passed',
   'picked',
 ])
-
-/** True for a name a story variable may have: a letter or `_`, then letters, digits, `_`; not reserved. */
-export function isVariableName(name: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !KEYWORDS.has(name) && !/^d[0-9]+$/.test(name)
-}
 
 /** "1 argument", "2 arguments", "1 to 2 arguments", "at least 1 argument". */
 export function describeArity([min, max]: readonly [number, number]): string {

@@ -2,11 +2,10 @@
  * `checkStory`: the static checker behind `spkg validate`. Parses every part and module of a
  * package and checks what only the whole package can tell.
  */
-import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '@spkg/manifest'
+import { createDiagnostic, type Diagnostic, type DiagnosticCode, isVariableName } from '@spkg/manifest'
 import { checkModules, type Scope, scopeOf } from './_check-modules'
 import { checkNames } from './_check-names'
 import { checkParts, collectIds } from './_check-parts'
-import { isVariableName } from './_names'
 import type { IdKind } from './_resolve'
 import type { ModuleAst, PartAst, Pos } from './ast'
 import { parseModule } from './parse-module'
