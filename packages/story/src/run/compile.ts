@@ -386,6 +386,7 @@ class Compiler {
 
   private option(o: OptionNode, exits: number[]): COption {
     const scope = this.scope
+    const stack = this.stack.slice()
     const c: COption = {
       id: o.id,
       sticky: o.sticky,
@@ -403,6 +404,7 @@ class Compiler {
     }
     // A heading inside a body changes the section; the options after it stay in the group's section.
     this.scope = scope
+    this.stack = stack
     return c
   }
 }

@@ -177,6 +177,13 @@ describe('choice groups', () => {
     const { events } = await one('* Outer\n  In.\n  * Inner\n    Deep.\nEnd.', ['1', '1'])
     expect(texts(events)).toEqual(['In.', 'Deep.', 'End.'])
   })
+  it('keeps the section of the group for the options after a body that opens a heading', async () => {
+    const { lines } = await one('# A [#a]\n* Go\n  ## Sub [#sub]\n  In ${visits()}.\n* Stay ${visits()}', [
+      '1',
+    ])
+    expect(lines).toContain('? [x.sty:a@1] 1 "Go" | 2 "Stay 1"')
+    expect(lines).toContain('#2 paragraph "In 1."')
+  })
   it('reports passed() and picked()', async () => {
     const story = '[#door]\n* Knock\n* Leave\n${passed(#door)} ${picked(#door)}'
     const { events } = await one(story, ['2'])
