@@ -32,7 +32,8 @@ interface FileUses {
 function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = []): void {
   for (const d of defaults) fu.uses.push({ k: 'set', stmt: d, sections: ['h0'] })
   for (const d of defaults) addExpr(fu, d.e, ['h0'])
-  const stack: Array<{ level: number; id: string }> = []
+  let stack: Array<{ level: number; id: string }> = []
+  const outer: Array<typeof stack> = []
   const sections = () => ['h0', ...stack.map((s) => s.id)]
   visitNodes(nodes, {
     node(n) {
@@ -55,6 +56,10 @@ function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = []): void {
       const secs = sections()
       for (const stmt of inlineSets(o.label)) fu.uses.push({ k: 'set', stmt, sections: secs })
       for (const e of optionExprs(o)) addExpr(fu, e, secs)
+      outer.push(stack.slice())
+    },
+    leaveOption() {
+      stack = outer.pop()!
     },
   })
 }

@@ -23,6 +23,7 @@ export function resolvePart(ctx: ParseContext, lp: LineParser, ast: PartAst): Ma
   const ids = new Map<string, IdKind>()
   for (const [id, info] of lp.ids) ids.set(id, info.kind)
   let section = 'h0'
+  const outer: string[] = []
   const groupCount = new Map<string, number>()
   const exprs: Expr[] = []
   visitNodes(ast.body, {
@@ -46,6 +47,11 @@ export function resolvePart(ctx: ParseContext, lp: LineParser, ast: PartAst): Ma
     },
     option(o) {
       exprs.push(...optionExprs(o))
+      outer.push(section)
+    },
+    // a heading inside an option body opens a section for that body only (as the interpreter runs it)
+    leaveOption() {
+      section = outer.pop()!
     },
   })
   for (const j of lp.jumps) {

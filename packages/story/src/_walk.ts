@@ -8,6 +8,8 @@ import type { Expr, Inline, Node, OptionNode, SetStmt } from './ast'
 export interface NodeVisitor {
   node?(n: Node): void
   option?(o: OptionNode, group: Extract<Node, { kind: 'group' }>): void
+  /** Called when an option's body has been visited. */
+  leaveOption?(o: OptionNode): void
   /** Called when a node's nested content has been visited. */
   leave?(n: Node): void
 }
@@ -23,6 +25,7 @@ export function visitNodes(nodes: readonly Node[], v: NodeVisitor): void {
       for (const o of n.options) {
         v.option?.(o, n)
         visitNodes(o.body, v)
+        v.leaveOption?.(o)
       }
     }
     v.leave?.(n)

@@ -154,6 +154,14 @@ describe('variables', () => {
     ])
   })
 
+  it('scopes a heading inside an option body to that body', () => {
+    expect(one('# A [#a]\n* Go\n  ## Sub\n  {local n = 1}\n  ${n}\n* Stay ${n}\n${n}')).toEqual([
+      'story/a.sty:2:1 story/implicit-ids',
+      'story/a.sty:6:10 story/undeclared',
+      'story/a.sty:7:3 story/undeclared',
+    ])
+  })
+
   it('warns when a local hides a story variable', () => {
     expect(one('{set gold = 1}\n# A\n{local gold = 2}')).toEqual(['story/a.sty:3:1 story/shadowing'])
   })

@@ -412,6 +412,13 @@ describe('choice groups (section 5)', () => {
     expect(groups).toEqual(['h0@1', 'inn@1', 'talk', 'inn@3', 'h2@1'])
   })
 
+  it('keeps a heading inside an option body from shifting the section of later groups', () => {
+    const b = body('# A [#a]\n* Go\n  ## Sub [#sub]\n  * inner\n* Stay\nafter\n* next')
+    const g = b.filter((n) => n.kind === 'group') as Array<Extract<Node, { kind: 'group' }>>
+    const inner = g[0]!.options[0]!.body.find((n) => n.kind === 'group') as Extract<Node, { kind: 'group' }>
+    expect([g[0]!.id, inner.id, g[1]!.id]).toEqual(['a@1', 'sub@1', 'a@2'])
+  })
+
   it('does not name a group by an anchor separated by a blank line', () => {
     const b = body('[#spot]\n\n* a')
     expect(b.map((n) => n.kind)).toEqual(['anchor', 'group'])
