@@ -89,6 +89,16 @@ describe('in memory', () => {
     expect(Number(report.headers['retry-after'])).toBeGreaterThan(50)
   })
 
+  it('throttles requests that match no route (the 404 handler) by IP', async () => {
+    const remoteAddress = freshIp()
+    for (let i = 0; i < 10; i++) {
+      const res = await app.inject({ url: `/nowhere/${i}`, remoteAddress })
+      expect(res.statusCode).toBe(404)
+      expect(res.headers['x-ratelimit-remaining-short']).toBe(String(9 - i))
+    }
+    expect((await app.inject({ url: '/nowhere/else', remoteAddress })).statusCode).toBe(429)
+  })
+
   it('never throttles health', async () => {
     const remoteAddress = freshIp()
     for (let i = 0; i < 30; i++) {
