@@ -7,7 +7,7 @@ import { BUILTINS, IMPURE_BUILTINS } from './_names'
 import { nodeExprs, visitNodes, walkExpr } from './_walk'
 import type { Expr, ModuleAst, Pos } from './ast'
 import type { CheckContext } from './check-story'
-import { resolveModulePath } from './resolve-paths'
+import { modulePathCandidates } from './resolve-paths'
 
 /** What a module declares, by name, with the module that declares it. */
 export interface Scope {
@@ -46,18 +46,22 @@ export function scopeOf(
 ): Scope {
   const scope = emptyScope()
   for (const u of uses) {
-    const path = resolveModulePath(u.module, { flat: cx.flat })
-    const mod = cx.modules.get(path)
-    if (mod) addModule(scope, path, mod)
+    const path = findModule(cx, u.module)
+    if (path !== undefined) addModule(scope, path, cx.modules.get(path)!)
     else if (report)
       cx.report(
         file,
         'story/unknown-module',
-        `no module '${path}' in this package ({use ${u.module}})`,
+        `no module '${modulePathCandidates(u.module, { flat: cx.flat })[0]}' in this package ({use ${u.module}})`,
         u.pos,
       )
   }
   return scope
+}
+
+/** The archive path of the module `{use name}` binds, or undefined when there is none. */
+export function findModule(cx: CheckContext, name: string): string | undefined {
+  return modulePathCandidates(name, { flat: cx.flat }).find((p) => cx.modules.has(p))
 }
 
 /** Runs the module checks; returns each module's own scope (its declarations plus its uses). */
@@ -142,7 +146,7 @@ function checkCycles(cx: CheckContext): void {
       path,
       cx.modules
         .get(path)!
-        .uses.map((u) => ({ path: resolveModulePath(u.module, { flat: cx.flat }), pos: u.pos }))
+        .uses.map((u) => ({ path: findModule(cx, u.module) ?? '', pos: u.pos }))
         .filter((u) => cx.modules.has(u.path)),
     )
   findCycles(

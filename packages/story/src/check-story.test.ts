@@ -207,6 +207,10 @@ describe('modules', () => {
     ])
   })
 
+  it('falls back to a module at the root, as the interpreter does', () => {
+    expect(one('{use m}\n${K}', { modules: { 'm.xty': '{const K = 1}' } })).toEqual([])
+  })
+
   it('finds modules at the root of a flat archive', () => {
     expect(
       run({

@@ -37,8 +37,9 @@ export interface ModulePathOptions {
 }
 
 /**
- * The archive path a `{use …}` names: a bare name `combat` means `extensions/combat.xty`
- * (`combat.xty` in a flat archive); anything with a `/` or ending `.xty` is taken as written.
+ * The archive path a `{use …}` names first: a bare name `combat` means `extensions/combat.xty`
+ * (`combat.xty` in a flat archive); a path ending `.xty` is taken as written. See
+ * {@link modulePathCandidates} for the fallback the interpreter also tries.
  *
  * @example
  * ```ts
@@ -47,6 +48,20 @@ export interface ModulePathOptions {
  * ```
  */
 export function resolveModulePath(name: string, options: ModulePathOptions = {}): string {
-  if (name.includes('/') || name.endsWith('.xty')) return name
+  if (name.endsWith('.xty')) return name
   return options.flat ? `${name}.xty` : `extensions/${name}.xty`
+}
+
+/**
+ * Every archive path a `{use …}` may name, most likely first: a path ending `.xty` as written;
+ * otherwise `extensions/<name>.xty`, then `<name>.xty` at the root (flat archives first).
+ *
+ * @example
+ * ```ts
+ * modulePathCandidates('combat') // ['extensions/combat.xty', 'combat.xty']
+ * ```
+ */
+export function modulePathCandidates(name: string, options: ModulePathOptions = {}): string[] {
+  if (name.endsWith('.xty')) return [name]
+  return options.flat ? [`${name}.xty`, `extensions/${name}.xty`] : [`extensions/${name}.xty`, `${name}.xty`]
 }
