@@ -346,6 +346,10 @@ describe('manifest and placement', () => {
     expect(checkStory({ parts: { 'a.sty': 'x' }, order: ['a.sty'], storyLang: '1.3' })).toEqual([])
   })
 
+  it('takes the first listed part that exists as the entry', () => {
+    expect(run({ parts: { 'b.sty': '{seed 1}\ntext' }, order: ['missing.sty', 'b.sty'] })).toEqual([])
+  })
+
   it('reports {seed} outside the entry part', () => {
     expect(
       run({

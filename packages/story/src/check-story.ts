@@ -69,7 +69,7 @@ export function checkStory(input: CheckStoryInput): Diagnostic[] {
     parts: new Map(),
     modules: new Map(),
     moduleOrder: [],
-    entry: input.order[0],
+    entry: input.order.find((p) => p in input.parts),
     order: input.order,
     assets: input.assets ? new Set(input.assets) : undefined,
     requires: new Set(input.requires ?? []),
