@@ -69,7 +69,7 @@ export function checkStory(input: CheckStoryInput): Diagnostic[] {
     parts: new Map(),
     modules: new Map(),
     moduleOrder: [],
-    entry: input.order.find((p) => p in input.parts),
+    entry: input.order.find((p) => Object.hasOwn(input.parts, p)),
     order: input.order,
     assets: input.assets ? new Set(input.assets) : undefined,
     requires: new Set(input.requires ?? []),
@@ -81,14 +81,20 @@ export function checkStory(input: CheckStoryInput): Diagnostic[] {
     },
   }
   checkManifestFields(cx, input)
-  const partOrder = [...input.order.filter((p) => p in input.parts), ...Object.keys(input.parts).sort()]
+  const partOrder = [
+    ...input.order.filter((p) => Object.hasOwn(input.parts, p)),
+    ...Object.keys(input.parts).sort(),
+  ]
   for (const path of new Set(partOrder)) {
     const r = parseStory(input.parts[path]!, { path })
     out.push(...r.diagnostics)
     cx.parts.set(path, { ast: r.ast, ids: collectIds(r.ast) })
   }
   const modules = input.modules ?? {}
-  const loadOrder = [...(input.extensions ?? []).filter((p) => p in modules), ...Object.keys(modules).sort()]
+  const loadOrder = [
+    ...(input.extensions ?? []).filter((p) => Object.hasOwn(modules, p)),
+    ...Object.keys(modules).sort(),
+  ]
   cx.moduleOrder = [...new Set(loadOrder)]
   for (const path of cx.moduleOrder) {
     const r = parseModule(modules[path]!, { path })
