@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
-import type { SQL } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
@@ -114,6 +114,11 @@ export async function closeDb(db: Db): Promise<void> {
 export async function queryRows<T extends Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
   const r = (await db.execute(query)) as unknown
   return (Array.isArray(r) ? r : ((r as { rows?: unknown[] }).rows ?? [])) as T[]
+}
+
+/** Round trip to the database (`select 1`); throws when it is unreachable. */
+export async function pingDb(db: Db): Promise<void> {
+  await db.execute(sql`select 1`)
 }
 
 /** @internal used by the migrator */

@@ -3,11 +3,10 @@
  * `/api/health/auth` reports what the auth plugin's key cache recorded (`app.authState()`), and
  * never fetches from the identity provider itself (a public, unthrottled route would amplify).
  */
-import { sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { Db } from '../db/index'
+import { type Db, pingDb } from '../db/index'
 import { throttle } from './_throttle'
 
 const HealthSchema = z
@@ -60,7 +59,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
     },
     async (request, reply) => {
       try {
-        await db.execute(sql`select 1`)
+        await pingDb(db)
         return { status: 'ok' as const, database: 'ok' as const }
       } catch (err) {
         request.log.error({ err }, 'health: database check failed')
