@@ -172,12 +172,6 @@ async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promi
     makeHook(tiersOf(setting), id),
   )
 
-  // Requests no route matches (the 404 handler) never pass through onRoute: throttle them here, keyed by IP.
-  const notFound = makeHook(THROTTLES.default, 'not-found')
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404) await notFound(request, reply)
-  })
-
   app.addHook('onRoute', (route: RouteOptions) => {
     const setting = route.config?.throttle
     if (setting === false || route.method === 'OPTIONS') return
