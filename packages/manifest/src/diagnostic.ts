@@ -60,7 +60,8 @@ export function countBySeverity(
 
 /** Escapes one JSON-pointer token (RFC 6901). */
 export function escapePointerToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1')
+  const s = String(token)
+  return s.includes('~') || s.includes('/') ? s.replace(/~/g, '~0').replace(/\//g, '~1') : s
 }
 
 /** Builds a JSON pointer (`/parts/1/file`) from path segments. */

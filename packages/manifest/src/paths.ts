@@ -3,6 +3,8 @@
  * the archive. The same rule as ZIP entry names, applied before anything is looked up.
  */
 
+const COMMON_SAFE_PATH = /^\w[\w. -]*(?:\/\w[\w. -]*)*$/
+
 /**
  * Explains why `path` is not a safe archive-relative path, or returns `undefined` when it is.
  * Refused: empty, absolute (`/x`), drive letters (`C:`), schemes or protocol-relative URLs,
@@ -13,6 +15,9 @@
  * checkArchivePath('../etc/passwd')      // 'has a ".." segment'
  */
 export function checkArchivePath(path: string): string | undefined {
+  // Fast path for the common case: segments of word characters, dots, spaces and hyphens that
+  // start with a word character (so never empty, `.` or `..`; no colon, backslash or control).
+  if (COMMON_SAFE_PATH.test(path)) return undefined
   if (path.length === 0) return 'is empty'
   if (/[\u0000-\u001f\u007f]/.test(path)) return 'contains a control character'
   if (path.includes('\\')) return 'contains a backslash (use forward slashes)'
