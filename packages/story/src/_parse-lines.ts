@@ -235,6 +235,14 @@ export class LineParser {
   private deadWhat = 'jump'
   private depth = 0
 
+  private badId(id: string, pos: Pos): void {
+    this.ctx.report(
+      'story/bad-expression',
+      `'${id}' is not an id (a letter, then up to 63 letters, digits, _ or -)`,
+      pos,
+    )
+  }
+
   private notInPassage(what: string, pos: Pos): void {
     this.ctx.report('story/module-content', `${what} cannot be part of a passage`, pos)
   }
@@ -329,8 +337,11 @@ export class LineParser {
         let id: string | undefined
         const m = trailingId(content)
         if (m) {
-          id = m.id
-          this.declareId(id, 'heading', posAt(line, line.start + level + m.bracket))
+          const idPos = posAt(line, line.start + level + m.bracket)
+          if (m.valid) {
+            id = m.id
+            this.declareId(id, 'heading', idPos)
+          } else this.badId(m.id, idPos)
           content = content.slice(0, m.at)
         }
         this.headingCount++
@@ -469,8 +480,11 @@ export class LineParser {
     let id: string | undefined
     const idm = trailingId(content)
     if (idm) {
-      id = idm.id
-      this.declareId(id, 'option', posAt(line, line.start + idm.bracket))
+      const idPos = posAt(line, line.start + idm.bracket)
+      if (idm.valid) {
+        id = idm.id
+        this.declareId(id, 'option', idPos)
+      } else this.badId(idm.id, idPos)
       content = content.slice(0, idm.at)
     }
     let jump: JumpNode | undefined

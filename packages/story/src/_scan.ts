@@ -147,17 +147,22 @@ function endsWithArrow(text: string): boolean {
 
 /**
  * Finds `[#id]` at the end of `content` (after optional whitespace): the offset where the
- * whitespace before it starts and the id; undefined when there is none. Linear time.
+ * whitespace before it starts, the id and whether it is a valid id; undefined when there is
+ * none. Linear time.
  */
-export function trailingId(content: string): { at: number; bracket: number; id: string } | undefined {
+export function trailingId(
+  content: string,
+): { at: number; bracket: number; id: string; valid: boolean } | undefined {
   if (!content.endsWith(']')) return undefined
   const bracket = content.lastIndexOf('[#')
   if (bracket < 0) return undefined
   const id = content.slice(bracket + 2, -1)
-  if (!ID_ONLY.test(id)) return undefined
+  // `[#1st]` is meant as an id but is not one (reported); `[#two words]` is plain text
+  const valid = ID_ONLY.test(id)
+  if (!valid && !/^[^\s[\]]+$/.test(id)) return undefined
   let at = bracket
   while (at > 0 && /\s/.test(content[at - 1]!)) at--
-  return { at, bracket, id }
+  return { at, bracket, id, valid }
 }
 
 /** Splits the tag list off a line: `content` keeps everything before it. */

@@ -61,6 +61,11 @@ const PART_CASES: Array<[string, string, string[]]> = [
     `a${'{if x}'.repeat(70)}${'{end}'.repeat(70)}`,
     ['story/bad-expression@1:386'],
   ],
+  [
+    'story/bad-expression: bad explicit ids',
+    '# A [#1st]\n* Go [#my.id]\n* [#two words]',
+    ['story/bad-expression@1:5', 'story/bad-expression@2:6'],
+  ],
   ['story/unknown-command: line', '{frobnicate 3}', ['story/unknown-command@1:1']],
   ['story/unknown-command: inline', 'a {wat} b', ['story/unknown-command@1:3']],
   [
