@@ -162,8 +162,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   }
   if (!app.hasDecorator('authenticate')) failClosedAuth(app)
   await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, redis: deps.redis, ...deps.rateLimit })
-  // Requests that match no route are throttled by the rate-limit plugin's own onRequest hook.
-  app.setNotFoundHandler(handleNotFound)
+  // The 404 handler is not a route (`onRoute` never sees it): it gets its own limiter, keyed like the rest.
+  app.setNotFoundHandler({ preHandler: app.throttleHook(undefined, 'not-found') }, handleNotFound)
 
   if (!config.isProduction) {
     await app.register(swagger, {
