@@ -172,6 +172,13 @@ async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promi
     makeHook(tiersOf(setting), id),
   )
 
+  // Requests that match no route (the 404 handler) never pass through onRoute: throttle them here, by IP. The
+  // app must not add `throttleHook` to its 404 handler as well (same key: Redis would count twice).
+  const notFound = makeHook(THROTTLES.default, 'not-found')
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) await notFound(request, reply)
+  })
+
   app.addHook('onRoute', (route: RouteOptions) => {
     const setting = route.config?.throttle
     if (setting === false || route.method === 'OPTIONS') return
