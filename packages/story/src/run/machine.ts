@@ -39,6 +39,7 @@ import { render, renderPlain } from './render.ts'
 import { createRng, type Rng, randomSeed } from './rng.ts'
 import type {
   Block,
+  BlockEvent,
   HostFunctions,
   PauseEvent,
   PauseLink,
@@ -122,6 +123,10 @@ export class Machine implements StoryRun, Vm {
   /** During replay: more queued events than this count as a divergence. */
   maxEvents = Infinity
   queue: StoryEvent[] = []
+  /** While resuming: every replayed block event, in order (the scroll-back), so resume need not scan the queue. */
+  replayed: BlockEvent[] | undefined
+  /** The length of `replayed` at the latest part entry: blocks from there on belong to the current part. */
+  replayedEntry = 0
   private qh = 0
   private nextIndex = 0
   /** Blocks since the last decision or part entry while replaying. */
@@ -372,6 +377,7 @@ export class Machine implements StoryRun, Vm {
     if (scene !== undefined) ev.scene = scene
     if (this.replaying) ev.replay = true
     this.queue.push(ev)
+    if (this.replayed) this.replayedEntry = this.replayed.length
     if (fresh) {
       for (const d of part.diagnostics) this.emitDiagnostic(d)
       if (part.seed !== undefined && path !== this.source.parts[0])
@@ -400,7 +406,9 @@ export class Machine implements StoryRun, Vm {
     // would reallocate each object (resume builds tens of thousands of them).
     if (this.replaying) {
       if (b.seen === undefined) b.seen = true
-      this.queue.push({ type: 'block', index, block: b, replay: true })
+      const e: BlockEvent = { type: 'block', index, block: b, replay: true }
+      this.queue.push(e)
+      this.replayed?.push(e)
     } else this.queue.push({ type: 'block', index, block: b })
     if (this.replay && (++this.sinceDecision > REPLAY_BLOCKS || this.queue.length > this.maxEvents))
       this.replay.diverged = true

@@ -12,7 +12,8 @@ import { fromJson } from './values.ts'
 class Replay implements ReplayHooks {
   diverged = false
   stopped = false
-  private readonly cursor = new Map<string, number>()
+  /** Per decision key: its recorded entries and the next one to apply (one lookup per decision). */
+  private readonly cursor = new Map<string, { list: string[]; i: number }>()
   private used = 0
   private readonly total: number
   private parts = 0
@@ -23,18 +24,20 @@ class Replay implements ReplayHooks {
     entry: string,
   ) {
     let n = 0
-    for (const k of Object.keys(state.choices)) n += state.choices[k]!.length
+    for (const k of Object.keys(state.choices)) {
+      const list = state.choices[k]!
+      n += list.length
+      this.cursor.set(k, { list, i: 0 })
+    }
     this.total = n
     this.expected = [...state.visitedParts, state.currentPart ?? entry]
   }
 
   private take(key: string): string | undefined {
-    const list = this.state.choices[key]
-    const i = this.cursor.get(key) ?? 0
-    if (!list || i >= list.length) return undefined
-    this.cursor.set(key, i + 1)
+    const c = this.cursor.get(key)
+    if (!c || c.i >= c.list.length) return undefined
     this.used++
-    return list[i]
+    return c.list[c.i++]
   }
 
   onPause(key: string): StoryAnswer | undefined {
@@ -88,6 +91,7 @@ export async function resumeStoryRun(
   const replay = new Replay(state, source.parts[0] ?? '')
   m.replay = replay
   m.replaying = true
+  m.replayed = []
   m.maxEvents = MAX_REPLAY_EVENTS
   try {
     await m.advance()
@@ -100,10 +104,12 @@ export async function resumeStoryRun(
     m.replay = undefined
     m.replaying = false
     m.maxEvents = Infinity
+    const replayed = m.replayed ?? []
+    m.replayed = undefined
     restoreVariables(m, state)
     m.rng.state = state.rng.state
     if (m.pause) delete m.pause.replay
-    const scrollBack = markSeen(m, state.renderedParagraph)
+    const scrollBack = markSeen(replayed, m.replayedEntry, state.renderedParagraph)
     return { run: m, scrollBack, diagnostics: [] }
   }
   const d = createDiagnostic(
@@ -128,18 +134,14 @@ function restoreVariables(m: Machine, state: ReadingState): void {
   }
 }
 
-function markSeen(m: Machine, rendered: number): BlockEvent[] {
-  const out: BlockEvent[] = []
-  let lastEntry = -1
-  const q = m.queue
-  for (let i = 0; i < q.length; i++) if (q[i]!.type === 'part-entered') lastEntry = i
-  for (let i = 0; i < q.length; i++) {
-    const e = q[i]!
-    if (e.type !== 'block') continue
-    // Replayed blocks arrive marked seen; only those after the saved point in the current part are new.
-    if (i > lastEntry && e.index > rendered) delete e.block.seen
-    else e.block.seen = true
-    out.push(e)
+/**
+ * Replayed blocks arrive marked seen; only those of the current part (from `entry` on) after the
+ * saved point are new. Returns the scroll-back: the replayed block events themselves, in order.
+ */
+function markSeen(replayed: BlockEvent[], entry: number, rendered: number): BlockEvent[] {
+  for (let i = entry; i < replayed.length; i++) {
+    const e = replayed[i]!
+    if (e.index > rendered) delete e.block.seen
   }
-  return out
+  return replayed
 }
