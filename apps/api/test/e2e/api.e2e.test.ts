@@ -143,6 +143,12 @@ describe(`API end to end (${usePg ? 'PostgreSQL' : 'PGlite'}, ${redisBase ? 'Red
     }
   })
 
+  it('never fetches from the identity provider to answer /api/health/auth (public and unthrottled)', async () => {
+    const before = idp.counts.discovery + idp.counts.jwks
+    for (let i = 0; i < 20; i++) expect((await fetch(`${first().base}/api/health/auth`)).status).toBe(200)
+    expect(idp.counts.discovery + idp.counts.jwks).toBe(before)
+  })
+
   it('accepts a provider token, refuses none with 401 carrying CORS headers, answers preflights', async () => {
     const token = await idp.mintToken('alice')
     const ok = await fetch(`${first().base}/api/stories`, { headers: bearer(token) })
