@@ -206,7 +206,7 @@ export class LineParser {
       }
       if (kind === 'tags') {
         if (pendingTags.length === 0) tagsPos = posAt(line, line.start)
-        pendingTags.push(...parseTagList(line.text))
+        pendingTags.push(...this.tagLine(line))
         this.i++
         continue
       }
@@ -234,6 +234,29 @@ export class LineParser {
 
   private deadWhat = 'jump'
   private depth = 0
+
+  /** {@link splitTags}, reporting words in the tag list that are not tags (`text` starts at `offset` of the line). */
+  splitTagsAt(line: Line, text: string, offset: number): ReturnType<typeof splitTags> {
+    const split = splitTags(text)
+    if (split.at >= 0) this.checkTagWords(line, text.slice(split.at), offset + split.at)
+    return split
+  }
+
+  /** The tags of a tag line, reporting words that are not tags. */
+  tagLine(line: Line): string[] {
+    this.checkTagWords(line, line.text, line.start)
+    return parseTagList(line.text)
+  }
+
+  private checkTagWords(line: Line, list: string, offset: number): void {
+    const word = /(?:^|\s)([^#\s]\S*)/.exec(list)
+    if (word)
+      this.ctx.report(
+        'story/tag-text',
+        `'${word[1]!.slice(0, 20)}' follows the tags, so it is ignored; write \\# for a literal '#' in text`,
+        posAt(line, offset + word.index + word[0].length - word[1]!.length),
+      )
+  }
 
   private badId(id: string, pos: Pos): void {
     this.ctx.report(
@@ -292,7 +315,7 @@ export class LineParser {
       this.lines[this.i]!.indent >= minIndent
     ) {
       const line = this.lines[this.i]!
-      const split = splitTags(line.text)
+      const split = this.splitTagsAt(line, line.text, line.start)
       tags.push(...split.tags)
       let content = split.content
       let hard = false
@@ -332,7 +355,7 @@ export class LineParser {
     switch (kind) {
       case 'heading': {
         const level = /^#+/.exec(t)![0].length
-        const split = splitTags(t.slice(level))
+        const split = this.splitTagsAt(line, t.slice(level), line.start + level)
         let content = split.content
         let id: string | undefined
         const m = trailingId(content)
@@ -389,7 +412,7 @@ export class LineParser {
         return this.jump(line, line.start)
       case 'media': {
         const m = /^!\[([^\]]*)\]\(([^)]*)\)/.exec(t)!
-        const rest = splitTags(` ${t.slice(m[0].length)}`)
+        const rest = this.splitTagsAt(line, ` ${t.slice(m[0].length)}`, line.start + m[0].length - 1)
         const path = m[2]!.trim()
         const ppos = posAt(line, line.start + m[1]!.length + 4)
         const ext = /^[A-Za-z0-9]+$/.exec(path.slice(path.lastIndexOf('.') + 1))?.[0].toLowerCase()
@@ -475,7 +498,7 @@ export class LineParser {
   private option(line: Line, n: number): OptionNode {
     const sticky = line.text[0] === '+'
     const pos = posAt(line, line.start)
-    const split = splitTags(line.text)
+    const split = this.splitTagsAt(line, line.text, line.start)
     let content = split.content
     let id: string | undefined
     const idm = trailingId(content)

@@ -66,6 +66,12 @@ const PART_CASES: Array<[string, string, string[]]> = [
     '# A [#1st]\n* Go [#my.id]\n* [#two words]',
     ['story/bad-expression@1:5', 'story/bad-expression@2:6'],
   ],
+  ['story/tag-text: text after tags', 'Issue #4 is fixed', ['story/tag-text@1:10']],
+  [
+    'story/tag-text: tag lines, headings, options',
+    '#a b\n# T #x [#id]\n* Go #y z',
+    ['story/tag-text@1:4', 'story/tag-text@2:8', 'story/tag-text@3:9'],
+  ],
   ['story/unknown-command: line', '{frobnicate 3}', ['story/unknown-command@1:1']],
   ['story/unknown-command: inline', 'a {wat} b', ['story/unknown-command@1:3']],
   [

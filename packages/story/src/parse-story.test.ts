@@ -249,7 +249,9 @@ describe('headings, sections and flow (section 3)', () => {
 
   it('needs a space after the hashes for a heading; #x is a tag line', () => {
     expect(body('Intro.\n#tag\ntext')[1]).toMatchObject({ kind: 'paragraph', tags: ['tag'] })
-    expect(body('# H\n####### seven\ntext')[1]).toMatchObject({ kind: 'paragraph', tags: ['######'] })
+    const r = parse('# H\n####### seven\ntext')
+    expect(r.ast.body[1]).toMatchObject({ kind: 'paragraph', tags: ['######'] })
+    expect(where(r.diagnostics)).toEqual(['story/tag-text@2:9'])
   })
 
   it('interpolates in headings', () => {

@@ -5,7 +5,7 @@ import type { Diagnostic } from '@spkg/manifest'
 import { ParseContext } from './_context'
 import { LineParser } from './_parse-lines'
 import { resolvePart } from './_resolve'
-import { type Line, parseTagList, posAt, splitLines } from './_scan'
+import { type Line, posAt, splitLines } from './_scan'
 import { sourceText } from './_source'
 import type { DeclarationBlock, PartAst } from './ast'
 import { parseCommand } from './parse-command'
@@ -60,7 +60,7 @@ function parseDeclarations(ctx: ParseContext, lines: Line[], lp: LineParser): De
     const kind = lp.kinds[i]!
     if (kind === 'blank' || kind === 'comment') continue
     if (kind === 'tags') {
-      block.tags.push(...parseTagList(line.text))
+      block.tags.push(...lp.tagLine(line))
       continue
     }
     const word = /^\{\s*([a-z]+)\b/.exec(line.text)?.[1]

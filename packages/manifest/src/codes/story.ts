@@ -20,6 +20,11 @@ export const STORY_CODES = defineCodes({
     description:
       'content no flow can reach: a line after a jump or gate, a section nothing targets, a part nothing enters',
   },
+  'story/tag-text': {
+    severity: 'warning',
+    description:
+      'a word after the start of a tag list that is not a tag; it is ignored (`\\#` writes a literal `#`)',
+  },
   'story/bad-target': {
     severity: 'error',
     description: 'a gate or link target does not end `.sty`, has `..` or a leading `/`',
