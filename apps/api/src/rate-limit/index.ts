@@ -68,7 +68,10 @@ declare module 'fastify' {
     throttle?: ThrottleSetting
   }
   interface FastifyInstance {
-    /** A hook applying the tiers of `setting` (for handlers `onRoute` does not see, such as the 404 handler). */
+    /**
+     * A hook applying the tiers of `setting` for handlers `onRoute` does not see: app.ts gives it to the 404
+     * handler (`preHandler`). Use one such hook per handler: two with the same `id` would count twice in Redis.
+     */
     throttleHook(setting?: ThrottleName | readonly ThrottleTier[], id?: string): onRequestHookHandler
   }
 }
@@ -171,13 +174,6 @@ async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promi
   app.decorate('throttleHook', (setting?: ThrottleName | readonly ThrottleTier[], id = 'not-found') =>
     makeHook(tiersOf(setting), id),
   )
-
-  // Requests that match no route (the 404 handler) never pass through onRoute: throttle them here, by IP. The
-  // app must not add `throttleHook` to its 404 handler as well (same key: Redis would count twice).
-  const notFound = makeHook(THROTTLES.default, 'not-found')
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404) await notFound(request, reply)
-  })
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const setting = route.config?.throttle

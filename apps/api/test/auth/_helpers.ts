@@ -153,6 +153,10 @@ export async function buildTestApp(opts: TestAppOptions): Promise<FastifyInstanc
     ...opts.auth,
   })
   await app.register(rateLimitPlugin, opts.limits ?? {})
+  // As in app.ts: the 404 handler is not a route, so it takes the limiter explicitly.
+  app.setNotFoundHandler({ preHandler: app.throttleHook(undefined, 'not-found') }, (_req, reply) =>
+    reply.code(404).send({ statusCode: 404, message: 'Resource not found' }),
+  )
   app.get('/private', { onRequest: app.authenticate }, async (req) => ({ user: req.user }))
   app.get('/creator', { preHandler: app.requireRole('creator', 'administrator') }, async (req) => ({
     sub: req.user.sub,
