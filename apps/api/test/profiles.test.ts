@@ -28,6 +28,22 @@ describe('PUT /api/auth/profiles/:role', () => {
     expect(mine.json().bio).toBe('Writes.')
   })
 
+  it('records a profile_changed auth event with the session id and role, and no personal data', async () => {
+    const events = (t.app as unknown as { testAuthEvents: Array<{ kind: string }> }).testAuthEvents
+    const before = events.length
+    expect((await put('reader', { displayName: 'Pat Reader' })).statusCode).toBe(200)
+    expect(events.slice(before)).toEqual([
+      {
+        kind: 'profile_changed',
+        sessionId: '00000000-0000-4000-8000-000000000001',
+        detail: { role: 'reader' },
+      },
+    ])
+    expect(JSON.stringify(events)).not.toContain('Pat')
+    expect((await put('moderator', { displayName: 'x' })).statusCode).toBe(403)
+    expect(events.length).toBe(before + 1)
+  })
+
   it('refuses a role the caller does not hold with 403', async () => {
     const res = await put('administrator', { displayName: 'Boss' })
     expect(res.statusCode).toBe(403)

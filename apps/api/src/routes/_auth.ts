@@ -56,3 +56,17 @@ export function userOf(request: FastifyRequest): AuthUser {
 export function hasRole(user: AuthUser, role: Role): boolean {
   return Array.isArray(user.roles) && user.roles.includes(role)
 }
+
+/**
+ * Records an auth event through the auth plugin's `recordAuthEvent` (no personal data: the
+ * session id and non-identifying details only). A no-op where no auth plugin records events.
+ */
+export function recordAuthEvent(
+  app: FastifyInstance,
+  kind: string,
+  sessionId: string | null | undefined,
+  detail?: Record<string, unknown>,
+): void {
+  const record = (app as unknown as { recordAuthEvent?: unknown }).recordAuthEvent
+  if (typeof record === 'function') record.call(app, kind, sessionId ?? null, detail)
+}

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import type { Db } from '../db/index'
 import { getProfile, upsertProfile } from '../db/profiles'
 import { ApiError, errorResponses } from '../errors'
-import { authenticated, ROLES, userOf } from './_auth'
+import { authenticated, ROLES, recordAuthEvent, userOf } from './_auth'
 import { TimestampSchema } from './_schemas'
 
 const RoleParamsSchema = z.strictObject({
@@ -73,7 +73,9 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       const { role } = request.params
       if (!user.roles.includes(role))
         throw new ApiError(403, 'FORBIDDEN', `You do not hold the role "${role}"`)
-      return upsertProfile(db, user.sub, role, request.body)
+      const profile = await upsertProfile(db, user.sub, role, request.body)
+      recordAuthEvent(app, 'profile_changed', user.sid, { role })
+      return profile
     },
   )
 

@@ -13,11 +13,23 @@ import { createTestDb, type TestDb } from './db'
 export const testAuthPlugin = fp(
   async (app) => {
     app.decorateRequest('user', null as never)
+    const events: Array<{ kind: string; sessionId: string | null; detail?: Record<string, unknown> }> = []
+    app.decorate('testAuthEvents', events)
+    app.decorate(
+      'recordAuthEvent',
+      (kind: string, sessionId: string | null, detail?: Record<string, unknown>) => {
+        events.push({ kind, sessionId, detail })
+      },
+    )
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const h = request.headers.authorization
       const m = typeof h === 'string' ? /^Bearer test:([^:\s]+):([a-z,]*)$/.exec(h) : null
       if (!m) throw new ApiError(401, 'UNAUTHORIZED', 'Missing or invalid bearer token')
-      ;(request as unknown as { user: unknown }).user = { sub: m[1], roles: m[2] ? m[2].split(',') : [] }
+      ;(request as unknown as { user: unknown }).user = {
+        sub: m[1],
+        roles: m[2] ? m[2].split(',') : [],
+        sid: '00000000-0000-4000-8000-000000000001',
+      }
     })
     app.decorate(
       'requireRole',
