@@ -140,6 +140,7 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
   let sameTree = true
   let discovering: Promise<void> | undefined
   const pemByJwk = new WeakMap<object, string>()
+  const pendingLookups = new Map<string, Promise<string>>()
 
   async function load(): Promise<void> {
     if (!budget.take(1)) {
@@ -196,7 +197,24 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
     if (!jwks) await discover()
     if (!jwks) throw new KeyLookupError(503, 'AUTH_UNAVAILABLE', 'Authentication is temporarily unavailable')
     const cacheKey = jwks.generateCacheKey(alg, kid, prefix)
-    const cached = lru(jwks.cache).has(cacheKey)
+    if (lru(jwks.cache).has(cacheKey)) return resolveKey(jwks, alg, kid, cacheKey, true)
+    // A miss: concurrent requests for the same key share one lookup (and one budget slot); without
+    // this, a burst on a fresh instance spends the budget before the first fetch is under way.
+    let lookup = pendingLookups.get(cacheKey)
+    if (!lookup) {
+      lookup = resolveKey(jwks, alg, kid, cacheKey, false).finally(() => pendingLookups.delete(cacheKey))
+      pendingLookups.set(cacheKey, lookup)
+    }
+    return lookup
+  }
+
+  async function resolveKey(
+    jwks: GetJwks,
+    alg: 'RS256',
+    kid: string,
+    cacheKey: string,
+    cached: boolean,
+  ): Promise<string> {
     let stale: unknown
     if (!cached) {
       if (!budget.take(sameTree ? 1 : 2)) {
