@@ -53,6 +53,16 @@ describe('POST /api/stories', () => {
     expect(anon.json()).toMatchObject({ statusCode: 401, code: 'UNAUTHORIZED' })
   })
 
+  it('authenticates before it reads the body: no token and a bad body is 401, a reader with a bad body 403', async () => {
+    const bad = { title: 5, isAdmin: true }
+    const anon = await t.app.inject({ method: 'POST', url: '/api/stories', payload: bad })
+    expect(anon.statusCode).toBe(401)
+    expect((await post(bad, reader)).statusCode).toBe(403)
+    expect((await post(bad, creator)).statusCode).toBe(400)
+    const put = await t.app.inject({ method: 'PUT', url: '/api/progress/some-story', payload: { nope: 1 } })
+    expect(put.statusCode).toBe(401)
+  })
+
   it.each([
     ['unknown property', { ...story('x-unknown'), isAdmin: true }, 'Unrecognized key: "isAdmin"'],
     ['wrong type', { ...story('x-type'), title: 5 }, 'body.title'],

@@ -236,7 +236,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     '/catalog/stories/:slug',
     {
       ...write,
-      preHandler: moderators,
+      onRequest: moderators,
       schema: {
         tags: ['catalog'],
         summary: 'Publish, unpublish or place a story in a series',
@@ -285,7 +285,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     '/catalog/series',
     {
       ...write,
-      preHandler: moderators,
+      onRequest: moderators,
       schema: {
         tags: ['catalog'],
         summary: 'Create a series',
@@ -315,7 +315,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     '/catalog/series/:slug',
     {
       ...write,
-      preHandler: moderators,
+      onRequest: moderators,
       schema: {
         tags: ['catalog'],
         summary: 'Rename or describe a series',
@@ -340,7 +340,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     '/catalog/series/:slug',
     {
       ...write,
-      preHandler: moderators,
+      onRequest: moderators,
       schema: {
         tags: ['catalog'],
         summary: 'Delete a series (its stories stay, unassigned)',

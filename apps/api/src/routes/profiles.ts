@@ -56,7 +56,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.put(
     '/api/auth/profiles/:role',
     {
-      preHandler: authenticated(app),
+      onRequest: authenticated(app),
       schema: {
         tags: ['profiles'],
         summary: "Create or update the caller's profile in one role",
@@ -82,7 +82,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.get(
     '/api/auth/profiles/:role',
     {
-      preHandler: authenticated(app),
+      onRequest: authenticated(app),
       schema: {
         tags: ['profiles'],
         summary: "Read the caller's profile in one role",

@@ -80,7 +80,7 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   app.get(
     '/api/progress',
     {
-      preHandler: authenticated(app),
+      onRequest: authenticated(app),
       schema: {
         tags: ['progress'],
         summary: "The caller's saved reading states",
@@ -107,7 +107,7 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   app.get(
     '/api/progress/:storyId',
     {
-      preHandler: authenticated(app),
+      onRequest: authenticated(app),
       schema: {
         tags: ['progress'],
         summary: "The caller's saved reading state of a story",
@@ -128,7 +128,7 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   app.put(
     '/api/progress/:storyId',
     {
-      preHandler: authenticated(app),
+      onRequest: authenticated(app),
       schema: {
         tags: ['progress'],
         summary: 'Save the reading state of a story',
@@ -184,7 +184,7 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   app.delete(
     '/api/progress/:storyId',
     {
-      preHandler: authenticated(app),
+      onRequest: authenticated(app),
       schema: {
         tags: ['progress'],
         summary: 'Forget the saved reading state of a story',

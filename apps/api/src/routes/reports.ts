@@ -44,7 +44,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
   app.post(
     '/me/reports',
     {
-      preHandler: authenticated(app),
+      onRequest: authenticated(app),
       ...throttle('reports'),
       schema: {
         tags: ['reports'],

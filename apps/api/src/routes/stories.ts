@@ -131,7 +131,7 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.post(
     '/api/stories',
     {
-      preHandler: withRole(app, 'creator', 'administrator'),
+      onRequest: withRole(app, 'creator', 'administrator'),
       schema: {
         tags: ['stories'],
         summary: 'Create a story record',
@@ -174,7 +174,7 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.get(
     '/api/stories',
     {
-      preHandler: authenticated(app),
+      onRequest: authenticated(app),
       schema: {
         tags: ['stories'],
         summary: 'List story records',
@@ -191,7 +191,7 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.get(
     '/api/stories/:slug',
     {
-      preHandler: authenticated(app),
+      onRequest: authenticated(app),
       schema: {
         tags: ['stories'],
         summary: 'Read a story record',
@@ -210,7 +210,7 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.put(
     '/api/stories/:slug',
     {
-      preHandler: authenticated(app),
+      onRequest: authenticated(app),
       schema: {
         tags: ['stories'],
         summary: 'Update a story record',
@@ -239,7 +239,7 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.delete(
     '/api/stories/:slug',
     {
-      preHandler: authenticated(app),
+      onRequest: authenticated(app),
       schema: {
         tags: ['stories'],
         summary: 'Delete a story record',
