@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: story sources use ${} interpolation
+
+import { E1, E2, E3, E4, E5, E6_MODULE, E6_PART } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
-import { E1, E2, E3, E4, E5, E6_MODULE, E6_PART } from './_examples'
 import { type CheckStoryInput, checkStory } from './check-story'
 
 /** Diagnostics as `path:line:column code`. */

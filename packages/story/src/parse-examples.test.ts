@@ -3,8 +3,9 @@
  * The worked examples of STORY-LANGUAGE.md section 11 parse without unexpected diagnostics, to
  * the trees the interpreter needs; E8 gives exactly the diagnostics the language lists.
  */
+
+import { E1, E2, E3, E4, E5, E6_MODULE, E6_PART, E8 } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
-import { E1, E2, E3, E4, E5, E6_MODULE, E6_PART, E8 } from './_examples'
 import { strip, where } from './_test-helpers'
 import type { Node } from './ast'
 import { parseModule } from './parse-module'

@@ -2,106 +2,10 @@
  * The eight worked examples of STORY-LANGUAGE.md section 11, transcript for transcript.
  */
 import { parseReadingState } from '@spkg/manifest'
+import { E1, E2, E3, E4, E5, E6_MODULE, E6_PART, E8 } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
 import { memorySource, play } from './_play-helpers.ts'
 import { resumeStoryRun } from './resume-story-run.ts'
-
-export const E1 = `#theme:night
-{set gold = 5}
-{set name = "traveller"}
-{set hard = false}
-# The Crooked Inn [#inn]
-Welcome, \${cap(name)}. The fire is *almost* out.\\
-You carry \${gold} coins{if hard}, which will not last{end}. #mood:cold
-{set gold = gold / 2}
-![The common room](assets/inn.webp) #fullscreen
-Half goes on a room; \${gold} left.
-`
-
-export const E2 = `# Platform 9
-## [#search]
-You search for a friendly face.{if visits() > 1} Attempt \${visits()}.{end}
-* The woman in the hat
-  She pushes you aside.
-  -> #search
-* The man with the briefcase -> #search
-* -> #collapse
-## [#collapse]
-You collapse onto the platform.
--> END
-`
-
-export const E3 = `# The Bar [#bar]
-{local asked = 0}
-The barkeep polishes a glass.
-[#talk]
-* Ask about the map [#map]
-  {set asked += 1}
-  "Lost it at cards," she says.
-* {if gold >= 2} Buy a drink #cost:2
-  {set gold -= 2}
-+ Just listen
-  She hums.{if asked > 0} She keeps glancing at you.{end}
-+ Leave -> END
-She turns away.
--> #talk
-`
-
-export const E4 = `{seed 42}
-You swing and roll \${2d6}.
-{set dmg = random(1, 100)}
-{if chance(0.5)}
-Critical! \${dmg * 2} damage.
-{else}
-\${dmg} damage.
-{end}
-The troll grabs \${pick(["a club", "a rock", "a chair"])}.
-`
-
-export const E5 = {
-  'story/0001-inn.sty': `{set gold = 3}
-Dawn. You settle your bill.
-{set gold -= 1}
-[[ 0002-road.sty ]]
-`,
-  'story/0002-road.sty': `# The Road [#road]
-The road forks: the [forest path > 0003-forest.sty:edge] or the
-[river road > 0003-forest.sty].
-`,
-  'story/0003-forest.sty': `{set wolves = 2}
-Trees close in.
-## Forest Edge [#edge]
-\${wolves} wolves watch you. You have \${gold} coins.
-* Run -> END
-`,
-}
-
-export const E6_MODULE = `{set hp = 10}
-{const MAX_HP = 10}
-{fn hurt(n) = max(0, hp - n)}
-{fn bar(n) = "[" + n + "/" + MAX_HP + "]"}
-{passage status(who)}
-\${who}: \${bar(hp)}{if hp < 4} (bleeding){end}
-{end}
-`
-
-export const E6_PART = `{use combat}
-The duel begins.
-{insert status("You")}
-{set hp = hurt(3)}
-{insert status("You")}
-{set hp = hurt(4)}
-{insert status("You")}
-`
-
-const E8 = `{set gold = 5
-# Hall [#hall]
-* {if gold >} Pay
--> #vault
-[[ ../x.sty ]]
-## Again [#hall]
-\${gold
-`
 
 describe('E1: blocks, tags, defaults, session', () => {
   it('plays transcript for transcript', async () => {

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: story sources use ${} interpolation
 /**
- * The worked examples of STORY-LANGUAGE.md section 11 as source text, shared by the tests. Internal.
+ * The worked examples of STORY-LANGUAGE.md section 11 as source text: the one copy that the story
+ * engine's conformance tests and the `spkg play` tests share.
  */
 
 /** E1: blocks, tags, defaults, session (`story/inn.sty`). */
