@@ -4,10 +4,9 @@
  */
 import { type Diagnostic, hasErrors, parseReadingStateText, parseSessionText } from '@spkg/manifest'
 import { serializeReadingState } from '@spkg/state'
-import { createStoryRun, parseStory, resumeStoryRun } from '@spkg/story'
+import { createStoryRun, parseStory, resumeStoryRun, type StoryEvent, type StoryRun } from '@spkg/story'
 import { type CliIO, type Command, type CommandContext, EXIT, type ExitCode, UsageError } from '../cli-types'
 import { readInput, resolvePath, writeOutputAtomic } from '../io'
-import type { PlayEvent, PlayRun } from '../play/_story-api'
 import { parseChooseList } from '../play/choose-list'
 import { createLineReader } from '../play/line-reader'
 import { loadStory } from '../play/load-story'
@@ -122,7 +121,7 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
     return failed || report.diagnostics.some((d) => hasErrors([d.diagnostic])) ? EXIT.invalid : EXIT.ok
   }
 
-  let storyRun: PlayRun
+  let storyRun: StoryRun
   if (typeof values.resume === 'string') {
     const file = values.resume
     const parsed = parseReadingStateText(decode(await readInput(io, file), file), {
@@ -141,7 +140,7 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
 
   const color = useColor(io)
   let replaying = false
-  const emit = (event: PlayEvent) => {
+  const emit = (event: StoryEvent) => {
     if (format === 'json') {
       io.stdout.write(`${JSON.stringify(eventToJson(event))}\n`)
       return

@@ -2,8 +2,9 @@
  * `--choose 1,map,>story/0003-forest.sty:edge`: the answers given on the command line, one per
  * pause in order. An item is an option id, or `>` and a link's resolved archive target.
  */
+
+import type { StoryAnswer } from '@spkg/story'
 import { UsageError } from '../cli-types'
-import type { PlayAnswer } from './_story-api'
 
 const ID = /^[\p{L}\p{N}_-]{1,64}$/u
 const TARGET = /^[^\s,>]+\.sty(?::[\p{L}\p{N}_-]+)?$/u
@@ -13,7 +14,7 @@ const TARGET = /^[^\s,>]+\.sty(?::[\p{L}\p{N}_-]+)?$/u
  *
  * @throws UsageError for an empty item or one that is neither an option id nor `>target`
  */
-export function parseChooseList(value: string): PlayAnswer[] {
+export function parseChooseList(value: string): StoryAnswer[] {
   if (value.trim() === '') return []
   return value.split(',').map((raw, i) => {
     const item = raw.trim()
@@ -34,6 +35,6 @@ export function parseChooseList(value: string): PlayAnswer[] {
 }
 
 /** The `--choose` form of an answer (`map`, `>story/0003-forest.sty:edge`). */
-export function formatAnswer(answer: PlayAnswer): string {
+export function formatAnswer(answer: StoryAnswer): string {
   return 'link' in answer ? `>${answer.link}` : answer.option
 }

@@ -4,7 +4,7 @@
  * end, or when an answer is refused.
  */
 import type { Diagnostic } from '@spkg/manifest'
-import type { PlayAnswer, PlayEvent, PlayPause, PlayRun } from './_story-api'
+import type { PauseEvent, StoryAnswer, StoryEvent, StoryRun } from '@spkg/story'
 import { formatAnswer, parseChooseList } from './choose-list'
 import type { LineReader } from './line-reader'
 
@@ -14,7 +14,7 @@ export type StopReason = 'end' | 'pause' | 'refused' | 'event-limit'
 /** Options of {@link playRun}. */
 export interface PlayLoopOptions {
   /** Answers for the next pauses, in order (`--choose`). */
-  answers?: readonly PlayAnswer[]
+  answers?: readonly StoryAnswer[]
   /** The interactive prompt, used once `answers` are used up; absent: stop at the next pause. */
   prompt?: {
     reader: LineReader
@@ -24,7 +24,7 @@ export interface PlayLoopOptions {
     numbered: boolean
   }
   /** Called with every event, in order. */
-  emit(event: PlayEvent): void
+  emit(event: StoryEvent): void
   /** Stop after this many events (a story looping without pauses). @default 1_000_000 */
   maxEvents?: number
 }
@@ -33,7 +33,7 @@ export interface PlayLoopOptions {
 export interface PlayOutcome {
   stop: StopReason
   /** The pause play stopped at (also after a refused answer). */
-  pause?: PlayPause
+  pause?: PauseEvent
   /** Every diagnostic the run reported. */
   diagnostics: Diagnostic[]
   /** Answers given (from the list and the prompt), in `--choose` form. */
@@ -45,8 +45,8 @@ export interface PlayOutcome {
 /** Reads one answer at the prompt: a menu number, an option id or `>target`; `undefined` to stop. */
 async function promptAnswer(
   prompt: NonNullable<PlayLoopOptions['prompt']>,
-  pause: PlayPause,
-): Promise<PlayAnswer | undefined> {
+  pause: PauseEvent,
+): Promise<StoryAnswer | undefined> {
   for (;;) {
     prompt.write('? ')
     const line = await prompt.reader.readLine()
@@ -73,7 +73,7 @@ async function promptAnswer(
 }
 
 /** Plays `run` until the end, an unanswered pause, a refused answer or the event limit. */
-export async function playRun(run: PlayRun, options: PlayLoopOptions): Promise<PlayOutcome> {
+export async function playRun(run: StoryRun, options: PlayLoopOptions): Promise<PlayOutcome> {
   const queue = [...(options.answers ?? [])]
   const diagnostics: Diagnostic[] = []
   const answered: string[] = []

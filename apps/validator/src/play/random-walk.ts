@@ -6,7 +6,7 @@
  * offered, the runtime diagnostics and the longest path.
  */
 import type { Diagnostic } from '@spkg/manifest'
-import type { PlayAnswer, PlayRun } from './_story-api'
+import type { StoryAnswer, StoryRun } from '@spkg/story'
 import { formatAnswer } from './choose-list'
 import type { CatalogueOption, CatalogueSection } from './option-catalogue'
 
@@ -15,7 +15,7 @@ export interface RandomWalkOptions {
   walks: number
   seed: number
   /** Starts a fresh run with this story seed. */
-  start(seed: number): PlayRun | Promise<PlayRun>
+  start(seed: number): StoryRun | Promise<StoryRun>
   /** Every option of the story (from the parsed parts), for the "never offered" report. */
   catalogue?: readonly CatalogueOption[]
   /** Every section of the story (from the parsed parts), for the "never reached" report. */
@@ -147,7 +147,7 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
             break
           }
           for (const o of event.options) offered.add(`${event.key}\u0000${o.id}`)
-          const all: PlayAnswer[] = [
+          const all: StoryAnswer[] = [
             ...event.options.map((o) => ({ option: o.id })),
             ...event.links.map((l) => ({ link: l.target })),
           ]

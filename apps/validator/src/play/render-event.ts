@@ -4,11 +4,11 @@
  * line and column, the end); the text format is a readable transcript, styled on a TTY.
  */
 import type { Diagnostic } from '@spkg/manifest'
+import type { Block, PauseEvent, StoryEvent } from '@spkg/story'
 import { formatDiagnosticLine } from '../report'
-import type { PlayBlock, PlayEvent, PlayPause } from './_story-api'
 
 /** One event as the JSON object `--format json` prints (without the newline). */
-export function eventToJson(event: PlayEvent): Record<string, unknown> {
+export function eventToJson(event: StoryEvent): Record<string, unknown> {
   const replay = event.replay ? { replay: true } : {}
   switch (event.type) {
     case 'block': {
@@ -91,7 +91,7 @@ function paint(color: boolean, style: keyof typeof STYLE, s: string): string {
   return color ? `${STYLE[style][0]}${s}${STYLE[style][1]}` : s
 }
 
-function blockText(b: PlayBlock, color: boolean): string {
+function blockText(b: Block, color: boolean): string {
   if (!color) return b.text
   return b.runs
     .map((r) => {
@@ -108,7 +108,7 @@ const tagsOf = (tags: readonly string[], color: boolean) =>
   tags.length ? ` ${paint(color, 'dim', tags.map((t) => `#${t}`).join(' '))}` : ''
 
 /** The menu lines of a pause: options numbered 1…n, then links numbered on. */
-export function pauseMenu(pause: PlayPause, color: boolean): string[] {
+export function pauseMenu(pause: PauseEvent, color: boolean): string[] {
   const lines: string[] = []
   let n = 1
   for (const o of pause.options)
@@ -122,7 +122,7 @@ export function pauseMenu(pause: PlayPause, color: boolean): string[] {
  * One event as transcript text (lines without the final newline), or `undefined` for events the
  * transcript leaves out. Diagnostics are printed by the caller (on standard error).
  */
-export function eventToText(event: PlayEvent, color: boolean): string | undefined {
+export function eventToText(event: StoryEvent, color: boolean): string | undefined {
   switch (event.type) {
     case 'block': {
       const b = event.block
