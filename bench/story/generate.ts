@@ -6,17 +6,12 @@
  * a sticky fallback. Both versions jump to the same targets, so a walker taking the same option
  * positions walks the same graph.
  */
+import { createRng, drawUint32 } from '@spkg/story'
 
-/** mulberry32 (STORY-LANGUAGE.md §7), used here only to pick jump targets and by the walkers. */
+/** mulberry32 (STORY-LANGUAGE.md §7, the engine's own generator), used here only to pick jump targets and by the walkers. */
 export function mulberry32(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return (t ^ (t >>> 14)) >>> 0
-  }
+  const rng = createRng(seed)
+  return () => drawUint32(rng)
 }
 
 /** The five jump targets of every section (north, toll, east, wait, fallback). */

@@ -6,7 +6,7 @@
  * offered, the runtime diagnostics and the longest path.
  */
 import type { Diagnostic } from '@spkg/manifest'
-import type { StoryAnswer, StoryRun } from '@spkg/story'
+import { createRng, drawUint32, type StoryAnswer, type StoryRun } from '@spkg/story'
 import { formatAnswer } from './choose-list'
 import type { CatalogueOption, CatalogueSection } from './option-catalogue'
 
@@ -70,14 +70,8 @@ export interface RandomWalkReport {
 
 /** mulberry32, the story language's generator (section 7), drives the walker's picks. */
 function mulberry32(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return (t ^ (t >>> 14)) >>> 0
-  }
+  const rng = createRng(seed)
+  return () => drawUint32(rng)
 }
 
 const diagnosticKey = (d: Diagnostic) =>
