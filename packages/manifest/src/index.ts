@@ -17,7 +17,7 @@ export {
 export type { DiagnosticLocation } from './diagnostic-helpers'
 export { createDiagnostic } from './diagnostic-helpers'
 export type { JsonValue } from './json'
-export { isPlainObject, JsonValueSchema } from './json'
+export { isPlainObject, JsonValueSchema, parseJsonText } from './json'
 export type { Limits } from './limits'
 export { LIMITS } from './limits'
 export { derivePartName, normalizeDigest } from './normalize'

@@ -15,6 +15,21 @@ export const JsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
   ]),
 )
 
+/**
+ * `JSON.parse` of a file's text, ignoring a leading UTF-8 byte-order mark; never throws.
+ *
+ * @example
+ * parseJsonText('\uFEFF{"id":"x"}') // { ok: true, value: { id: 'x' } }
+ * parseJsonText('{')                 // { ok: false, message: "Expected property name ..." }
+ */
+export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) }
+  } catch (e) {
+    return { ok: false, message: (e as Error).message }
+  }
+}
+
 /** A plain object (not an array, not null). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false

@@ -8,7 +8,7 @@ import type { DiagnosticCode } from './codes'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
-import { describeJsonType, isPlainObject } from './json'
+import { describeJsonType, isPlainObject, parseJsonText } from './json'
 import { normalizeField } from './normalize'
 import { runManifestRules } from './rules'
 import { MANIFEST_FIELD_NAMES, MANIFEST_FIELDS, type Manifest, type ManifestField } from './schema'
@@ -166,17 +166,13 @@ export function parseManifest(value: unknown, options: ParseManifestOptions = {}
  */
 export function parseManifestText(text: string, options: ParseManifestOptions = {}): ManifestResult {
   const path = options.path ?? MANIFEST_PATH
-  let value: unknown
-  try {
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
-  } catch (e) {
+  const json = parseJsonText(text)
+  if (!json.ok) {
     return {
       diagnostics: [
-        createDiagnostic('manifest/not-json', `${path} is not valid JSON: ${(e as Error).message}.`, {
-          path,
-        }),
+        createDiagnostic('manifest/not-json', `${path} is not valid JSON: ${json.message}.`, { path }),
       ],
     }
   }
-  return parseManifest(value, options)
+  return parseManifest(json.value, options)
 }

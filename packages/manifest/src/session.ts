@@ -6,7 +6,7 @@ import { z } from 'zod'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
-import { describeJsonType, isPlainObject, type JsonValue, JsonValueSchema } from './json'
+import { describeJsonType, isPlainObject, type JsonValue, JsonValueSchema, parseJsonText } from './json'
 
 /** The canonical session file: an object of JSON values. */
 export const SessionSchema = z.record(z.string(), JsonValueSchema).meta({
@@ -83,15 +83,13 @@ export function parseSession(value: unknown, options: { path?: string } = {}): S
 /** Parses the text of `session.json`: `session/not-json` when it is not JSON, then {@link parseSession}. */
 export function parseSessionText(text: string, options: { path?: string } = {}): SessionResult {
   const path = options.path ?? 'session.json'
-  let value: unknown
-  try {
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
-  } catch (e) {
+  const json = parseJsonText(text)
+  if (!json.ok) {
     return {
       diagnostics: [
-        createDiagnostic('session/not-json', `${path} is not valid JSON: ${(e as Error).message}.`, { path }),
+        createDiagnostic('session/not-json', `${path} is not valid JSON: ${json.message}.`, { path }),
       ],
     }
   }
-  return parseSession(value, options)
+  return parseSession(json.value, options)
 }

@@ -16,6 +16,7 @@ import {
   hasFatal,
   isPlainObject,
   type Manifest,
+  parseJsonText,
   parseManifest,
   parseManifestText,
   serializeManifest,
@@ -81,8 +82,10 @@ function readSourceManifest(
     diagnostics.push(...fatal)
     return { failed: true }
   }
-  const value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown
-  return isPlainObject(value) ? { value: { ...value }, text, failed: false } : { failed: true }
+  const json = parseJsonText(text)
+  return json.ok && isPlainObject(json.value)
+    ? { value: { ...json.value }, text, failed: false }
+    : { failed: true }
 }
 
 /** Story parts found in the files: every `.sty` under `story/`, in raw-byte order. */
