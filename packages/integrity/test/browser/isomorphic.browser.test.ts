@@ -3,15 +3,14 @@
  * Chromium (bundled with esbuild, no Node built-ins) as in Node. Skips if Chromium is absent.
  */
 import { existsSync } from 'node:fs'
-import * as esbuild from 'esbuild'
-import { type Browser, chromium } from 'playwright-core'
+import { CHROMIUM_PATH, openEntryInChromium } from '@spkg/test-utils/chromium'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decryptPackage, encryptPackage, generateEncryptionKey } from '../../src/encrypt'
 import { sha256Hex } from '../../src/index'
 import { generateSigningKeys, type SigningKeys, signChecksum } from '../../src/sign'
 import type { BrowserInput } from './entry'
 
-const CHROMIUM = '/usr/bin/chromium'
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64')
 
 let browser: Browser | undefined
@@ -22,7 +21,7 @@ const data = new Uint8Array(200_000).map((_, i) => (i * 31) % 256)
 const checksum = new TextEncoder().encode(`${'a'.repeat(64)}  manifest.json\n`)
 const key = generateEncryptionKey()
 
-describe.skipIf(!existsSync(CHROMIUM))('the same results in Chromium as in Node', () => {
+describe.skipIf(!existsSync(CHROMIUM_PATH))('the same results in Chromium as in Node', () => {
   beforeAll(async () => {
     keys = await generateSigningKeys()
     input = {
@@ -34,31 +33,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the same results in Chromium as in Node'
       sealed: b64(await encryptPackage(data, key)),
       key: b64(key),
     }
-    const bundle = await esbuild.build({
-      entryPoints: [new URL('./entry.ts', import.meta.url).pathname],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'browser',
-      conditions: ['@spkg/source'],
-      logLevel: 'silent',
-    })
-    const script = bundle.outputFiles[0]?.text ?? ''
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    })
-    const page = await browser.newPage()
     // A secure-context http origin, where crypto.subtle exists.
-    await page.route('http://localhost/**', (route) =>
-      route.request().url().endsWith('/app.js')
-        ? route.fulfill({ contentType: 'text/javascript', body: script })
-        : route.fulfill({ contentType: 'text/html', body: '<script type="module" src="/app.js"></script>' }),
-    )
-    await page.goto('http://localhost/')
-    await page.waitForFunction(
-      () => typeof (globalThis as { runIntegrity?: unknown }).runIntegrity === 'function',
-    )
+    const opened = await openEntryInChromium(new URL('./entry.ts', import.meta.url), 'runIntegrity')
+    browser = opened.browser
+    const page = opened.page
     results = (await page.evaluate(
       (i) => (globalThis as unknown as { runIntegrity: (x: unknown) => Promise<unknown> }).runIntegrity(i),
       input,

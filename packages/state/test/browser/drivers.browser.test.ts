@@ -1,5 +1,5 @@
-import * as esbuild from 'esbuild'
-import { type Browser, chromium } from 'playwright-core'
+import { openEntryInChromium } from '@spkg/test-utils/chromium'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DRIVER_CASES } from '../../src/contract/driver-cases'
 
@@ -16,29 +16,14 @@ let browser: Browser
 let results: Results
 
 beforeAll(async () => {
-  const bundle = await esbuild.build({
-    entryPoints: [new URL('./entry.ts', import.meta.url).pathname],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['@spkg/source'],
-    logLevel: 'silent',
-  })
-  const script = bundle.outputFiles[0]?.text ?? ''
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  })
-  const page = await browser.newPage()
   // A real http origin, so localStorage and IndexedDB are available.
-  await page.route('http://spkg.test/**', (route) =>
-    route.request().url().endsWith('/app.js')
-      ? route.fulfill({ contentType: 'text/javascript', body: script })
-      : route.fulfill({ contentType: 'text/html', body: '<script type="module" src="/app.js"></script>' }),
+  const opened = await openEntryInChromium(
+    new URL('./entry.ts', import.meta.url),
+    'runAll',
+    'http://spkg.test',
   )
-  await page.goto('http://spkg.test/')
-  await page.waitForFunction(() => typeof (globalThis as { runAll?: unknown }).runAll === 'function')
+  browser = opened.browser
+  const page = opened.page
   results = (await page.evaluate(() =>
     (globalThis as unknown as { runAll: () => Promise<unknown> }).runAll(),
   )) as Results
