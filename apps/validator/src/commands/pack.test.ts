@@ -63,6 +63,18 @@ describe('spkg pack', () => {
     ])
   })
 
+  it.each([
+    ['not JSON', '{"id": ', 'manifest/not-json'],
+    ['not an object', '["story/0001-inn.sty"]', 'manifest/not-object'],
+  ])('refuses a source manifest.json that is %s and writes nothing', async (_, text, code) => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), { ...storyTree(), 'manifest.json': text })
+    const r = await runCli(['pack', 'inn', '-o', 'inn.spkg'], { cwd })
+    expect(r.code).toBe(1)
+    expect(`${r.stdout}${r.stderr}`).toContain(code)
+    expect(existsSync(join(cwd, 'inn.spkg'))).toBe(false)
+  })
+
   it('gives identical bytes for the same folder, whatever the file dates', async () => {
     const cwd = freshDir()
     writeTree(join(cwd, 'inn'), storyTree())

@@ -74,18 +74,16 @@ function readSourceManifest(
     )
     return { failed: true }
   }
-  const parsedText = parseManifestText(text)
-  const fatal = parsedText.diagnostics.filter(
-    (d) => d.severity === 'fatal' && d.code !== 'manifest/missing-id',
-  )
-  if (fatal.length > 0) {
-    diagnostics.push(...fatal)
-    return { failed: true }
-  }
   const json = parseJsonText(text)
-  return json.ok && isPlainObject(json.value)
-    ? { value: { ...json.value }, text, failed: false }
-    : { failed: true }
+  if (json.ok && isPlainObject(json.value)) return { value: { ...json.value }, text, failed: false }
+  // Not JSON, or not an object: the manifest parser words the fatal diagnostic (only then is it run
+  // here; the package builder runs it on the completed manifest).
+  diagnostics.push(
+    ...parseManifestText(text).diagnostics.filter(
+      (d) => d.severity === 'fatal' && d.code !== 'manifest/missing-id',
+    ),
+  )
+  return { failed: true }
 }
 
 /** Story parts found in the files: every `.sty` under `story/`, in raw-byte order. */
