@@ -412,7 +412,18 @@ export class LineParser {
         return this.jump(line, line.start)
       case 'media': {
         const m = /^!\[([^\]]*)\]\(([^)]*)\)/.exec(t)!
-        const rest = this.splitTagsAt(line, ` ${t.slice(m[0].length)}`, line.start + m[0].length - 1)
+        const after = ` ${t.slice(m[0].length)}`
+        const rest = this.splitTagsAt(line, after, line.start + m[0].length - 1)
+        if (rest.content.trim()) {
+          // Only tags may follow the closing ')': other text would be silently lost.
+          const at = after.search(/\S/)
+          const word = /^\S+/.exec(after.slice(at))![0]
+          this.ctx.report(
+            'story/tag-text',
+            `'${word.slice(0, 20)}' follows a media block, so it is ignored; only tags (#loop) may follow its ')'`,
+            posAt(line, line.start + m[0].length - 1 + at),
+          )
+        }
         const path = m[2]!.trim()
         const ppos = posAt(line, line.start + m[1]!.length + 4)
         const ext = /^[A-Za-z0-9]+$/.exec(path.slice(path.lastIndexOf('.') + 1))?.[0].toLowerCase()

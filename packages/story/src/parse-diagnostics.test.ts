@@ -72,6 +72,11 @@ const PART_CASES: Array<[string, string, string[]]> = [
     '#a b\n# T #x [#id]\n* Go #y z',
     ['story/tag-text@1:4', 'story/tag-text@2:8', 'story/tag-text@3:9'],
   ],
+  [
+    'story/tag-text: text after a media block',
+    '![a](x.png) caption\n![b](y.ogg)more #loop\n  ![c](z.png)  #loop tail\n![d](w.png) #loop',
+    ['story/tag-text@1:13', 'story/tag-text@2:12', 'story/tag-text@3:22'],
+  ],
   ['story/unknown-command: line', '{frobnicate 3}', ['story/unknown-command@1:1']],
   ['story/unknown-command: inline', 'a {wat} b', ['story/unknown-command@1:3']],
   [
