@@ -8,6 +8,7 @@ import type { DiagnosticCode } from './codes'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
+import { fastField } from './fast-fields'
 import { describeJsonType, isPlainObject, parseJsonText } from './json'
 import { normalizeField } from './normalize'
 import { runManifestRules } from './rules'
@@ -43,8 +44,28 @@ function codeForField(field: ManifestField) {
   }
 }
 
-/** Validates one field; arrays and records keep their valid members and drop only bad ones. */
+/**
+ * Validates one field; arrays and records keep their valid members and drop only bad ones.
+ * A field already in canonical form is taken by {@link fastField} without zod (same result);
+ * `root()` (the manifest with this field normalised) is only built to word zod's issues.
+ */
 function validateField(
+  field: ManifestField,
+  value: unknown,
+  root: () => unknown,
+  path: string,
+  out: Diagnostic[],
+  fast: boolean,
+): { ok: boolean; value?: unknown } {
+  if (fast) {
+    const r = fastField(field, value)
+    if (r) return { ok: true, value: r.value }
+  }
+  return validateFieldWithZod(field, value, root(), path, out)
+}
+
+/** Validates one field through its zod schema (the reference the fast path is tested against). @internal */
+export function validateFieldWithZod(
   field: ManifestField,
   value: unknown,
   root: unknown,
@@ -91,6 +112,19 @@ function validateField(
  * // manifest.parts → [{ file: 'story/0001-inn.sty', name: 'Inn' }]
  */
 export function parseManifest(value: unknown, options: ParseManifestOptions = {}): ManifestResult {
+  return parseManifestWith(value, options, true)
+}
+
+/**
+ * {@link parseManifest}, with the zod-free fast path for canonical fields on or off (off only
+ * in the equivalence test, which proves both give the same result).
+ * @internal
+ */
+export function parseManifestWith(
+  value: unknown,
+  options: ParseManifestOptions,
+  fast: boolean,
+): ManifestResult {
   const path = options.path ?? MANIFEST_PATH
   const diagnostics: Diagnostic[] = []
   if (!isPlainObject(value)) {
@@ -111,7 +145,14 @@ export function parseManifest(value: unknown, options: ParseManifestOptions = {}
     if (field === 'id') {
       if (typeof normalized !== 'string' || normalized.trim().length === 0) continue
     }
-    const r = validateField(field, normalized, { ...value, [field]: normalized }, path, diagnostics)
+    const r = validateField(
+      field,
+      normalized,
+      () => ({ ...value, [field]: normalized }),
+      path,
+      diagnostics,
+      fast,
+    )
     if (!r.ok) continue
     out[field] = r.value
     if (

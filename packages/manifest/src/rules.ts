@@ -47,9 +47,12 @@ function checkPath(
   value: string,
   rule?: { dir?: string; ext?: string; what: string },
 ): boolean {
+  const problem = checkArchivePath(value)
+  // The common case (a safe path where it belongs) builds no pointer or label.
+  if (!problem && (!rule?.dir || value.startsWith(rule.dir)) && (!rule?.ext || value.endsWith(rule.ext)))
+    return true
   const field = toPointer(segments)
   const label = `"${field.slice(1)}"`
-  const problem = checkArchivePath(value)
   if (problem) {
     push(createDiagnostic('manifest/unsafe-path', `${label} ("${value}") ${problem}.`, { path, field }))
     return false

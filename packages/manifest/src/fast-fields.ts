@@ -1,0 +1,171 @@
+/**
+ * A zod-free check of manifest fields already in canonical form. `parseManifest` asks it first;
+ * when it answers, the value is exactly what the zod path would return (same values, same key
+ * order, new arrays and objects where zod builds them) and zod would have reported nothing.
+ * On any doubt (a wrong type, an `undefined` member, a non-plain object, a `__proto__` key, a
+ * field or member it does not model) it answers `undefined` and the zod path decides, so the
+ * results and diagnostics are those of zod in every case. `fast-fields.property.test.ts` checks
+ * that equivalence on arbitrary input. Why: building and first-running the zod schemas costs
+ * 10-30 ms in a fresh process, more than the rest of a package peek.
+ */
+import { isPlainObject } from './json'
+import type { ManifestField } from './schema'
+
+/** Thrown inside a check to mean "not sure: let zod decide". */
+const DOUBT: unique symbol = Symbol('doubt')
+
+const doubt = (): never => {
+  throw DOUBT
+}
+
+type Check = (v: unknown) => unknown
+
+const string: Check = (v) => (typeof v === 'string' ? v : doubt())
+const nonEmptyString: Check = (v) => (typeof v === 'string' && v.length >= 1 ? v : doubt())
+const boolean: Check = (v) => (typeof v === 'boolean' ? v : doubt())
+const number: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : doubt())
+const numberOrString: Check = (v) =>
+  typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) ? v : doubt()
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    typeof v === 'string' && values.includes(v) ? v : doubt()
+const HEX64 = /^[0-9a-f]{64}$/
+const digest: Check = (v) => (typeof v === 'string' && HEX64.test(v) ? v : doubt())
+
+/** A plain object whose own keys are all safe to copy by assignment. */
+function plain(v: unknown): Record<string, unknown> {
+  if (!isPlainObject(v)) return doubt()
+  return v
+}
+
+/** An array of `item` (as `parseManifest` validates arrays: member by member, a new array). */
+const arrayOf =
+  (item: Check): Check =>
+  (v) => {
+    if (!Array.isArray(v)) return doubt()
+    const out = new Array<unknown>(v.length)
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) return doubt() // a hole: forEach would skip it
+      out[i] = item(v[i])
+    }
+    return out
+  }
+
+/**
+ * zod's looseObject: known keys in shape order (required ones must be present, optional ones
+ * only when present), then the other own keys in input order, values untouched.
+ */
+function looseObject(shape: Record<string, Check>, required: readonly string[] = []): Check {
+  const known = Object.keys(shape)
+  return (v) => {
+    const input = plain(v)
+    const out: Record<string, unknown> = {}
+    for (const key of known) {
+      if (!Object.hasOwn(input, key)) {
+        if (required.includes(key)) return doubt()
+        continue
+      }
+      const value = input[key]
+      if (value === undefined) return doubt()
+      out[key] = shape[key]!(value)
+    }
+    for (const key of Object.keys(input)) {
+      if (Object.hasOwn(shape, key)) continue
+      if (key === '__proto__' || input[key] === undefined) return doubt()
+      out[key] = input[key]
+    }
+    return out
+  }
+}
+
+/** `parseManifest`'s record handling: each value checked, a new object in `Object.entries` order. */
+const recordOf =
+  (value: Check): Check =>
+  (v) => {
+    const input = plain(v)
+    const out: Record<string, unknown> = {}
+    for (const key of Object.keys(input)) {
+      if (key === '__proto__') return doubt()
+      out[key] = value(input[key])
+    }
+    return out
+  }
+
+const stringList = arrayOf(string)
+const section = looseObject({ enabled: boolean, label: string, icon: string })
+
+const FIELDS: Record<ManifestField, Check> = {
+  story_lang: string,
+  manifest: string,
+  type: oneOf('story', 'instruction'),
+  id: nonEmptyString,
+  title: string,
+  intro: string,
+  cover: string,
+  author: arrayOf(looseObject({ name: nonEmptyString, id: nonEmptyString }, ['name'])),
+  version: string,
+  language: string,
+  direction: oneOf('ltr', 'rtl'),
+  date: string,
+  description: string,
+  genre: string,
+  tags: stringList,
+  license: string,
+  parts: arrayOf(looseObject({ file: string, name: string }, ['file', 'name'])),
+  assets: arrayOf(looseObject({ file: string, name: string }, ['file'])),
+  instruction: string,
+  stories: stringList,
+  readers: arrayOf(number),
+  age: looseObject({ min: number, max: number }),
+  content_warnings: stringList,
+  series: string,
+  season: numberOrString,
+  entry: numberOrString,
+  series_name: string,
+  season_name: string,
+  duration: (v) => ((number(v) as number) >= 0 ? v : doubt()),
+  sensors: stringList,
+  accessibility: stringList,
+  // `params` (a record of anything) is left to zod.
+  allowed_urls: arrayOf(looseObject({ alias: nonEmptyString, url: string, params: doubt }, ['alias', 'url'])),
+  extensions: stringList,
+  requires: stringList,
+  loading: oneOf('progressive'),
+  preload: stringList,
+  locked: stringList,
+  offline: boolean,
+  preview: boolean,
+  integrity: recordOf(digest),
+  solo_mode: oneOf('all_roles', 'single_role'),
+  storage: oneOf('none', 'local', 'cloud'),
+  reader: looseObject({
+    tabBar: looseObject({
+      enabled: boolean,
+      priorityHand: oneOf('reader', 'left', 'right'),
+      help: section,
+      map: section,
+      bag: section,
+      character: section,
+      actions: section,
+    }),
+  }),
+  build: looseObject({ minified: boolean, names_map: string }),
+  signed: boolean,
+  signature: string,
+}
+
+/**
+ * The validated value of one field when it is plainly valid (`{ value }`, exactly what the zod
+ * path would return, with no diagnostic), or `undefined` when zod must decide.
+ */
+export function fastField(field: ManifestField, value: unknown): { value: unknown } | undefined {
+  const check = FIELDS[field]
+  if (!check) return undefined
+  try {
+    return { value: check(value) }
+  } catch (e) {
+    if (e === DOUBT) return undefined
+    throw e
+  }
+}
