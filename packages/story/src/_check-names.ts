@@ -7,8 +7,8 @@
 import type { Scope } from './_check-modules'
 import { BUILTINS, describeArity } from './_names'
 import { inlineSets, nodeExprs, optionExprs, visitNodes, walkExpr } from './_walk'
-import type { Expr, Node, Pos, SetStmt } from './ast'
-import type { CheckContext } from './check-story'
+import type { Expr, Node, PartAst, Pos, SetStmt } from './ast'
+import { type CheckContext, PHASE } from './check-story'
 
 /** One use of a name, with the chain of sections (innermost last) it appears in. */
 type Use =
@@ -33,15 +33,17 @@ function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = []): void {
   for (const d of defaults) fu.uses.push({ k: 'set', stmt: d, sections: ['h0'] })
   for (const d of defaults) addExpr(fu, d.e, ['h0'])
   let stack: Array<{ level: number; id: string }> = []
-  const outer: Array<typeof stack> = []
-  const sections = () => ['h0', ...stack.map((s) => s.id)]
+  // the section chain, rebuilt only when a heading or the end of an option body changes it;
+  // uses share it (nothing mutates it)
+  let secs = ['h0']
+  const outer: Array<{ stack: typeof stack; secs: string[] }> = []
   visitNodes(nodes, {
     node(n) {
       if (n.kind === 'heading') {
         while (stack.length && stack[stack.length - 1]!.level >= n.level) stack.pop()
         stack.push({ level: n.level, id: n.id })
+        secs = ['h0', ...stack.map((s) => s.id)]
       }
-      const secs = sections()
       if (n.kind === 'set') fu.uses.push({ k: 'set', stmt: n.stmt, sections: secs })
       else if (n.kind === 'local')
         fu.uses.push({ k: 'local', name: n.name, pos: n.pos, section: secs[secs.length - 1]! })
@@ -53,13 +55,12 @@ function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = []): void {
       for (const e of nodeExprs(n)) addExpr(fu, e, secs)
     },
     option(o) {
-      const secs = sections()
       for (const stmt of inlineSets(o.label)) fu.uses.push({ k: 'set', stmt, sections: secs })
       for (const e of optionExprs(o)) addExpr(fu, e, secs)
-      outer.push(stack.slice())
+      outer.push({ stack: stack.slice(), secs })
     },
     leaveOption() {
-      stack = outer.pop()!
+      ;({ stack, secs } = outer.pop()!)
     },
   })
 }
@@ -71,98 +72,168 @@ function addExpr(fu: FileUses, root: Expr, sections: string[]): void {
   })
 }
 
-/** Runs the name checks over every part and module. */
-export function checkNames(
-  cx: CheckContext,
-  moduleScopes: Map<string, Scope>,
-  partScopes: Map<string, Scope>,
-): void {
-  const files: FileUses[] = []
-  const blank = (file: string, scope: Scope, params: string[] = []): FileUses => ({
-    file,
-    scope,
-    params: new Set(params),
-    uses: [],
-    exprs: [],
-    inserts: [],
-    calls: [],
-  })
-  for (const [file, part] of cx.parts) {
-    const fu = blank(file, partScopes.get(file)!)
-    collect(fu, part.ast.body, part.ast.declarations.defaults)
-    files.push(fu)
-  }
-  for (const path of cx.moduleOrder) {
-    const mod = cx.modules.get(path)!
-    const scope = moduleScopes.get(path)!
-    const top = blank(path, scope)
-    collect(top, [], mod.defaults)
-    files.push(top)
-    for (const f of mod.fns) {
-      const fu = blank(path, scope, f.params)
-      addExpr(fu, f.e, ['h0'])
-      files.push(fu)
+const blank = (file: string, scope: Scope, params: string[] = []): FileUses => ({
+  file,
+  scope,
+  params: new Set(params),
+  uses: [],
+  exprs: [],
+  inserts: [],
+  calls: [],
+})
+
+/** The `{local}` names of `files`, by file and section. */
+type Locals = Map<string, Map<string, Set<string>>>
+
+function addLocals(locals: Locals, fu: FileUses): void {
+  for (const u of fu.uses)
+    if (u.k === 'local') {
+      const bySection = locals.get(fu.file) ?? new Map<string, Set<string>>()
+      locals.set(fu.file, bySection)
+      const set = bySection.get(u.section) ?? new Set<string>()
+      bySection.set(u.section, set)
+      set.add(u.name)
     }
-    for (const p of mod.passages) {
-      const fu = blank(path, scope, p.params)
-      collect(fu, p.body)
-      files.push(fu)
+}
+
+const isLocal = (locals: Locals, fu: FileUses, name: string, sections: string[]) =>
+  fu.params.has(name) || sections.some((s) => locals.get(fu.file)?.get(s)?.has(name))
+
+/** A use whose finding depends on the story variables of the whole package. */
+interface Pending {
+  k: 'undeclared' | 'shadowing'
+  file: string
+  name: string
+  pos: Pos
+  seq: number
+}
+
+/**
+ * The name checks over every part and module. Story variables are those of the whole package
+ * (defaults, session keys, `=` assignments anywhere), so {@link NameChecks.scanPart} reports what
+ * one part can tell and keeps only the uses whose verdict waits for the other parts;
+ * {@link NameChecks.finish} decides those and checks the modules.
+ */
+export class NameChecks {
+  private readonly declared: Set<string>
+  private readonly moduleFiles: FileUses[] = []
+  private readonly moduleLocals: Locals = new Map()
+  private readonly pending: Pending[] = []
+
+  constructor(
+    private readonly cx: CheckContext,
+    moduleScopes: Map<string, Scope>,
+  ) {
+    this.declared = new Set(cx.sessionKeys)
+    for (const path of cx.moduleOrder) {
+      const mod = cx.modules.get(path)!
+      const scope = moduleScopes.get(path)!
+      const top = blank(path, scope)
+      collect(top, [], mod.defaults)
+      this.moduleFiles.push(top)
+      for (const f of mod.fns) {
+        const fu = blank(path, scope, f.params)
+        addExpr(fu, f.e, ['h0'])
+        this.moduleFiles.push(fu)
+      }
+      for (const p of mod.passages) {
+        const fu = blank(path, scope, p.params)
+        collect(fu, p.body)
+        this.moduleFiles.push(fu)
+      }
     }
+    for (const fu of this.moduleFiles) addLocals(this.moduleLocals, fu)
+    for (const fu of this.moduleFiles) this.declare(this.moduleLocals, fu)
   }
 
-  // locals per file and section; then story variables: defaults, session keys, and `=` assignments
-  const locals = new Map<string, Map<string, Set<string>>>()
-  for (const fu of files)
+  /** Story variables: `=` assignments that are not to a local or parameter. */
+  private declare(locals: Locals, fu: FileUses): void {
     for (const u of fu.uses)
-      if (u.k === 'local') {
-        const bySection = locals.get(fu.file) ?? new Map<string, Set<string>>()
-        locals.set(fu.file, bySection)
-        const set = bySection.get(u.section) ?? new Set<string>()
-        bySection.set(u.section, set)
-        set.add(u.name)
-      }
-  const isLocal = (fu: FileUses, name: string, sections: string[]) =>
-    fu.params.has(name) || sections.some((s) => locals.get(fu.file)?.get(s)?.has(name))
-  const declared = new Set<string>(cx.sessionKeys)
-  for (const fu of files)
-    for (const u of fu.uses)
-      if (u.k === 'set' && u.stmt.op === '=' && !isLocal(fu, u.stmt.name, u.sections))
-        declared.add(u.stmt.name)
-  for (const fu of files) {
+      if (u.k === 'set' && u.stmt.op === '=' && !isLocal(locals, fu, u.stmt.name, u.sections))
+        this.declared.add(u.stmt.name)
+  }
+
+  /** Checks the names of one part seen with `scope`. */
+  scanPart(file: string, ast: PartAst, scope: Scope): void {
+    const cx = this.cx
+    const fu = blank(file, scope)
+    collect(fu, ast.body, ast.declarations.defaults)
+    const locals: Locals = new Map()
+    addLocals(locals, fu)
+    this.declare(locals, fu)
+    cx.phase = PHASE.names
     for (const u of fu.uses) {
       if (u.k === 'local') {
-        if (declared.has(u.name))
-          cx.report(
-            fu.file,
-            'story/shadowing',
-            `the local '${u.name}' hides the story variable '${u.name}' in this section`,
-            u.pos,
-          )
+        // `declared` only grows: a name declared already is declared at the end too
+        if (this.declared.has(u.name)) reportShadowing(cx, file, u.name, u.pos)
+        else this.pending.push({ k: 'shadowing', file, name: u.name, pos: u.pos, seq: cx.reserve() })
         continue
       }
       const name = u.k === 'read' ? u.name : u.stmt.name
-      if (isLocal(fu, name, u.sections)) continue
+      if (isLocal(locals, fu, name, u.sections)) continue
       if (u.k === 'set' && fu.scope.consts.has(name)) {
-        cx.report(
-          fu.file,
-          'story/const-assign',
-          `'${name}' is a constant of '${fu.scope.consts.get(name)}' and cannot change`,
-          u.stmt.pos,
-        )
+        reportConstAssign(cx, fu, name, u.stmt.pos)
         continue
       }
       if (u.k === 'read' && fu.scope.consts.has(name)) continue
-      if (declared.has(name)) continue
+      if (this.declared.has(name)) continue
       if (u.k === 'set' && u.stmt.op === '=') continue
-      cx.report(
-        fu.file,
-        'story/undeclared',
-        `'${name}' is never given a value: declare it with '{set ${name} = …}' in a declaration block, a module or session.json`,
-        u.k === 'read' ? u.pos : u.stmt.pos,
-      )
+      const pos = u.k === 'read' ? u.pos : u.stmt.pos
+      this.pending.push({ k: 'undeclared', file, name, pos, seq: cx.reserve() })
     }
+    cx.phase = PHASE.calls
     checkCalls(cx, fu)
   }
+
+  /** Decides the uses kept by {@link NameChecks.scanPart}, then checks the modules. */
+  finish(): void {
+    const cx = this.cx
+    for (const p of this.pending) {
+      const isDeclared = this.declared.has(p.name)
+      if (p.k === 'shadowing' && isDeclared)
+        cx.reportAt(p.seq, PHASE.names, p.file, 'story/shadowing', shadowingMessage(p.name), p.pos)
+      else if (p.k === 'undeclared' && !isDeclared)
+        cx.reportAt(p.seq, PHASE.names, p.file, 'story/undeclared', undeclaredMessage(p.name), p.pos)
+    }
+    cx.phase = PHASE.names
+    for (const fu of this.moduleFiles) {
+      for (const u of fu.uses) {
+        if (u.k === 'local') {
+          if (this.declared.has(u.name)) reportShadowing(cx, fu.file, u.name, u.pos)
+          continue
+        }
+        const name = u.k === 'read' ? u.name : u.stmt.name
+        if (isLocal(this.moduleLocals, fu, name, u.sections)) continue
+        if (u.k === 'set' && fu.scope.consts.has(name)) {
+          reportConstAssign(cx, fu, name, u.stmt.pos)
+          continue
+        }
+        if (u.k === 'read' && fu.scope.consts.has(name)) continue
+        if (this.declared.has(name)) continue
+        if (u.k === 'set' && u.stmt.op === '=') continue
+        cx.report(fu.file, 'story/undeclared', undeclaredMessage(name), u.k === 'read' ? u.pos : u.stmt.pos)
+      }
+      checkCalls(cx, fu)
+    }
+  }
+}
+
+const shadowingMessage = (name: string) =>
+  `the local '${name}' hides the story variable '${name}' in this section`
+const undeclaredMessage = (name: string) =>
+  `'${name}' is never given a value: declare it with '{set ${name} = …}' in a declaration block, a module or session.json`
+
+function reportShadowing(cx: CheckContext, file: string, name: string, pos: Pos): void {
+  cx.report(file, 'story/shadowing', shadowingMessage(name), pos)
+}
+
+function reportConstAssign(cx: CheckContext, fu: FileUses, name: string, pos: Pos): void {
+  cx.report(
+    fu.file,
+    'story/const-assign',
+    `'${name}' is a constant of '${fu.scope.consts.get(name)}' and cannot change`,
+    pos,
+  )
 }
 
 /** Function calls, `{insert}` and `{call}`: visible names and argument counts. */

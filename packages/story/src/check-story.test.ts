@@ -122,6 +122,39 @@ describe('unreachable content', () => {
     ).toEqual(['story/2.sty:1:1 story/unreachable'])
   })
 
+  it('orders findings at one position the same whichever check made them', () => {
+    const order = ['story/a.sty', 'story/b.sty']
+    expect(run({ parts: { 'story/a.sty': '-> END', 'story/b.sty': '{nope}\n[[ no.sty ]]' }, order })).toEqual(
+      [
+        'story/b.sty:1:1 story/unknown-command',
+        'story/b.sty:1:1 story/unreachable',
+        'story/b.sty:2:1 story/unknown-part',
+      ],
+    )
+    expect(
+      run({ parts: { 'story/a.sty': '-> END', 'story/b.sty': '{use zz}\n[[ no.sty ]]' }, order }),
+    ).toEqual([
+      'story/b.sty:1:1 story/unreachable',
+      'story/b.sty:1:1 story/unknown-module',
+      'story/b.sty:2:1 story/unknown-part',
+    ])
+    expect(run({ parts: { 'story/a.sty': '-> END', 'story/b.sty': '[[ no.sty ]]' }, order })).toEqual([
+      'story/b.sty:1:1 story/unknown-part',
+      'story/b.sty:1:1 story/unreachable',
+    ])
+  })
+
+  it('sees targets in parts checked after the part they reach', () => {
+    const parts = {
+      'story/a.sty': 'x\n-> END\n# One [#one]\n-> END\n[#two]\n-> END\n# Three [#three]',
+      'story/b.sty': '[One > a.sty:one] [Three > a.sty:three] [Four > c.sty:four]',
+      'story/c.sty': '# Four [#four]',
+    }
+    expect(run({ parts, order: ['story/a.sty', 'story/b.sty', 'story/c.sty'] })).toEqual([
+      'story/a.sty:5:1 story/unreachable',
+    ])
+  })
+
   it('keeps the parse-time report of content right after a jump', () => {
     expect(one('-> END\ntext')).toEqual(['story/a.sty:2:1 story/unreachable'])
   })
@@ -160,6 +193,27 @@ describe('variables', () => {
       'story/a.sty:2:1 story/implicit-ids',
       'story/a.sty:6:10 story/undeclared',
       'story/a.sty:7:3 story/undeclared',
+    ])
+  })
+
+  it('judges every part against the story variables of the whole package', () => {
+    const parts = {
+      'story/a.sty':
+        '{use m}\n# A\n{local late = 1}\n${later} ${never}\n{set C = 2}\n{set never += 1}\n[[ b.sty ]]',
+      'story/b.sty': '{set later = 1}\n{set late = 2}\n${never}',
+    }
+    expect(
+      run({
+        parts,
+        order: ['story/a.sty', 'story/b.sty'],
+        modules: { 'extensions/m.xty': '{const C = 1}' },
+      }),
+    ).toEqual([
+      'story/a.sty:3:1 story/shadowing',
+      'story/a.sty:4:12 story/undeclared',
+      'story/a.sty:5:1 story/const-assign',
+      'story/a.sty:6:1 story/undeclared',
+      'story/b.sty:3:3 story/undeclared',
     ])
   })
 

@@ -3,11 +3,11 @@
  * package and checks what only the whole package can tell.
  */
 import { createDiagnostic, type Diagnostic, type DiagnosticCode, isVariableName } from '@spkg/manifest'
-import { checkModules, type Scope, scopeOf } from './_check-modules'
-import { checkNames } from './_check-names'
-import { checkParts, collectIds } from './_check-parts'
+import { checkModules, scopeOf } from './_check-modules'
+import { NameChecks } from './_check-names'
+import { PartChecks } from './_check-parts'
 import type { IdKind } from './_resolve'
-import type { ModuleAst, PartAst, Pos } from './ast'
+import type { ModuleAst, Pos } from './ast'
 import { parseModule } from './parse-module'
 import { parseStory } from './parse-story'
 
@@ -33,9 +33,26 @@ export interface CheckStoryInput {
   flat?: boolean
 }
 
+/** When a finding is reported: findings about one file at one position keep this order. */
+export const PHASE = {
+  manifest: 0,
+  parse: 1,
+  targets: 2,
+  part: 3,
+  deadSections: 4,
+  deadParts: 5,
+  modules: 6,
+  partUses: 7,
+  names: 8,
+  calls: 9,
+} as const
+
 /** Shared state of one check run. Internal to the checker files. */
 export interface CheckContext {
-  parts: Map<string, { ast: PartAst; ids: Map<string, IdKind> }>
+  /** Every part path (parsed or not yet). */
+  partPaths: ReadonlySet<string>
+  /** The id table of each part parsed so far. */
+  partIds: Map<string, Map<string, IdKind>>
   modules: Map<string, ModuleAst>
   moduleOrder: string[]
   entry: string | undefined
@@ -45,8 +62,14 @@ export interface CheckContext {
   requires: Set<string>
   sessionKeys: string[]
   flat: boolean
+  /** The phase {@link CheckContext.report} files findings under. */
+  phase: number
   /** Reports at `pos` in `file`; without `pos`, a finding about a JSON file (with `field`). */
   report(file: string, code: DiagnosticCode, message: string, pos?: Pos, field?: string): void
+  /** A place in the report order, for a finding only decided later ({@link CheckContext.reportAt}). */
+  reserve(): number
+  /** Reports a finding in the place `seq` reserved, under `phase`. */
+  reportAt(seq: number, phase: number, file: string, code: DiagnosticCode, message: string, pos: Pos): void
 }
 
 /**
@@ -57,6 +80,10 @@ export interface CheckContext {
  * once-only options without explicit ids. Never throws. Diagnostics come grouped by file (parts
  * in play order, then modules), each file sorted by position; manifest and session findings first.
  *
+ * Parts are checked one at a time: a part's syntax tree is dropped once its own checks have run,
+ * and only what the cross-part checks need (ids, targets, candidates) is kept, so memory grows
+ * with the largest part, not with the whole story.
+ *
  * @example
  * ```ts
  * checkStory({ parts: { 'story/a.sty': '[[ b.sty ]]' }, order: ['story/a.sty'] })
@@ -64,50 +91,103 @@ export interface CheckContext {
  * ```
  */
 export function checkStory(input: CheckStoryInput): Diagnostic[] {
-  const out: Diagnostic[] = []
+  const partOrder = [
+    ...new Set([
+      ...input.order.filter((p) => Object.hasOwn(input.parts, p)),
+      ...Object.keys(input.parts).sort(),
+    ]),
+  ]
+  const modules = input.modules ?? {}
+  const moduleOrder = [
+    ...new Set([
+      ...(input.extensions ?? []).filter((p) => Object.hasOwn(modules, p)),
+      ...Object.keys(modules).sort(),
+    ]),
+  ]
+  const findings = new Findings([...partOrder, ...moduleOrder])
   const cx: CheckContext = {
-    parts: new Map(),
+    partPaths: new Set(partOrder),
+    partIds: new Map(),
     modules: new Map(),
-    moduleOrder: [],
+    moduleOrder,
     entry: input.order.find((p) => Object.hasOwn(input.parts, p)),
     order: input.order,
     assets: input.assets ? new Set(input.assets) : undefined,
     requires: new Set(input.requires ?? []),
     sessionKeys: [],
     flat: input.flat ?? false,
+    phase: PHASE.manifest,
     report(file, code, message, pos, field) {
       const at = pos ? { path: file, line: pos.line, column: pos.column } : { path: file, field }
-      out.push(createDiagnostic(code, message, at))
+      findings.add(createDiagnostic(code, message, at), cx.phase)
+    },
+    reserve: () => findings.reserve(),
+    reportAt(seq, phase, file, code, message, pos) {
+      findings.add(
+        createDiagnostic(code, message, { path: file, line: pos.line, column: pos.column }),
+        phase,
+        seq,
+      )
     },
   }
   checkManifestFields(cx, input)
-  const partOrder = [
-    ...input.order.filter((p) => Object.hasOwn(input.parts, p)),
-    ...Object.keys(input.parts).sort(),
-  ]
-  for (const path of new Set(partOrder)) {
-    const r = parseStory(input.parts[path]!, { path })
-    out.push(...r.diagnostics)
-    cx.parts.set(path, { ast: r.ast, ids: collectIds(r.ast) })
-  }
-  const modules = input.modules ?? {}
-  const loadOrder = [
-    ...(input.extensions ?? []).filter((p) => Object.hasOwn(modules, p)),
-    ...Object.keys(modules).sort(),
-  ]
-  cx.moduleOrder = [...new Set(loadOrder)]
-  for (const path of cx.moduleOrder) {
+  // Modules first (they are small and every part's scope needs them), then the parts one by one.
+  for (const path of moduleOrder) {
     const r = parseModule(modules[path]!, { path })
-    out.push(...r.diagnostics)
+    for (const d of r.diagnostics) findings.add(d, PHASE.parse)
     cx.modules.set(path, r.ast)
   }
-  checkParts(cx)
+  cx.phase = PHASE.modules
   const moduleScopes = checkModules(cx)
-  const partScopes = new Map<string, Scope>()
-  for (const [file, part] of cx.parts)
-    partScopes.set(file, scopeOf(cx, file, part.ast.declarations.uses, true))
-  checkNames(cx, moduleScopes, partScopes)
-  return sortByFile(out, [...cx.parts.keys(), ...cx.moduleOrder])
+  const names = new NameChecks(cx, moduleScopes)
+  const parts = new PartChecks(cx)
+  for (const path of partOrder) {
+    const r = parseStory(input.parts[path]!, { path })
+    for (const d of r.diagnostics) findings.add(d, PHASE.parse)
+    parts.scan(path, r.ast)
+    cx.phase = PHASE.partUses
+    const scope = scopeOf(cx, path, r.ast.declarations.uses, true)
+    names.scanPart(path, r.ast, scope)
+  }
+  parts.finish()
+  names.finish()
+  return findings.sorted()
+}
+
+/**
+ * The findings of one run with their sort keys: file (parts in play order, then modules; others
+ * first), line, column, then phase and report order, which is the order the checks ran in when
+ * they each walked the whole story.
+ */
+class Findings {
+  private readonly items: Array<{ d: Diagnostic; rank: number; phase: number; seq: number }> = []
+  private readonly rank: Map<string, number>
+  private seq = 0
+
+  constructor(order: string[]) {
+    this.rank = new Map(order.map((p, i) => [p, i + 1]))
+  }
+
+  reserve(): number {
+    return this.seq++
+  }
+
+  add(d: Diagnostic, phase: number, seq = this.seq++): void {
+    this.items.push({ d, rank: this.rank.get(d.path ?? '') ?? 0, phase, seq })
+  }
+
+  sorted(): Diagnostic[] {
+    return this.items
+      .sort(
+        (a, b) =>
+          a.rank - b.rank ||
+          (a.d.line ?? 0) - (b.d.line ?? 0) ||
+          (a.d.column ?? 0) - (b.d.column ?? 0) ||
+          a.phase - b.phase ||
+          a.seq - b.seq,
+      )
+      .map((x) => x.d)
+  }
 }
 
 function checkManifestFields(cx: CheckContext, input: CheckStoryInput): void {
@@ -145,19 +225,4 @@ function cxReport(
   message: string,
 ): void {
   cx.report(file, code, message, undefined, field)
-}
-
-/** Groups diagnostics by file in `order` (others first), each file sorted by position. */
-function sortByFile(ds: Diagnostic[], order: string[]): Diagnostic[] {
-  const rank = new Map(order.map((p, i) => [p, i + 1]))
-  return ds
-    .map((d, n) => ({ d, n }))
-    .sort(
-      (a, b) =>
-        (rank.get(a.d.path ?? '') ?? 0) - (rank.get(b.d.path ?? '') ?? 0) ||
-        (a.d.line ?? 0) - (b.d.line ?? 0) ||
-        (a.d.column ?? 0) - (b.d.column ?? 0) ||
-        a.n - b.n,
-    )
-    .map((x) => x.d)
 }
