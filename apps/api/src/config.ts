@@ -108,6 +108,7 @@ const EnvSchema = z.object({
       }),
   ),
   AUTH_EVENTS_RETENTION_DAYS: integer(1, 3650, 90),
+  RATE_LIMIT_MAX_FACTOR: integer(1, 10_000_000, 1),
 })
 
 /** The environment variables the API reads (all optional; see apps/api/README.md for defaults). */
@@ -146,6 +147,11 @@ export interface Config {
   publicUrl: string
   trustProxy: boolean | number | string[]
   authEventsRetentionDays: number
+  /**
+   * Multiplies every throttle's `max` (`RATE_LIMIT_MAX_FACTOR`, default 1). Outside production only: tests that
+   * need many requests of one user to reach a route (the report quota across instances) and benchmarks.
+   */
+  rateLimitMaxFactor: number
 }
 
 /** Thrown by {@link loadConfig}: `issues` holds one line per bad setting, naming the variable. */
@@ -184,6 +190,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     issues.push(
       'PUBLIC_URL: must be an https:// URL in production (browsers ignore http reporting endpoints)',
     )
+  if (isProduction && e.RATE_LIMIT_MAX_FACTOR !== 1)
+    issues.push('RATE_LIMIT_MAX_FACTOR: must be 1 in production (the SPEC limits apply)')
   if (issues.length > 0) throw new ConfigError(issues)
   const publicHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST
   return deepFreeze({
@@ -207,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicUrl: e.PUBLIC_URL ?? `http://${publicHost}:${e.PORT}`,
     trustProxy: e.TRUST_PROXY,
     authEventsRetentionDays: e.AUTH_EVENTS_RETENTION_DAYS,
+    rateLimitMaxFactor: e.RATE_LIMIT_MAX_FACTOR,
   })
 }
 

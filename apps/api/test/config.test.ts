@@ -112,6 +112,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ OIDC_ISSUER: 'http://127.0.0.1:4000' }).oidc.issuer).toBe('http://127.0.0.1:4000')
   })
 
+  it('multiplies the throttles by RATE_LIMIT_MAX_FACTOR outside production only', () => {
+    expect(loadConfig({}).rateLimitMaxFactor).toBe(1)
+    expect(loadConfig({ NODE_ENV: 'test', RATE_LIMIT_MAX_FACTOR: '10' }).rateLimitMaxFactor).toBe(10)
+    expect(issues({ RATE_LIMIT_MAX_FACTOR: '0' })).toEqual(['RATE_LIMIT_MAX_FACTOR: must be at least 1'])
+    expect(issues({ RATE_LIMIT_MAX_FACTOR: '2.5' })).toEqual([
+      'RATE_LIMIT_MAX_FACTOR: must be an integer from 1 to 10000000',
+    ])
+    const production = {
+      NODE_ENV: 'production',
+      OIDC_ISSUER: 'https://id.example.org',
+      DATABASE_URL: 'postgres://db/spkg',
+    }
+    expect(loadConfig({ ...production, RATE_LIMIT_MAX_FACTOR: '1' }).rateLimitMaxFactor).toBe(1)
+    expect(issues({ ...production, RATE_LIMIT_MAX_FACTOR: '100' })).toEqual([
+      'RATE_LIMIT_MAX_FACTOR: must be 1 in production (the SPEC limits apply)',
+    ])
+  })
+
   it('ConfigError prints one line per problem', () => {
     expect(() => loadConfig({ PORT: 'x' })).toThrow(
       'Invalid configuration:\n  PORT: must be an integer from 0 to 65535',
