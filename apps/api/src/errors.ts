@@ -3,7 +3,7 @@
  * validation failures, router-level errors (`frameworkErrors`) and 404s. 5xx answers say only
  * `Internal server error`; the stack goes to the server log.
  */
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 
@@ -12,13 +12,25 @@ export const API_ERROR_CODES = {
   VALIDATION_FAILED: 'request validation failed (body, query, params or headers)',
   NOT_FOUND: 'the resource does not exist',
   UNAUTHORIZED: 'missing or invalid bearer token',
+  AUTH_MISSING_TOKEN: 'no `Authorization: Bearer` header',
+  AUTH_MALFORMED_HEADER: 'the Authorization header is not `Bearer <token>`',
+  AUTH_INVALID_TOKEN: 'bad signature, issuer, audience or claims',
+  AUTH_TOKEN_EXPIRED: 'the token has expired',
+  AUTH_ALG_NOT_ALLOWED: 'the token is not signed with RS256',
+  AUTH_NO_KID: 'the token header names no key',
+  AUTH_UNKNOWN_KEY: 'the key is not in the identity provider key set',
+  AUTH_SESSION_REVOKED: 'the session of this token was revoked',
+  AUTH_UNAVAILABLE: 'the identity provider was never reachable (503)',
   FORBIDDEN: 'valid token without the right to do this',
+  SESSION_NOT_FOUND: 'no such session of the caller',
+  THROTTLED: 'over a rate-limit tier (429, with Retry-After)',
   STORY_EXISTS: 'a story with this slug exists already',
   SERIES_EXISTS: 'a series with this slug exists already',
   INSTRUCTION_NOT_FOUND: 'the linked instruction package does not exist or is not an instruction',
   REPORT_RATE_LIMITED: 'more than 10 reports in 24 hours by one user',
   PRECONDITION_FAILED: 'If-Match names a stale revision',
   PRECONDITION_REQUIRED: 'overwriting a saved reading state needs If-Match',
+  SERVICE_UNAVAILABLE: 'the server is shutting down (503; retry on another instance)',
   PAYLOAD_TOO_LARGE: 'request body over the limit',
   UNSUPPORTED_MEDIA_TYPE: 'request content type not accepted',
   BAD_URL: 'malformed or over-long request path',
@@ -104,6 +116,10 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   if (err instanceof ApiError)
     return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.code))
   const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500
+  if (status >= 500 && typeof err.code === 'string' && DELIBERATE_5XX.has(err.code)) {
+    request.log.warn({ code: err.code }, 'service unavailable')
+    return reply.code(status).send(errorBody(status, err.message, err.code))
+  }
   if (status >= 500) {
     request.log.error({ err }, 'request failed')
     return reply
@@ -117,6 +133,12 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   const message = (fastifyCode && SAFE_FASTIFY_MESSAGES[fastifyCode]) ?? err.message
   return reply.code(status).send(errorBody(status, message, code))
 }
+
+/**
+ * 5xx answers raised on purpose, whose message is written for clients: sent as is with their code instead of
+ * `Internal server error` (the identity provider never reached at start-up, the server shutting down).
+ */
+const DELIBERATE_5XX = new Set<string>(['AUTH_UNAVAILABLE', 'SERVICE_UNAVAILABLE'])
 
 /** Router-level errors (bad percent-encoding, a path parameter over 100 characters) never reach the error handler. */
 export function handleFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
@@ -133,3 +155,25 @@ export function handleNotFound(_request: FastifyRequest, reply: FastifyReply) {
 /** Standard error responses for route schemas (documentation and serialisation). */
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, ErrorBodySchema])) as Record<number, typeof ErrorBodySchema>
+
+/**
+ * Graceful shutdown, the answer to requests that arrive while the server closes (on a keep-alive or pipelined
+ * connection: new connections are no longer accepted): 503 `SERVICE_UNAVAILABLE` with the standard body, so the
+ * load balancer retries elsewhere. Replaces Fastify's own `return503OnClosing` answer, whose body has an extra
+ * `error` field; build the instance with `return503OnClosing: false` and call this after the CORS plugin (the
+ * 503 then carries the CORS and security headers). Requests already in flight finish normally.
+ */
+export function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return
+    reply
+      .code(503)
+      .header('connection', 'close')
+      .send(errorBody(503, 'The server is shutting down; retry', 'SERVICE_UNAVAILABLE'))
+    return reply
+  })
+}

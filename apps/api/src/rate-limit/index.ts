@@ -8,6 +8,13 @@
  * double-count in Redis. Tiers are checked in order; the first one exceeded answers 429 and the later ones are not
  * counted (as @nestjs/throttler does).
  *
+ * Refused callers are callers too: on a route that authenticates, a request whose auth hook fails (bad, missing,
+ * expired or revoked token: 401; valid token without the role: 403) is counted in that route's tiers before the
+ * refusal is sent, keyed by IP when no valid token was shown (by `sub` on a 403). Over the limit the answer is 429
+ * instead of the 401/403, so a flood of bad tokens from one address ends in 429s, not an endless stream of 401s.
+ * Each request is counted once: either at the refusal or after a successful authentication (keyed by `sub`), so a
+ * valid caller is never charged for the bad-token traffic of its IP address.
+ *
  * Redis (`redisUrl`): counters shared by every instance. When Redis is unreachable the limiter FAILS OPEN: requests
  * pass unthrottled and without rate-limit headers (no offline queue, 500 ms connect timeout, `skipOnError`), an
  * error is logged at most once a minute, and counting resumes when Redis is back. Without Redis: in memory, per
@@ -102,6 +109,29 @@ const identity = (req: FastifyRequest) => (req.user?.sub ? `u:${req.user.sub}` :
 const isAuthHook = (h: unknown) => typeof h === 'function' && (h as never)[AUTH_HOOK] === true
 const hooksOf = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v])
 
+/** Set on a request once a route limiter has counted it (a refused request must not be counted again). */
+const COUNTED: unique symbol = Symbol('spkg.rate-limit.counted')
+type Counted = FastifyRequest & { [COUNTED]?: true }
+
+type RouteHook = (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) => Promise<void>
+
+/**
+ * Wraps an auth hook so that a refused request is counted by `limit` (IP-keyed unless a valid token set
+ * `request.user`) before the refusal leaves; `limit` throws the 429 when the caller is over a tier.
+ */
+function countRefusals(authHook: RouteHook, limit: RouteHook): RouteHook {
+  const guarded: RouteHook = async function (this: FastifyInstance, request, reply) {
+    try {
+      await authHook.call(this, request, reply)
+    } catch (err) {
+      await limit.call(this, request, reply)
+      throw err
+    }
+  }
+  Object.defineProperty(guarded, AUTH_HOOK, { value: true })
+  return guarded
+}
+
 async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promise<void> {
   const factor = opts.maxFactor ?? 1
   let redis: Redis | undefined = opts.redis
@@ -145,6 +175,8 @@ async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promi
       }),
     }))
     const hook = async (request: FastifyRequest, reply: FastifyReply) => {
+      if ((request as Counted)[COUNTED]) return
+      ;(request as Counted)[COUNTED] = true
       for (const t of checks) {
         const r = await t.check(request)
         if (r.isAllowed || r.ttl === 0) continue // allow-listed, or the store failed (fail-open): no headers
@@ -180,6 +212,14 @@ async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promi
     if (setting === false || route.method === 'OPTIONS') return
     const id = `${hooksOf(route.method).join(',')} ${route.url}`
     const hook = makeHook(tiersOf(setting), id)
+    // A refused request is counted (IP-keyed) before its 401/403 leaves: each auth hook of the route is wrapped.
+    for (const p of ['onRequest', 'preValidation', 'preHandler'] as const) {
+      if (hooksOf(route[p]).some(isAuthHook)) {
+        route[p] = hooksOf(route[p]).map((h) =>
+          isAuthHook(h) ? countRefusals(h as RouteHook, hook as RouteHook) : h,
+        ) as never
+      }
+    }
     // Run after authentication so that callers are keyed by `sub`: in the phase where the route authenticates,
     // else in onRequest (context-level onRequest hooks, such as an app-wide authenticate, run before it anyway).
     const phase = (['preHandler', 'preValidation'] as const).find((p) => hooksOf(route[p]).some(isAuthHook))

@@ -26,7 +26,9 @@ let app: FastifyInstance
 beforeAll(async () => {
   idp = await startTestIdp({ alice: ['creator'], bob: [], carol: ['administrator'] })
   database = await createAuthDb()
-  app = await buildTestApp({ issuer: idp.issuer, db: database.db })
+  // Limits raised: this suite sends dozens of refused tokens from one address on purpose, and refused requests
+  // count against the IP's tiers (test/security/rate-limit.test.ts); here the refusals themselves are under test.
+  app = await buildTestApp({ issuer: idp.issuer, db: database.db, limits: { maxFactor: 100 } })
 }, 60_000)
 
 afterAll(async () => {

@@ -21,7 +21,7 @@ let database: Awaited<ReturnType<typeof createAuthDb>>
 let app: FastifyInstance
 
 beforeAll(async () => {
-  idp = await startTestIdp({ alice: [], bob: [] })
+  idp = await startTestIdp({ alice: [], bob: [], carol: [], dave: [] })
   database = await createAuthDb()
   app = await buildTestApp({ issuer: idp.issuer, db: database.db })
 }, 60_000)
@@ -150,6 +150,86 @@ describe('in memory', () => {
     } finally {
       await bare.close()
     }
+  })
+})
+
+describe('refused requests (bad or missing token) count against the IP', () => {
+  const ORIGIN = 'https://app.example.org' // an allowed origin of the test app's CORS list
+  const badTokens = [
+    {},
+    bearer('not.a.jwt'),
+    { authorization: 'Basic YWxpY2U6c2VjcmV0' },
+    bearer('eyJhbGciOiJub25lIn0.e30.'),
+  ]
+
+  it('answers 401 with the IP tier headers, then 429 with Retry-After and CORS headers once over', async () => {
+    const remoteAddress = freshIp()
+    for (let i = 1; i <= 10; i++) {
+      const res = await app.inject({
+        url: '/private',
+        headers: { origin: ORIGIN, ...badTokens[i % badTokens.length] },
+        remoteAddress,
+      })
+      expect(res.statusCode).toBe(401)
+      expect(res.headers['x-ratelimit-remaining-short']).toBe(String(10 - i))
+      expect(res.headers['x-ratelimit-remaining-long']).toBe(String(100 - i))
+    }
+    const res = await app.inject({ url: '/private', headers: { origin: ORIGIN }, remoteAddress })
+    expect(res.statusCode).toBe(429)
+    expect(res.headers['retry-after']).toBe('1')
+    expect(res.headers['x-ratelimit-limit-short']).toBe('10')
+    expect(res.headers['x-ratelimit-remaining-short']).toBe('0')
+    expect(res.json()).toEqual({
+      statusCode: 429,
+      code: 'THROTTLED',
+      error: 'Too Many Requests', // the test app's handler adds `error`; the API's does not (errors.ts)
+      message: 'ThrottlerException: Too Many Requests (short)',
+    })
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN)
+    expect(String(res.headers['access-control-expose-headers'])).toContain('Retry-After')
+  })
+
+  it('does not charge a valid caller for the bad-token traffic of its IP, nor the IP for the valid caller', async () => {
+    const remoteAddress = freshIp()
+    for (let i = 0; i < 11; i++)
+      await app.inject({ url: '/private', headers: bearer('x.y.z'), remoteAddress })
+    expect((await app.inject({ url: '/private', remoteAddress })).statusCode).toBe(429)
+    // keyed by sub (SPEC): carol's own counters, untouched by the refused requests of her address
+    const carol = bearer(await idp.mintToken('carol'))
+    const ok = await app.inject({ url: '/private', headers: carol, remoteAddress })
+    expect(ok.statusCode).toBe(200)
+    expect(ok.headers['x-ratelimit-remaining-long']).toBe('99')
+    // and carol's request was counted once, by sub only: the IP's long tier moved by the refused ones alone
+    const other = freshIp()
+    expect(
+      (await app.inject({ url: '/private', remoteAddress: other })).headers['x-ratelimit-remaining-long'],
+    ).toBe('99')
+    expect((await app.inject({ url: '/private', headers: carol, remoteAddress: other })).statusCode).toBe(200)
+    expect(
+      (await app.inject({ url: '/private', remoteAddress: other })).headers['x-ratelimit-remaining-long'],
+    ).toBe('98')
+  })
+
+  it('counts a valid token without the role (403) by sub, and answers 429 once over', async () => {
+    const dave = bearer(await idp.mintToken('dave'))
+    for (let i = 1; i <= 10; i++) {
+      const res = await app.inject({ url: '/creator', headers: dave, remoteAddress: freshIp() })
+      expect(res.statusCode).toBe(403)
+      expect(res.headers['x-ratelimit-remaining-short']).toBe(String(10 - i))
+    }
+    expect((await app.inject({ url: '/creator', headers: dave, remoteAddress: freshIp() })).statusCode).toBe(
+      429,
+    )
+  })
+
+  it('applies the route row to refused requests (reports: 5 a minute per IP)', async () => {
+    const remoteAddress = freshIp()
+    for (let i = 0; i < 5; i++) {
+      expect((await app.inject({ method: 'POST', url: '/me/reports', remoteAddress })).statusCode).toBe(401)
+    }
+    const sixth = await app.inject({ method: 'POST', url: '/me/reports', remoteAddress })
+    expect(sixth.statusCode).toBe(429)
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(50)
   })
 })
 
