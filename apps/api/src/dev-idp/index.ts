@@ -13,7 +13,9 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import Provider from 'oidc-provider'
+import { importOidcProvider } from './load-provider'
+
+const Provider = await importOidcProvider()
 
 /** The development roles and the client that mints tokens for each. */
 export const DEV_ROLES: Record<string, string[]> = {

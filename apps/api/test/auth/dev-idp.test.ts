@@ -3,6 +3,8 @@
  * with the roles claim at the configured path, PKCE S256 required, no implicit flow, refresh tokens offered; it
  * refuses production and non-loopback issuers, and prints how to get a token per role.
  */
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   createDevIdp,
@@ -11,6 +13,7 @@ import {
   type StartedDevIdp,
   startDevIdp,
 } from '../../src/dev-idp/index.ts'
+import { isRuntimeWarning, RUNTIME_WARNING } from '../../src/dev-idp/load-provider.ts'
 
 let idp: StartedDevIdp
 
@@ -78,4 +81,39 @@ describe('development identity provider', () => {
     }
     expect(text).toContain(`${idp.issuer}/token`)
   })
+})
+
+describe('oidc-provider runtime notice', () => {
+  const API_DIR = fileURLToPath(new URL('../..', import.meta.url))
+  /** stderr of a fresh Node process that imports `specifier` from apps/api. */
+  const stderrOfImport = (specifier: string) =>
+    spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', `await import(${JSON.stringify(specifier)})`],
+      {
+        cwd: API_DIR,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '' },
+        timeout: 60_000,
+      },
+    )
+
+  it('recognises exactly the runtime line, coloured or not', () => {
+    expect(isRuntimeWarning([RUNTIME_WARNING])).toBe(true)
+    expect(isRuntimeWarning([`\u001b[31;1m${RUNTIME_WARNING}\u001b[0m`])).toBe(true)
+    expect(
+      isRuntimeWarning(['oidc-provider WARNING: a quick start development-only in-memory adapter is used']),
+    ).toBe(false)
+    expect(isRuntimeWarning([RUNTIME_WARNING, 'more'])).toBe(false)
+  })
+
+  it('is not printed when the development provider loads (it is when oidc-provider is imported directly on Node 20)', () => {
+    const direct = stderrOfImport('oidc-provider')
+    expect(direct.status).toBe(0)
+    // On Node 20 oidc-provider 9 prints the notice itself (so the next assertion can fail); on 22+ it does not.
+    if (process.versions.node.startsWith('20.')) expect(direct.stderr).toContain(RUNTIME_WARNING)
+    const dev = stderrOfImport('./src/dev-idp/index.ts')
+    expect(dev.status).toBe(0)
+    expect(dev.stderr).not.toContain('Unsupported runtime')
+  }, 60_000)
 })
