@@ -3,22 +3,10 @@
  * the development provider on loopback, prints a token command per role, and a token obtained exactly as printed
  * works against the API (roles included).
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { startServerProcess, stopAllServerProcesses } from '../helpers/server-process.ts'
 
-const API_DIR = fileURLToPath(new URL('../..', import.meta.url))
-let child: ChildProcess | undefined
-
-afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const c = child
-    await new Promise<void>((resolve) => {
-      c.once('exit', () => resolve())
-      c.kill('SIGTERM')
-    })
-  }
-})
+afterAll(() => stopAllServerProcesses())
 
 /** Runs a printed `curl -s -u id:secret -d k=v ... URL` line with fetch. */
 async function runCurl(line: string): Promise<string> {
@@ -44,33 +32,13 @@ async function runCurl(line: string): Promise<string> {
 
 describe('fresh start without OIDC_ISSUER', () => {
   it('starts the development provider and prints token commands that work against the API', async () => {
-    child = spawn(process.execPath, ['--conditions=@spkg/source', '--import', 'tsx', 'src/server.ts'], {
-      cwd: API_DIR,
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'development', PGLITE_DIR: 'memory://', PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const server = await startServerProcess({
+      name: 'dev-start',
+      env: { NODE_ENV: 'development' }, // no OIDC_ISSUER, no DATABASE_URL: PGlite in memory (the helper's default)
+      ready: ({ stderr }) => stderr.includes('curl'),
     })
-    let stdout = ''
-    let stderr = ''
-    child.stdout?.on('data', (d) => {
-      stdout += d
-    })
-    child.stderr?.on('data', (d) => {
-      stderr += d
-    })
-    const base = await new Promise<string>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)
-        if (m?.[1] && stderr.includes('curl')) {
-          clearInterval(timer)
-          resolve(m[1])
-        }
-      }, 50)
-      child?.once('exit', (code) => {
-        clearInterval(timer)
-        reject(new Error(`server exited with ${code}: ${stderr.slice(-2000)}`))
-      })
-    })
-    const lines = stderr.split('\n')
+    const { base } = server
+    const lines = server.stderr().split('\n')
     const line = (role: string) => lines.find((l) => l.trim().startsWith(role) && l.includes('curl'))
     expect(line('creator')).toBeDefined()
     expect(line('reader')).toBeDefined()
