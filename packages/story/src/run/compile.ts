@@ -6,7 +6,7 @@ import type { Node, OptionNode, Pos, SetStmt } from '../ast.ts'
 import type { Ev, ModuleScope, PassageDef, Scope, Vm } from './_vm.ts'
 import { add, arith, compileExpr, localKey, sectionVisitsKey } from './expr.ts'
 import { type CompiledInline, compileInline } from './render.ts'
-import type { Value } from './types.ts'
+import type { PauseOption, Value } from './types.ts'
 import { typeName } from './values.ts'
 
 /** A compiled option. */
@@ -19,6 +19,12 @@ export interface COption {
   tags: string[]
   /** Address of the option body. */
   body: number
+  /**
+   * The option as a pause offers it, built once when its label is constant: every pause that
+   * offers the option shares this object (events are read-only), so neither play nor a resume's
+   * replay allocates it again.
+   */
+  shown: PauseOption | undefined
 }
 
 /** Opcodes: small integers, so the machine's switch compiles to a jump table. */
@@ -395,7 +401,11 @@ class Compiler {
       label: this.inline(o.label),
       tags: o.tags,
       body: this.code.length,
+      shown: undefined,
     }
+    const text = c.label.constant?.text
+    if (text !== undefined)
+      c.shown = o.sticky ? { id: o.id, text, tags: o.tags, sticky: true } : { id: o.id, text, tags: o.tags }
     this.nodes(o.body)
     if (o.jump) this.node(o.jump)
     else {

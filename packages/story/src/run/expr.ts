@@ -124,22 +124,41 @@ function compileBin(op: BinOp, a: Ev, b: Ev, pos: Pos, file: string): Ev {
     case '<':
     case '<=':
     case '>':
-    case '>=':
-      return (m) => {
-        const x = a(m)
-        const y = b(m)
-        if (
-          (typeof x === 'number' && typeof y === 'number') ||
-          (typeof x === 'string' && typeof y === 'string')
-        )
-          return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y
-        return typeError(
+    case '>=': {
+      // One closure per operator, with the number case first: no operator dispatch per evaluation.
+      const bad = (m: Vm, x: Value, y: Value): Value =>
+        typeError(
           m,
           `'${op}' compares two numbers or two strings, not ${typeName(x)} and ${typeName(y)}`,
           file,
           pos,
         )
+      const comparable = (x: Value, y: Value) =>
+        (typeof x === 'number' && typeof y === 'number') || (typeof x === 'string' && typeof y === 'string')
+      if (op === '<')
+        return (m) => {
+          const x = a(m)
+          const y = b(m)
+          return comparable(x, y) ? x < y : bad(m, x, y)
+        }
+      if (op === '<=')
+        return (m) => {
+          const x = a(m)
+          const y = b(m)
+          return comparable(x, y) ? x <= y : bad(m, x, y)
+        }
+      if (op === '>')
+        return (m) => {
+          const x = a(m)
+          const y = b(m)
+          return comparable(x, y) ? x > y : bad(m, x, y)
+        }
+      return (m) => {
+        const x = a(m)
+        const y = b(m)
+        return comparable(x, y) ? x >= y : bad(m, x, y)
       }
+    }
     default:
       return (m) => {
         const x = a(m)

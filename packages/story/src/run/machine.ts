@@ -43,6 +43,7 @@ import type {
   HostFunctions,
   PauseEvent,
   PauseLink,
+  PauseOption,
   StoryAnswer,
   StoryEvent,
   StoryRun,
@@ -65,8 +66,8 @@ interface Part {
 
 /** What resume plugs into the machine while it replays. */
 export interface ReplayHooks {
-  /** At a pause: an answer, or `undefined` to stop here. */
-  onPause(key: string): StoryAnswer | undefined
+  /** At a pause: the recorded entry (an option id, or `>` and a link target), or `undefined` to stop here. */
+  onPause(key: string): string | undefined
   /** At an automatic fallback: false when it does not match the record. */
   onAuto(key: string, id: string): boolean
   /** At a part entry: false when it does not follow the record. */
@@ -99,6 +100,9 @@ const STEP_LIMIT = 100_000
  * reading did not (no reader reads that far without choosing): the replay counts as diverged.
  */
 const REPLAY_BLOCKS = 20_000
+
+/** The links of a pause that offers none: one shared, frozen array (events are read-only). */
+const NO_LINKS: PauseLink[] = Object.freeze([]) as unknown as PauseLink[]
 
 /** The interpreter. Implements {@link StoryRun}. */
 export class Machine implements StoryRun, Vm {
@@ -135,6 +139,8 @@ export class Machine implements StoryRun, Vm {
   private idle = 0
   private links: PauseLink[] = []
   private pauseOptions: COption[] = []
+  /** Scratch list of the options a group offers at an arrival (copied only when the pause stays open). */
+  private readonly offered: COption[] = []
   private code: Instr[] = []
   private pc = 0
   private calls: Array<{ code: Instr[]; pc: number; frame: Value[]; visitsKey: string | undefined }> = []
@@ -405,7 +411,6 @@ export class Machine implements StoryRun, Vm {
     // Replayed blocks are built with `seen` and `replay` in their literals: adding properties later
     // would reallocate each object (resume builds tens of thousands of them).
     if (this.replaying) {
-      if (b.seen === undefined) b.seen = true
       const e: BlockEvent = { type: 'block', index, block: b, replay: true }
       this.queue.push(e)
       this.replayed?.push(e)
@@ -443,21 +448,38 @@ export class Machine implements StoryRun, Vm {
           }
           const r = render(ins.inline, this)
           if (r.links.length) for (const l of r.links) this.links.push(l)
-          if (r.text) this.block({ kind: 'paragraph', text: r.text, runs: r.runs, tags: ins.tags })
+          if (r.text)
+            this.block(
+              this.replaying
+                ? { kind: 'paragraph', text: r.text, runs: r.runs, tags: ins.tags, seen: true }
+                : { kind: 'paragraph', text: r.text, runs: r.runs, tags: ins.tags },
+            )
           break
         }
         case OP_HEAD: {
           this.vars.set(ins.key, ((this.vars.get(ins.key) as number | undefined) ?? 0) + 1)
           if (!ins.silent) {
             const r = render(ins.inline, this)
-            this.block({
-              kind: 'heading',
-              level: ins.level,
-              id: ins.id,
-              text: r.text,
-              runs: r.runs,
-              tags: ins.tags,
-            })
+            this.block(
+              this.replaying
+                ? {
+                    kind: 'heading',
+                    level: ins.level,
+                    id: ins.id,
+                    text: r.text,
+                    runs: r.runs,
+                    tags: ins.tags,
+                    seen: true,
+                  }
+                : {
+                    kind: 'heading',
+                    level: ins.level,
+                    id: ins.id,
+                    text: r.text,
+                    runs: r.runs,
+                    tags: ins.tags,
+                  },
+            )
           }
           break
         }
@@ -469,14 +491,15 @@ export class Machine implements StoryRun, Vm {
               this.curFile,
               ins.pos,
             )
-          this.block({
-            kind: 'media',
-            media: ins.media,
-            path: ins.path,
-            text: ins.alt,
-            runs: ins.alt ? [{ text: ins.alt }] : [],
-            tags: ins.tags,
-          })
+          {
+            const runs = ins.alt ? [{ text: ins.alt }] : []
+            const { media, path, alt: text, tags } = ins
+            this.block(
+              this.replaying
+                ? { kind: 'media', media, path, text, runs, tags, seen: true }
+                : { kind: 'media', media, path, text, runs, tags },
+            )
+          }
           break
         case OP_EXEC:
           ins.run(this)
@@ -488,11 +511,11 @@ export class Machine implements StoryRun, Vm {
           this.pc = ins.to
           break
         case OP_END:
-          this.links = []
+          this.links.length = 0
           this.finish()
           break
         case OP_GATE:
-          this.links = []
+          this.links.length = 0
           this.pending = { target: ins.target, initial: false }
           break
         case OP_GROUP:
@@ -569,17 +592,16 @@ export class Machine implements StoryRun, Vm {
     this.visit(key)
     const used = this.used.get(key)
     let fallback: COption | undefined
-    let offered: COption[] | undefined
+    // Guards run in source order for every option (they may draw rolls or call functions).
+    const offered = this.offered
+    offered.length = 0
     for (const o of ins.options) {
       if (o.guard && !truthy(o.guard(this))) continue
       if (!o.sticky && used?.has(o.id)) continue
       if (o.fallback) fallback ??= o
-      else {
-        offered ??= []
-        offered.push(o)
-      }
+      else offered.push(o)
     }
-    if (offered) {
+    if (offered.length) {
       this.openPause(key, offered)
       return
     }
@@ -599,37 +621,50 @@ export class Machine implements StoryRun, Vm {
     this.pc = ins.after
   }
 
+  /**
+   * Opens a pause offering `options` (possibly the scratch list: it is copied when the pause stays
+   * open) and the live links. While replaying, applies the recorded entry at once.
+   */
   private openPause(key: string, options: COption[]): void {
     this.idle = 0
-    const opts: PauseEvent['options'] = new Array(options.length)
-    for (let i = 0; i < options.length; i++) {
+    const n = options.length
+    const opts: PauseOption[] = new Array(n)
+    for (let i = 0; i < n; i++) {
       const o = options[i]!
-      const text = o.label.plain ? renderPlain(o.label, this) : render(o.label, this).text
-      opts[i] = o.sticky ? { id: o.id, text, tags: o.tags, sticky: true } : { id: o.id, text, tags: o.tags }
+      let shown = o.shown
+      if (shown === undefined) {
+        const text = o.label.plain ? renderPlain(o.label, this) : render(o.label, this).text
+        shown = o.sticky ? { id: o.id, text, tags: o.tags, sticky: true } : { id: o.id, text, tags: o.tags }
+      }
+      opts[i] = shown
     }
-    const links = this.links.length ? this.links.slice() : []
+    const links = this.links.length ? this.links.slice() : NO_LINKS
     const e: PauseEvent = this.replaying
       ? { type: 'pause', key, options: opts, links, replay: true }
       : { type: 'pause', key, options: opts, links }
     this.pause = e
-    this.pauseOptions = options
     this.queue.push(e)
-    if (this.replay) {
-      const answer = this.replay.onPause(key)
-      if (answer === undefined) {
-        this.replay.stopped = true
-        return
-      }
-      if ('option' in answer) {
-        const i = e.options.findIndex((o) => o.id === answer.option)
-        if (i < 0) this.replay.diverged = true
-        else this.select(key, options[i]!, e.options[i]!.text, false)
-      } else {
-        const link = e.links.find((l) => l.target === answer.link)
-        if (!link) this.replay.diverged = true
-        else this.follow(key, link)
-      }
+    const replay = this.replay
+    if (replay) {
+      const entry = replay.onPause(key)
+      if (entry !== undefined) {
+        if (entry.charCodeAt(0) === 62 /* '>' */) {
+          const target = entry.slice(1)
+          for (const l of links)
+            if (l.target === target) {
+              this.follow(key, l)
+              return
+            }
+        } else
+          for (let i = 0; i < n; i++)
+            if (options[i]!.id === entry) {
+              this.select(key, options[i]!, opts[i]!.text, false)
+              return
+            }
+        replay.diverged = true
+      } else replay.stopped = true
     }
+    this.pauseOptions = options.slice()
   }
 
   private record(key: string, id: string): void {
@@ -656,7 +691,7 @@ export class Machine implements StoryRun, Vm {
           ? { type: 'chosen', option: o.id, text, tags: o.tags, key, replay: true }
           : { type: 'chosen', option: o.id, text, tags: o.tags, key },
     )
-    this.links = []
+    if (this.links.length) this.links.length = 0
     this.pause = undefined
     this.pc = o.body
   }
@@ -667,7 +702,7 @@ export class Machine implements StoryRun, Vm {
     const e: StoryEvent = { type: 'chosen', option: id, text: link.text, tags: [], key }
     if (this.replaying) e.replay = true
     this.queue.push(e)
-    this.links = []
+    this.links.length = 0
     this.pause = undefined
     this.pending = { target: link.target, initial: false }
   }

@@ -6,7 +6,7 @@
  */
 import { createDiagnostic, type ReadingState } from '@spkg/manifest'
 import { Machine, type ReplayHooks } from './machine.ts'
-import type { BlockEvent, ResumeResult, StoryAnswer, StoryRunOptions, StorySourceLike } from './types.ts'
+import type { BlockEvent, ResumeResult, StoryRunOptions, StorySourceLike } from './types.ts'
 import { fromJson } from './values.ts'
 
 class Replay implements ReplayHooks {
@@ -40,10 +40,8 @@ class Replay implements ReplayHooks {
     return c.list[c.i++]
   }
 
-  onPause(key: string): StoryAnswer | undefined {
-    const entry = this.take(key)
-    if (entry === undefined) return undefined
-    return entry.startsWith('>') ? { link: entry.slice(1) } : { option: entry }
+  onPause(key: string): string | undefined {
+    return this.take(key)
   }
 
   onAuto(key: string, id: string): boolean {

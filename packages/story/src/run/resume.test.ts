@@ -76,6 +76,27 @@ async function answer(run: StoryRun, answers: Array<{ option: string } | { link:
   await walk(run, [], 0, 0)
 }
 
+/** Styles, links, media, a dynamic option label, sticky and fallback options, a loop. */
+const STYLED = `{set coins = 3}
+# Hall [#hall]
+The **hall** is *quiet*; you hold \${coins} coins. Go to the [cellar > styled.sty:cellar].
+![A lamp](lamp.png) #glow
+* Pay \${coins} coins -> #hall
+  {set coins -= 1}
++ {if coins < 2} Beg for a coin
+  {set coins += random(1, 2)}
+  -> #hall
++ Wait -> #hall
+## Cellar [#cellar]
+Dark. {if coins > 2}You **rest**.{else}You *shiver*.{end}
+* {if coins > 0} Climb -> #hall
++ -> #hall
+`
+
+/** An event without its `replay` mark and its block's `seen` flag, as plain data. */
+const plain = (e: StoryEvent) =>
+  JSON.parse(JSON.stringify(e, (k, v) => (k === 'replay' || k === 'seen' ? undefined : v))) as unknown
+
 const live = (events: StoryEvent[]) => events.filter((e) => !e.replay)
 const fromLastPause = (events: StoryEvent[], n: number) => {
   let seen = 0
@@ -102,6 +123,31 @@ describe('resume by replay', () => {
     const rest = await walk(run, picks, k, picks.length)
     expect(live(rest)).toEqual(fromLastPause(all, k + 1))
     expect(run.saveState()).toEqual(whole.saveState())
+  })
+
+  test.prop(
+    [fc.constantFrom('market', 'styled'), fc.array(fc.nat(20), { maxLength: 30 }), fc.nat(0xffffffff)],
+    {
+      numRuns: 60,
+    },
+  )('replays exactly the events and scroll-back that forward play produced', async (story, picks, seed) => {
+    const src = () => (story === 'market' ? source() : memorySource({ 'story/styled.sty': STYLED }))
+    const first = createStoryRun(src(), { seed, host })
+    const forward = await walk(first, picks, 0, picks.length)
+    if (first.ended) return
+    const { run, diagnostics, scrollBack } = await resumeStoryRun(src(), first.saveState(), { host })
+    expect(diagnostics).toEqual([])
+    const replayed = await walk(run, [], 0, 0)
+    // Every replayed event is marked; the saved pause comes last, live.
+    expect(replayed.slice(0, -1).every((e) => e.replay === true)).toBe(true)
+    expect(replayed.at(-1)).toMatchObject({ type: 'pause' })
+    expect(replayed.at(-1)!.replay).toBeUndefined()
+    expect(replayed.map(plain)).toEqual(forward.map(plain))
+    // The scroll-back is the replayed block events themselves, all seen (saved after the last block).
+    expect(scrollBack).toEqual(replayed.filter((e) => e.type === 'block'))
+    expect(scrollBack.every((b, i) => b === replayed.filter((e) => e.type === 'block')[i])).toBe(true)
+    expect(scrollBack.every((b) => b.block.seen === true)).toBe(true)
+    expect(scrollBack.map((b) => plain(b))).toEqual(forward.filter((e) => e.type === 'block').map(plain))
   })
 
   it('replays the stream marked replay, then the saved pause live', async () => {
