@@ -156,6 +156,10 @@ export function handleNotFound(_request: FastifyRequest, reply: FastifyReply) {
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, ErrorBodySchema])) as Record<number, typeof ErrorBodySchema>
 
+const SHUTTING_DOWN = JSON.stringify(
+  errorBody(503, 'The server is shutting down; retry', 'SERVICE_UNAVAILABLE'),
+)
+
 /**
  * Graceful shutdown, the answer to requests that arrive while the server closes (on a keep-alive or pipelined
  * connection: new connections are no longer accepted): 503 `SERVICE_UNAVAILABLE` with the standard body, so the
@@ -170,10 +174,8 @@ export function refuseWhileClosing(app: FastifyInstance): void {
   })
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return
-    reply
-      .code(503)
-      .header('connection', 'close')
-      .send(errorBody(503, 'The server is shutting down; retry', 'SERVICE_UNAVAILABLE'))
+    // Serialised here: a route's own 503 schema (health) must not be applied to this body.
+    reply.code(503).header('connection', 'close').type('application/json; charset=utf-8').send(SHUTTING_DOWN)
     return reply
   })
 }

@@ -27,6 +27,16 @@ beforeAll(async () => {
   app.get('/api/test-boom', { config: { throttle: false } as never }, async () => {
     throw new Error('db password=hunter2 at /srv/spkg/src/secret.ts:12')
   })
+  app.get('/api/test-unavailable', { config: { throttle: false } as never }, async () => {
+    // as the auth key store throws while the identity provider was never reachable
+    throw Object.assign(new Error('Authentication is temporarily unavailable'), {
+      statusCode: 503,
+      code: 'AUTH_UNAVAILABLE',
+    })
+  })
+  app.get('/api/test-other-503', { config: { throttle: false } as never }, async () => {
+    throw Object.assign(new Error('upstream pool at /srv/db exhausted'), { statusCode: 503, code: 'ECONN' })
+  })
   await app.ready()
 }, 60_000)
 afterAll(async () => {
@@ -66,6 +76,19 @@ describe('error bodies', () => {
       .map((l) => JSON.parse(l))
       .find((l) => l.reqId === 'boom-request-1' && l.level === 50)
     expect(logged?.err?.stack).toContain('hunter2')
+  })
+
+  it('keeps the message and code of a deliberate 503 (identity provider unreachable), and hides any other', async () => {
+    const auth = await app.inject({ url: '/api/test-unavailable' })
+    expect(auth.statusCode).toBe(503)
+    expect(auth.json()).toEqual({
+      statusCode: 503,
+      code: 'AUTH_UNAVAILABLE',
+      message: 'Authentication is temporarily unavailable',
+    })
+    const other = await app.inject({ url: '/api/test-other-503' })
+    expect(other.statusCode).toBe(503)
+    expect(other.json()).toEqual({ statusCode: 503, message: 'Internal server error' })
   })
 
   it('hides database errors (SQL and parameters) behind the generic 500', async () => {
