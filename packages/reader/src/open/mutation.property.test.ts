@@ -1,7 +1,10 @@
 /**
  * Property: arbitrary byte mutations of valid packages (flipped bytes, truncation, inserted or
  * removed bytes) only ever produce the reader's own diagnostics: the promise resolves, every
- * code is in the catalogue, a loaded package reads back every file, and the open finishes.
+ * code is in the catalogue, a loaded package reads back every file, and the open finishes. They
+ * also never take the reader past its memory bound: whatever sizes the headers declare (seeds
+ * below declare 48 MiB and 1 TiB, or hide a bomb), the bytes it inflates stay under the limit
+ * and so does the memory it allocates for them.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,9 +12,14 @@ import { join } from 'node:path'
 import { fc, test } from '@fast-check/vitest'
 import { isDiagnosticCode } from '@spkg/manifest'
 import { buildArchive, buildPackage, packageFiles } from '@spkg/test-utils'
+import { deflateSync } from 'fflate'
 import { describe, expect } from 'vitest'
 import * as web from '../index'
 import * as node from '../node'
+import { nodeBackend } from '../node/backend'
+import { type ReaderBackend, webBackend } from '../zip/backend'
+import type { InflateResult } from '../zip/inflate'
+import { openArchive } from './open-archive'
 import type { OpenResult } from './types'
 
 const seeds: Uint8Array[] = [
@@ -29,6 +37,94 @@ const seeds: Uint8Array[] = [
     { zip64End: true },
   ),
 ]
+
+const MiB = 1024 * 1024
+/** The uncompressed-size limit the memory property opens with: small, so a breach is plain. */
+const LIMIT = 256 * 1024
+const small = { 'story/0001-a.sty': 'Hello there.\n'.repeat(40), 'story/0002-b.sty': 'B\n' }
+/** Valid packages, plus archives whose headers claim far more than they hold or hold far more than they claim. */
+const claimSeeds: Uint8Array[] = [
+  ...seeds,
+  // a bomb: declares 100 bytes, inflates to 4 MiB
+  buildPackage({
+    parts: small,
+    files: { 'story/bomb.sty': 'x' },
+    entry: { 'story/bomb.sty': { payload: deflateSync(new Uint8Array(4 * MiB)), size: 100 } },
+  }),
+  // declares 48 MiB (under the default limit, far over LIMIT) and holds 520 bytes
+  buildPackage({ parts: small, entry: { 'story/0001-a.sty': { size: 48 * MiB } } }),
+  // the same, stored
+  buildPackage({ parts: small, entry: { 'story/0001-a.sty': { method: 0, size: 48 * MiB } } }),
+  // ZIP64 sizes of 1 TiB
+  buildArchive(
+    [...packageFiles({ parts: small })].map(([name, data]) => ({
+      name,
+      data,
+      zip64: true,
+      ...(name === 'story/0001-a.sty' ? { size: 2 ** 40 } : {}),
+    })),
+    { zip64End: true },
+  ),
+]
+
+/** What a backend saw during one open. */
+interface Seen {
+  /** Bytes handed to the CRC-32 check: every entry the reader materialised, inflated or stored. */
+  verified: number
+  /** The largest output the reader allowed the inflater for one entry. */
+  largestAllowance: number
+  /** The most ArrayBuffer memory in use at any check, less what was in use before the open. */
+  peakArrayBuffers: number
+}
+
+const arrayBuffers = () => process.memoryUsage().arrayBuffers
+
+/**
+ * `backend` with its inflater and CRC-32 watched: what they were allowed, what they produced, and
+ * the ArrayBuffer memory in use right after each entry is inflated (the entry's buffer is alive
+ * then, so a reader that allocated what a header declared shows here).
+ */
+function watched(backend: ReaderBackend): { backend: ReaderBackend; seen: Seen } {
+  const base = arrayBuffers()
+  const seen: Seen = { verified: 0, largestAllowance: 0, peakArrayBuffers: 0 }
+  const sample = () => {
+    seen.peakArrayBuffers = Math.max(seen.peakArrayBuffers, arrayBuffers() - base)
+  }
+  const after = (r: InflateResult) => {
+    sample()
+    return r
+  }
+  const { inflater } = backend
+  const allow = (limit: number) => {
+    seen.largestAllowance = Math.max(seen.largestAllowance, limit)
+  }
+  return {
+    seen,
+    backend: {
+      ...backend,
+      crc32(data) {
+        seen.verified += data.length
+        sample()
+        return backend.crc32(data)
+      },
+      inflater: {
+        inflateRaw(input, declared, limit) {
+          allow(limit)
+          return after(inflater.inflateRaw(input, declared, limit))
+        },
+        ...(inflater.inflateRawAsync
+          ? {
+              inflateRawAsync(input: Uint8Array, declared: number, limit: number) {
+                allow(limit)
+                const r = inflater.inflateRawAsync!(input, declared, limit)
+                return r instanceof Promise ? r.then(after) : after(r)
+              },
+            }
+          : {}),
+      },
+    },
+  }
+}
 
 type Mutation =
   | { kind: 'set'; at: number; value: number }
@@ -91,6 +187,24 @@ describe('mutated packages', () => {
       await check(await node.openPackage(bytes))
       const peek = await web.peekPackage(bytes)
       for (const d of peek.diagnostics) expect(isDiagnosticCode(d.code), d.code).toBe(true)
+    },
+  )
+
+  test.prop([fc.nat(claimSeeds.length - 1), fc.array(mutation, { maxLength: 3 })], { numRuns: 200 })(
+    'never inflate or allocate past the limit, whatever sizes the headers declare',
+    async (which, mutations) => {
+      const bytes = apply(claimSeeds[which]!, mutations)
+      for (const backend of [webBackend, nodeBackend]) {
+        const w = watched(backend)
+        const r = await openArchive(bytes, { limits: { maxUncompressedBytes: LIMIT } }, w.backend)
+        for (const d of r.diagnostics) expect(isDiagnosticCode(d.code), d.code).toBe(true)
+        if (r.ok) r.package.close()
+        expect(w.seen.verified).toBeLessThanOrEqual(LIMIT)
+        expect(w.seen.largestAllowance).toBeLessThanOrEqual(LIMIT)
+        // Room for copies of the archive, its entries and the inflaters' own buffers (about 2.5 MiB
+        // at most measured), not for a declared 48 MiB or 1 TiB nor for a bomb let loose.
+        expect(w.seen.peakArrayBuffers).toBeLessThanOrEqual(16 * LIMIT + 4 * bytes.length + 8 * MiB)
+      }
     },
   )
 
