@@ -31,6 +31,18 @@ export interface Vm {
   report(code: DiagnosticCode, message: string, file: string, pos?: Pos): void
 }
 
+/**
+ * The internalized copy of `s` (V8 keeps one object per internalized string). State keys are built
+ * at compile time from source slices and template strings; interned, a lookup in `vars`, `choices`
+ * or `visited` matches by pointer instead of comparing characters, also against keys read from a
+ * saved state (JSON object keys are internalized).
+ */
+export function intern(s: string): string {
+  const o: Record<string, 0> = { [s]: 0 }
+  for (const k in o) return k
+  return s
+}
+
 /** A compiled expression. */
 export type Ev = (m: Vm) => Value
 

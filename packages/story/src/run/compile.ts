@@ -3,7 +3,7 @@
  * addresses, so the machine runs a tight loop with no tree walking. Internal.
  */
 import type { Node, OptionNode, Pos, SetStmt } from '../ast.ts'
-import type { Ev, ModuleScope, PassageDef, Scope, Vm } from './_vm.ts'
+import { type Ev, intern, type ModuleScope, type PassageDef, type Scope, type Vm } from './_vm.ts'
 import { add, arith, compileExpr, localKey, sectionVisitsKey } from './expr.ts'
 import { type CompiledInline, compileInline } from './render.ts'
 import type { PauseOption, Value } from './types.ts'
@@ -120,7 +120,7 @@ export function compileSet(stmt: SetStmt, scope: Scope): (m: Vm) => void {
       const v = e(m)
       m.frame[p] = combine ? combine(m, m.frame[p]!, v) : v
     }
-  const key = localKey(name, scope) ?? name
+  const key = intern(localKey(name, scope) ?? name)
   const isLocal = key !== name
   const isConst = !isLocal && scope.module.consts.has(name)
   return (m) => {
@@ -151,7 +151,7 @@ export function compileSet(stmt: SetStmt, scope: Scope): (m: Vm) => void {
 export function compileDefault(stmt: SetStmt, scope: Scope): (m: Vm) => void {
   if (stmt.op !== '=') return () => {}
   const e = compileExpr(stmt.e, scope)
-  const name = stmt.name
+  const name = intern(stmt.name)
   return (m) => {
     if (!m.vars.has(name)) m.vars.set(name, e(m))
   }
@@ -273,7 +273,7 @@ class Compiler {
         this.enterHeading(n.level, n.id)
         this.scope = this.makeScope()
         this.ids.set(n.id, code.length)
-        const key = `${file}:${n.id}@visits`
+        const key = intern(`${file}:${n.id}@visits`)
         code.push({
           op: OP_HEAD,
           level: n.level,
@@ -309,8 +309,9 @@ class Compiler {
         return
       }
       case 'local': {
-        const key = localKey(n.name, this.scope)
-        if (key === undefined) return // `{local}` in h0: story/local-placement at parse time
+        const local = localKey(n.name, this.scope)
+        if (local === undefined) return // `{local}` in h0: story/local-placement at parse time
+        const key = intern(local)
         const e = compileExpr(n.e, this.scope)
         const { name, pos } = n
         code.push({
@@ -379,7 +380,7 @@ class Compiler {
     if (n.explicitId) this.ids.set(id, code.length)
     const instr: Extract<Instr, { op: typeof OP_GROUP }> = {
       op: OP_GROUP,
-      key: `${this.env.file}:${id}`,
+      key: intern(`${this.env.file}:${id}`),
       options: [],
       after: -1,
     }

@@ -4,7 +4,7 @@
  */
 import type { JsonValue } from '@spkg/manifest'
 import type { BinOp, Expr, Pos } from '../ast.ts'
-import type { Ev, FnDef, Scope, Vm } from './_vm.ts'
+import { type Ev, type FnDef, intern, type Scope, type Vm } from './_vm.ts'
 import { BUILTINS, rollDice } from './builtins.ts'
 import type { Value } from './types.ts'
 import { equal, fromJson, show, truthy, typeName } from './values.ts'
@@ -197,7 +197,8 @@ export function arith(m: Vm, op: BinOp, x: number, y: number, file: string, pos:
 function compileName(name: string, pos: Pos, scope: Scope): Ev {
   const p = scope.params.indexOf(name)
   if (p >= 0) return (m) => m.frame[p]!
-  const key = localKey(name, scope)
+  const local = localKey(name, scope)
+  const key = local === undefined ? undefined : intern(local)
   const { file } = scope
   if (key !== undefined)
     return (m) => {
@@ -207,8 +208,9 @@ function compileName(name: string, pos: Pos, scope: Scope): Ev {
       return false
     }
   const c = scope.module.consts.get(name)
+  const varName = intern(name)
   return (m) => {
-    const v = m.vars.get(name)
+    const v = m.vars.get(varName)
     if (v !== undefined) return v
     if (c !== undefined) return c
     m.report('story/undefined', `'${name}' has no value yet`, file, pos)
@@ -348,7 +350,7 @@ export function callHost(
 /** The visit-count key of the innermost section of part code; `undefined` in `h0` or module code. */
 export function sectionVisitsKey(scope: Scope): string | undefined {
   const s = scope.chain?.[0]
-  return s === undefined ? undefined : `${scope.file}:${s}@visits`
+  return s === undefined ? undefined : intern(`${scope.file}:${s}@visits`)
 }
 
 function compileRefBuiltin(callee: string, argExprs: Expr[], pos: Pos, scope: Scope): Ev {
@@ -377,7 +379,7 @@ function compileRefBuiltin(callee: string, argExprs: Expr[], pos: Pos, scope: Sc
       return (m) => (m.visitsKey === undefined ? m.partEntries(m.curFile) : (m.vars.get(m.visitsKey) ?? 0))
     }
     if (inPart) {
-      const key = `${file}:${id}@visits`
+      const key = intern(`${file}:${id}@visits`)
       if (!scope.headings?.has(id))
         return (m) => {
           m.report('story/unknown-id', `visits(#${id}): no heading '#${id}' in this file`, file, pos)
