@@ -26,7 +26,7 @@ import {
 } from '@spkg/manifest'
 import type { ReaderBackend } from '../zip/backend'
 import { compareCodePoints } from '../zip/check-entry-name'
-import { type Budget, extractEntry } from '../zip/extract-entry'
+import { type Budget, extractEntry, extractEntryAsync } from '../zip/extract-entry'
 import { readZipDirectory } from '../zip/read-zip-directory'
 import type { ZipDirectory, ZipEntry } from '../zip/types'
 import { decodeText, EntryStore } from './entry-store'
@@ -51,8 +51,13 @@ const SESSION_PATH = 'session.json'
  * headers, data descriptors) is present before the directory is read.
  */
 export type RangeFiller = (start: number, end: number) => void
-/** SHA-256 computations allowed in flight at once (each holds its entry's bytes). */
-const HASHES_IN_FLIGHT = 4
+/**
+ * Asynchronous SHA-256 computations allowed in flight at once, and the bytes they may hold
+ * together: many small files go out in one batch (each WebCrypto call costs a round trip to its
+ * thread, bench/reader-browser), large ones a few at a time.
+ */
+const HASHES_IN_FLIGHT = 256
+const HASH_BYTES_IN_FLIGHT = 16 * 1024 * 1024
 
 interface Prepared {
   bytes: Uint8Array
@@ -243,10 +248,12 @@ async function verifyEntries(
 ): Promise<Map<string, string> | undefined> {
   const budget: Budget = { remaining: p.maxBytes, limit: p.maxBytes }
   const hashes = new Map<string, string>()
-  const pending: Promise<void>[] = []
+  const pending: Array<{ done: Promise<void>; size: number }> = []
+  let held = 0
   for (const entry of p.directory.entries) {
     signal?.throwIfAborted()
-    const data = extractEntry(p.bytes, entry, backend, budget, p.diagnostics)
+    let data = extractEntryAsync(p.bytes, entry, backend, budget, p.diagnostics)
+    if (data instanceof Promise) data = await data
     if (!data) return undefined
     if (entry.isDirectory || entry.ignored) continue
     p.store.keep(entry, data)
@@ -256,11 +263,16 @@ async function verifyEntries(
     const h = backend.sha256Hex(data)
     if (typeof h === 'string') hashes.set(entry.name, h)
     else {
-      pending.push(h.then((hex) => void hashes.set(entry.name, hex)))
-      if (pending.length >= HASHES_IN_FLIGHT) await pending.shift()
+      pending.push({ done: h.then((hex) => void hashes.set(entry.name, hex)), size: data.length })
+      held += data.length
+      while (pending.length >= HASHES_IN_FLIGHT || held > HASH_BYTES_IN_FLIGHT) {
+        const first = pending.shift()!
+        held -= first.size
+        await first.done
+      }
     }
   }
-  await Promise.all(pending)
+  await Promise.all(pending.map((x) => x.done))
   signal?.throwIfAborted()
   // Report in archive order whatever order the hashes finished in.
   return new Map(

@@ -1,9 +1,13 @@
 /**
  * The platform pieces behind the safe reader: inflater, CRC-32 and SHA-256. The main entry
- * uses fflate and WebCrypto; `@spkg/reader/node` swaps in node:zlib and node:crypto.
+ * uses fflate (and `DecompressionStream` for large entries in browsers) and WebCrypto (and a
+ * synchronous SHA-256 for small files where WebCrypto's per-call cost dominates);
+ * `@spkg/reader/node` swaps in node:zlib and node:crypto.
  */
 import { crc32 } from './crc32'
-import { fflateInflater, type Inflater } from './inflate'
+import { createWebInflater, type Inflater } from './inflate'
+import { hasDeflateRawStream, inflateRawStream } from './inflate-stream'
+import { sha256Hex } from './sha256'
 
 /** Platform primitives the reader needs. */
 export interface ReaderBackend {
@@ -25,5 +29,41 @@ export async function webSha256Hex(data: Uint8Array): Promise<string> {
   return s
 }
 
-/** The isomorphic backend: fflate, a slicing-by-8 CRC-32 and WebCrypto. */
-export const webBackend: ReaderBackend = { inflater: fflateInflater, crc32, sha256Hex: webSha256Hex }
+/** Where the web backend switches between its two inflaters and its two hashers. */
+export interface WebBackendOptions {
+  /** Compressed size (bytes) from which `DecompressionStream` inflates; `Infinity`: never. */
+  streamFrom: number
+  /** Files smaller than this (bytes) are hashed by the synchronous SHA-256, larger by WebCrypto. */
+  jsHashBelow: number
+}
+
+/**
+ * The thresholds measured by `pnpm bench reader-browser` (bench/reader-browser/RESULTS.md).
+ * In a browser `DecompressionStream` is native zlib and pays off from a few KiB; Node's is built
+ * on JavaScript web streams and lost to fflate at every size, so there the stream is not used.
+ * WebCrypto is cheap per call in Chromium but not in Node, where small files hash faster in JS.
+ */
+export function defaultWebOptions(
+  platform: { node: boolean; stream: boolean } = { node: isNode(), stream: hasDeflateRawStream() },
+): WebBackendOptions {
+  if (platform.node) return { streamFrom: Number.POSITIVE_INFINITY, jsHashBelow: 16 * 1024 }
+  return { streamFrom: platform.stream ? 4 * 1024 : Number.POSITIVE_INFINITY, jsHashBelow: 0 }
+}
+
+function isNode(): boolean {
+  const p = (globalThis as { process?: { versions?: { node?: unknown } } }).process
+  return typeof p?.versions?.node === 'string'
+}
+
+/** A web backend with the given thresholds. */
+export function createWebBackend(options: WebBackendOptions): ReaderBackend {
+  const { streamFrom, jsHashBelow } = options
+  return {
+    inflater: createWebInflater({ streamFrom, stream: inflateRawStream }),
+    crc32,
+    sha256Hex: (data) => (data.length < jsHashBelow ? sha256Hex(data) : webSha256Hex(data)),
+  }
+}
+
+/** The isomorphic backend: fflate or DecompressionStream, a slicing-by-8 CRC-32, WebCrypto or JS SHA-256. */
+export const webBackend: ReaderBackend = createWebBackend(defaultWebOptions())

@@ -3,6 +3,7 @@
  */
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
 import type { ReaderBackend } from './backend'
+import type { InflateResult } from './inflate'
 import type { ZipEntry } from './types'
 
 /** The shared uncompressed-size budget of one archive. */
@@ -24,50 +25,92 @@ export function extractEntry(
   budget: Budget,
   out: Diagnostic[],
 ): Uint8Array | undefined {
-  const at = { path: entry.name }
   const input = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize)
-  let data: Uint8Array
-  if (entry.method === 0) {
-    if (entry.size > budget.remaining) {
-      budget.remaining = -1
-      out.push(tooLarge(entry, budget))
-      return undefined
-    }
-    data = input
-  } else {
-    const r = backend.inflater.inflateRaw(input, entry.size, budget.remaining)
-    if (!r.ok) {
-      if (r.reason === 'limit') {
-        budget.remaining = -1
-        out.push(tooLarge(entry, budget))
-      } else if (r.reason === 'size')
-        out.push(
-          createDiagnostic(
-            'pkg/corrupt-entry',
-            `"${entry.name}" inflates to ${r.produced} bytes, not the ${entry.size} declared.`,
-            at,
-          ),
-        )
-      else
-        out.push(
-          createDiagnostic(
-            'pkg/corrupt-entry',
-            `"${entry.name}" does not inflate: ${r.message ?? 'corrupt data'}.`,
-            at,
-          ),
-        )
-      return undefined
-    }
-    data = r.data
+  if (entry.method === 0) return stored(input, entry, backend, budget, out)
+  return finish(backend.inflater.inflateRaw(input, entry.size, budget.remaining), entry, backend, budget, out)
+}
+
+/**
+ * {@link extractEntry} through the inflater's asynchronous path when it has one (a promise only
+ * for the entries that path takes). Await it before extracting the next entry: the budget is
+ * shared.
+ */
+export function extractEntryAsync(
+  bytes: Uint8Array,
+  entry: ZipEntry,
+  backend: ReaderBackend,
+  budget: Budget,
+  out: Diagnostic[],
+): Uint8Array | undefined | Promise<Uint8Array | undefined> {
+  const { inflater } = backend
+  if (entry.method === 0 || !inflater.inflateRawAsync) return extractEntry(bytes, entry, backend, budget, out)
+  const input = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize)
+  const r = inflater.inflateRawAsync(input, entry.size, budget.remaining)
+  if (r instanceof Promise) return r.then((res) => finish(res, entry, backend, budget, out))
+  return finish(r, entry, backend, budget, out)
+}
+
+function stored(
+  input: Uint8Array,
+  entry: ZipEntry,
+  backend: ReaderBackend,
+  budget: Budget,
+  out: Diagnostic[],
+): Uint8Array | undefined {
+  if (entry.size > budget.remaining) {
+    budget.remaining = -1
+    out.push(tooLarge(entry, budget))
+    return undefined
   }
-  budget.remaining -= data.length
-  if (backend.crc32(data) !== entry.crc32) {
+  return checked(input, entry, backend, budget, out)
+}
+
+/** Turns an inflation result into the entry's bytes or its diagnostic. */
+function finish(
+  r: InflateResult,
+  entry: ZipEntry,
+  backend: ReaderBackend,
+  budget: Budget,
+  out: Diagnostic[],
+): Uint8Array | undefined {
+  if (r.ok) return checked(r.data, entry, backend, budget, out)
+  const at = { path: entry.name }
+  if (r.reason === 'limit') {
+    budget.remaining = -1
+    out.push(tooLarge(entry, budget))
+  } else if (r.reason === 'size')
     out.push(
       createDiagnostic(
         'pkg/corrupt-entry',
-        `"${entry.name}" fails its CRC-32 check: the data is damaged.`,
+        `"${entry.name}" inflates to ${r.produced} bytes, not the ${entry.size} declared.`,
         at,
       ),
+    )
+  else
+    out.push(
+      createDiagnostic(
+        'pkg/corrupt-entry',
+        `"${entry.name}" does not inflate: ${r.message ?? 'corrupt data'}.`,
+        at,
+      ),
+    )
+  return undefined
+}
+
+/** Charges the budget and checks the CRC-32. */
+function checked(
+  data: Uint8Array,
+  entry: ZipEntry,
+  backend: ReaderBackend,
+  budget: Budget,
+  out: Diagnostic[],
+): Uint8Array | undefined {
+  budget.remaining -= data.length
+  if (backend.crc32(data) !== entry.crc32) {
+    out.push(
+      createDiagnostic('pkg/corrupt-entry', `"${entry.name}" fails its CRC-32 check: the data is damaged.`, {
+        path: entry.name,
+      }),
     )
     return undefined
   }

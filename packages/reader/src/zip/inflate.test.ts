@@ -1,57 +1,127 @@
 import { deflateBomb } from '@spkg/test-utils'
 import { deflateSync } from 'fflate'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { zlibInflater } from '../node/backend'
-import { fflateInflater } from './inflate'
+import { createWebInflater, fflateInflater, type InflateResult } from './inflate'
+import { hasDeflateRawStream, inflateRawStream } from './inflate-stream'
 
 const text = new TextEncoder().encode('the inn door creaks open. '.repeat(4000))
 const packed = deflateSync(text)
 
-describe.each([
-  ['fflate', fflateInflater],
-  ['node:zlib', zlibInflater],
-])('%s inflater', (_, inflater) => {
-  // A large limit takes fflate's one-call path, a tight one its sliced streaming path.
+type Inflate = (input: Uint8Array, declared: number, limit: number) => InflateResult | Promise<InflateResult>
+
+describe.each<[string, Inflate]>([
+  ['fflate', fflateInflater.inflateRaw],
+  ['node:zlib', zlibInflater.inflateRaw],
+  ['DecompressionStream', inflateRawStream],
+])('%s inflater', (_, inflateRaw) => {
+  // A large limit takes the one-call (one-write) path, a tight one the sliced path.
   it.each([
     ['a roomy budget', 50 * 2 ** 20],
     ['a tight budget', text.length + 10],
-  ])('inflates exactly the declared size under %s', (_, limit) => {
-    const r = inflater.inflateRaw(packed, text.length, limit)
+  ])('inflates exactly the declared size under %s', async (_, limit) => {
+    const r = await inflateRaw(packed, text.length, limit)
     expect(r.ok && r.data).toEqual(text)
   })
 
   it.each([
     ['longer', text.length - 1],
     ['shorter', text.length + 1],
-  ])('reports a stream %s than declared as a size mismatch', (_, declared) => {
+  ])('reports a stream %s than declared as a size mismatch', async (_, declared) => {
     for (const limit of [50 * 2 ** 20, text.length + 100]) {
-      const r = inflater.inflateRaw(packed, declared, limit)
+      const r = await inflateRaw(packed, declared, limit)
       expect(r).toMatchObject({ ok: false, reason: 'size' })
     }
   })
 
-  it('reports a corrupt stream', () => {
-    expect(inflater.inflateRaw(new Uint8Array([0xff, 0xff, 0xff, 0xff]), 10, 1000)).toMatchObject({
+  it('reports a corrupt stream', async () => {
+    expect(await inflateRaw(new Uint8Array([0xff, 0xff, 0xff, 0xff]), 10, 1000)).toMatchObject({
       ok: false,
       reason: 'corrupt',
     })
-    expect(inflater.inflateRaw(packed.subarray(0, packed.length >> 1), text.length, 2 ** 20)).toMatchObject({
+    expect(await inflateRaw(packed.subarray(0, packed.length >> 1), text.length, 2 ** 20)).toMatchObject({
       ok: false,
     })
   })
 
-  it('stops a bomb at the limit, whatever it declares', () => {
+  it('stops a bomb at the limit, whatever it declares', async () => {
     const bomb = deflateBomb(64 * 2 ** 20)
     for (const declared of [10, 64 * 2 ** 20]) {
-      const r = inflater.inflateRaw(bomb, declared, 2 ** 20)
+      const r = await inflateRaw(bomb, declared, 2 ** 20)
       expect(r).toMatchObject({ ok: false, reason: 'limit' })
-      // At most one slice past the limit: the work is bounded by the limit, not by the bomb.
-      if (!r.ok) expect(r.produced).toBeLessThanOrEqual(2 ** 20 + 1032 * 512)
+      // A few slices past the limit at most: the work is bounded by the limit, not by the bomb.
+      if (!r.ok) expect(r.produced).toBeLessThanOrEqual(2 ** 20 + 2 * 1032 * 512)
     }
   })
 
-  it('inflates an empty entry', () => {
-    const r = inflater.inflateRaw(deflateSync(new Uint8Array(0)), 0, 100)
+  it('inflates an empty entry', async () => {
+    const r = await inflateRaw(deflateSync(new Uint8Array(0)), 0, 100)
     expect(r.ok && r.data.length).toBe(0)
+  })
+})
+
+describe('DecompressionStream inflater', () => {
+  it('is available in this Node', () => {
+    expect(hasDeflateRawStream()).toBe(true)
+  })
+
+  it('stops a bomb that declares its real size at the limit, reading no further', async () => {
+    const bomb = deflateBomb(256 * 2 ** 20)
+    for (const limit of [2 ** 20, 8 * 2 ** 20, 30 * 2 ** 20]) {
+      const r = await inflateRawStream(bomb, 256 * 2 ** 20, limit)
+      expect(r).toMatchObject({ ok: false, reason: 'limit' })
+      if (!r.ok) {
+        expect(r.produced).toBeGreaterThan(limit)
+        expect(r.produced).toBeLessThanOrEqual(limit + 2 * 1032 * 512)
+      }
+    }
+  })
+
+  it('writes a bomb in slices bounded by the remaining budget and cancels the stream', async () => {
+    const bomb = deflateBomb(64 * 2 ** 20)
+    const write = vi.spyOn(WritableStreamDefaultWriter.prototype, 'write')
+    const cancel = vi.spyOn(ReadableStreamDefaultReader.prototype, 'cancel')
+    try {
+      const r = await inflateRawStream(bomb, 64 * 2 ** 20, 4 * 2 ** 20)
+      expect(r).toMatchObject({ ok: false, reason: 'limit' })
+      const sizes = write.mock.calls.map(([chunk]) => (chunk as Uint8Array).length)
+      // Never more input than the budget allows at deflate's 1032:1, and far from all of it.
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(Math.floor((4 * 2 ** 20) / 1032))
+      expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThan(bomb.length / 4)
+      expect(cancel).toHaveBeenCalledTimes(1)
+    } finally {
+      write.mockRestore()
+      cancel.mockRestore()
+    }
+  })
+})
+
+describe('createWebInflater', () => {
+  const stream = vi.fn(inflateRawStream)
+  const inflater = createWebInflater({ streamFrom: 200, stream })
+  const small = deflateSync(text.subarray(0, 100))
+
+  it('inflates entries below the threshold with fflate, synchronously', () => {
+    stream.mockClear()
+    const r = inflater.inflateRawAsync!(small, 100, 2 ** 20)
+    expect(r).not.toBeInstanceOf(Promise)
+    expect((r as InflateResult).ok && (r as { data: Uint8Array }).data).toEqual(text.subarray(0, 100))
+    expect(stream).not.toHaveBeenCalled()
+  })
+
+  it('hands entries from the threshold on to the stream inflater', async () => {
+    stream.mockClear()
+    expect(small.length).toBeLessThan(200)
+    expect(packed.length).toBeGreaterThanOrEqual(200)
+    const r = inflater.inflateRawAsync!(packed, text.length, 2 ** 24)
+    expect(r).toBeInstanceOf(Promise)
+    expect(await r).toMatchObject({ ok: true, data: text })
+    expect(stream).toHaveBeenCalledTimes(1)
+  })
+
+  it('inflates synchronous calls with fflate whatever the size', () => {
+    stream.mockClear()
+    expect(inflater.inflateRaw(packed, text.length, 2 ** 24)).toMatchObject({ ok: true, data: text })
+    expect(stream).not.toHaveBeenCalled()
   })
 })

@@ -19,6 +19,12 @@ export interface Inflater {
    * `limit` bytes came out it stops with reason `limit`.
    */
   inflateRaw(input: Uint8Array, declared: number, limit: number): InflateResult
+  /**
+   * The same contract, for callers that can wait: an inflater with a faster asynchronous path
+   * (`DecompressionStream`) takes it here for the entries it pays off on, and answers the others
+   * synchronously.
+   */
+  inflateRawAsync?(input: Uint8Array, declared: number, limit: number): InflateResult | Promise<InflateResult>
 }
 
 const MAX_RATIO = 1032
@@ -69,4 +75,30 @@ export const fflateInflater: Inflater = {
     if (produced !== declared) return { ok: false, reason: 'size', produced }
     return { ok: true, data: out }
   },
+}
+
+/** Where the web inflater switches from fflate to `DecompressionStream`. */
+export interface WebInflaterOptions {
+  /**
+   * Compressed size (bytes) from which `inflateRawAsync` uses the stream; `Infinity` never.
+   * Below it, one stream's promise round trips cost more than fflate's whole inflation.
+   */
+  streamFrom: number
+  /** The stream inflater (injected by tests). */
+  stream: (input: Uint8Array, declared: number, limit: number) => Promise<InflateResult>
+}
+
+/**
+ * An inflater that is fflate for synchronous calls and for small entries, and the given stream
+ * inflater for asynchronous calls on entries of at least `streamFrom` compressed bytes.
+ */
+export function createWebInflater(options: WebInflaterOptions): Inflater {
+  const { streamFrom, stream } = options
+  return {
+    inflateRaw: fflateInflater.inflateRaw,
+    inflateRawAsync(input, declared, limit) {
+      if (input.length < streamFrom) return fflateInflater.inflateRaw(input, declared, limit)
+      return stream(input, declared, limit)
+    },
+  }
 }

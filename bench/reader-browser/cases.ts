@@ -1,0 +1,114 @@
+/**
+ * The measured work of `pnpm bench reader-browser`, the same code in Node (child.ts) and in
+ * Chromium (page.ts): the whole `openPackage` pipeline on a web backend variant, or one
+ * component (every deflated entry inflated, or every file hashed) on its own.
+ */
+import { openArchive, peekArchive } from '../../packages/reader/src/open/open-archive'
+import {
+  createWebBackend,
+  type ReaderBackend,
+  type WebBackendOptions,
+  webBackend,
+  webSha256Hex,
+} from '../../packages/reader/src/zip/backend'
+import { fflateInflater } from '../../packages/reader/src/zip/inflate'
+import { inflateRawStream } from '../../packages/reader/src/zip/inflate-stream'
+import { readZipDirectory } from '../../packages/reader/src/zip/read-zip-directory'
+import { sha256Hex } from '../../packages/reader/src/zip/sha256'
+
+const NEVER = Number.POSITIVE_INFINITY
+
+/** Whole-pipeline variants: which inflater from which compressed size, which hasher below which size. */
+export const VARIANTS: Record<string, WebBackendOptions | 'default'> = {
+  'fflate + WebCrypto (before)': { streamFrom: NEVER, jsHashBelow: 0 },
+  'fflate + JS SHA-256 <16 KiB': { streamFrom: NEVER, jsHashBelow: 16 * 1024 },
+  'DecompressionStream (all) + WebCrypto': { streamFrom: 0, jsHashBelow: 0 },
+  'DecompressionStream >=4 KiB + WebCrypto': { streamFrom: 4096, jsHashBelow: 0 },
+  'DecompressionStream >=4 KiB + JS SHA-256 <16 KiB': { streamFrom: 4096, jsHashBelow: 16 * 1024 },
+  'default web backend (shipped choice)': 'default',
+}
+
+/** Component cases: one inflater over every deflated entry, one hasher over every file. */
+export const COMPONENTS = [
+  'inflate: fflate',
+  'inflate: DecompressionStream',
+  'hash: WebCrypto (4 in flight)',
+  'hash: WebCrypto (all in flight)',
+  'hash: JS SHA-256',
+  'peek (directory + manifest only)',
+] as const
+
+/** Every case name. */
+export const CASES = [...Object.keys(VARIANTS), ...COMPONENTS]
+
+const LIMIT = 52_428_800
+
+function entriesOf(bytes: Uint8Array) {
+  const dir = readZipDirectory(bytes).directory
+  if (!dir) throw new Error('the bench package does not read')
+  return dir.entries.map((e) => ({
+    method: e.method,
+    size: e.size,
+    input: bytes.subarray(e.dataOffset, e.dataOffset + e.compressedSize),
+  }))
+}
+
+/** Runs case `name` on `bytes` (already in memory) and returns its wall time; throws when it fails. */
+export async function runCase(bytes: Uint8Array, name: string): Promise<number> {
+  const variant = VARIANTS[name]
+  if (variant !== undefined) {
+    const backend: ReaderBackend = variant === 'default' ? webBackend : createWebBackend(variant)
+    const t0 = performance.now()
+    const r = await openArchive(bytes, {}, backend)
+    const ms = performance.now() - t0
+    if (!r.ok) throw new Error(`${name}: ${r.diagnostics.map((d) => d.code).join(', ')}`)
+    return ms
+  }
+  if (name === 'peek (directory + manifest only)') {
+    const t0 = performance.now()
+    const r = await peekArchive(bytes, {}, webBackend)
+    const ms = performance.now() - t0
+    if (!r.ok) throw new Error(`${name}: ${r.diagnostics.map((d) => d.code).join(', ')}`)
+    return ms
+  }
+  const entries = entriesOf(bytes)
+  const deflated = entries.filter((e) => e.method === 8)
+  if (name === 'inflate: fflate' || name === 'inflate: DecompressionStream') {
+    const stream = name === 'inflate: DecompressionStream'
+    const t0 = performance.now()
+    for (const e of deflated) {
+      const r = stream
+        ? await inflateRawStream(e.input, e.size, LIMIT)
+        : fflateInflater.inflateRaw(e.input, e.size, LIMIT)
+      if (!r.ok) throw new Error(`${name}: ${r.reason}`)
+    }
+    return performance.now() - t0
+  }
+  // Hashers: the files are inflated first, outside the timing.
+  const files = entries.map((e) => {
+    if (e.method === 0) return e.input
+    const r = fflateInflater.inflateRaw(e.input, e.size, LIMIT)
+    if (!r.ok) throw new Error(r.reason)
+    return r.data
+  })
+  let check = 0
+  const t0 = performance.now()
+  if (name === 'hash: JS SHA-256') for (const f of files) check += sha256Hex(f).length
+  else if (name === 'hash: WebCrypto (4 in flight)') {
+    const pending: Promise<void>[] = []
+    for (const f of files) {
+      pending.push(
+        webSha256Hex(f).then((h) => {
+          check += h.length
+        }),
+      )
+      if (pending.length >= 4) await pending.shift()
+    }
+    await Promise.all(pending)
+  } else if (name === 'hash: WebCrypto (all in flight)') {
+    for (const h of await Promise.all(files.map(webSha256Hex))) check += h.length
+  } else throw new Error(`unknown case ${name}`)
+  const ms = performance.now() - t0
+  if (check !== files.length * 64) throw new Error(`${name}: wrong digests`)
+  return ms
+}

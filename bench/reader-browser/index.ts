@@ -1,0 +1,183 @@
+/**
+ * `pnpm bench reader-browser`: the browser path of `@spkg/reader` (web backend: fflate or
+ * `DecompressionStream('deflate-raw')`, WebCrypto or a synchronous JS SHA-256) on the three
+ * packages of `pnpm bench reader`, in Node (one fresh process per cold run) and in Debian's
+ * Chromium (one fresh browser context per cold run, the package already in memory), side by side
+ * with the native tools (`unzip -qo` to tmpfs, then `sha256sum -c --strict`).
+ * `RUNS=n` cold runs per case (default 3), `WARM=n` warm repetitions after each (default 3),
+ * `ONLY=node|chromium` one environment, `PACKAGES=small-500,...` some packages.
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
+import { build } from 'esbuild'
+import { chromium } from 'playwright-core'
+import { CASES } from './cases'
+import { pack, specs } from './packages'
+
+const RUNS = Number(process.env.RUNS ?? 3)
+const WARM = Number(process.env.WARM ?? 3)
+const ONLY = process.env.ONLY
+const PACKAGES = process.env.PACKAGES?.split(',')
+const MB = 1024 * 1024
+const here = import.meta.dirname
+
+interface Sample {
+  ms: number
+  warmMs: number
+}
+interface Figures {
+  median: number
+  best: number
+  warm: number
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const figures = (s: Sample[]): Figures => ({
+  median: median(s.map((x) => x.ms)),
+  best: Math.min(...s.map((x) => x.ms)),
+  warm: median(s.map((x) => x.warmMs)),
+})
+
+const work = mkdtempSync(join(tmpdir(), 'spkg-bench-reader-browser-'))
+const bundle = async (entry: string, platform: 'node' | 'browser', outfile?: string) => {
+  const r = await build({
+    entryPoints: [join(here, entry)],
+    bundle: true,
+    platform,
+    format: 'esm',
+    target: platform === 'node' ? 'node20' : 'chrome120',
+    conditions: ['@spkg/source'],
+    write: outfile !== undefined,
+    ...(outfile ? { outfile } : {}),
+    logLevel: 'warning',
+  })
+  return r.outputFiles?.[0]?.text ?? ''
+}
+const childScript = join(work, 'child.mjs')
+await bundle('child.ts', 'node', childScript)
+const pageScript = await bundle('page.ts', 'browser')
+
+function nodeRun(name: string, file: string): Sample {
+  const out = execFileSync(process.execPath, [childScript, name, file, String(WARM)], { encoding: 'utf8' })
+  return JSON.parse(out.trim().split('\n').pop()!) as Sample
+}
+
+function nativeRun(file: string, sums: string): Sample {
+  const dir = mkdtempSync(join('/dev/shm', 'spkg-bench-'))
+  try {
+    const script = `unzip -qo '${file}' -d '${dir}' && cd '${dir}' && sha256sum -c --quiet --strict '${sums}'`
+    const t0 = performance.now()
+    const r = spawnSync('sh', ['-c', script], { encoding: 'utf8' })
+    const ms = performance.now() - t0
+    if (r.status !== 0) throw new Error(`native tools failed: ${r.stderr}`)
+    return { ms, warmMs: Number.NaN }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** One cold run of every case in Chromium: one browser, a fresh context (renderer) per case. */
+async function chromiumRuns(body: Uint8Array): Promise<Map<string, Sample>> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  })
+  const out = new Map<string, Sample>()
+  try {
+    for (const name of CASES) {
+      const context = await browser.newContext()
+      const page = await context.newPage()
+      await page.route('http://localhost/**', (route) => {
+        const url = route.request().url()
+        if (url.endsWith('/app.js'))
+          return route.fulfill({ contentType: 'text/javascript', body: pageScript })
+        if (url.endsWith('/package.spkg'))
+          return route.fulfill({ contentType: 'application/octet-stream', body: Buffer.from(body) })
+        return route.fulfill({
+          contentType: 'text/html',
+          body: '<script type="module" src="/app.js"></script>',
+        })
+      })
+      await page.goto('http://localhost/')
+      await page.waitForFunction(() => typeof (globalThis as { runBench?: unknown }).runBench === 'function')
+      const s = await page.evaluate(
+        ([n, w]) =>
+          (
+            globalThis as unknown as {
+              runBench: (u: string, n: string, w: number) => Promise<Sample>
+            }
+          ).runBench('/package.spkg', n as string, w as number),
+        [name, WARM] as const,
+      )
+      out.set(name, s)
+      await context.close()
+    }
+  } finally {
+    await browser.close()
+  }
+  return out
+}
+
+const loads: string[] = []
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+console.log(
+  `machine: ${cpus()[0]?.model} × ${cpus().length}, Node ${process.version}, Chromium ${execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8' }).trim()}, RUNS=${RUNS}, WARM=${WARM}`,
+)
+const rows: string[] = []
+const n1 = (v: number) => (Number.isNaN(v) ? 'n/a' : v.toFixed(1))
+try {
+  for (const spec of specs) {
+    if (PACKAGES && !PACKAGES.includes(spec.key)) continue
+    const bytes = pack(spec)
+    const file = join(work, `${spec.key}.spkg`)
+    writeFileSync(file, bytes)
+    const sums = join(work, `${spec.key}.sums`)
+    const files = { ...spec.parts, ...spec.media }
+    writeFileSync(
+      sums,
+      Object.entries(files)
+        .map(([k, v]) => `${createHash('sha256').update(v).digest('hex')}  ${k}\n`)
+        .join(''),
+    )
+    const total = Object.values(files).reduce(
+      (t, v) => t + (typeof v === 'string' ? Buffer.byteLength(v) : v.length),
+      0,
+    )
+    console.log(
+      `\n${spec.name}: ${Object.keys(files).length + 1} entries, ${(total / MB).toFixed(1)} MiB inflated, ${(bytes.length / MB).toFixed(1)} MiB file (load ${load()})`,
+    )
+    loads.push(load())
+    const native = figures(Array.from({ length: RUNS }, () => nativeRun(file, sums)))
+    const report = (env: string, name: string, f: Figures) => {
+      const verdict =
+        name.startsWith('inflate:') || name.startsWith('hash:') ? '' : f.best <= native.best ? 'yes' : 'no'
+      rows.push(
+        `| ${spec.key} | ${env} | ${name} | ${n1(f.median)} | ${n1(f.best)} | ${n1(f.warm)} | ${verdict} |`,
+      )
+      console.log(
+        `  ${env.padEnd(8)} ${name.padEnd(50)} cold ${n1(f.median).padStart(7)} ms (best ${n1(f.best).padStart(7)})  warm ${n1(f.warm).padStart(7)} ms ${verdict && `  ≤ native: ${verdict}`}`,
+      )
+    }
+    report('native', 'unzip -qo + sha256sum -c', native)
+    if (ONLY !== 'chromium')
+      for (const name of CASES)
+        report('node', name, figures(Array.from({ length: RUNS }, () => nodeRun(name, file))))
+    if (ONLY !== 'node') {
+      const runs: Map<string, Sample>[] = []
+      for (let i = 0; i < RUNS; i++) runs.push(await chromiumRuns(bytes))
+      for (const name of CASES) report('chromium', name, figures(runs.map((r) => r.get(name)!)))
+    }
+    console.log(`  (load after: ${load()})`)
+    loads.push(load())
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
+console.log(`\nload averages (1/5/15 min) around the packages: ${loads.join(' | ')}`)
+console.log('\n| Package | Env | Case | cold ms (median) | cold ms (best) | warm ms | best ≤ native best |')
+console.log('|---|---|---|---:|---:|---:|:---:|')
+for (const r of rows) console.log(r)
