@@ -1,0 +1,62 @@
+/**
+ * Browser side of chromium.browser.test.ts: runs the web backend's DecompressionStream inflater,
+ * the chooser and the whole open pipeline in Chromium on inputs built in Node, and returns plain
+ * results for Node to check.
+ */
+import { openPackage } from '../index'
+import { defaultWebOptions, webSha256Hex } from '../zip/backend'
+import { inflateRawStream } from '../zip/inflate-stream'
+import { sha256Hex } from '../zip/sha256'
+
+/** What Node sends: base64 byte strings. */
+export interface ChromiumInput {
+  text: string
+  packed: string
+  bomb: string
+  good: string
+  bombPackage: string
+  badCrcPackage: string
+  random: string
+}
+
+const b64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0))
+const summary = (r: { ok: boolean; reason?: string; produced?: number }) =>
+  r.ok ? { ok: true } : { ok: false, reason: r.reason, produced: r.produced }
+const fatal = (d: ReadonlyArray<{ code: string; severity: string }>) =>
+  d.filter((x) => x.severity === 'fatal').map((x) => x.code)
+
+async function run(input: ChromiumInput) {
+  const text = b64(input.text)
+  const packed = b64(input.packed)
+  const bomb = b64(input.bomb)
+  const out: Record<string, unknown> = {}
+  out.options = defaultWebOptions()
+  const roomy = await inflateRawStream(packed, text.length, 50 * 2 ** 20)
+  const tight = await inflateRawStream(packed, text.length, text.length + 10)
+  out.roomy = roomy.ok && roomy.data.length === text.length && roomy.data.every((b, i) => b === text[i])
+  out.tight = tight.ok && tight.data.every((b, i) => b === text[i])
+  out.longer = summary(await inflateRawStream(packed, text.length - 1, 50 * 2 ** 20))
+  out.shorter = summary(await inflateRawStream(packed, text.length + 1, text.length + 100))
+  out.corrupt = summary(await inflateRawStream(new Uint8Array([0xff, 0xff, 0xff, 0xff]), 10, 1000))
+  out.truncated = summary(
+    await inflateRawStream(packed.subarray(0, packed.length >> 1), text.length, 2 ** 20),
+  )
+  out.bombs = []
+  for (const limit of [2 ** 20, 8 * 2 ** 20, 30 * 2 ** 20])
+    (out.bombs as unknown[]).push({ limit, ...summary(await inflateRawStream(bomb, 256 * 2 ** 20, limit)) })
+  const good = await openPackage(b64(input.good))
+  out.good = { ok: good.ok, fatal: fatal(good.diagnostics) }
+  if (good.ok) out.goodText = await good.package.readText('story/2-p.sty')
+  out.bombPackage = fatal((await openPackage(b64(input.bombPackage))).diagnostics)
+  out.badCrcPackage = fatal((await openPackage(b64(input.badCrcPackage))).diagnostics)
+  const random = b64(input.random)
+  out.sha = [] as Array<[string, string]>
+  for (const n of [0, 55, 56, 64, 1000, 20_000, random.length])
+    (out.sha as Array<[string, string]>).push([
+      sha256Hex(random.subarray(0, n)),
+      await webSha256Hex(random.subarray(0, n)),
+    ])
+  return out
+}
+
+;(globalThis as { runReader?: typeof run }).runReader = run
