@@ -21,11 +21,11 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod'
 import type { Redis } from 'ioredis'
-import { authPlugin, authRoutes } from './auth/index'
+import { AUTH_HOOK, authPlugin, authRoutes } from './auth/index'
 import type { Config } from './config'
 import { closeDb, createDb, type Db } from './db/index'
 import { migrateDb } from './db/migrate'
-import { ApiError, handleError, handleFrameworkError, handleNotFound } from './errors'
+import { ApiError, handleError, handleFrameworkError, handleNotFound, refuseWhileClosing } from './errors'
 import { type RateLimitPluginOptions, rateLimitPlugin } from './rate-limit/index'
 import { catalogRoutes } from './routes/catalog'
 import { cspReportRoutes } from './routes/csp-report'
@@ -95,11 +95,15 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOp
   }
 }
 
-/** Without an auth plugin every protected route answers 401: never open by accident. */
+/**
+ * Without an auth plugin every protected route answers 401: never open by accident. The hook is marked as an
+ * auth hook, so the rate-limit plugin counts these refusals by IP like any other.
+ */
 function failClosedAuth(app: FastifyInstance) {
   const refuse = async () => {
     throw new ApiError(401, 'UNAUTHORIZED', 'Authentication is not configured on this server')
   }
+  Object.defineProperty(refuse, AUTH_HOOK, { value: true })
   app.decorate('authenticate', refuse)
   app.decorate('requireRole', () => refuse)
 }
@@ -122,6 +126,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     genReqId: requestId,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: handleFrameworkError,
+    // Its body has an extra `error` field: refuseWhileClosing (below) answers with the standard one.
+    return503OnClosing: false,
   }
   const app = Fastify(options) as unknown as FastifyInstance
   app.setValidatorCompiler(validatorCompiler)
@@ -151,6 +157,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // CORS first (preflights and 401 answers carry CORS headers), then authentication, then throttling
   // (its per-route hooks run after authentication so callers are keyed by `sub`).
   await app.register(securityPlugin, config)
+  refuseWhileClosing(app)
   if (deps.authPlugin) await app.register(deps.authPlugin)
   else if (config.oidc.issuer) {
     await app.register(authPlugin, {
@@ -161,7 +168,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     })
   }
   if (!app.hasDecorator('authenticate')) failClosedAuth(app)
-  await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, redis: deps.redis, ...deps.rateLimit })
+  await app.register(rateLimitPlugin, {
+    redisUrl: config.redisUrl,
+    maxFactor: config.rateLimitMaxFactor,
+    redis: deps.redis,
+    ...deps.rateLimit,
+  })
   // The 404 handler is not a route (`onRoute` never sees it): it gets its own limiter, keyed like the rest.
   app.setNotFoundHandler({ preHandler: app.throttleHook(undefined, 'not-found') }, handleNotFound)
 

@@ -4,9 +4,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
-import { createPgDatabase } from './helpers/db'
+import { buildApp } from '../src/app'
+import { loadConfig } from '../src/config'
+import { createPgDatabase, createTestDb } from './helpers/db'
 
 const API_DIR = fileURLToPath(new URL('..', import.meta.url))
 const children: ChildProcess[] = []
@@ -108,5 +111,75 @@ describe('server process', () => {
     expect(lines[0]).toBe('Invalid configuration:')
     expect(lines.some((l) => /^ {2}PORT: must be an integer/.test(l))).toBe(true)
     expect(lines.some((l) => /^ {2}OIDC_ROLES_CLAIM: /.test(l))).toBe(true)
+  }, 60_000)
+})
+
+/** Splits raw HTTP/1.1 responses read from one socket into status, headers and body. */
+function parseResponses(raw: string) {
+  const out: { status: number; headers: Record<string, string>; body: string }[] = []
+  let rest = raw
+  while (rest.startsWith('HTTP/1.1 ')) {
+    const end = rest.indexOf('\r\n\r\n')
+    const [statusLine = '', ...lines] = rest.slice(0, end).split('\r\n')
+    const headers = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    )
+    const length = Number(headers['content-length'] ?? 0)
+    out.push({
+      status: Number(statusLine.split(' ')[1]),
+      headers,
+      body: rest.slice(end + 4, end + 4 + length),
+    })
+    rest = rest.slice(end + 4 + length)
+  }
+  return out
+}
+
+describe('while closing', () => {
+  it('finishes the in-flight request and answers a request arriving during the drain with the standard 503 body', async () => {
+    const tdb = await createTestDb()
+    onTestFinished(() => tdb.dispose())
+    const app = await buildApp(
+      loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CORS_ORIGINS: 'https://app.example.org' }),
+      {
+        db: tdb.db,
+      },
+    )
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const { port } = app.server.address() as { port: number }
+    const body = JSON.stringify({
+      'csp-report': { 'document-uri': 'https://app.example.org/', 'blocked-uri': 'inline' },
+    })
+    const socket = connect(port, '127.0.0.1')
+    let raw = ''
+    socket.setEncoding('utf8').on('data', (d) => {
+      raw += d
+    })
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()))
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
+    // A report upload in flight: headers and half the body sent.
+    socket.write(
+      `POST /api/csp-report HTTP/1.1\r\nHost: x\r\nContent-Type: application/csp-report\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    )
+    await new Promise((r) => setTimeout(r, 200))
+    const closed = app.close()
+    await new Promise((r) => setTimeout(r, 100))
+    // The rest of the upload, and a second request pipelined behind it on the same (busy) connection.
+    socket.write(
+      `${body.slice(10)}GET /api/health HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example.org\r\n\r\n`,
+    )
+    await closed
+    await ended
+    const [first, second, ...more] = parseResponses(raw)
+    expect(first?.status).toBe(204)
+    expect(second?.status).toBe(503)
+    expect(more).toEqual([])
+    expect(JSON.parse(second?.body ?? '')).toEqual({
+      statusCode: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The server is shutting down; retry',
+    })
+    expect(second?.headers.connection).toBe('close')
+    expect(second?.headers['access-control-allow-origin']).toBe('https://app.example.org')
   }, 60_000)
 })

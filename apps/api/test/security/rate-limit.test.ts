@@ -231,6 +231,35 @@ describe('refused requests (bad or missing token) count against the IP', () => {
     expect(sixth.statusCode).toBe(429)
     expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(50)
   })
+
+  it('throttles the refusals of the API itself (no identity provider configured: every protected route 401)', async () => {
+    const { buildApp } = await import('../../src/app.ts')
+    const { loadConfig } = await import('../../src/config.ts')
+    const { createTestDb } = await import('../helpers/db.ts')
+    const tdb = await createTestDb()
+    const api = await buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), { db: tdb.db })
+    try {
+      const remoteAddress = freshIp()
+      const statuses: number[] = []
+      for (let i = 0; i < 11; i++) {
+        statuses.push(
+          (await api.inject({ url: '/api/stories', headers: bearer('x.y.z'), remoteAddress })).statusCode,
+        )
+      }
+      expect(statuses).toEqual([...Array(10).fill(401), 429])
+      const body = (await api.inject({ url: '/api/stories', remoteAddress })).json()
+      expect(body).toEqual({
+        statusCode: 429,
+        code: 'THROTTLED',
+        message: 'ThrottlerException: Too Many Requests (short)',
+      })
+      // public routes of another address are unaffected, health is never throttled
+      expect((await api.inject({ url: '/api/health', remoteAddress })).statusCode).toBe(200)
+    } finally {
+      await api.close()
+      await tdb.dispose()
+    }
+  }, 60_000)
 })
 
 async function deleteKeys(url: string, prefix: string) {
