@@ -90,3 +90,37 @@ export function writeTextDiagnostics(io: CliIO, diagnostics: readonly Diagnostic
 export function writeJson(io: CliIO, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
 }
+
+/** Items written per `stdout.write` by {@link writeJsonList}. */
+const LIST_CHUNK = 512
+
+/**
+ * Writes `{ ...head, [key]: items.map(map) }` exactly as {@link writeJson} would (with `key` as
+ * the last field), a few hundred items at a time: a report with 100,000 diagnostics never exists
+ * as one string, nor as a mapped copy of the list.
+ */
+export function writeJsonList<T>(
+  io: CliIO,
+  head: object,
+  key: string,
+  items: readonly T[],
+  map: (item: T) => unknown,
+): void {
+  const { [key]: _, ...rest } = head as Record<string, unknown>
+  // ends with `"<key>": []\n}`
+  const open = JSON.stringify({ ...rest, [key]: [] }, null, 2)
+  if (items.length === 0) {
+    io.stdout.write(`${open}\n`)
+    return
+  }
+  let out = `${open.slice(0, -'[]\n}'.length)}[\n`
+  for (let i = 0; i < items.length; i++) {
+    const item = JSON.stringify(map(items[i]!), null, 2).replaceAll('\n', '\n    ')
+    out += `    ${item}${i < items.length - 1 ? ',' : ''}\n`
+    if ((i + 1) % LIST_CHUNK === 0) {
+      io.stdout.write(out)
+      out = ''
+    }
+  }
+  io.stdout.write(`${out}  ]\n}\n`)
+}

@@ -9,7 +9,7 @@ import { type Command, EXIT } from '../cli-types'
 import { readInput, resolvePath } from '../io'
 import { packFolder } from '../pack/pack-folder'
 import { createProgress } from '../pack/progress'
-import { formatGithubAnnotation, parseFormat, writeJson, writeTextDiagnostics } from '../report'
+import { formatGithubAnnotation, parseFormat, writeJsonList, writeTextDiagnostics } from '../report'
 import { readNamespaces, readTrustedKeys } from '../validate/trusted-keys'
 import { type ValidationReport, validatePackageBytes } from '../validate/validate-package'
 
@@ -108,14 +108,13 @@ manifest not in canonical form. A folder is validated as the package 'spkg pack'
       : report.diagnostics
     if (format === 'json') {
       // Every diagnostic carries `path` (null when it is about the archive as a whole).
-      const diagnostics = shown.map(({ code, severity, message, path, ...rest }) => ({
+      writeJsonList(io, report, 'diagnostics', shown, ({ code, severity, message, path, ...rest }) => ({
         code,
         severity,
         message,
         path: path ?? null,
         ...rest,
       }))
-      writeJson(io, { ...report, diagnostics })
     } else if (format === 'github') {
       const fileOf = (p: string | undefined) => (folder && p ? join(target, p) : target)
       for (const d of shown) io.stdout.write(`${formatGithubAnnotation(d, fileOf)}\n`)
