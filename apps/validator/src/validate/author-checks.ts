@@ -19,8 +19,8 @@ export interface AuthorCheckInput {
   entries: readonly { path: string; method: number }[]
   /** The entry part of a flat archive. */
   entry?: string
-  /** Decoded text of the story parts and modules, searched for references to media. */
-  texts?: ReadonlyMap<string, string>
+  /** Text (or UTF-8 bytes) of the story parts and modules, searched for references to media. */
+  texts?: ReadonlyMap<string, string | Uint8Array>
 }
 
 const SYSTEM = /(^|\/)(__MACOSX\/|\._[^/]*$|\.DS_Store$)/
@@ -99,7 +99,10 @@ export function authorChecks(input: AuthorCheckInput): Diagnostic[] {
       )
   }
   const refs = referencedPaths(input)
-  const texts = [...(input.texts?.values() ?? [])]
+  // UTF-8 bytes contain a path's bytes exactly when the text contains the path
+  const texts = [...(input.texts?.values() ?? [])].map((t) =>
+    typeof t === 'string' ? t : Buffer.from(t.buffer, t.byteOffset, t.byteLength),
+  )
   for (const e of input.entries) {
     if (e.path.endsWith('/') || refs.has(e.path) || SYSTEM.test(e.path)) continue
     if (texts.some((t) => t.includes(e.path))) continue

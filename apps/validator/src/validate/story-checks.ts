@@ -9,8 +9,8 @@ import { checkStory } from '@spkg/story'
 
 /** The story files of a package and what the checker needs to know about the package. */
 export interface StoryCheckInput {
-  /** Every `.sty` file of the archive, path → text. */
-  parts: ReadonlyMap<string, string>
+  /** Every `.sty` file of the archive, path → text (or its UTF-8 bytes). */
+  parts: ReadonlyMap<string, string | Uint8Array>
   /** Parts in play order (the entry first). */
   order: readonly string[]
   /** Every `.xty` module, path → text. */

@@ -2,8 +2,9 @@
  * `spkg validate` on bytes: everything the reader checks (it opens the package exactly as a
  * player would) plus the author checks, gathered into one report.
  */
+import { isUtf8 } from 'node:buffer'
 import { type Diagnostic, hasErrors, hasFatal, type Manifest } from '@spkg/manifest'
-import { openPackage, peekPackage } from '@spkg/reader/node'
+import { openPackage, peekPackage, type SpkgPackage } from '@spkg/reader/node'
 import { authorChecks, mergeDiagnostics } from './author-checks'
 import { storyChecks } from './story-checks'
 
@@ -32,6 +33,19 @@ export interface ValidateOptions {
   before?: readonly Diagnostic[]
   /** The bytes were just built by `spkg pack`: their manifest is canonical by construction. */
   built?: boolean
+}
+
+/**
+ * The verified bytes of a text file, or undefined when it is missing or not UTF-8 (which the
+ * reader reports for parts). A BOM is left for the story parser, which ignores it.
+ */
+async function readUtf8(pkg: SpkgPackage, path: string): Promise<Uint8Array | undefined> {
+  try {
+    const bytes = await pkg.readBytes(path)
+    return isUtf8(bytes) ? bytes : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -68,13 +82,11 @@ export async function validatePackageBytes(
   }
   const pkg = opened.package
   try {
-    const texts = new Map<string, string>()
+    // Story files stay bytes (off the JavaScript heap) until the checker decodes them one by one.
+    const texts = new Map<string, string | Uint8Array>()
     for (const path of pkg.parts) {
-      try {
-        texts.set(path, await pkg.readText(path))
-      } catch {
-        // The reader already reported a part that is not text.
-      }
+      const bytes = await readUtf8(pkg, path)
+      if (bytes) texts.set(path, bytes)
     }
     for (const m of pkg.modules) texts.set(m.path, m.source)
     let manifestText: string | undefined
@@ -98,11 +110,9 @@ export async function validatePackageBytes(
     // checkStory wants every .sty of the archive, not only the listed parts.
     for (const e of pkg.entries) {
       if (!e.path.endsWith('.sty') || texts.has(e.path)) continue
-      try {
-        texts.set(e.path, await pkg.readText(e.path))
-      } catch {
-        // Not UTF-8: the reader reported it for parts; an unlisted file is not played.
-      }
+      // Not UTF-8: the reader reported it for parts; an unlisted file is not played.
+      const bytes = await readUtf8(pkg, e.path)
+      if (bytes) texts.set(e.path, bytes)
     }
     const story = storyChecks({
       parts: new Map([...texts].filter(([p]) => p.endsWith('.sty'))),
