@@ -13,7 +13,9 @@
  * refusal is sent, keyed by IP when no valid token was shown (by `sub` on a 403). Over the limit the answer is 429
  * instead of the 401/403, so a flood of bad tokens from one address ends in 429s, not an endless stream of 401s.
  * Each request is counted once: either at the refusal or after a successful authentication (keyed by `sub`), so a
- * valid caller is never charged for the bad-token traffic of its IP address.
+ * valid caller is never charged for the bad-token traffic of its IP address. On a public route a valid token, when
+ * one is sent, keys the caller by `sub` as well; a missing or bad one leaves the caller anonymous (IP) and is not
+ * refused there.
  *
  * Redis (`redisUrl`): counters shared by every instance. When Redis is unreachable the limiter FAILS OPEN: requests
  * pass unthrottled and without rate-limit headers (no offline queue, 500 ms connect timeout, `skipOnError`), an
@@ -207,6 +209,20 @@ async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promi
     makeHook(tiersOf(setting), id),
   )
 
+  // Public routes: a caller who sends a valid token is an authenticated user and is keyed by `sub` (SPEC), so
+  // the token is verified when one is sent; a missing or refused token leaves the caller anonymous (IP-keyed) and
+  // the public route answers as usual. Only with the real auth plugin (its hook is marked).
+  const decorated = (app as unknown as { authenticate?: unknown }).authenticate
+  const authenticate = isAuthHook(decorated) ? (decorated as RouteHook) : undefined
+  const optionalAuth: RouteHook = async function (this: FastifyInstance, request, reply) {
+    if (request.headers.authorization === undefined || !authenticate) return
+    try {
+      await authenticate.call(this, request, reply)
+    } catch {
+      request.user = undefined as never
+    }
+  }
+
   app.addHook('onRoute', (route: RouteOptions) => {
     const setting = route.config?.throttle
     if (setting === false || route.method === 'OPTIONS') return
@@ -224,7 +240,9 @@ async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promi
     // else in onRequest (context-level onRequest hooks, such as an app-wide authenticate, run before it anyway).
     const phase = (['preHandler', 'preValidation'] as const).find((p) => hooksOf(route[p]).some(isAuthHook))
     if (phase) route[phase] = [...hooksOf(route[phase]), hook] as never
-    else route.onRequest = [...hooksOf(route.onRequest), hook] as never
+    else if (hooksOf(route.onRequest).some(isAuthHook) || !authenticate)
+      route.onRequest = [...hooksOf(route.onRequest), hook] as never
+    else route.onRequest = [...hooksOf(route.onRequest), optionalAuth, hook] as never
   })
 }
 

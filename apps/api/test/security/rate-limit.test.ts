@@ -123,6 +123,22 @@ describe('in memory', () => {
     )
   })
 
+  it('keys a caller with a valid token by sub on a public route too; a bad token there stays anonymous', async () => {
+    const remoteAddress = freshIp()
+    for (let i = 0; i < 10; i++) await app.inject({ url: '/public', remoteAddress })
+    expect((await app.inject({ url: '/public', remoteAddress })).statusCode).toBe(429)
+    const alice = bearer(await idp.mintToken('alice'))
+    const signedIn = await app.inject({ url: '/public', headers: alice, remoteAddress })
+    expect(signedIn.statusCode).toBe(200)
+    expect(signedIn.headers['x-ratelimit-remaining-long']).toBe('99')
+    expect((await app.inject({ url: '/public', headers: bearer('x.y.z'), remoteAddress })).statusCode).toBe(
+      429,
+    )
+    const elsewhere = await app.inject({ url: '/public', headers: bearer('x.y.z'), remoteAddress: freshIp() })
+    expect(elsewhere.statusCode).toBe(200) // public: a bad token is not refused, only not trusted
+    expect(elsewhere.headers['x-ratelimit-remaining-short']).toBe('9')
+  })
+
   it('counts the sustained tier separately and refuses past it', async () => {
     const Fastify = (await import('fastify')).default
     const { rateLimitPlugin } = await import('../../src/rate-limit/index.ts')
