@@ -214,5 +214,8 @@ export function devIdpInstructions(idp: DevIdp): string {
     )
   }
   lines.push(`Browser client "spkg-web": authorization code + PKCE (S256) at ${idp.issuer}/auth`)
+  lines.push(
+    "oidc-provider's warnings above (in-memory adapter, development interactions) are expected: this provider is for development only and keeps nothing across restarts.",
+  )
   return lines.join('\n')
 }

@@ -80,6 +80,7 @@ describe('development identity provider', () => {
       expect(text).toContain(roles[0] ?? 'reader')
     }
     expect(text).toContain(`${idp.issuer}/token`)
+    expect(text).toMatch(/warnings above .* are expected/)
   })
 })
 
