@@ -97,8 +97,9 @@ describe('POST /me/reports', () => {
     expect(row?.n).toBe(10)
   })
 
-  it('holds across two app instances sharing the database (15 + 15 concurrent -> exactly 10)', async () => {
-    // PostgreSQL: the second instance has its own connection pool; PGlite: one embedded database per process.
+  it('holds across two app instances in one process (15 + 15 concurrent -> exactly 10)', async () => {
+    // PostgreSQL: the second instance has its own connection pool; PGlite: both use the one embedded database.
+    // Two server processes on one PostgreSQL database: test/e2e/api.e2e.test.ts.
     const second = t.tdb.url ? await createDb({ databaseUrl: t.tdb.url, pgliteDir: 'memory://' }) : t.tdb.db
     const app2 = await buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), {
       db: second,

@@ -63,5 +63,5 @@ describe('fresh start without OIDC_ISSUER', () => {
     expect((await create(creator)).status).toBe(201)
     const health = await (await fetch(`${base}/api/health/auth`)).json()
     expect(health.status).toBe('ok')
-  }, 120_000)
+  }, 180_000)
 })

@@ -29,7 +29,7 @@ export interface ServerProcessOptions {
   name?: string
   /** Variables set over the base environment (`PORT` here disables the free-port choice). */
   env?: Record<string, string | undefined>
-  /** How long to wait for readiness, ms. @default 60000 */
+  /** How long to wait for readiness, ms (the machine may be shared and busy). @default 120000 */
   readyTimeoutMs?: number
   /** An extra readiness condition checked on the output collected so far (e.g. the dev provider's token lines). */
   ready?: (output: { stdout: string; stderr: string }) => boolean
@@ -117,7 +117,7 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
 
 async function startOnce(options: ServerProcessOptions, port: number): Promise<ServerProcess> {
   const name = options.name ?? 'api'
-  const timeoutMs = options.readyTimeoutMs ?? 60_000
+  const timeoutMs = options.readyTimeoutMs ?? 120_000
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     NODE_ENV: 'test',
