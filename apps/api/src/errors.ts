@@ -121,7 +121,7 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
     return reply.code(status).send(errorBody(status, err.message, err.code))
   }
   if (status >= 500) {
-    request.log.error({ err }, 'request failed')
+    request.log.error({ err: loggable(err) }, 'request failed')
     return reply
       .code(status)
       .send(errorBody(status, 'Internal server error', status === 500 ? 'INTERNAL' : undefined))
@@ -132,6 +132,25 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   const code = fastifyCode ? (FASTIFY_CODE_MAP[fastifyCode] ?? fastifyCode) : undefined
   const message = (fastifyCode && SAFE_FASTIFY_MESSAGES[fastifyCode]) ?? err.message
   return reply.code(status).send(errorBody(status, message, code))
+}
+
+/**
+ * What a server fault logs: the error itself, except a drizzle query error, whose message lists the query's
+ * parameter values (user ids, report texts, profile fields: personal data): logged as the SQL text, the driver's
+ * message and SQLSTATE, and the stack frames, without the values.
+ */
+export function loggable(err: unknown): unknown {
+  const e = err as { query?: unknown; params?: unknown; stack?: unknown; cause?: unknown }
+  if (!(err instanceof Error) || typeof e.query !== 'string' || !Array.isArray(e.params)) return err
+  const cause = e.cause as { message?: unknown } | undefined
+  const frames = typeof e.stack === 'string' ? e.stack.split('\n').filter((l) => /^\s+at /.test(l)) : []
+  return {
+    type: err.name,
+    message: `Failed query: ${e.query}`,
+    sqlState: sqlState(err),
+    ...(typeof cause?.message === 'string' && { cause: cause.message }),
+    stack: [`${err.name}: Failed query: ${e.query}`, ...frames].join('\n'),
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream'
+import { DrizzleQueryError } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -26,6 +27,16 @@ beforeAll(async () => {
   })
   app.get('/api/test-boom', { config: { throttle: false } as never }, async () => {
     throw new Error('db password=hunter2 at /srv/spkg/src/secret.ts:12')
+  })
+  app.get('/api/test-query-error', { config: { throttle: false } as never }, async () => {
+    const cause = Object.assign(new Error('duplicate key value violates unique constraint "x"'), {
+      code: '23505',
+    })
+    throw new DrizzleQueryError(
+      'insert into profiles (sub, bio) values ($1, $2)',
+      ['user-4711', 'my secret bio'],
+      cause,
+    )
   })
   app.get('/api/test-unavailable', { config: { throttle: false } as never }, async () => {
     // as the auth key store throws while the identity provider was never reachable
@@ -89,6 +100,20 @@ describe('error bodies', () => {
     const other = await app.inject({ url: '/api/test-other-503' })
     expect(other.statusCode).toBe(503)
     expect(other.json()).toEqual({ statusCode: 503, message: 'Internal server error' })
+  })
+
+  it('logs a failed query without its parameter values (personal data)', async () => {
+    const res = await app.inject({
+      url: '/api/test-query-error',
+      headers: { 'x-request-id': 'query-request-1' },
+    })
+    expect(res.json()).toEqual({ statusCode: 500, code: 'INTERNAL', message: 'Internal server error' })
+    const line = logLines.find((l) => l.includes('query-request-1') && JSON.parse(l).level === 50) ?? ''
+    expect(line).toContain('insert into profiles (sub, bio) values ($1, $2)')
+    expect(line).toContain('23505')
+    expect(line).toContain('duplicate key value')
+    expect(line).not.toContain('user-4711')
+    expect(line).not.toContain('my secret bio')
   })
 
   it('hides database errors (SQL and parameters) behind the generic 500', async () => {
