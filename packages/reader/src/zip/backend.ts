@@ -55,15 +55,27 @@ function isNode(): boolean {
   return typeof p?.versions?.node === 'string'
 }
 
-/** A web backend with the given thresholds. */
-export function createWebBackend(options: WebBackendOptions): ReaderBackend {
-  const { streamFrom, jsHashBelow } = options
+/**
+ * A web backend with the given thresholds, or with {@link defaultWebOptions} resolved on first
+ * use (so importing the module creates no stream).
+ */
+export function createWebBackend(options?: WebBackendOptions): ReaderBackend {
+  let resolved = options
+  const get = () => {
+    resolved ??= defaultWebOptions()
+    return resolved
+  }
   return {
-    inflater: createWebInflater({ streamFrom, stream: inflateRawStream }),
+    inflater: createWebInflater({
+      get streamFrom() {
+        return get().streamFrom
+      },
+      stream: inflateRawStream,
+    }),
     crc32,
-    sha256Hex: (data) => (data.length < jsHashBelow ? sha256Hex(data) : webSha256Hex(data)),
+    sha256Hex: (data) => (data.length < get().jsHashBelow ? sha256Hex(data) : webSha256Hex(data)),
   }
 }
 
 /** The isomorphic backend: fflate or DecompressionStream, a slicing-by-8 CRC-32, WebCrypto or JS SHA-256. */
-export const webBackend: ReaderBackend = createWebBackend(defaultWebOptions())
+export const webBackend: ReaderBackend = createWebBackend()

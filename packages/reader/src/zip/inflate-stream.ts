@@ -16,7 +16,11 @@ const MAX_RATIO = 1032
 const MIN_SLICE = 512
 const MAX_SLICE = 65536
 
-/** True when the platform has `DecompressionStream` with the `deflate-raw` format. */
+/**
+ * True when the platform has `DecompressionStream` with the `deflate-raw` format (browsers that
+ * have the class without that format throw on construction: Chromium before 103, Safari before
+ * 16.4, Firefox before 113).
+ */
 export function hasDeflateRawStream(): boolean {
   if (typeof DecompressionStream !== 'function') return false
   try {

@@ -93,12 +93,12 @@ export interface WebInflaterOptions {
  * inflater for asynchronous calls on entries of at least `streamFrom` compressed bytes.
  */
 export function createWebInflater(options: WebInflaterOptions): Inflater {
-  const { streamFrom, stream } = options
   return {
     inflateRaw: fflateInflater.inflateRaw,
     inflateRawAsync(input, declared, limit) {
-      if (input.length < streamFrom) return fflateInflater.inflateRaw(input, declared, limit)
-      return stream(input, declared, limit)
+      // Read on every call: the default backend resolves its threshold on first use.
+      if (input.length < options.streamFrom) return fflateInflater.inflateRaw(input, declared, limit)
+      return options.stream(input, declared, limit)
     },
   }
 }
