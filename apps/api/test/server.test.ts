@@ -145,6 +145,20 @@ describe('while closing', () => {
         db: tdb.db,
       },
     )
+    // Observers only (registered after the app's own hooks): when the upload is past onRequest and waiting for its
+    // body, and when closing has begun.
+    let uploadStarted = () => {}
+    const started = new Promise<void>((resolve) => {
+      uploadStarted = resolve
+    })
+    app.addHook('preParsing', async (request) => {
+      if (request.url === '/api/csp-report') uploadStarted()
+    })
+    let closingBegun = () => {}
+    const begun = new Promise<void>((resolve) => {
+      closingBegun = resolve
+    })
+    app.addHook('preClose', async () => closingBegun())
     await app.listen({ host: '127.0.0.1', port: 0 })
     const { port } = app.server.address() as { port: number }
     const body = JSON.stringify({
@@ -161,9 +175,9 @@ describe('while closing', () => {
     socket.write(
       `POST /api/csp-report HTTP/1.1\r\nHost: x\r\nContent-Type: application/csp-report\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
     )
-    await new Promise((r) => setTimeout(r, 200))
+    await started
     const closed = app.close()
-    await new Promise((r) => setTimeout(r, 100))
+    await begun
     // The rest of the upload, and a second request pipelined behind it on the same (busy) connection.
     socket.write(
       `${body.slice(10)}GET /api/health HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example.org\r\n\r\n`,
@@ -181,5 +195,5 @@ describe('while closing', () => {
     })
     expect(second?.headers.connection).toBe('close')
     expect(second?.headers['access-control-allow-origin']).toBe('https://app.example.org')
-  }, 60_000)
+  }, 120_000)
 })
