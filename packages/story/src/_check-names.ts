@@ -23,7 +23,8 @@ interface FileUses {
   /** Parameters in scope (fn and passage bodies). */
   params: Set<string>
   uses: Use[]
-  exprs: Expr[]
+  /** The sub-expressions checked by {@link checkCalls} (calls, dice, division), in walk order. */
+  checked: Expr[]
   inserts: Array<{ name: string; args: number; pos: Pos }>
   calls: Array<{ ns: string; fn: string; args: number; pos: Pos }>
 }
@@ -66,9 +67,9 @@ function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = []): void {
 }
 
 function addExpr(fu: FileUses, root: Expr, sections: string[]): void {
-  fu.exprs.push(root)
   walkExpr(root, (e) => {
     if (e.k === 'name') fu.uses.push({ k: 'read', name: e.name, pos: e.pos, sections })
+    else if (e.k === 'call' || e.k === 'dice' || e.k === 'bin') fu.checked.push(e)
   })
 }
 
@@ -77,7 +78,7 @@ const blank = (file: string, scope: Scope, params: string[] = []): FileUses => (
   scope,
   params: new Set(params),
   uses: [],
-  exprs: [],
+  checked: [],
   inserts: [],
   calls: [],
 })
@@ -242,23 +243,24 @@ function checkCalls(cx: CheckContext, fu: FileUses): void {
     if (got < want[0] || got > want[1])
       cx.report(fu.file, 'story/arity', `${what} takes ${describeArity(want)}, not ${got}`, pos)
   }
-  for (const root of fu.exprs) walkExpr(root, (e) => checkLiterals(cx, fu.file, e))
-  for (const root of fu.exprs)
-    walkExpr(root, (e) => {
-      if (e.k !== 'call') return
-      const fn = fu.scope.fns.get(e.callee) ?? fu.scope.externs.get(e.callee)
-      if (fn) arity(e.pos, `${e.callee}()`, [fn.params.length, fn.params.length], e.args.length)
-      else if (BUILTINS.has(e.callee)) arity(e.pos, `${e.callee}()`, BUILTINS.get(e.callee)!, e.args.length)
-      else
-        cx.report(
-          fu.file,
-          'story/unknown-function',
-          e.callee.includes('.')
-            ? `no '{extern ${e.callee}}' in the modules this file uses`
-            : `no function '${e.callee}': it is not a built-in and no module this file uses declares it`,
-          e.pos,
-        )
-    })
+  // One pass: a node's literal finding comes before its call finding, as when each had a walk of
+  // its own (two findings at one position are always about one node).
+  for (const e of fu.checked) {
+    checkLiterals(cx, fu.file, e)
+    if (e.k !== 'call') continue
+    const fn = fu.scope.fns.get(e.callee) ?? fu.scope.externs.get(e.callee)
+    if (fn) arity(e.pos, `${e.callee}()`, [fn.params.length, fn.params.length], e.args.length)
+    else if (BUILTINS.has(e.callee)) arity(e.pos, `${e.callee}()`, BUILTINS.get(e.callee)!, e.args.length)
+    else
+      cx.report(
+        fu.file,
+        'story/unknown-function',
+        e.callee.includes('.')
+          ? `no '{extern ${e.callee}}' in the modules this file uses`
+          : `no function '${e.callee}': it is not a built-in and no module this file uses declares it`,
+        e.pos,
+      )
+  }
   for (const i of fu.inserts) {
     const p = fu.scope.passages.get(i.name)
     if (p) arity(i.pos, `{passage ${i.name}}`, [p.params.length, p.params.length], i.args)

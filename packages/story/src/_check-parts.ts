@@ -8,38 +8,6 @@ import type { Node, PartAst, Pos } from './ast'
 import { type CheckContext, PHASE } from './check-story'
 import { resolveTarget } from './resolve-paths'
 
-/** The ids a part defines (explicit and implicit headings, anchors, named groups, explicit options). */
-export function collectIds(ast: PartAst): Map<string, IdKind> {
-  const ids = new Map<string, IdKind>()
-  visitNodes(ast.body, {
-    node(n) {
-      if (n.kind === 'heading') ids.set(n.id, 'heading')
-      else if (n.kind === 'anchor') ids.set(n.id, 'anchor')
-      else if (n.kind === 'group' && n.explicitId) ids.set(n.id, 'group')
-    },
-    option(o) {
-      if (o.explicitId) ids.set(o.id, 'option')
-    },
-  })
-  return ids
-}
-
-/** Gates and links of a part, in document order. */
-export function partTargets(ast: PartAst): Array<{ target: string; pos: Pos; kind: 'gate' | 'link' }> {
-  const out: Array<{ target: string; pos: Pos; kind: 'gate' | 'link' }> = []
-  visitNodes(ast.body, {
-    node(n) {
-      if (n.kind === 'gate') out.push({ target: n.target, pos: n.pos, kind: 'gate' })
-      else if (n.kind === 'paragraph')
-        for (const line of n.lines)
-          visitInline(line, (i) => {
-            if (i.k === 'link') out.push({ target: i.target, pos: i.pos, kind: 'link' })
-          })
-    },
-  })
-  return out
-}
-
 interface Target {
   target: string
   pos: Pos
@@ -84,36 +52,50 @@ export class PartChecks {
   /** Runs the checks of one part and keeps what {@link PartChecks.finish} needs. */
   scan(file: string, ast: PartAst): void {
     const cx = this.cx
-    cx.partIds.set(file, collectIds(ast))
-    cx.phase = PHASE.part
+    // The ids a part defines (explicit and implicit headings, anchors, named groups, explicit options).
+    const ids = new Map<string, IdKind>()
+    const targets: Target[] = []
     visitNodes(ast.body, {
       node: (n) => {
-        if (n.kind === 'jump' && n.target !== null) this.target(file, n.target)
-        if (n.kind === 'media' && cx.assets && !cx.assets.has(n.path))
-          cx.report(file, 'story/missing-media', `media file '${n.path}' is not in the package`, n.pos)
+        if (n.kind === 'heading') ids.set(n.id, 'heading')
+        else if (n.kind === 'anchor') ids.set(n.id, 'anchor')
+        else if (n.kind === 'group') {
+          if (n.explicitId) ids.set(n.id, 'group')
+          checkImplicitIds(cx, file, n)
+        } else if (n.kind === 'jump') {
+          if (n.target !== null) this.target(file, n.target)
+        } else if (n.kind === 'media') {
+          if (cx.assets && !cx.assets.has(n.path)) {
+            cx.phase = PHASE.media
+            cx.report(file, 'story/missing-media', `media file '${n.path}' is not in the package`, n.pos)
+          }
+        } else if (n.kind === 'gate') targets.push({ target: n.target, pos: n.pos, kind: 'gate' })
+        else if (n.kind === 'paragraph')
+          for (const line of n.lines)
+            visitInline(line, (i) => {
+              if (i.k === 'link') targets.push({ target: i.target, pos: i.pos, kind: 'link' })
+            })
       },
       option: (o) => {
+        if (o.explicitId) ids.set(o.id, 'option')
         if (o.jump?.target) this.target(file, o.jump.target)
       },
     })
+    cx.partIds.set(file, ids)
     const seed = ast.declarations.seed
-    if (seed && file !== cx.entry)
+    if (seed && file !== cx.entry) {
+      cx.phase = PHASE.seed
       cx.report(
         file,
         'story/seed-placement',
         `'{seed}' only counts in the entry part (${cx.entry ?? 'none'}); move it there`,
         seed.pos,
       )
-    checkImplicitIds(cx, file, ast)
+    }
     const last = ast.body.at(-1)
     const dead: DeadCandidate[] = []
     collectDeadCandidates(ast.body, dead)
-    this.summaries.push({
-      file,
-      targets: partTargets(ast),
-      dead,
-      endsInJump: last?.kind === 'jump' || last?.kind === 'gate',
-    })
+    this.summaries.push({ file, targets, dead, endsInJump: last?.kind === 'jump' || last?.kind === 'gate' })
   }
 
   /** Checks targets, then unreachable sections and parts, once every part is scanned. */
@@ -221,23 +203,19 @@ function collectDeadCandidates(nodes: Node[], out: DeadCandidate[]): void {
 }
 
 /** Clarification 4: once-only options in a group without explicit ids (info). */
-function checkImplicitIds(cx: CheckContext, file: string, ast: PartAst): void {
-  visitNodes(ast.body, {
-    node(n) {
-      if (n.kind !== 'group') return
-      const once = n.options.filter((o) => !o.sticky && !o.fallback)
-      if (once.length === 0) return
-      const unnamed = once.filter((o) => !o.explicitId)
-      if (n.explicitId && unnamed.length === 0) return
-      const what = !n.explicitId
-        ? `the group '${n.id}' has no explicit id (write an anchor like [#talk] on the line above it)`
-        : `options ${unnamed.map((o) => o.id).join(', ')} have no explicit id (end the line with [#id])`
-      cx.report(
-        file,
-        'story/implicit-ids',
-        `once-only options are saved by position: ${what}; inserting an option above would shift saved choices`,
-        n.pos,
-      )
-    },
-  })
+function checkImplicitIds(cx: CheckContext, file: string, n: Extract<Node, { kind: 'group' }>): void {
+  const once = n.options.filter((o) => !o.sticky && !o.fallback)
+  if (once.length === 0) return
+  const unnamed = once.filter((o) => !o.explicitId)
+  if (n.explicitId && unnamed.length === 0) return
+  const what = !n.explicitId
+    ? `the group '${n.id}' has no explicit id (write an anchor like [#talk] on the line above it)`
+    : `options ${unnamed.map((o) => o.id).join(', ')} have no explicit id (end the line with [#id])`
+  cx.phase = PHASE.implicitIds
+  cx.report(
+    file,
+    'story/implicit-ids',
+    `once-only options are saved by position: ${what}; inserting an option above would shift saved choices`,
+    n.pos,
+  )
 }

@@ -38,13 +38,15 @@ export const PHASE = {
   manifest: 0,
   parse: 1,
   targets: 2,
-  part: 3,
-  deadSections: 4,
-  deadParts: 5,
-  modules: 6,
-  partUses: 7,
-  names: 8,
-  calls: 9,
+  media: 3,
+  seed: 4,
+  implicitIds: 5,
+  deadSections: 6,
+  deadParts: 7,
+  modules: 8,
+  partUses: 9,
+  names: 10,
+  calls: 11,
 } as const
 
 /** Shared state of one check run. Internal to the checker files. */
