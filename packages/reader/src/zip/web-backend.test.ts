@@ -75,7 +75,7 @@ describe.each(variants)('openArchive on %s', (_, options) => {
     })
     const r = await open(bytes)
     expect(r.ok).toBe(false)
-    expect(codes(r.diagnostics).length).toBeGreaterThan(0)
+    expect(codes(r.diagnostics)).toEqual(['pkg/integrity-mismatch'])
   })
 
   it('stops a zip bomb that declares a small size with pkg/too-large', async () => {
@@ -116,5 +116,34 @@ describe.each(variants)('openArchive on %s', (_, options) => {
     const r = await open(bytes)
     expect(r.ok).toBe(false)
     expect(codes(r.diagnostics)).toEqual(['pkg/corrupt-entry'])
+  })
+})
+
+describe('hashes in flight', () => {
+  const backend = createWebBackend({ streamFrom: 4096, jsHashBelow: 0 })
+
+  it('verifies every hash of more files than may be in flight at once', async () => {
+    const parts = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [`story/${i}-p.sty`, prose(200, i + 1)]),
+    )
+    const r = await openArchive(buildPackage({ parts, integrity: true }), {}, backend)
+    expect(codes(r.diagnostics)).toEqual([])
+    expect(r.ok).toBe(true)
+    const bad = buildPackage({
+      parts,
+      manifest: { integrity: { 'story/299-p.sty': 'b'.repeat(64) } },
+    })
+    const refused = await openArchive(bad, {}, backend)
+    expect(refused.ok).toBe(false)
+    expect(codes(refused.diagnostics)).toEqual(['pkg/integrity-mismatch'])
+  })
+
+  it('verifies every hash of more bytes than may be in flight at once', async () => {
+    const big = (seed: number) => new Uint8Array(7 * 2 ** 20).fill(seed)
+    const assets = { 'assets/a.bin': big(1), 'assets/b.bin': big(2), 'assets/c.bin': big(3) }
+    const entry = Object.fromEntries(Object.keys(assets).map((k) => [k, { method: 0 }]))
+    const r = await openArchive(buildPackage({ assets, entry, integrity: true }), {}, backend)
+    expect(codes(r.diagnostics)).toEqual([])
+    expect(r.ok).toBe(true)
   })
 })
