@@ -39,20 +39,21 @@ const FIELD: Record<ManifestField, fc.Arbitrary<unknown>> = {
   title: maybe(str),
   intro: maybe(str),
   cover: maybe(str),
-  author: list(obj({ name: maybe(str), id: maybe(str) })),
+  author: fc.oneof(list(obj({ name: maybe(str), id: maybe(str) })), str, list(str)),
   version: maybe(str),
   language: maybe(str),
   direction: maybe(fc.constantFrom('ltr', 'rtl', 'ttb')),
   date: maybe(str),
   description: maybe(str),
   genre: maybe(str),
-  tags: list(str),
+  tags: fc.oneof(list(str), str),
   license: maybe(str),
-  parts: list(obj({ file: maybe(str), name: maybe(str) })),
-  assets: list(obj({ file: maybe(str), name: maybe(str) })),
+  // Looser forms too (bare strings, a missing name), which parseManifest normalises first.
+  parts: list(fc.oneof(obj({ file: maybe(str), name: maybe(str) }), str)),
+  assets: list(fc.oneof(obj({ file: maybe(str), name: maybe(str) }), str)),
   instruction: maybe(str),
   stories: list(str),
-  readers: list(num),
+  readers: fc.oneof(list(num), num),
   age: obj({ min: maybe(num), max: maybe(num) }),
   content_warnings: list(str),
   series: maybe(str),
@@ -71,7 +72,19 @@ const FIELD: Record<ManifestField, fc.Arbitrary<unknown>> = {
   locked: list(str),
   offline: maybe(bool),
   preview: maybe(bool),
-  integrity: maybe(fc.dictionary(key, maybe(hex), { maxKeys: 4 })),
+  integrity: maybe(
+    fc.dictionary(
+      key,
+      maybe(
+        fc.oneof(
+          hex,
+          hex.map((h) => ` ${h.toUpperCase()}`),
+          fc.constant(`sha256-${btoa('x'.repeat(32))}`),
+        ),
+      ),
+      { maxKeys: 4 },
+    ),
+  ),
   solo_mode: maybe(fc.constantFrom('all_roles', 'single_role', 'none')),
   storage: maybe(fc.constantFrom('none', 'local', 'cloud', 'remote')),
   reader: obj({
@@ -115,6 +128,7 @@ describe('manifest fast path', () => {
           expect(zodAccepts).toBe(true)
           expect(fast.value).toStrictEqual(slow.value)
           expect(JSON.stringify(fast.value)).toBe(JSON.stringify(slow.value))
+          if (fast.same) expect(JSON.stringify(fast.value)).toBe(JSON.stringify(value))
         } else if (!leftToZod(field, value)) expect(zodAccepts).toBe(false)
       },
     )

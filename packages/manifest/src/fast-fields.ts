@@ -11,6 +11,9 @@
 import { isPlainObject } from './json'
 import type { ManifestField } from './schema'
 
+/** Set by a check that cannot vouch that its output serialises like its input (keys reordered). */
+let reordered = false
+
 /** Thrown inside a check to mean "not sure: let zod decide". */
 const DOUBT: unique symbol = Symbol('doubt')
 
@@ -39,16 +42,16 @@ function plain(v: unknown): Record<string, unknown> {
   return v
 }
 
-/** An array of `item` (as `parseManifest` validates arrays: member by member, a new array). */
+/**
+ * An array of `item` (as `parseManifest` validates arrays: member by member, a new array). A
+ * hole or an `undefined` member fails its item check.
+ */
 const arrayOf =
   (item: Check): Check =>
   (v) => {
     if (!Array.isArray(v)) return doubt()
     const out = new Array<unknown>(v.length)
-    for (let i = 0; i < v.length; i++) {
-      if (!(i in v)) return doubt() // a hole: forEach would skip it
-      out[i] = item(v[i])
-    }
+    for (let i = 0; i < v.length; i++) out[i] = item(v[i])
     return out
   }
 
@@ -60,8 +63,13 @@ function looseObject(shape: Record<string, Check>, required: readonly string[] =
   const known = Object.keys(shape)
   return (v) => {
     const input = plain(v)
+    const keys = Object.keys(input)
     const out: Record<string, unknown> = {}
-    for (const key of known) {
+    // Whether the output's keys come in the input's order (then its JSON is the input's).
+    let k = 0
+    let inOrder = true
+    for (let s = 0; s < known.length; s++) {
+      const key = known[s]!
       if (!Object.hasOwn(input, key)) {
         if (required.includes(key)) return doubt()
         continue
@@ -69,12 +77,16 @@ function looseObject(shape: Record<string, Check>, required: readonly string[] =
       const value = input[key]
       if (value === undefined) return doubt()
       out[key] = shape[key]!(value)
+      if (keys[k++] !== key) inOrder = false
     }
-    for (const key of Object.keys(input)) {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!
       if (Object.hasOwn(shape, key)) continue
       if (key === '__proto__' || input[key] === undefined) return doubt()
       out[key] = input[key]
+      if (keys[k++] !== key) inOrder = false
     }
+    if (!inOrder) reordered = true
     return out
   }
 }
@@ -156,14 +168,19 @@ const FIELDS: Record<ManifestField, Check> = {
 }
 
 /**
- * The validated value of one field when it is plainly valid (`{ value }`, exactly what the zod
- * path would return, with no diagnostic), or `undefined` when zod must decide.
+ * The validated value of one field when it is plainly valid (`value`, exactly what the zod path
+ * would return, with no diagnostic), or `undefined` when zod must decide. When `same` is true
+ * the value serialises to the same JSON as the input (no key was reordered).
  */
-export function fastField(field: ManifestField, value: unknown): { value: unknown } | undefined {
+export function fastField(
+  field: ManifestField,
+  value: unknown,
+): { value: unknown; same: boolean } | undefined {
   const check = FIELDS[field]
   if (!check) return undefined
+  reordered = false
   try {
-    return { value: check(value) }
+    return { value: check(value), same: !reordered }
   } catch (e) {
     if (e === DOUBT) return undefined
     throw e

@@ -54,6 +54,17 @@ const STRING_LISTS = new Set<ManifestField>([
   'locked',
 ])
 
+const HEX64 = /^[0-9a-f]{64}$/
+
+/** True when every value is already lowercase hex (what `normalizeDigest` would return unchanged). */
+function isCanonicalDigestMap(value: Record<string, unknown>): boolean {
+  for (const k of Object.keys(value)) {
+    const v = value[k]
+    if (typeof v !== 'string' || !HEX64.test(v)) return false
+  }
+  return true
+}
+
 const toList = (v: unknown): unknown => (Array.isArray(v) ? v : [v])
 
 /** Returns the canonical candidate for one field's raw value (unchanged when there is no looser form). */
@@ -76,7 +87,7 @@ export function normalizeField(field: ManifestField, value: unknown): unknown {
     case 'readers':
       return typeof value === 'number' ? [value] : value
     case 'integrity':
-      if (!isPlainObject(value)) return value
+      if (!isPlainObject(value) || isCanonicalDigestMap(value)) return value
       return Object.fromEntries(
         Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? (normalizeDigest(v) ?? v) : v]),
       )

@@ -46,8 +46,9 @@ function codeForField(field: ManifestField) {
 
 /**
  * Validates one field; arrays and records keep their valid members and drop only bad ones.
- * A field already in canonical form is taken by {@link fastField} without zod (same result);
- * `root()` (the manifest with this field normalised) is only built to word zod's issues.
+ * A field already in canonical form is taken by {@link fastField} without zod (same result;
+ * `same` then says whether its JSON is the input's); `root()` (the manifest with this field
+ * normalised) is only built to word zod's issues.
  */
 function validateField(
   field: ManifestField,
@@ -56,10 +57,10 @@ function validateField(
   path: string,
   out: Diagnostic[],
   fast: boolean,
-): { ok: boolean; value?: unknown } {
+): { ok: boolean; value?: unknown; same?: boolean } {
   if (fast) {
     const r = fastField(field, value)
-    if (r) return { ok: true, value: r.value }
+    if (r) return { ok: true, value: r.value, same: r.same }
   }
   return validateFieldWithZod(field, value, root(), path, out)
 }
@@ -155,10 +156,14 @@ export function parseManifestWith(
     )
     if (!r.ok) continue
     out[field] = r.value
-    if (
-      JSON.stringify(raw) !== JSON.stringify(r.value) &&
-      JSON.stringify(normalized) === JSON.stringify(r.value)
-    ) {
+    // Normalised: the value differs from what was written, and normalising (not validation
+    // dropping members) made the difference. When the value is known to serialise like the
+    // normalised input, that is: normalising changed the JSON.
+    const looser = r.same
+      ? normalized !== raw && JSON.stringify(raw) !== JSON.stringify(normalized)
+      : JSON.stringify(raw) !== JSON.stringify(r.value) &&
+        JSON.stringify(normalized) === JSON.stringify(r.value)
+    if (looser) {
       diagnostics.push(
         createDiagnostic('manifest/normalized', `"${field}" was written in a looser form and normalised.`, {
           path,

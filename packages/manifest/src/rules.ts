@@ -96,16 +96,20 @@ function checkDuplicates(push: Push, path: string, field: string, values: readon
   })
 }
 
+const PART_RULE = { dir: 'story/', ext: '.sty', what: 'story parts' }
+const ASSET_RULE = { dir: 'assets/', what: 'media' }
+const EXTENSION_RULE = { ext: '.xty', what: 'extension modules' }
+
 const paths: Rule = (m, push, path) => {
   if (m.cover !== undefined) checkPath(push, path, ['cover'], m.cover)
   m.parts?.forEach((p, i) => {
-    checkPath(push, path, ['parts', i, 'file'], p.file, { dir: 'story/', ext: '.sty', what: 'story parts' })
+    checkPath(push, path, ['parts', i, 'file'], p.file, PART_RULE)
   })
   m.assets?.forEach((a, i) => {
-    checkPath(push, path, ['assets', i, 'file'], a.file, { dir: 'assets/', what: 'media' })
+    checkPath(push, path, ['assets', i, 'file'], a.file, ASSET_RULE)
   })
   m.extensions?.forEach((e, i) => {
-    checkPath(push, path, ['extensions', i], e, { ext: '.xty', what: 'extension modules' })
+    checkPath(push, path, ['extensions', i], e, EXTENSION_RULE)
   })
   if (m.build?.names_map !== undefined) checkPath(push, path, ['build', 'names_map'], m.build.names_map)
   for (const key of Object.keys(m.integrity ?? {})) {
@@ -137,10 +141,11 @@ const paths: Rule = (m, push, path) => {
 }
 
 const progressive: Rule = (m, push, path) => {
-  const partFiles = new Set(m.parts?.map((p) => p.file))
+  let partFiles: Set<string> | undefined
   for (const field of ['preload', 'locked'] as const) {
     const list = m[field]
     if (!list) continue
+    partFiles ??= new Set(m.parts?.map((p) => p.file))
     if (m.loading !== 'progressive' && list.length > 0)
       push(
         createDiagnostic(
@@ -151,7 +156,7 @@ const progressive: Rule = (m, push, path) => {
       )
     list.forEach((p, i) => {
       if (!checkPath(push, path, [field, i], p)) return
-      if (!partFiles.has(p))
+      if (!partFiles?.has(p))
         push(
           createDiagnostic(
             'manifest/unknown-part',
