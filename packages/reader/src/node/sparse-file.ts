@@ -1,23 +1,23 @@
 /**
  * Sparse loading for `peekPackageFile`: a buffer the size of the file (zero pages cost nothing
- * until written) into which only the ZIP structure is read (the tail with the end records, the
- * central directory, each local header and data descriptor), and entry data on demand. The
- * safe directory reader then checks that buffer exactly as it checks a fully read file: a
- * structure this prefetch missed reads as zeros and is refused, never trusted.
+ * until written) into which only the end of the ZIP structure is read (the tail with the end
+ * records and the central directory), then entry data on demand. The local headers and data
+ * descriptors scattered through the file are read from disk when the directory reader checks
+ * them (see `zip/header-reader.ts`), in small read-ahead chunks, so they never fault in pages of
+ * the big buffer. The safe directory reader checks the result exactly as it checks a fully read
+ * file: a structure this prefetch missed reads as zeros and is refused, never trusted.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { u16, u32, u64 } from '../zip/bytes'
+import { u32, u64 } from '../zip/bytes'
 import { findEndRecord } from '../zip/find-end-record'
-import { readRecords } from '../zip/read-records'
+import { type HeaderReader, setHeaderReader } from '../zip/header-reader'
 
 const EOCD = 0x06054b50
 const LOCATOR64 = 0x07064b50
 /** End record, its longest comment, the ZIP64 locator and end record. */
 const TAIL = 22 + 0xffff + 20 + 56
-/** Bytes read past a local header's fixed part, beyond the name and extra the directory declares. */
-const SLACK = 64
-/** Gaps up to this size between local headers are read through rather than skipped. */
-const MERGE = 16 * 1024
+/** Bytes read at once for local headers: neighbouring small entries come in one read. */
+const CHUNK = 512
 
 /** A file loaded sparsely: `bytes` holds what {@link SparseFile.fill} has read so far. */
 export interface SparseFile {
@@ -30,7 +30,7 @@ export interface SparseFile {
 
 /**
  * Opens `path` and reads its ZIP structure into a sparse buffer; `{ size }` when the file is
- * larger than `maxBytes` (nothing read). The descriptor stays open until `close()`; later fills
+ * larger than `maxBytes` (nothing read). The descriptor stays open until `close()`; later reads
  * reopen the file for each read.
  *
  * @throws the file system error when the file cannot be opened or read
@@ -47,28 +47,58 @@ export function openSparse(path: string, maxBytes: number): SparseFile | { size:
       close()
       return { size }
     }
-    const bytes = new Uint8Array(size)
-    const fill = (start: number, end: number) => {
-      let s = Math.max(0, Math.min(size, start))
-      const e = Math.max(s, Math.min(size, end))
-      if (s >= e) return
+    /** Reads the file's `[start, end)` into `into` at `at`; returns the bytes read. */
+    const read = (into: Uint8Array, at: number, start: number, end: number): number => {
       const f = fd ?? openSync(path, 'r')
+      let s = start
       try {
-        while (s < e) {
-          const n = readSync(f, bytes, s, e - s, s)
+        while (s < end) {
+          const n = readSync(f, into, at + s - start, end - s, s)
           if (n === 0) break
           s += n
         }
       } finally {
         if (f !== fd) closeSync(f)
       }
+      return s - start
+    }
+    const bytes = new Uint8Array(size)
+    const fill = (start: number, end: number) => {
+      const s = Math.max(0, Math.min(size, start))
+      const e = Math.max(s, Math.min(size, end))
+      if (s < e) read(bytes, s, s, e)
     }
     prefetch(bytes, fill)
+    setHeaderReader(bytes, chunkedReader(size, read))
     return { bytes, fill, close }
   } catch (e) {
     close()
     throw e
   }
+}
+
+/** Reads ranges of the file into one reused buffer, `CHUNK` bytes ahead; missing bytes read as zeros. */
+function chunkedReader(
+  size: number,
+  read: (into: Uint8Array, at: number, start: number, end: number) => number,
+): HeaderReader {
+  let start = 0
+  let end = 0
+  const reader = {
+    buffer: new Uint8Array(CHUNK),
+    at(from: number, to: number): number {
+      if (from >= start && to <= end) return from - start
+      const want = Math.max(to - from, CHUNK)
+      if (reader.buffer.length < want) reader.buffer = new Uint8Array(want)
+      const s = Math.max(0, Math.min(size, from))
+      const got = read(reader.buffer, 0, s, Math.min(size, s + want))
+      reader.buffer.fill(0, got, Math.max(got, to - from))
+      start = from
+      end = from + Math.max(got, to - from)
+      return 0
+    },
+  }
+  return reader
 }
 
 function prefetch(b: Uint8Array, fill: (start: number, end: number) => void): void {
@@ -85,36 +115,5 @@ function prefetch(b: Uint8Array, fill: (start: number, end: number) => void): vo
     break
   }
   const end = findEndRecord(b, [])
-  if (!end) return
-  fill(end.cdOffset, end.cdEnd)
-  const records = readRecords(b.subarray(end.cdOffset, end.cdOffset + end.cdSize), end.totalEntries, [])
-  // Local headers in file order; neighbours closer than MERGE are read in one call.
-  const heads = (records ?? [])
-    .filter((r) => Number.isFinite(r.localHeaderOffset))
-    .sort((a, b) => a.localHeaderOffset - b.localHeaderOffset)
-  let spanStart = -1
-  let spanEnd = -1
-  const flush = () => {
-    if (spanStart >= 0) fill(spanStart, spanEnd)
-  }
-  for (const r of heads) {
-    const o = r.localHeaderOffset
-    const e = o + 30 + r.nameBytes.length + SLACK
-    if (spanStart >= 0 && o - spanEnd <= MERGE) spanEnd = Math.max(spanEnd, e)
-    else {
-      flush()
-      spanStart = o
-      spanEnd = e
-    }
-  }
-  flush()
-  for (const r of heads) {
-    const o = r.localHeaderOffset
-    const extended = o + 30 + u16(b, o + 26) + u16(b, o + 28)
-    if (extended > o + 30 + r.nameBytes.length + SLACK) fill(o, extended)
-    if (r.flags & 8) {
-      const data = extended + r.compressedSize
-      fill(data, data + 24)
-    }
-  }
+  if (end) fill(end.cdOffset, end.cdEnd)
 }

@@ -13,18 +13,41 @@ export const bytesEqual = (a: Uint8Array, b: Uint8Array): boolean => {
   return true
 }
 
-/** Walks the extra-field blocks of a header: `[id, body]` pairs; undefined when malformed. */
-export function parseExtra(extra: Uint8Array): Map<number, Uint8Array> | undefined {
-  const out = new Map<number, Uint8Array>()
-  let o = 0
-  while (o + 4 <= extra.length) {
-    const id = u16(extra, o)
-    const len = u16(extra, o + 2)
-    if (o + 4 + len > extra.length) return undefined
-    if (!out.has(id)) out.set(id, extra.subarray(o + 4, o + 4 + len))
+/**
+ * Where {@link scanExtra} found the blocks the reader uses: the body offset of the first ZIP64
+ * (0x0001) and Info-ZIP Unicode Path (0x7075) blocks, -1 when absent, and their body lengths.
+ */
+export interface ExtraFields {
+  zip64: number
+  zip64Length: number
+  unicodePath: number
+  unicodePathLength: number
+}
+
+/**
+ * Walks the extra-field blocks in `b[start, end)` without allocating: fills `found` (the first
+ * block of each id wins) and returns false when the field is malformed (a block running past
+ * the end, or trailing bytes that are not the zero padding some writers add).
+ */
+export function scanExtra(b: Uint8Array, start: number, end: number, found: ExtraFields): boolean {
+  found.zip64 = -1
+  found.zip64Length = 0
+  found.unicodePath = -1
+  found.unicodePathLength = 0
+  let o = start
+  while (o + 4 <= end) {
+    const id = u16(b, o)
+    const len = u16(b, o + 2)
+    if (o + 4 + len > end) return false
+    if (id === 0x0001 && found.zip64 < 0) {
+      found.zip64 = o + 4
+      found.zip64Length = len
+    } else if (id === 0x7075 && found.unicodePath < 0) {
+      found.unicodePath = o + 4
+      found.unicodePathLength = len
+    }
     o += 4 + len
   }
-  // Some writers pad the extra field with a few zero bytes; anything else is malformed.
-  for (; o < extra.length; o++) if (extra[o] !== 0) return undefined
-  return out
+  for (; o < end; o++) if (b[o] !== 0) return false
+  return true
 }

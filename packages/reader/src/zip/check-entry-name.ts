@@ -3,6 +3,13 @@
  * refused, never repaired (no stripping of `./`, no resolving of `..`).
  */
 
+/**
+ * The usual shape of a name, accepted without the checks below: ASCII word characters, dots,
+ * hyphens and spaces, in segments that start with a word character (so never empty, `.` or
+ * `..`; no slash at either end, no colon, backslash or control character).
+ */
+export const COMMON_NAME = /^\w[\w. -]*(?:\/\w[\w. -]*)*$/
+
 const SYSTEM_BASENAME = /^(?:\._.*|\.DS_Store)$/
 
 /**
@@ -16,6 +23,7 @@ const SYSTEM_BASENAME = /^(?:\._.*|\.DS_Store)$/
  * checkEntryName('./manifest.json')    // 'has a "." segment'
  */
 export function checkEntryName(name: string): string | undefined {
+  if (COMMON_NAME.test(name)) return undefined
   if (name.length === 0) return 'is empty'
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'contains NUL, a control character or DEL'
   if (name.includes('\\')) return 'contains a backslash'

@@ -3,90 +3,119 @@
  * entries back to back from offset 0 up to the central directory, no overlap, no gap.
  */
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
-import { bytesEqual, parseExtra, u16, u32, u64 } from './bytes'
+import { type ExtraFields, scanExtra, u16, u32, u64 } from './bytes'
+import { type HeaderReader, headerReader } from './header-reader'
 import type { RawRecord } from './read-records'
 import type { ZipEntry } from './types'
 
 const LOCAL = 0x04034b50
 const DESCRIPTOR = 0x08074b50
 
-/** Reads one local header; returns the entry or pushes why it disagrees with its record. */
-function checkLocal(b: Uint8Array, r: RawRecord, cdOffset: number, out: Diagnostic[]): ZipEntry | undefined {
-  const at = { path: r.name }
+/** Scratch for {@link scanExtra} (headers are read one at a time). */
+const extra: ExtraFields = { zip64: -1, zip64Length: 0, unicodePath: -1, unicodePathLength: 0 }
+
+function mismatch(r: RawRecord, what: string, out: Diagnostic[]): undefined {
+  out.push(
+    createDiagnostic(
+      'pkg/header-mismatch',
+      `"${r.name}": the local header's ${what} differs from the central directory.`,
+      { path: r.name },
+    ),
+  )
+  return undefined
+}
+
+function sameBytes(b: Uint8Array, at: number, name: Uint8Array): boolean {
+  for (let i = 0; i < name.length; i++) if (b[at + i] !== name[i]) return false
+  return true
+}
+
+/**
+ * Reads one local header through `h`; returns the entry or pushes why it disagrees with its
+ * record. Every read lies inside `[0, cdOffset)`, checked before it is made.
+ */
+function checkLocal(
+  h: HeaderReader,
+  r: RawRecord,
+  cdOffset: number,
+  out: Diagnostic[],
+): ZipEntry | undefined {
   const o = r.localHeaderOffset
-  const mismatch = (what: string) => {
-    out.push(
-      createDiagnostic(
-        'pkg/header-mismatch',
-        `"${r.name}": the local header's ${what} differs from the central directory.`,
-        at,
-      ),
-    )
-    return undefined
-  }
-  if (o + 30 > cdOffset || u32(b, o) !== LOCAL) {
+  let at = o + 30 <= cdOffset ? h.at(o, o + 30) : -1
+  let b = h.buffer
+  if (at < 0 || u32(b, at) !== LOCAL) {
     out.push(
       createDiagnostic(
         'pkg/corrupt-archive',
         `"${r.name}": no local header where the central directory points.`,
-        at,
+        {
+          path: r.name,
+        },
       ),
     )
     return undefined
   }
-  const nameLen = u16(b, o + 26)
-  const extraLen = u16(b, o + 28)
-  const dataOffset = o + 30 + nameLen + extraLen
+  const nameLen = u16(b, at + 26)
+  const dataOffset = o + 30 + nameLen + u16(b, at + 28)
   if (dataOffset > cdOffset) {
     out.push(
       createDiagnostic(
         'pkg/corrupt-archive',
         `"${r.name}": its local header runs into the central directory.`,
-        at,
+        {
+          path: r.name,
+        },
       ),
     )
     return undefined
   }
-  if (!bytesEqual(b.subarray(o + 30, o + 30 + nameLen), r.nameBytes)) return mismatch('name')
-  if (u16(b, o + 6) !== r.flags) return mismatch('flags')
-  if (u16(b, o + 8) !== r.method) return mismatch('compression method')
-  let crc = u32(b, o + 14)
-  let csize = u32(b, o + 18)
-  let size = u32(b, o + 22)
-  const extra = parseExtra(b.subarray(o + 30 + nameLen, dataOffset))
-  if (!extra) return mismatch('extra field')
-  const z = extra.get(0x0001)
+  at = h.at(o, dataOffset)
+  b = h.buffer
+  if (nameLen !== r.nameBytes.length || !sameBytes(b, at + 30, r.nameBytes)) return mismatch(r, 'name', out)
+  if (u16(b, at + 6) !== r.flags) return mismatch(r, 'flags', out)
+  if (u16(b, at + 8) !== r.method) return mismatch(r, 'compression method', out)
+  let crc = u32(b, at + 14)
+  let csize = u32(b, at + 18)
+  let size = u32(b, at + 22)
+  if (!scanExtra(b, at + 30 + nameLen, at + dataOffset - o, extra)) return mismatch(r, 'extra field', out)
   let zip64 = r.zip64
-  if (z && (size === 0xffffffff || csize === 0xffffffff)) {
-    if (z.length < 16) return mismatch('ZIP64 field')
-    size = u64(z, 0)
-    csize = u64(z, 8)
+  if (extra.zip64 >= 0 && (size === 0xffffffff || csize === 0xffffffff)) {
+    if (extra.zip64Length < 16) return mismatch(r, 'ZIP64 field', out)
+    size = u64(b, extra.zip64)
+    csize = u64(b, extra.zip64 + 8)
     zip64 = true
   }
   const descriptor = (r.flags & 8) !== 0
   // With a data descriptor the local fields may be zero; whatever is written must still agree.
-  const agrees = (local: number, central: number) => local === central || (descriptor && local === 0)
-  if (!agrees(crc, r.crc32)) return mismatch('CRC-32')
-  if (!agrees(size, r.size) || !agrees(csize, r.compressedSize)) return mismatch('sizes')
+  if (!(crc === r.crc32 || (descriptor && crc === 0))) return mismatch(r, 'CRC-32', out)
+  if (
+    !(size === r.size || (descriptor && size === 0)) ||
+    !(csize === r.compressedSize || (descriptor && csize === 0))
+  )
+    return mismatch(r, 'sizes', out)
   let end = dataOffset + r.compressedSize
   if (descriptor) {
-    let p = end
-    if (p + 4 <= cdOffset && u32(b, p) === DESCRIPTOR) p += 4
     const wide = zip64 ? 8 : 4
-    if (p + 4 + 2 * wide > cdOffset) return mismatch('data descriptor')
-    crc = u32(b, p)
-    csize = wide === 8 ? u64(b, p + 4) : u32(b, p + 4)
-    size = wide === 8 ? u64(b, p + 12) : u32(b, p + 8)
-    if (crc !== r.crc32 || csize !== r.compressedSize || size !== r.size) return mismatch('data descriptor')
-    end = p + 4 + 2 * wide
+    // The descriptor, with or without its signature: at most 4 + 4 + 2 * wide bytes.
+    if (end < cdOffset) {
+      at = h.at(end, Math.min(cdOffset, end + 4 + 4 + 2 * wide))
+      b = h.buffer
+    }
+    let p = 0
+    if (end + 4 <= cdOffset && u32(b, at) === DESCRIPTOR) p = 4
+    if (end + p + 4 + 2 * wide > cdOffset) return mismatch(r, 'data descriptor', out)
+    crc = u32(b, at + p)
+    csize = wide === 8 ? u64(b, at + p + 4) : u32(b, at + p + 4)
+    size = wide === 8 ? u64(b, at + p + 12) : u32(b, at + p + 8)
+    if (crc !== r.crc32 || csize !== r.compressedSize || size !== r.size)
+      return mismatch(r, 'data descriptor', out)
+    end += p + 4 + 2 * wide
   }
   if (end > cdOffset) {
     out.push(
-      createDiagnostic(
-        'pkg/overlapping-entries',
-        `"${r.name}": its data runs into the central directory.`,
-        at,
-      ),
+      createDiagnostic('pkg/overlapping-entries', `"${r.name}": its data runs into the central directory.`, {
+        path: r.name,
+      }),
     )
     return undefined
   }
@@ -112,9 +141,15 @@ export function checkLayout(
   cdOffset: number,
   out: Diagnostic[],
 ): ZipEntry[] | undefined {
-  const byOffset = [...records].sort((x, y) => x.localHeaderOffset - y.localHeaderOffset)
-  for (let i = 1; i < byOffset.length; i++) {
-    const [a, c] = [byOffset[i - 1]!, byOffset[i]!]
+  // Record indexes in file order (writers usually put the directory in file order already).
+  const order = records.map((_, i) => i)
+  let sorted = true
+  for (let i = 1; i < records.length && sorted; i++)
+    sorted = records[i - 1]!.localHeaderOffset <= records[i]!.localHeaderOffset
+  if (!sorted) order.sort((x, y) => records[x]!.localHeaderOffset - records[y]!.localHeaderOffset)
+  for (let i = 1; i < order.length; i++) {
+    const a = records[order[i - 1]!]!
+    const c = records[order[i]!]!
     if (a.localHeaderOffset === c.localHeaderOffset) {
       out.push(
         createDiagnostic(
@@ -126,17 +161,18 @@ export function checkLayout(
       return undefined
     }
   }
-  const entries = new Map<RawRecord, ZipEntry>()
+  const entries: ZipEntry[] = []
+  const h = headerReader(b)
   let ok = true
   for (const r of records) {
-    const e = checkLocal(b, r, cdOffset, out)
-    if (e) entries.set(r, e)
+    const e = checkLocal(h, r, cdOffset, out)
+    if (e) entries.push(e)
     else ok = false
   }
   if (!ok) return undefined
   let pos = 0
-  for (const r of byOffset) {
-    const e = entries.get(r)!
+  for (const i of order) {
+    const e = entries[i]!
     if (e.localHeaderOffset < pos) {
       out.push(
         createDiagnostic('pkg/overlapping-entries', `"${e.name}" overlaps the entry before it.`, {
@@ -166,5 +202,5 @@ export function checkLayout(
     )
     return undefined
   }
-  return records.map((r) => entries.get(r)!)
+  return entries
 }

@@ -3,8 +3,8 @@
  * types and names. Every name is decoded and checked here, before any data is touched.
  */
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
-import { parseExtra, u16, u32, u64 } from './bytes'
-import { checkEntryName, isSystemClutter } from './check-entry-name'
+import { type ExtraFields, scanExtra, u16, u32, u64 } from './bytes'
+import { COMMON_NAME, checkEntryName, collisionKey, isSystemClutter } from './check-entry-name'
 import { decodeCp437 } from './cp437'
 import { crc32 } from './crc32'
 
@@ -14,6 +14,8 @@ export interface RawRecord {
   nameBytes: Uint8Array
   isDirectory: boolean
   ignored: boolean
+  /** The name (without a directory's trailing `/`) as it collides on real file systems. */
+  key: string
   method: number
   flags: number
   crc32: number
@@ -58,6 +60,9 @@ function decodeName(bytes: Uint8Array, flags: number, out: Diagnostic[], index: 
   }
 }
 
+/** Scratch for {@link scanExtra} (records are read one at a time). */
+const extra: ExtraFields = { zip64: -1, zip64Length: 0, unicodePath: -1, unicodePathLength: 0 }
+
 /**
  * Reads `count` records from `cd`; pushes a diagnostic for every problem and returns only
  * when the whole directory was parsed (callers stop on any fatal diagnostic).
@@ -66,133 +71,8 @@ export function readRecords(cd: Uint8Array, count: number, out: Diagnostic[]): R
   const records: RawRecord[] = []
   let o = 0
   for (let i = 0; i < count; i++) {
-    if (o + 46 > cd.length || u32(cd, o) !== CDH) {
-      out.push(
-        createDiagnostic('pkg/corrupt-archive', `Central-directory record #${i + 1} is missing or damaged.`),
-      )
-      return undefined
-    }
-    const madeBy = u16(cd, o + 4) >> 8
-    const flags = u16(cd, o + 8)
-    const method = u16(cd, o + 10)
-    const crc = u32(cd, o + 16)
-    const nameLen = u16(cd, o + 28)
-    const extraLen = u16(cd, o + 30)
-    const commentLen = u16(cd, o + 32)
-    const disk = u16(cd, o + 34)
-    const external = u32(cd, o + 38)
-    const next = o + 46 + nameLen + extraLen + commentLen
-    if (next > cd.length) {
-      out.push(
-        createDiagnostic(
-          'pkg/corrupt-archive',
-          `Central-directory record #${i + 1} runs past the directory.`,
-        ),
-      )
-      return undefined
-    }
-    const nameBytes = cd.subarray(o + 46, o + 46 + nameLen)
-    const extra = parseExtra(cd.subarray(o + 46 + nameLen, o + 46 + nameLen + extraLen))
-    let size = u32(cd, o + 24)
-    let compressedSize = u32(cd, o + 20)
-    let localHeaderOffset = u32(cd, o + 42)
-    let zip64 = false
-    const z = extra?.get(0x0001)
-    if (z) {
-      let p = 0
-      const take = () => {
-        const v = p + 8 <= z.length ? u64(z, p) : Number.NaN
-        p += 8
-        return v
-      }
-      if (size === 0xffffffff) size = take()
-      if (compressedSize === 0xffffffff) compressedSize = take()
-      if (localHeaderOffset === 0xffffffff) localHeaderOffset = take()
-      zip64 = true
-    }
-    o = next
-    const name = decodeName(nameBytes, flags, out, i)
-    if (name === undefined) continue
-    const at = { path: name }
-    if (!extra || Number.isNaN(size + compressedSize + localHeaderOffset)) {
-      out.push(createDiagnostic('pkg/corrupt-archive', `"${name}": its extra field is malformed.`, at))
-      continue
-    }
-    const uni = extra.get(0x7075)
-    if (uni && uni.length >= 5 && uni[0] === 1) {
-      let alt: string | undefined
-      try {
-        alt = utf8.decode(uni.subarray(5))
-      } catch {}
-      if (alt !== name || u32(uni, 1) !== crc32(nameBytes))
-        out.push(
-          createDiagnostic(
-            'pkg/invalid-name',
-            `"${name}": its Info-ZIP Unicode Path field names it "${alt ?? '(invalid UTF-8)'}"; an entry has one name.`,
-            at,
-          ),
-        )
-    }
-    const isDirectory = name.endsWith('/')
-    const problem = checkEntryName(isDirectory ? name.slice(0, -1) : name)
-    if (problem) out.push(createDiagnostic('pkg/unsafe-path', `Entry name "${name}" ${problem}.`, at))
-    const mode = madeBy === 3 ? external >>> 16 : 0
-    const type = mode & S_IFMT
-    if (type === S_IFLNK)
-      out.push(
-        createDiagnostic(
-          'pkg/unsafe-path',
-          `"${name}" is a symbolic link; links are never followed or extracted.`,
-          at,
-        ),
-      )
-    else if (type !== 0 && type !== S_IFREG && type !== S_IFDIR)
-      out.push(
-        createDiagnostic(
-          'pkg/unsupported-entry',
-          `"${name}" is a special file (device, FIFO or socket).`,
-          at,
-        ),
-      )
-    if (disk !== 0)
-      out.push(
-        createDiagnostic(
-          'pkg/split-archive',
-          `"${name}" starts on disk ${disk}: multi-disk archives are not read.`,
-          at,
-        ),
-      )
-    if (flags & 0x2041)
-      out.push(
-        createDiagnostic(
-          'pkg/unsupported-entry',
-          `"${name}" is encrypted; encrypted entries are not read.`,
-          at,
-        ),
-      )
-    else if (method !== 0 && method !== 8)
-      out.push(
-        createDiagnostic(
-          'pkg/unsupported-entry',
-          `"${name}" uses compression method ${method}; only stored (0) and deflate (8) are read.`,
-          at,
-        ),
-      )
-    else if (method === 0 && size !== compressedSize)
-      out.push(createDiagnostic('pkg/corrupt-entry', `"${name}" is stored but its two sizes differ.`, at))
-    records.push({
-      name,
-      nameBytes,
-      isDirectory,
-      ignored: isSystemClutter(name),
-      method,
-      flags,
-      crc32: crc,
-      size,
-      compressedSize,
-      localHeaderOffset,
-      zip64,
-    })
+    o = readRecord(cd, o, i, records, out)
+    if (o < 0) return undefined
   }
   if (o !== cd.length)
     out.push(
@@ -202,4 +82,147 @@ export function readRecords(cd: Uint8Array, count: number, out: Diagnostic[]): R
       ),
     )
   return records
+}
+
+/**
+ * Reads record #`i` at `o`: appends it to `records` (unless its name cannot be decoded or its
+ * extra field is malformed, both reported), returns where the next record starts, or -1 when
+ * the directory itself is broken. One function per record so the engine compiles it early.
+ */
+function readRecord(cd: Uint8Array, o: number, i: number, records: RawRecord[], out: Diagnostic[]): number {
+  if (o + 46 > cd.length || u32(cd, o) !== CDH) {
+    out.push(
+      createDiagnostic('pkg/corrupt-archive', `Central-directory record #${i + 1} is missing or damaged.`),
+    )
+    return -1
+  }
+  const flags = u16(cd, o + 8)
+  const nameLen = u16(cd, o + 28)
+  const extraStart = o + 46 + nameLen
+  const extraEnd = extraStart + u16(cd, o + 30)
+  const next = extraEnd + u16(cd, o + 32)
+  if (next > cd.length) {
+    out.push(
+      createDiagnostic('pkg/corrupt-archive', `Central-directory record #${i + 1} runs past the directory.`),
+    )
+    return -1
+  }
+  const nameBytes = cd.subarray(o + 46, extraStart)
+  const extraOk = scanExtra(cd, extraStart, extraEnd, extra)
+  let size = u32(cd, o + 24)
+  let compressedSize = u32(cd, o + 20)
+  let localHeaderOffset = u32(cd, o + 42)
+  let zip64 = false
+  if (extraOk && extra.zip64 >= 0) {
+    let p = extra.zip64
+    const stop = p + extra.zip64Length
+    const take = () => {
+      const v = p + 8 <= stop ? u64(cd, p) : Number.NaN
+      p += 8
+      return v
+    }
+    if (size === 0xffffffff) size = take()
+    if (compressedSize === 0xffffffff) compressedSize = take()
+    if (localHeaderOffset === 0xffffffff) localHeaderOffset = take()
+    zip64 = true
+  }
+  const name = decodeName(nameBytes, flags, out, i)
+  if (name === undefined) return next
+  const at = { path: name }
+  if (!extraOk || Number.isNaN(size + compressedSize + localHeaderOffset)) {
+    out.push(createDiagnostic('pkg/corrupt-archive', `"${name}": its extra field is malformed.`, at))
+    return next
+  }
+  if (extra.unicodePath >= 0)
+    checkUnicodePath(cd, extra.unicodePath, extra.unicodePathLength, name, nameBytes, out)
+  const isDirectory = name.endsWith('/')
+  const bare = isDirectory ? name.slice(0, -1) : name
+  // The usual name needs neither the full name rules nor Unicode folding.
+  const common = COMMON_NAME.test(bare)
+  if (!common) {
+    const problem = checkEntryName(bare)
+    if (problem) out.push(createDiagnostic('pkg/unsafe-path', `Entry name "${name}" ${problem}.`, at))
+  }
+  const external = u32(cd, o + 38)
+  const mode = u16(cd, o + 4) >> 8 === 3 ? external >>> 16 : 0
+  const type = mode & S_IFMT
+  if (type === S_IFLNK)
+    out.push(
+      createDiagnostic(
+        'pkg/unsafe-path',
+        `"${name}" is a symbolic link; links are never followed or extracted.`,
+        at,
+      ),
+    )
+  else if (type !== 0 && type !== S_IFREG && type !== S_IFDIR)
+    out.push(
+      createDiagnostic('pkg/unsupported-entry', `"${name}" is a special file (device, FIFO or socket).`, at),
+    )
+  const disk = u16(cd, o + 34)
+  if (disk !== 0)
+    out.push(
+      createDiagnostic(
+        'pkg/split-archive',
+        `"${name}" starts on disk ${disk}: multi-disk archives are not read.`,
+        at,
+      ),
+    )
+  const method = u16(cd, o + 10)
+  if (flags & 0x2041)
+    out.push(
+      createDiagnostic(
+        'pkg/unsupported-entry',
+        `"${name}" is encrypted; encrypted entries are not read.`,
+        at,
+      ),
+    )
+  else if (method !== 0 && method !== 8)
+    out.push(
+      createDiagnostic(
+        'pkg/unsupported-entry',
+        `"${name}" uses compression method ${method}; only stored (0) and deflate (8) are read.`,
+        at,
+      ),
+    )
+  else if (method === 0 && size !== compressedSize)
+    out.push(createDiagnostic('pkg/corrupt-entry', `"${name}" is stored but its two sizes differ.`, at))
+  records.push({
+    name,
+    nameBytes,
+    isDirectory,
+    ignored: common ? bare === '__MACOSX' || bare.startsWith('__MACOSX/') : isSystemClutter(name),
+    key: common ? bare.toLowerCase() : collisionKey(bare),
+    method,
+    flags,
+    crc32: u32(cd, o + 16),
+    size,
+    compressedSize,
+    localHeaderOffset,
+    zip64,
+  })
+  return next
+}
+
+/** An Info-ZIP Unicode Path field must name the entry exactly as its header does. */
+function checkUnicodePath(
+  cd: Uint8Array,
+  at: number,
+  length: number,
+  name: string,
+  nameBytes: Uint8Array,
+  out: Diagnostic[],
+): void {
+  if (length < 5 || cd[at] !== 1) return
+  let alt: string | undefined
+  try {
+    alt = utf8.decode(cd.subarray(at + 5, at + length))
+  } catch {}
+  if (alt !== name || u32(cd, at + 1) !== crc32(nameBytes))
+    out.push(
+      createDiagnostic(
+        'pkg/invalid-name',
+        `"${name}": its Info-ZIP Unicode Path field names it "${alt ?? '(invalid UTF-8)'}"; an entry has one name.`,
+        { path: name },
+      ),
+    )
 }

@@ -3,7 +3,6 @@
  * checked first, limits are enforced before any data is read, and each local header must agree.
  */
 import { createDiagnostic, type Diagnostic, hasFatal, LIMITS } from '@spkg/manifest'
-import { collisionKey } from './check-entry-name'
 import { findEndRecord } from './find-end-record'
 import { checkLayout } from './local-headers'
 import { type RawRecord, readRecords } from './read-records'
@@ -13,20 +12,21 @@ function checkDuplicates(records: RawRecord[], out: Diagnostic[]): void {
   const exact = new Map<string, string>()
   const folded = new Map<string, string>()
   const files = new Set<string>()
-  const keys: string[] = []
   for (const r of records) {
     const name = r.isDirectory ? r.name.slice(0, -1) : r.name
-    const key = collisionKey(name)
-    keys.push(key)
-    const at = { path: r.name }
+    const key = r.key
     if (exact.has(name))
-      out.push(createDiagnostic('pkg/duplicate-entry', `"${r.name}" appears twice in the archive.`, at))
+      out.push(
+        createDiagnostic('pkg/duplicate-entry', `"${r.name}" appears twice in the archive.`, {
+          path: r.name,
+        }),
+      )
     else if (folded.has(key))
       out.push(
         createDiagnostic(
           'pkg/duplicate-entry',
           `"${r.name}" and "${folded.get(key)}" are the same name on case-insensitive or normalising file systems.`,
-          at,
+          { path: r.name },
         ),
       )
     exact.set(name, r.name)
@@ -34,8 +34,8 @@ function checkDuplicates(records: RawRecord[], out: Diagnostic[]): void {
     if (!r.isDirectory) files.add(key)
   }
   // A file whose name is also a parent folder of another entry.
-  records.forEach((r, i) => {
-    const key = keys[i]!
+  for (const r of records) {
+    const key = r.key
     for (let slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
       const prefix = key.slice(0, slash)
       if (files.has(prefix)) {
@@ -48,10 +48,10 @@ function checkDuplicates(records: RawRecord[], out: Diagnostic[]): void {
             },
           ),
         )
-        return
+        break
       }
     }
-  })
+  }
 }
 
 /**
