@@ -101,6 +101,9 @@ const STEP_LIMIT = 100_000
  */
 const REPLAY_BLOCKS = 20_000
 
+/** Decision records longer than this get a set of their chosen ids for once-only filtering. */
+const USED_SET_AFTER = 16
+
 /** The links of a pause that offers none: one shared, frozen array (events are read-only). */
 const NO_LINKS: PauseLink[] = Object.freeze([]) as unknown as PauseLink[]
 
@@ -115,6 +118,7 @@ export class Machine implements StoryRun, Vm {
   host: HostFunctions
   replaying = false
   choices = new Map<string, string[]>()
+  /** The chosen ids of decision keys with long records (see `arrive`); short records are searched. */
   private used = new Map<string, Set<string>>()
   visited = new Set<string>()
   visitedList: string[] = []
@@ -296,7 +300,6 @@ export class Machine implements StoryRun, Vm {
     for (const k of Object.keys(state.choices)) {
       const list = state.choices[k]!.slice()
       this.choices.set(k, list)
-      this.used.set(k, new Set(list))
     }
     for (const g of state.visitedChoiceGroups) {
       if (this.visited.has(g)) continue
@@ -590,14 +593,23 @@ export class Machine implements StoryRun, Vm {
   private arrive(ins: Extract<Instr, { op: typeof OP_GROUP }>): void {
     const key = ins.key
     this.visit(key)
-    const used = this.used.get(key)
+    // Once-only filtering: a short record is searched, a long one (a loop) gets a set, kept up to date by `record`.
+    const list = this.choices.get(key)
+    let used: Set<string> | undefined
+    if (list !== undefined && list.length > USED_SET_AFTER) {
+      used = this.used.get(key)
+      if (used === undefined) {
+        used = new Set(list)
+        this.used.set(key, used)
+      }
+    }
     let fallback: COption | undefined
     // Guards run in source order for every option (they may draw rolls or call functions).
     const offered = this.offered
     offered.length = 0
     for (const o of ins.options) {
       if (o.guard && !truthy(o.guard(this))) continue
-      if (!o.sticky && used?.has(o.id)) continue
+      if (!o.sticky && list !== undefined && (used ? used.has(o.id) : list.includes(o.id))) continue
       if (o.fallback) fallback ??= o
       else offered.push(o)
     }
@@ -672,11 +684,8 @@ export class Machine implements StoryRun, Vm {
     const list = this.choices.get(key)
     if (list) {
       list.push(id)
-      this.used.get(key)!.add(id)
-    } else {
-      this.choices.set(key, [id])
-      this.used.set(key, new Set([id]))
-    }
+      if (list.length > USED_SET_AFTER) this.used.get(key)?.add(id)
+    } else this.choices.set(key, [id])
   }
 
   private select(key: string, o: COption, text: string, auto: boolean): void {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { memorySource, play } from './_play-helpers.ts'
 import { createStoryRun } from './create-story-run.ts'
+import { resumeStoryRun } from './resume-story-run.ts'
 import type { StoryEvent } from './types.ts'
 
 const texts = (events: StoryEvent[]) => events.flatMap((e) => (e.type === 'block' ? [e.block.text] : []))
@@ -134,6 +135,33 @@ describe('choice groups', () => {
       '? [x.sty:g] 2 "Again"',
       '? [x.sty:g] 2 "Again"',
     ])
+  })
+  it('keeps once-only options gone in a long loop, before and after its record grows past 16 entries', async () => {
+    // 20 sticky choices make the record long; then the five once-only options go one by one.
+    const once = ['a', 'b', 'c', 'd', 'e']
+    const story = `[#g]\n${once.map((o) => `* ${o}`).join('\n')}\n+ stay\n+ -> END\n-> #g`
+    const answers = [...Array<string>(20).fill('6'), '3', '1', '5', '2', '4']
+    const { lines, run } = await one(story, answers)
+    const offered = lines.filter((l) => l.startsWith('?')).map((l) => l.replace(/"[^"]*"/g, '').trim())
+    expect(offered.slice(19, 21)).toEqual([
+      '? [x.sty:g] 1  | 2  | 3  | 4  | 5  | 6',
+      '? [x.sty:g] 1  | 2  | 3  | 4  | 5  | 6',
+    ])
+    expect(offered.slice(21)).toEqual([
+      '? [x.sty:g] 1  | 2  | 4  | 5  | 6',
+      '? [x.sty:g] 2  | 4  | 5  | 6',
+      '? [x.sty:g] 2  | 4  | 6',
+      '? [x.sty:g] 4  | 6',
+      '? [x.sty:g] 6',
+    ])
+    expect(run.saveState().choices['x.sty:g']).toEqual(answers)
+    // A resume replays the same filtering, then offers the same live pause.
+    const resumed = await resumeStoryRun(memorySource({ 'x.sty': story }), run.saveState())
+    expect(resumed.diagnostics).toEqual([])
+    const after = await play(resumed.run)
+    expect(after.lines.filter((l) => l.startsWith('?')).slice(-6)).toEqual(
+      lines.filter((l) => l.startsWith('?')).slice(-6),
+    )
   })
   it('marks sticky options and carries option tags', async () => {
     const { events } = await one('* Look #eye\n+ Wait')
