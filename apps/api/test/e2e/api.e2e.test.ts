@@ -5,7 +5,7 @@
  * else on the embedded defaults (PGlite in a temporary folder, in-memory counters).
  *
  * Processes: A, with the SPEC limits, always. The pair P1 and P2 when `DATABASE_URL` or `REDIS_URL` is set: the same
- * database (with PostgreSQL; else a PGlite folder each) and the same Redis counters, P2 reaching Redis through a
+ * database (with PostgreSQL; else PGlite in memory each) and the same Redis counters, P2 reaching Redis through a
  * loopback proxy the test stops ("Redis stopping mid-run" without stopping the Redis others share). The pair runs
  * with `RATE_LIMIT_MAX_FACTOR=10`: the report quota needs 30 reports of one user to reach the database, which the
  * 5-a-minute `reports` throttle would refuse. A PGlite data folder belongs to one process, so the tests needing a
