@@ -13,7 +13,13 @@ export const zlibInflater: Inflater = {
   inflateRaw(input, declared, limit) {
     let data: Uint8Array
     try {
-      const out = inflateRawSync(input, { maxOutputLength: Math.max(1, limit + 1) })
+      // One output chunk of the declared size (plus the byte that catches a longer stream):
+      // no chunk list to concatenate for the usual entry. Past it, zlib adds chunks of that
+      // size until maxOutputLength stops it.
+      const out = inflateRawSync(input, {
+        maxOutputLength: Math.max(1, limit + 1),
+        chunkSize: Math.max(64, Math.min(declared, limit) + 1),
+      })
       data = new Uint8Array(out.buffer, out.byteOffset, out.length) // a plain Uint8Array view, not a Buffer
     } catch (e) {
       const err = e as NodeJS.ErrnoException
