@@ -60,8 +60,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('the browser path in Chromium', () =
     await browser?.close()
   })
 
-  it('streams entries from 4 KiB and hashes with WebCrypto by default', () => {
-    expect(r.options).toEqual({ streamFrom: 4096, jsHashBelow: 0 })
+  it('streams entries from 1 KiB and hashes with WebCrypto by default', () => {
+    expect(r.options).toEqual({ streamFrom: 1024, jsHashBelow: 0 })
   })
 
   it('inflates exactly the declared size under a roomy and a tight budget', () => {

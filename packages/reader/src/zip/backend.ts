@@ -39,7 +39,7 @@ export interface WebBackendOptions {
 
 /**
  * The thresholds measured by `pnpm bench reader-browser` (bench/reader-browser/RESULTS.md).
- * In a browser `DecompressionStream` is native zlib and pays off from a few KiB; Node's is built
+ * In a browser `DecompressionStream` is native zlib and pays off from about 1 KiB compressed; Node's is built
  * on JavaScript web streams and lost to fflate at every size, so there the stream is not used.
  * WebCrypto is cheap per call in Chromium but not in Node, where small files hash faster in JS.
  */
@@ -47,7 +47,7 @@ export function defaultWebOptions(
   platform: { node: boolean; stream: boolean } = { node: isNode(), stream: hasDeflateRawStream() },
 ): WebBackendOptions {
   if (platform.node) return { streamFrom: Number.POSITIVE_INFINITY, jsHashBelow: 16 * 1024 }
-  return { streamFrom: platform.stream ? 4 * 1024 : Number.POSITIVE_INFINITY, jsHashBelow: 0 }
+  return { streamFrom: platform.stream ? 1024 : Number.POSITIVE_INFINITY, jsHashBelow: 0 }
 }
 
 function isNode(): boolean {

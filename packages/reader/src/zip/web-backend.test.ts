@@ -15,8 +15,8 @@ const prose = (n: number, seed: number) => {
 }
 
 describe('defaultWebOptions', () => {
-  it('streams from 4 KiB and hashes with WebCrypto in a browser with DecompressionStream', () => {
-    expect(defaultWebOptions({ node: false, stream: true })).toEqual({ streamFrom: 4096, jsHashBelow: 0 })
+  it('streams from 1 KiB and hashes with WebCrypto in a browser with DecompressionStream', () => {
+    expect(defaultWebOptions({ node: false, stream: true })).toEqual({ streamFrom: 1024, jsHashBelow: 0 })
   })
 
   it('falls back to fflate for every entry where DecompressionStream is missing', () => {
