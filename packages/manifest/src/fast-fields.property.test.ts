@@ -7,6 +7,7 @@ import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
 import type { Diagnostic } from './diagnostic'
 import { fastField } from './fast-fields'
+import { derivePartName } from './normalize'
 import { parseManifestWith, validateFieldWithZod } from './parse-manifest'
 import { MANIFEST_FIELD_NAMES, type ManifestField } from './schema'
 
@@ -158,5 +159,23 @@ describe('manifest fast path', () => {
     expect(fastField('integrity', { x: 'A'.repeat(64) })).toBeUndefined()
     const bad = parseManifestWith({ ...m, direction: 'up' }, {}, true)
     expect(bad.diagnostics.map((d) => d.code)).toContain('manifest/invalid-direction')
+  })
+})
+
+describe('derivePartName', () => {
+  /** The regular-expression form it replaced (split, then strip the extension by pattern). */
+  const reference = (file: string): string => {
+    const base = file.split('/').pop() ?? file
+    const stem = base.replace(/\.[^.]+$/, '')
+    const words = stem
+      .replace(/^\d+(?:[-_. ]+|$)/, '')
+      .replace(/[-_]+/g, ' ')
+      .trim()
+    const name = words.length > 0 ? words : stem
+    return name.length > 0 ? name.charAt(0).toUpperCase() + name.slice(1) : base
+  }
+  const file = fc.string({ unit: fc.constantFrom(...'ab0/.-_ \n'), maxLength: 16 })
+  test.prop([file], { numRuns: 2000 })('names a part exactly as the pattern form did', (f) => {
+    expect(derivePartName(f)).toBe(reference(f))
   })
 })

@@ -14,8 +14,10 @@ import type { ManifestField } from './schema'
  * derivePartName('story/0002-forest-edge.sty') // 'Forest edge'
  */
 export function derivePartName(file: string): string {
-  const base = file.split('/').pop() ?? file
-  const stem = base.replace(/\.[^.]+$/, '')
+  const base = file.slice(file.lastIndexOf('/') + 1)
+  // Without the extension: the last dot and what follows it, when something follows it.
+  const dot = base.lastIndexOf('.')
+  const stem = dot >= 0 && dot < base.length - 1 ? base.slice(0, dot) : base
   const words = stem
     .replace(/^\d+(?:[-_. ]+|$)/, '')
     .replace(/[-_]+/g, ' ')

@@ -131,9 +131,14 @@ async function prepare(
   diagnostics.push(...dir.diagnostics)
   const directory = dir.directory
   if (!directory || hasFatal(diagnostics)) return { diagnostics }
-  const files = new Map(visibleFiles(directory).map((e) => [e.name, e] as const))
+  const files = new Map<string, ZipEntry>()
+  const names: string[] = []
+  for (const e of directory.entries) {
+    if (e.ignored) continue
+    names.push(e.name)
+    if (!e.isDirectory) files.set(e.name, e)
+  }
   const store = new EntryStore(bytes, files, backend)
-  const names = directory.entries.filter((e) => !e.ignored).map((e) => e.name)
   const layout = detectLayout(names)
   diagnostics.push(...layout.diagnostics)
   if (!layout.layout || hasFatal(diagnostics)) return { diagnostics }

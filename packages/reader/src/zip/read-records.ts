@@ -128,9 +128,10 @@ function readRecord(cd: Uint8Array, o: number, i: number, records: RawRecord[], 
   }
   const name = decodeName(nameBytes, flags, out, i)
   if (name === undefined) return next
-  const at = { path: name }
   if (!extraOk || Number.isNaN(size + compressedSize + localHeaderOffset)) {
-    out.push(createDiagnostic('pkg/corrupt-archive', `"${name}": its extra field is malformed.`, at))
+    out.push(
+      createDiagnostic('pkg/corrupt-archive', `"${name}": its extra field is malformed.`, { path: name }),
+    )
     return next
   }
   if (extra.unicodePath >= 0)
@@ -141,7 +142,8 @@ function readRecord(cd: Uint8Array, o: number, i: number, records: RawRecord[], 
   const common = COMMON_NAME.test(bare)
   if (!common) {
     const problem = checkEntryName(bare)
-    if (problem) out.push(createDiagnostic('pkg/unsafe-path', `Entry name "${name}" ${problem}.`, at))
+    if (problem)
+      out.push(createDiagnostic('pkg/unsafe-path', `Entry name "${name}" ${problem}.`, { path: name }))
   }
   const external = u32(cd, o + 38)
   const mode = u16(cd, o + 4) >> 8 === 3 ? external >>> 16 : 0
@@ -151,12 +153,14 @@ function readRecord(cd: Uint8Array, o: number, i: number, records: RawRecord[], 
       createDiagnostic(
         'pkg/unsafe-path',
         `"${name}" is a symbolic link; links are never followed or extracted.`,
-        at,
+        { path: name },
       ),
     )
   else if (type !== 0 && type !== S_IFREG && type !== S_IFDIR)
     out.push(
-      createDiagnostic('pkg/unsupported-entry', `"${name}" is a special file (device, FIFO or socket).`, at),
+      createDiagnostic('pkg/unsupported-entry', `"${name}" is a special file (device, FIFO or socket).`, {
+        path: name,
+      }),
     )
   const disk = u16(cd, o + 34)
   if (disk !== 0)
@@ -164,28 +168,28 @@ function readRecord(cd: Uint8Array, o: number, i: number, records: RawRecord[], 
       createDiagnostic(
         'pkg/split-archive',
         `"${name}" starts on disk ${disk}: multi-disk archives are not read.`,
-        at,
+        { path: name },
       ),
     )
   const method = u16(cd, o + 10)
   if (flags & 0x2041)
     out.push(
-      createDiagnostic(
-        'pkg/unsupported-entry',
-        `"${name}" is encrypted; encrypted entries are not read.`,
-        at,
-      ),
+      createDiagnostic('pkg/unsupported-entry', `"${name}" is encrypted; encrypted entries are not read.`, {
+        path: name,
+      }),
     )
   else if (method !== 0 && method !== 8)
     out.push(
       createDiagnostic(
         'pkg/unsupported-entry',
         `"${name}" uses compression method ${method}; only stored (0) and deflate (8) are read.`,
-        at,
+        { path: name },
       ),
     )
   else if (method === 0 && size !== compressedSize)
-    out.push(createDiagnostic('pkg/corrupt-entry', `"${name}" is stored but its two sizes differ.`, at))
+    out.push(
+      createDiagnostic('pkg/corrupt-entry', `"${name}" is stored but its two sizes differ.`, { path: name }),
+    )
   records.push({
     name,
     nameBytes,
