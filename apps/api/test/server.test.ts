@@ -2,62 +2,31 @@
  * The real server process: start-up, JSON logs without tokens, graceful shutdown on SIGTERM with
  * an in-flight request, and the one-line refusal of a bad configuration.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { request } from 'node:http'
 import { connect } from 'node:net'
-import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { createPgDatabase, createTestDb } from './helpers/db'
+import { ServerStartError, startServerProcess, stopAllServerProcesses } from './helpers/server-process'
 
-const API_DIR = fileURLToPath(new URL('..', import.meta.url))
-const children: ChildProcess[] = []
+afterAll(() => stopAllServerProcesses())
 
-function startProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--conditions=@spkg/source', '--import', 'tsx', 'src/server.ts'], {
-    cwd: API_DIR,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', PGLITE_DIR: 'memory://', PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  children.push(child)
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.on('data', (d) => {
-    stdout += d
-  })
-  child.stderr?.on('data', (d) => {
-    stderr += d
-  })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const listening = new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /Server listening at (http:\/\/[^"]+)"/.exec(stdout)
-      if (m?.[1]) {
-        clearInterval(timer)
-        resolve(m[1])
-      }
-    }, 50)
-    exited.then((code) => {
-      clearInterval(timer)
-      reject(new Error(`server exited with ${code}: ${stderr}`))
-    })
-  })
-  listening.catch(() => {})
-  return { child, exited, listening, out: () => stdout, err: () => stderr }
+/** Resolves once `check` holds for the process's output (polled; the test's own timeout bounds it). */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 20))
 }
-
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL')
-})
 
 describe('server process', () => {
   it('serves, logs JSON with request ids and no tokens, and drains in-flight requests on SIGTERM', async () => {
     // With DATABASE_URL: a fresh PostgreSQL database for the process; else embedded PGlite in memory.
     const pg = process.env.DATABASE_URL ? await createPgDatabase() : undefined
     onTestFinished(async () => pg?.drop())
-    const s = startProcess({ LOG_LEVEL: 'info', ...(pg && { DATABASE_URL: pg.url }) })
-    const base = await s.listening
+    const s = await startServerProcess({
+      name: 'api',
+      env: { LOG_LEVEL: 'info', ...(pg && { DATABASE_URL: pg.url }) },
+    })
+    const base = s.base
     const health = await fetch(`${base}/api/health`, {
       headers: { authorization: 'Bearer secret-token-do-not-log', 'x-request-id': 'trace-12345678' },
     })
@@ -65,7 +34,8 @@ describe('server process', () => {
     expect(health.headers.get('x-request-id')).toBe('trace-12345678')
     expect(await health.json()).toEqual({ status: 'ok', database: 'ok' })
 
-    // An upload still in flight when SIGTERM arrives completes before the process exits.
+    // An upload still in flight when SIGTERM arrives completes before the process exits: SIGTERM once the server
+    // has logged the request's arrival, the rest of the body once it has logged that it is shutting down.
     const url = new URL(`${base}/api/csp-report`)
     const body = JSON.stringify({
       'csp-report': { 'document-uri': 'https://app.example.org/', 'blocked-uri': 'inline' },
@@ -77,7 +47,11 @@ describe('server process', () => {
           port: url.port,
           path: url.pathname,
           method: 'POST',
-          headers: { 'content-type': 'application/csp-report', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            'content-type': 'application/csp-report',
+            'content-length': Buffer.byteLength(body),
+            'x-request-id': 'upload-in-flight',
+          },
         },
         (res) => {
           res.resume()
@@ -86,28 +60,33 @@ describe('server process', () => {
       )
       req.on('error', reject)
       req.write(body.slice(0, 10))
-      setTimeout(() => {
+      void (async () => {
+        await until(() => s.logs().some((l) => l.reqId === 'upload-in-flight'))
         s.child.kill('SIGTERM')
-        setTimeout(() => req.end(body.slice(10)), 300)
-      }, 200)
+        await until(() => s.logs().some((l) => l.msg === 'shutting down'))
+        req.end(body.slice(10))
+      })().catch(reject)
     })
     expect(await inFlight).toBe(204)
-    expect(await s.exited).toBe(0)
-    const lines = s
-      .out()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l))
+    expect((await s.exited).code).toBe(0)
+    const lines = s.logs()
     expect(lines.some((l) => l.reqId === 'trace-12345678' && l.msg === 'request completed')).toBe(true)
     expect(lines.some((l) => l.msg === 'shutting down')).toBe(true)
-    expect(s.out()).not.toContain('secret-token-do-not-log')
-    expect(s.out()).not.toContain('remoteAddress')
+    expect(s.stdout()).not.toContain('secret-token-do-not-log')
+    expect(s.stdout()).not.toContain('remoteAddress')
   }, 90_000)
 
   it('refuses a bad configuration with one line naming each setting', async () => {
-    const s = startProcess({ PORT: 'eighty', OIDC_ROLES_CLAIM: 'bad claim!' })
-    expect(await s.exited).toBe(1)
-    const lines = s.err().trim().split('\n')
+    const refused = await startServerProcess({
+      name: 'bad-config',
+      env: { PORT: 'eighty', OIDC_ROLES_CLAIM: 'bad claim!' },
+    })
+      .then(() => undefined)
+      .catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(ServerStartError)
+    const error = refused as ServerStartError
+    expect(error.exit.code).toBe(1)
+    const lines = error.stderr.trim().split('\n')
     expect(lines[0]).toBe('Invalid configuration:')
     expect(lines.some((l) => /^ {2}PORT: must be an integer/.test(l))).toBe(true)
     expect(lines.some((l) => /^ {2}OIDC_ROLES_CLAIM: /.test(l))).toBe(true)

@@ -126,7 +126,7 @@ async function startOnce(options: ServerProcessOptions, port: number): Promise<S
     PGLITE_DIR: 'memory://',
   }
   for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) env[k] = v
-  env.PORT = String(port)
+  env.PORT = options.env?.PORT ?? String(port) // a caller's own PORT is passed as written (even a bad one)
 
   const child = spawn(process.execPath, ['--conditions=@spkg/source', '--import', 'tsx', 'src/server.ts'], {
     cwd: API_DIR,
