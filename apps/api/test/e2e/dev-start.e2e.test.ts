@@ -42,6 +42,8 @@ describe('fresh start without OIDC_ISSUER', () => {
     const line = (role: string) => lines.find((l) => l.trim().startsWith(role) && l.includes('curl'))
     expect(line('creator')).toBeDefined()
     expect(line('reader')).toBeDefined()
+    // The declared runtime (node >= 20.19) gets no "Unsupported runtime" notice from the development provider.
+    expect(server.stderr() + server.stdout()).not.toMatch(/Unsupported runtime/)
 
     const creator = await runCurl((line('creator') as string).trim().replace(/^creator\s+/, ''))
     const reader = await runCurl((line('reader') as string).trim().replace(/^reader\s+/, ''))
