@@ -40,14 +40,15 @@ export function verifyIntegrity(
   const diagnostics: Diagnostic[] = []
   const listed = new Set<string>()
   for (const [path, value] of entriesOf(integrity)) {
-    const field = toPointer(['integrity', path])
+    // Built only for a diagnostic: most files pass.
+    const at = () => ({ path, field: toPointer(['integrity', path]) })
     listed.add(path)
     if (isOutsideIntegrity(path)) {
       diagnostics.push(
         createDiagnostic(
           'pkg/integrity-excluded-entry',
           `integrity lists '${path}', which it never covers (manifest.json and META-PKG/ are covered by the checksum file); the entry is ignored`,
-          { path, field },
+          at(),
         ),
       )
       continue
@@ -58,7 +59,7 @@ export function verifyIntegrity(
         createDiagnostic(
           'pkg/integrity-malformed',
           `integrity value for '${path}' is not a SHA-256 digest (64 hex digits or sha256-<base64>), so the file cannot be verified`,
-          { path, field },
+          at(),
         ),
       )
       continue
@@ -69,7 +70,7 @@ export function verifyIntegrity(
         createDiagnostic(
           'pkg/integrity-missing-file',
           `'${path}' is listed in integrity but absent from the archive, so it cannot be verified`,
-          { path, field },
+          at(),
         ),
       )
     } else if (normalizeDigest(actual) !== expected) {
@@ -77,7 +78,7 @@ export function verifyIntegrity(
         createDiagnostic(
           'pkg/integrity-mismatch',
           `SHA-256 of '${path}' does not match integrity: expected ${expected}, got ${actual}`,
-          { path, field },
+          at(),
         ),
       )
     }
