@@ -5,7 +5,7 @@
  * Chromium (one fresh browser context per cold run, the package already in memory), side by side
  * with the native tools (`unzip -qo` to tmpfs, then `sha256sum -c --strict`).
  * `RUNS=n` cold runs per case (default 3), `WARM=n` warm repetitions after each (default 3),
- * `ONLY=node|chromium` one environment, `PACKAGES=small-500,...` some packages.
+ * `ONLY=node|chromium` one environment, `PACKAGES=small-500,...` some packages, `CASES=...` some cases.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -15,13 +15,17 @@ import { join } from 'node:path'
 import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
 import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
-import { CASES } from './cases'
+import { CASES as ALL_CASES } from './cases'
 import { pack, specs } from './packages'
 
 const RUNS = Number(process.env.RUNS ?? 3)
 const WARM = Number(process.env.WARM ?? 3)
 const ONLY = process.env.ONLY
 const PACKAGES = process.env.PACKAGES?.split(',')
+/** `CASES=name,name` runs some cases only (names as printed). */
+const CASES = process.env.CASES
+  ? ALL_CASES.filter((c) => process.env.CASES!.split(',').includes(c))
+  : ALL_CASES
 const MB = 1024 * 1024
 const here = import.meta.dirname
 
