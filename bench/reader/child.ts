@@ -1,6 +1,11 @@
 /**
  * One measured case of `pnpm bench reader`, run in its own process so every figure is cold and
- * `maxRSS` is the case's own peak: `child.ts <case> <file>` prints `{ ms, maxRssKiB, ok }`.
+ * `maxRSS` is the case's own peak: `child.ts <case> <file> [warm]` prints
+ * `{ ms, cpuMs, warmMs, maxRssKiB, ok }`.
+ *
+ * "Cold" is the same for every case: the first call in a fresh process, timed from after the
+ * bundle's static imports (both reader entry points, node:zlib, node:crypto, node:fs) have been
+ * evaluated, so module loading is outside the figure for the floor and for the reader alike.
  *
  * Cases: `reader-node` (openPackageFile, node:zlib + node:crypto), `reader-web` (file read, then
  * the isomorphic openPackage on fflate + WebCrypto), `floor` (the minimal central-directory walk
@@ -67,9 +72,14 @@ async function once(): Promise<boolean> {
   }
 }
 
+const cpu0 = process.cpuUsage()
 let t0 = performance.now()
 let ok = await once()
 const ms = performance.now() - t0
+// CPU time of the cold run, every thread of the process (the compiler and GC threads too): less
+// disturbed than wall time by other work on a shared machine.
+const cpu = process.cpuUsage(cpu0)
+const cpuMs = (cpu.user + cpu.system) / 1000
 // VmHWM, not getrusage's maxRSS: Linux carries ru_maxrss across execve, so it would include the
 // parent's peak (the bench process holding the packages).
 const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))
@@ -82,4 +92,4 @@ for (let i = 0; i < Number(repeat ?? 0); i++) {
 }
 warm.sort((a, b) => a - b)
 const warmMs = warm.length ? warm[Math.floor(warm.length / 2)]! : Number.NaN
-console.log(JSON.stringify({ ms, warmMs, maxRssKiB: hwm ? Number(hwm[1]) : Number.NaN, ok }))
+console.log(JSON.stringify({ ms, cpuMs, warmMs, maxRssKiB: hwm ? Number(hwm[1]) : Number.NaN, ok }))

@@ -81,6 +81,8 @@ const specs: Spec[] = [
 
 interface Sample {
   ms: number
+  /** CPU time of the cold run (all threads of the process). */
+  cpuMs: number
   warmMs: number
   maxRssKiB: number
   ok: boolean
@@ -117,7 +119,7 @@ function native(file: string, sums: string): Sample {
     const r = spawnSync('/usr/bin/time', ['-f', '%M', 'sh', '-c', script], { encoding: 'utf8' })
     const ms = performance.now() - t0
     const rss = Number(r.stderr.trim().split('\n').pop())
-    return { ms, warmMs: Number.NaN, maxRssKiB: rss, ok: r.status === 0 }
+    return { ms, cpuMs: Number.NaN, warmMs: Number.NaN, maxRssKiB: rss, ok: r.status === 0 }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -130,6 +132,8 @@ interface Figures {
   ms: number
   /** Best cold run: the least disturbed by other load on the machine. */
   best: number
+  /** Median CPU time of the cold runs (all threads; NaN for the native tools). */
+  cpu: number
   /** Median of the warm repetitions. */
   warm: number
   rssMiB: number
@@ -141,6 +145,7 @@ function measure(run: () => Sample): Figures {
   return {
     ms: median(samples.map((s) => s.ms)),
     best: Math.min(...samples.map((s) => s.ms)),
+    cpu: median(samples.map((s) => s.cpuMs)),
     warm: median(samples.map((s) => s.warmMs)),
     rssMiB: median(samples.map((s) => s.maxRssKiB)) / 1024,
   }
@@ -182,10 +187,10 @@ try {
     const n = (v: number) => (Number.isNaN(v) ? 'n/a' : v.toFixed(1))
     for (const [method, r] of results) {
       rows.push(
-        `| ${spec.name} | ${method} | ${n(r.ms)} | ${n(r.best)} | ${x(r.best, floor.best)} | ${n(r.warm)} | ${x(r.warm, floor.warm)} | ${r.rssMiB.toFixed(0)} | ${x(r.rssMiB, floor.rssMiB)} |`,
+        `| ${spec.name} | ${method} | ${n(r.ms)} | ${n(r.best)} | ${x(r.best, floor.best)} | ${n(r.cpu)} | ${x(r.cpu, floor.cpu)} | ${n(r.warm)} | ${x(r.warm, floor.warm)} | ${r.rssMiB.toFixed(0)} | ${x(r.rssMiB, floor.rssMiB)} |`,
       )
       console.log(
-        `  ${method.padEnd(48)} cold ${n(r.ms).padStart(7)} ms (best ${n(r.best)}, ${x(r.best, floor.best)})  warm ${n(r.warm).padStart(6)} ms (${x(r.warm, floor.warm)})  maxRSS ${r.rssMiB.toFixed(0)} MiB (${x(r.rssMiB, floor.rssMiB)})`,
+        `  ${method.padEnd(48)} cold ${n(r.ms).padStart(7)} ms (best ${n(r.best)}, ${x(r.best, floor.best)}; CPU ${n(r.cpu)}, ${x(r.cpu, floor.cpu)})  warm ${n(r.warm).padStart(6)} ms (${x(r.warm, floor.warm)})  maxRSS ${r.rssMiB.toFixed(0)} MiB (${x(r.rssMiB, floor.rssMiB)})`,
       )
     }
   }
@@ -193,7 +198,7 @@ try {
   rmSync(work, { recursive: true, force: true })
 }
 console.log(
-  '\n| Package | Method | cold ms (median) | cold ms (best) | best vs floor | warm ms | warm vs floor | peak RSS MiB | vs floor |',
+  '\n| Package | Method | cold ms (median) | cold ms (best) | best vs floor | cold CPU ms (median) | CPU vs floor | warm ms | warm vs floor | peak RSS MiB | vs floor |',
 )
-console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|')
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
 for (const r of rows) console.log(r)
