@@ -573,6 +573,22 @@ describe('inputs', () => {
     expect(missing.diagnostics[0]!.message).not.toContain(dir)
   })
 
+  it('reads small files (one synchronous read) and large ones alike, under the same limits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spkg-reader-'))
+    const small = join(dir, 'small.spkg')
+    const large = join(dir, 'large.spkg')
+    writeFileSync(small, buildPackage({ manifest: { title: 'Small' } }))
+    // Over 1 MiB: the asynchronous path.
+    const noise = new Uint8Array(1_200_000).map((_, i) => (i * 7919) % 251)
+    writeFileSync(large, buildPackage({ manifest: { title: 'Large' }, assets: { 'assets/n.bin': noise } }))
+    expect(opened(await node.openPackageFile(small)).manifest?.title).toBe('Small')
+    expect(opened(await node.openPackageFile(large)).manifest?.title).toBe('Large')
+    const limits = { maxUncompressedBytes: 10 }
+    for (const file of [small, large])
+      expect(codes((await node.openPackageFile(file, { limits })).diagnostics)).toEqual(['pkg/too-large'])
+    expect(codes((await node.openPackageFile(dir)).diagnostics)).toEqual(['pkg/fetch-failed'])
+  })
+
   it('rejects with the abort reason when the signal aborts', async () => {
     const controller = new AbortController()
     controller.abort(new Error('stop'))
