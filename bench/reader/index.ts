@@ -11,73 +11,12 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildPackage, type EntrySpec } from '@spkg/test-utils'
 import { build } from 'esbuild'
+import { pack, specs } from './packages.ts'
 
 const MB = 1024 * 1024
 const RUNS = Number(process.env.RUNS ?? 3)
 const here = import.meta.dirname
-
-function noise(n: number, seed: number): Uint8Array {
-  const b = new Uint8Array(n)
-  let x = seed | 1
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    b[i] = x & 255
-  }
-  return b
-}
-
-const WORDS = 'the inn door creaks open and a cold wind follows you inside where the fire burns low'.split(
-  ' ',
-)
-function prose(n: number, seed: number): string {
-  let s = ''
-  let x = seed | 1
-  while (s.length < n) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff
-    s += `${WORDS[x % WORDS.length]}${x % 11 === 0 ? '.\n' : ' '}`
-  }
-  return s.slice(0, n)
-}
-
-interface Spec {
-  name: string
-  parts: Record<string, string>
-  media: Record<string, Uint8Array>
-}
-
-/** Media stored (already compressed), text deflated, integrity over every file: what `spkg pack` writes. */
-function pack(spec: Spec): Uint8Array {
-  const entry: Record<string, Partial<EntrySpec>> = {}
-  for (const k of Object.keys(spec.media)) entry[k] = { method: 0 }
-  return buildPackage(
-    { manifest: { title: spec.name }, parts: spec.parts, assets: spec.media, integrity: true, entry },
-    { level: 6 },
-  )
-}
-
-const range = (n: number) => Array.from({ length: n }, (_, i) => i)
-const pad = (i: number) => String(i).padStart(4, '0')
-const specs: Spec[] = [
-  {
-    name: 'realistic 30 MB (120 parts, 60 media)',
-    parts: Object.fromEntries(range(120).map((i) => [`story/${pad(i)}-part.sty`, prose(24_000, i + 1)])),
-    media: Object.fromEntries(range(60).map((i) => [`assets/img-${pad(i)}.webp`, noise(460 * 1024, i + 7)])),
-  },
-  {
-    name: '500 entries, ~50 MB',
-    parts: Object.fromEntries(range(250).map((i) => [`story/${pad(i)}-part.sty`, prose(90_000, i + 1)])),
-    media: Object.fromEntries(range(249).map((i) => [`assets/m-${pad(i)}.ogg`, noise(108 * 1024, i + 9)])),
-  },
-  {
-    name: '500 small entries',
-    parts: Object.fromEntries(range(499).map((i) => [`story/${pad(i)}-p.sty`, prose(2_000, i + 1)])),
-    media: {},
-  },
-]
 
 interface Sample {
   ms: number
@@ -138,6 +77,8 @@ interface Figures {
   warm: number
   rssMiB: number
 }
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i)
 
 function measure(run: () => Sample): Figures {
   const samples = range(RUNS).map(run)

@@ -17,6 +17,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { buildPackage, type EntrySpec } from '@spkg/test-utils'
 import { build } from 'esbuild'
+import { noise } from '../reader/packages.ts'
 import { generateSpkgStory } from '../story/generate'
 
 const MB = 1024 * 1024
@@ -41,18 +42,6 @@ function storyParts(bytes: number, count: number): { parts: Record<string, strin
   for (let i = 0; i < count; i++)
     parts[`story/${String(i + 1).padStart(4, '0')}-part.sty`] = i === 0 ? story.part : rest
   return { parts, module: story.module }
-}
-
-function noise(n: number, seed: number): Uint8Array {
-  const b = new Uint8Array(n)
-  let x = seed | 1
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    b[i] = x & 255
-  }
-  return b
 }
 
 interface Sample {
