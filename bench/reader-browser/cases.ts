@@ -19,13 +19,24 @@ import { sha256Hex } from '../../packages/reader/src/zip/sha256'
 const NEVER = Number.POSITIVE_INFINITY
 
 /** Whole-pipeline variants: which inflater from which compressed size, which hasher below which size. */
-export const VARIANTS: Record<string, WebBackendOptions | 'default'> = {
+export const VARIANTS: Record<string, WebBackendOptions | 'default' | 'default, JS CRC-32'> = {
   'fflate + WebCrypto (before)': { streamFrom: NEVER, jsHashBelow: 0 },
   'fflate + JS SHA-256 <16 KiB': { streamFrom: NEVER, jsHashBelow: 16 * 1024 },
   'DecompressionStream (all) + WebCrypto': { streamFrom: 0, jsHashBelow: 0 },
   'DecompressionStream >=4 KiB + WebCrypto': { streamFrom: 4096, jsHashBelow: 0 },
   'DecompressionStream >=4 KiB + JS SHA-256 <16 KiB': { streamFrom: 4096, jsHashBelow: 16 * 1024 },
   'default web backend (shipped choice)': 'default',
+  // The stream path as it was before it framed entries as gzip to have zlib check the CRC-32.
+  'default with CRC-32 in JS after the stream': 'default, JS CRC-32',
+}
+
+/** The default backend with the CRC-32 left to JavaScript (the stream is not given the CRC). */
+const jsCrcBackend: ReaderBackend = {
+  ...webBackend,
+  inflater: {
+    inflateRaw: webBackend.inflater.inflateRaw,
+    inflateRawAsync: (input, declared, limit) => webBackend.inflater.inflateRawAsync!(input, declared, limit),
+  },
 }
 
 /** Component cases: one inflater over every deflated entry, one hasher over every file. */
@@ -57,7 +68,12 @@ function entriesOf(bytes: Uint8Array) {
 export async function runCase(bytes: Uint8Array, name: string): Promise<number> {
   const variant = VARIANTS[name]
   if (variant !== undefined) {
-    const backend: ReaderBackend = variant === 'default' ? webBackend : createWebBackend(variant)
+    const backend: ReaderBackend =
+      variant === 'default'
+        ? webBackend
+        : variant === 'default, JS CRC-32'
+          ? jsCrcBackend
+          : createWebBackend(variant)
     const t0 = performance.now()
     const r = await openArchive(bytes, {}, backend)
     const ms = performance.now() - t0

@@ -45,7 +45,7 @@ export function extractEntryAsync(
   const { inflater } = backend
   if (entry.method === 0 || !inflater.inflateRawAsync) return extractEntry(bytes, entry, backend, budget, out)
   const input = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize)
-  const r = inflater.inflateRawAsync(input, entry.size, budget.remaining)
+  const r = inflater.inflateRawAsync(input, entry.size, budget.remaining, entry.crc32)
   if (r instanceof Promise) return r.then((res) => finish(res, entry, backend, budget, out))
   return finish(r, entry, backend, budget, out)
 }
@@ -73,7 +73,7 @@ function finish(
   budget: Budget,
   out: Diagnostic[],
 ): Uint8Array | undefined {
-  if (r.ok) return checked(r.data, entry, backend, budget, out)
+  if (r.ok) return checked(r.data, entry, backend, budget, out, r.crcChecked === true)
   const at = { path: entry.name }
   if (r.reason === 'limit') {
     budget.remaining = -1
@@ -97,16 +97,17 @@ function finish(
   return undefined
 }
 
-/** Charges the budget and checks the CRC-32. */
+/** Charges the budget and checks the CRC-32 (unless the inflater already did). */
 function checked(
   data: Uint8Array,
   entry: ZipEntry,
   backend: ReaderBackend,
   budget: Budget,
   out: Diagnostic[],
+  crcChecked = false,
 ): Uint8Array | undefined {
   budget.remaining -= data.length
-  if (backend.crc32(data) !== entry.crc32) {
+  if (!crcChecked && backend.crc32(data) !== entry.crc32) {
     out.push(
       createDiagnostic('pkg/corrupt-entry', `"${entry.name}" fails its CRC-32 check: the data is damaged.`, {
         path: entry.name,

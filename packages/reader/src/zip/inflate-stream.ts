@@ -34,17 +34,38 @@ export function hasDeflateRawStream(): boolean {
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e))
 const ignore = () => {}
 
+/** A gzip member header: deflate, no flags, no time, unknown OS. */
+const GZIP_HEADER = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff])
+
 /**
  * Inflates raw deflate `input` through `DecompressionStream`: exactly `declared` bytes, or
  * `limit` (more than `limit` bytes came out), `size` (more or fewer than `declared`) or `corrupt`;
  * output past `declared` is counted, not kept. Never rejects.
+ *
+ * With the entry's expected `crc` the deflate data is framed as a gzip member (a 10-byte header
+ * written before it, the CRC-32 and size written after it), so the platform's zlib checks the
+ * CRC-32 natively and the result says `crcChecked`. When that stream fails for any reason the
+ * entry is inflated again as raw deflate, so the outcome (and the diagnostic: corrupt data or a
+ * failed CRC-32, checked by the caller) is the raw path's.
  */
 export async function inflateRawStream(
   input: Uint8Array,
   declared: number,
   limit: number,
+  crc?: number,
 ): Promise<InflateResult> {
-  const stream = new DecompressionStream('deflate-raw')
+  if (crc === undefined) return inflate(input, declared, limit, undefined)
+  const r = await inflate(input, declared, limit, crc)
+  return r.ok || r.reason !== 'corrupt' ? r : inflate(input, declared, limit, undefined)
+}
+
+async function inflate(
+  input: Uint8Array,
+  declared: number,
+  limit: number,
+  crc: number | undefined,
+): Promise<InflateResult> {
+  const stream = new DecompressionStream(crc === undefined ? 'deflate-raw' : 'gzip')
   const writer = stream.writable.getWriter()
   const reader = stream.readable.getReader()
   const cap = Math.min(declared, limit)
@@ -56,6 +77,7 @@ export async function inflateRawStream(
   const feed = async () => {
     let i = 0
     let pending = 0 // what the previous slice may still produce, not yet counted
+    if (crc !== undefined) await writer.write(GZIP_HEADER)
     while (i < input.length && !stopped) {
       const room = limit - produced - pending
       const slice =
@@ -65,6 +87,13 @@ export async function inflateRawStream(
       pending = slice * MAX_RATIO
       await writer.write(input.subarray(i, i + slice) as Uint8Array<ArrayBuffer>)
       i += slice
+    }
+    if (crc !== undefined && !stopped) {
+      const trailer = new Uint8Array(8)
+      const view = new DataView(trailer.buffer)
+      view.setUint32(0, crc >>> 0, true)
+      view.setUint32(4, declared >>> 0, true)
+      await writer.write(trailer)
     }
     if (!stopped) await writer.close()
   }
@@ -96,5 +125,5 @@ export async function inflateRawStream(
   }
   await fed
   if (produced !== declared) return { ok: false, reason: 'size', produced }
-  return { ok: true, data: out }
+  return crc === undefined ? { ok: true, data: out } : { ok: true, data: out, crcChecked: true }
 }

@@ -2,6 +2,7 @@ import { deflateBomb } from '@spkg/test-utils'
 import { deflateSync } from 'fflate'
 import { describe, expect, it, vi } from 'vitest'
 import { zlibInflater } from '../node/backend'
+import { crc32 } from './crc32'
 import { createWebInflater, fflateInflater, type InflateResult } from './inflate'
 import { hasDeflateRawStream, inflateRawStream } from './inflate-stream'
 
@@ -14,6 +15,7 @@ describe.each<[string, Inflate]>([
   ['fflate', fflateInflater.inflateRaw],
   ['node:zlib', zlibInflater.inflateRaw],
   ['DecompressionStream', inflateRawStream],
+  ['DecompressionStream framed as gzip (CRC given)', (i, d, l) => inflateRawStream(i, d, l, crc32(text))],
 ])('%s inflater', (_, inflateRaw) => {
   // A large limit takes the one-call (one-write) path, a tight one the sliced path.
   it.each([
@@ -93,6 +95,28 @@ describe('DecompressionStream inflater', () => {
       write.mockRestore()
       cancel.mockRestore()
     }
+  })
+})
+
+describe('DecompressionStream inflater given the CRC-32', () => {
+  it('checks the CRC-32 natively and says so', async () => {
+    const r = await inflateRawStream(packed, text.length, 50 * 2 ** 20, crc32(text))
+    expect(r).toMatchObject({ ok: true, crcChecked: true })
+    expect(r.ok && r.data).toEqual(text)
+  })
+
+  it('falls back to raw deflate on a CRC-32 mismatch, leaving the check to the caller', async () => {
+    const r = await inflateRawStream(packed, text.length, 50 * 2 ** 20, (crc32(text) + 1) >>> 0)
+    expect(r.ok).toBe(true)
+    if (r.ok) {
+      expect(r.crcChecked).toBeUndefined()
+      expect(r.data).toEqual(text)
+    }
+  })
+
+  it('reports corrupt data as the raw path does', async () => {
+    const r = await inflateRawStream(new Uint8Array([0xff, 0xff, 0xff, 0xff]), 10, 1000, 0)
+    expect(r).toMatchObject({ ok: false, reason: 'corrupt' })
   })
 })
 

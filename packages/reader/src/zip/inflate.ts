@@ -9,7 +9,12 @@ import { Inflate, inflateSync } from 'fflate'
 
 /** Outcome of one inflation: exactly `declared` bytes, or why not. */
 export type InflateResult =
-  | { ok: true; data: Uint8Array }
+  | {
+      ok: true
+      data: Uint8Array
+      /** True when the inflater already checked the data against the `crc` it was given. */
+      crcChecked?: boolean
+    }
   | { ok: false; reason: 'limit' | 'size' | 'corrupt'; produced: number; message?: string }
 
 /** A raw-deflate inflater that never produces more than `limit` bytes of work. */
@@ -22,9 +27,15 @@ export interface Inflater {
   /**
    * The same contract, for callers that can wait: an inflater with a faster asynchronous path
    * (`DecompressionStream`) takes it here for the entries it pays off on, and answers the others
-   * synchronously.
+   * synchronously. With the entry's expected `crc` it may check the CRC-32 itself (natively) and
+   * say so with `crcChecked`; otherwise the caller checks it.
    */
-  inflateRawAsync?(input: Uint8Array, declared: number, limit: number): InflateResult | Promise<InflateResult>
+  inflateRawAsync?(
+    input: Uint8Array,
+    declared: number,
+    limit: number,
+    crc?: number,
+  ): InflateResult | Promise<InflateResult>
 }
 
 const MAX_RATIO = 1032
@@ -85,7 +96,7 @@ export interface WebInflaterOptions {
    */
   streamFrom: number
   /** The stream inflater (injected by tests). */
-  stream: (input: Uint8Array, declared: number, limit: number) => Promise<InflateResult>
+  stream: (input: Uint8Array, declared: number, limit: number, crc?: number) => Promise<InflateResult>
 }
 
 /**
@@ -95,10 +106,10 @@ export interface WebInflaterOptions {
 export function createWebInflater(options: WebInflaterOptions): Inflater {
   return {
     inflateRaw: fflateInflater.inflateRaw,
-    inflateRawAsync(input, declared, limit) {
+    inflateRawAsync(input, declared, limit, crc) {
       // Read on every call: the default backend resolves its threshold on first use.
       if (input.length < options.streamFrom) return fflateInflater.inflateRaw(input, declared, limit)
-      return options.stream(input, declared, limit)
+      return options.stream(input, declared, limit, crc)
     },
   }
 }
