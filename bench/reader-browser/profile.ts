@@ -44,7 +44,7 @@ try {
   )
   const cdp = await context.newCDPSession(page)
   await cdp.send('Profiler.enable')
-  await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
+  await cdp.send('Profiler.setSamplingInterval', { interval: Number(process.env.INTERVAL ?? 100) })
   await cdp.send('Profiler.start')
   const ms = await page.evaluate(
     (n) => (globalThis as unknown as { runBench: (n: string) => Promise<number> }).runBench(n),
