@@ -34,6 +34,15 @@ export function hasDeflateRawStream(): boolean {
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e))
 const ignore = () => {}
 
+/** The CRC-32 and size that end a gzip member. */
+function gzipTrailer(crc: number, declared: number): Uint8Array<ArrayBuffer> {
+  const trailer = new Uint8Array(8)
+  const view = new DataView(trailer.buffer)
+  view.setUint32(0, crc >>> 0, true)
+  view.setUint32(4, declared >>> 0, true)
+  return trailer
+}
+
 /** A gzip member header: deflate, no flags, no time, unknown OS. */
 const GZIP_HEADER = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff])
 
@@ -77,7 +86,20 @@ async function inflate(
   const feed = async () => {
     let i = 0
     let pending = 0 // what the previous slice may still produce, not yet counted
-    if (crc !== undefined) await writer.write(GZIP_HEADER)
+    if (crc !== undefined) {
+      if (input.length <= limit / MAX_RATIO) {
+        // The whole entry cannot pass the budget: header, data and trailer in one write (one
+        // round trip, like the unframed stream; copying the compressed bytes is cheap).
+        const framed = new Uint8Array(GZIP_HEADER.length + input.length + 8)
+        framed.set(GZIP_HEADER)
+        framed.set(input, GZIP_HEADER.length)
+        framed.set(gzipTrailer(crc, declared), GZIP_HEADER.length + input.length)
+        await writer.write(framed)
+        if (!stopped) await writer.close()
+        return
+      }
+      await writer.write(GZIP_HEADER)
+    }
     while (i < input.length && !stopped) {
       const room = limit - produced - pending
       const slice =
@@ -88,13 +110,7 @@ async function inflate(
       await writer.write(input.subarray(i, i + slice) as Uint8Array<ArrayBuffer>)
       i += slice
     }
-    if (crc !== undefined && !stopped) {
-      const trailer = new Uint8Array(8)
-      const view = new DataView(trailer.buffer)
-      view.setUint32(0, crc >>> 0, true)
-      view.setUint32(4, declared >>> 0, true)
-      await writer.write(trailer)
-    }
+    if (crc !== undefined && !stopped) await writer.write(gzipTrailer(crc, declared))
     if (!stopped) await writer.close()
   }
   const fed = feed().catch(ignore) // a failed write shows as a failed read below
