@@ -27,8 +27,8 @@ export const VARIANTS: Record<string, WebBackendOptions | 'default' | 'default, 
   'DecompressionStream >=4 KiB + JS SHA-256 <16 KiB': { streamFrom: 4096, jsHashBelow: 16 * 1024 },
   // The stream path as it was before it framed entries as gzip to have zlib check the CRC-32.
   'default with CRC-32 in JS after the stream': 'default, JS CRC-32',
-  'default web backend (shipped choice)': 'default',
   'DecompressionStream >=1 KiB + JS SHA-256 <16 KiB': { streamFrom: 1024, jsHashBelow: 16 * 1024 },
+  'default web backend (shipped choice)': 'default',
 }
 
 /** The default backend with the CRC-32 left to JavaScript (the stream is not given the CRC). */
