@@ -310,7 +310,10 @@ describe('spkg play in the terminal', () => {
   it('refuses an answer the pause does not offer (exit 1) and names it', async () => {
     const r = await play([styFile('platform.sty', E2), '--choose', '1,1'])
     expect(r.code).toBe(1)
-    expect(r.stderr).toContain("spkg play: the answer '1' was refused at the pause platform.sty:search@1")
+    // ...and lists what the pause does accept (option ids, links as >target).
+    expect(r.stderr).toContain(
+      "spkg play: the answer '1' was refused at the pause platform.sty:search@1; it accepts: 2\n",
+    )
   })
 
   it('plays a .spkg archive through @spkg/reader', async () => {

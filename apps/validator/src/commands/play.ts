@@ -4,7 +4,14 @@
  */
 import { type Diagnostic, hasErrors, parseReadingStateText, parseSessionText } from '@spkg/manifest'
 import { serializeReadingState } from '@spkg/state'
-import { createStoryRun, parseStory, resumeStoryRun, type StoryEvent, type StoryRun } from '@spkg/story'
+import {
+  createStoryRun,
+  type PauseEvent,
+  parseStory,
+  resumeStoryRun,
+  type StoryEvent,
+  type StoryRun,
+} from '@spkg/story'
 import { type CliIO, type Command, type CommandContext, EXIT, type ExitCode, UsageError } from '../cli-types'
 import { readInput, resolvePath, writeOutputAtomic } from '../io'
 import { parseChooseList } from '../play/choose-list'
@@ -173,7 +180,7 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
   if (outcome.stop === 'refused') {
     failed = true
     io.stderr.write(
-      `spkg play: the answer '${outcome.refused}' was refused at the pause ${outcome.pause?.key}\n`,
+      `spkg play: the answer '${outcome.refused}' was refused at the pause ${outcome.pause?.key}${offeredAnswers(outcome.pause)}\n`,
     )
   } else if (outcome.stop === 'event-limit') {
     failed = true
@@ -250,4 +257,11 @@ Exits 1 when the story has errors or an answer is refused.`,
     'spkg play my-story --random-walk 500 --seed 7',
   ],
   run,
+}
+
+/** What `--choose` may answer at `pause`: its option ids, and its links as `>target`. */
+function offeredAnswers(pause: PauseEvent | undefined): string {
+  if (!pause) return ''
+  const answers = [...pause.options.map((o) => o.id), ...pause.links.map((l) => `>${l.target}`)]
+  return answers.length > 0 ? `; it accepts: ${answers.join(', ')}` : ''
 }
