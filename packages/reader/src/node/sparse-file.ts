@@ -1,10 +1,10 @@
 /**
  * Sparse loading for `peekPackageFile`: a buffer the size of the file (zero pages cost nothing
  * until written) into which only the end of the ZIP structure is read (the tail with the end
- * records and the central directory), then entry data on demand. The local headers and data
- * descriptors scattered through the file are read from disk when the directory reader checks
- * them (see `zip/header-reader.ts`), in small read-ahead chunks, so they never fault in pages of
- * the big buffer. The safe directory reader checks the result exactly as it checks a fully read
+ * records and the central directory), then entry data on demand. The peek reads no local header
+ * up front: the manifest's, and each entry's when `readBytes` asks, are read from disk as they
+ * are checked (see `zip/header-reader.ts`), in small read-ahead chunks, so they never fault in
+ * pages of the big buffer. The safe directory reader checks the result exactly as it checks a fully read
  * file: a structure this prefetch missed reads as zeros and is refused, never trusted.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'

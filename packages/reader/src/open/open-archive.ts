@@ -23,6 +23,7 @@ import {
   type Manifest,
   parseManifestText,
   parseSessionText,
+  SpkgError,
 } from '@spkg/manifest'
 import type { ReaderBackend } from '../zip/backend'
 import { compareCodePoints } from '../zip/check-entry-name'
@@ -68,6 +69,11 @@ interface Prepared {
   manifest?: Manifest
   maxBytes: number
   diagnostics: Diagnostic[]
+  /**
+   * Quick look only: confirms an entry's local header before its data is read and keeps the
+   * confirmed entry in the store; undefined with the reason pushed when it disagrees.
+   */
+  confirm?: (entry: ZipEntry, out: Diagnostic[]) => ZipEntry | undefined
 }
 
 const fail = (diagnostics: Diagnostic[]): { ok: false; diagnostics: Diagnostic[] } => ({
@@ -95,6 +101,7 @@ async function prepare(
   options: PeekOptions,
   backend: ReaderBackend,
   fill?: RangeFiller,
+  quick = false,
 ): Promise<Prepared | { diagnostics: Diagnostic[] }> {
   const maxBytes = options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
   const maxEntries = options.limits?.maxEntries ?? LIMITS.maxEntries
@@ -127,7 +134,11 @@ async function prepare(
     diagnostics.push(archiveTooLarge(bytes.length, maxFile))
     return { diagnostics }
   }
-  const dir = readZipDirectory(bytes, { maxEntries, maxUncompressedBytes: maxBytes })
+  const dir = readZipDirectory(
+    bytes,
+    { maxEntries, maxUncompressedBytes: maxBytes },
+    { localHeaders: quick ? 'lazy' : 'all' },
+  )
   diagnostics.push(...dir.diagnostics)
   const directory = dir.directory
   if (!directory || hasFatal(diagnostics)) return { diagnostics }
@@ -139,12 +150,21 @@ async function prepare(
     if (!e.isDirectory) files.set(e.name, e)
   }
   const store = new EntryStore(bytes, files, backend)
+  const checkLocal = dir.checkLocal
+  const confirm = checkLocal
+    ? (entry: ZipEntry, out: Diagnostic[]) => {
+        const e = checkLocal(entry, out)
+        if (e && !e.isDirectory && !e.ignored) files.set(e.name, e)
+        return e
+      }
+    : undefined
   const layout = detectLayout(names)
   diagnostics.push(...layout.diagnostics)
   if (!layout.layout || hasFatal(diagnostics)) return { diagnostics }
   let manifest: Manifest | undefined
   if (layout.layout === 'packaged') {
-    const entry = files.get(MANIFEST_PATH)!
+    const entry = confirm ? confirm(files.get(MANIFEST_PATH)!, diagnostics) : files.get(MANIFEST_PATH)!
+    if (!entry) return { diagnostics }
     fill?.(entry.dataOffset, entry.dataOffset + entry.compressedSize)
     const data = extractEntry(bytes, entry, backend, { remaining: maxBytes, limit: maxBytes }, diagnostics)
     if (!data) return { diagnostics }
@@ -184,6 +204,7 @@ async function prepare(
     manifest,
     maxBytes,
     diagnostics,
+    confirm,
   }
 }
 
@@ -194,8 +215,9 @@ function entryOf(p: Prepared): string | undefined {
 }
 
 /**
- * Quick look: central directory, layout and manifest; no other entry is inflated.
- * Never rejects on bad input.
+ * Quick look: central directory, layout and manifest; no other entry is inflated and no other
+ * local header is read. `readBytes` checks an entry's local header (as open does) before its
+ * data. Never rejects on bad input.
  */
 export async function peekArchive(
   input: PackageInput,
@@ -203,9 +225,9 @@ export async function peekArchive(
   backend: ReaderBackend,
   fill?: RangeFiller,
 ): Promise<PeekResult> {
-  const p = await prepare(input, options, backend, fill)
+  const p = await prepare(input, options, backend, fill, true)
   if (!('store' in p)) return fail(p.diagnostics)
-  const { store } = p
+  const { store, confirm } = p
   return {
     ok: true,
     manifest: p.manifest,
@@ -214,7 +236,12 @@ export async function peekArchive(
     entry: entryOf(p),
     entries: visibleFiles(p.directory).map(toPackageEntry),
     readBytes: async (path) => {
-      const e = store.files.get(path)
+      let e = store.files.get(path)
+      if (e && confirm) {
+        const out: Diagnostic[] = []
+        e = confirm(e, out)
+        if (!e) throw new SpkgError(out[0]!.code, out[0]!.message, { diagnostics: out })
+      }
       if (e) fill?.(e.dataOffset, e.dataOffset + e.compressedSize)
       return store.read(path)
     },

@@ -624,6 +624,56 @@ describe('peekPackage', () => {
     }
   })
 
+  it('does not read other local headers: readBytes checks an entry when asked, open refuses', async () => {
+    const bytes = buildPackage({
+      manifest: { title: 'Quick', cover: 'assets/c.png' },
+      assets: { 'assets/c.png': 'img', 'assets/d.png': 'ok' },
+      entry: { 'assets/c.png': { local: { crc: 1234 } } },
+    })
+    for (const [peekPackage, openPackage] of [
+      [web.peekPackage, web.openPackage],
+      [node.peekPackage, node.openPackage],
+    ] as const) {
+      expect(codes((await openPackage(bytes)).diagnostics)).toEqual(['pkg/header-mismatch'])
+      const peek = await peekPackage(bytes)
+      if (!peek.ok) throw new Error(JSON.stringify(peek.diagnostics))
+      expect(peek.manifest?.title).toBe('Quick')
+      expect(codes(peek.diagnostics.filter((d) => d.code.startsWith('pkg/')))).toEqual([])
+      await expect(peek.readBytes('assets/c.png')).rejects.toMatchObject({
+        code: 'pkg/header-mismatch',
+        diagnostics: [expect.objectContaining({ code: 'pkg/header-mismatch', path: 'assets/c.png' })],
+      })
+      expect(new TextDecoder().decode(await peek.readBytes('assets/d.png'))).toBe('ok')
+    }
+  })
+
+  it('still checks the local header of manifest.json before inflating it', async () => {
+    for (const local of [{ crc: 5 }, { name: 'manifest.jsoX' }, { method: 0 }]) {
+      const bytes = buildPackage({ entry: { 'manifest.json': { local } } })
+      for (const peekPackage of [web.peekPackage, node.peekPackage]) {
+        const peek = await peekPackage(bytes)
+        expect(peek.ok).toBe(false)
+        expect(codes(peek.diagnostics)).toEqual(['pkg/header-mismatch'])
+      }
+    }
+    const missing = buildPackage({ entry: { 'manifest.json': { omitLocal: true } } })
+    expect((await web.peekPackage(missing)).ok).toBe(false)
+  })
+
+  it('refuses, from the central directory alone, records that overlap or start after a stub', async () => {
+    const shared = buildArchive([
+      { name: 'manifest.json', data: '{}' },
+      { name: 'b.sty', data: 'b', offset: 0 },
+    ])
+    expect(codes((await web.peekPackage(shared)).diagnostics)).toEqual(['pkg/overlapping-entries'])
+    const stub = buildPackage({}, { prepend: new Uint8Array(10) })
+    expect(codes((await web.peekPackage(stub)).diagnostics)).toEqual(
+      codes((await web.openPackage(stub)).diagnostics),
+    )
+    const long = buildPackage({ entry: { 'manifest.json': { compressedSize: 1_000_000 } } })
+    expect(codes((await web.peekPackage(long)).diagnostics)).toEqual(['pkg/overlapping-entries'])
+  })
+
   it('refuses what open refuses structurally', async () => {
     const peek = await web.peekPackage(buildArchive({ '../x.sty': 'x' }))
     expect(peek.ok).toBe(false)

@@ -134,6 +134,86 @@ function checkLocal(
   }
 }
 
+/**
+ * Checks the local header of one record (read through the archive's {@link headerReader}) and
+ * returns its entry, or undefined with the reason pushed. Used by the quick look for the entries
+ * it reads (see {@link checkOffsets}).
+ */
+export function checkLocalHeader(
+  b: Uint8Array,
+  r: RawRecord,
+  cdOffset: number,
+  out: Diagnostic[],
+): ZipEntry | undefined {
+  return checkLocal(headerReader(b), r, cdOffset, out)
+}
+
+/**
+ * The quick look's layout check, from the central directory alone (no local header is read):
+ * records sorted by offset start at 0, no two share an offset, and each record's fixed header,
+ * name and data (`offset + 30 + name + compressedSize`) end before the next record or the
+ * central directory. Returns provisional entries (`dataOffset` and `end` are -1 until
+ * {@link checkLocalHeader} confirms the record) or undefined after a fatal finding.
+ */
+export function checkOffsets(
+  records: RawRecord[],
+  cdOffset: number,
+  out: Diagnostic[],
+): ZipEntry[] | undefined {
+  const order = records.map((_, i) => i)
+  order.sort((x, y) => records[x]!.localHeaderOffset - records[y]!.localHeaderOffset)
+  for (let i = 0; i < order.length; i++) {
+    const r = records[order[i]!]!
+    const o = r.localHeaderOffset
+    if (i === 0 && o > 0) {
+      out.push(
+        createDiagnostic(
+          'pkg/unexpected-data',
+          `${o} bytes of unknown data sit before the first entry (a prepended stub?).`,
+        ),
+      )
+      return undefined
+    }
+    const next = i + 1 < order.length ? records[order[i + 1]!]! : undefined
+    if (next && next.localHeaderOffset === o) {
+      out.push(
+        createDiagnostic(
+          'pkg/overlapping-entries',
+          `"${r.name}" and "${next.name}" point at the same data: several records for one entry are refused.`,
+          { path: next.name },
+        ),
+      )
+      return undefined
+    }
+    const limit = next ? next.localHeaderOffset : cdOffset
+    if (o + 30 + r.nameBytes.length + r.compressedSize > limit) {
+      out.push(
+        createDiagnostic(
+          'pkg/overlapping-entries',
+          next
+            ? `"${r.name}" runs into "${next.name}".`
+            : `"${r.name}": its data runs into the central directory.`,
+          { path: r.name },
+        ),
+      )
+      return undefined
+    }
+  }
+  return records.map((r) => ({
+    name: r.name,
+    isDirectory: r.isDirectory,
+    ignored: r.ignored,
+    method: r.method,
+    flags: r.flags,
+    crc32: r.crc32,
+    size: r.size,
+    compressedSize: r.compressedSize,
+    localHeaderOffset: r.localHeaderOffset,
+    dataOffset: -1,
+    end: -1,
+  }))
+}
+
 /** Checks every local header and the byte ranges; returns the entries or undefined after a fatal finding. */
 export function checkLayout(
   b: Uint8Array,

@@ -4,9 +4,9 @@
  */
 import { createDiagnostic, type Diagnostic, hasFatal, LIMITS } from '@spkg/manifest'
 import { findEndRecord } from './find-end-record'
-import { checkLayout } from './local-headers'
+import { checkLayout, checkLocalHeader, checkOffsets } from './local-headers'
 import { type RawRecord, readRecords } from './read-records'
-import type { ZipDirectoryResult, ZipLimits } from './types'
+import type { ZipDirectoryResult, ZipEntry, ZipLimits } from './types'
 
 function checkDuplicates(records: RawRecord[], out: Diagnostic[]): void {
   const exact = new Map<string, string>()
@@ -54,6 +54,16 @@ function checkDuplicates(records: RawRecord[], out: Diagnostic[]): void {
   }
 }
 
+/** How much of the archive {@link readZipDirectory} checks up front. */
+export interface ReadDirectoryOptions {
+  /**
+   * `'all'` (default): every local header and the exact byte layout. `'lazy'` (the quick look):
+   * the central directory and the layout checks it allows alone; entries come back with
+   * `dataOffset` -1 and each must pass the result's `checkLocal` before its data is read.
+   */
+  localHeaders?: 'all' | 'lazy'
+}
+
 /**
  * Reads and checks the central directory of `bytes`. Never throws: every problem is a
  * diagnostic, and `directory` is absent when a fatal one refuses the archive.
@@ -62,7 +72,11 @@ function checkDuplicates(records: RawRecord[], out: Diagnostic[]): void {
  * const { directory, diagnostics } = readZipDirectory(bytes)
  * directory?.entries.map((e) => e.name) // ['manifest.json', 'story/0001-inn.sty']
  */
-export function readZipDirectory(bytes: Uint8Array, limits: ZipLimits = {}): ZipDirectoryResult {
+export function readZipDirectory(
+  bytes: Uint8Array,
+  limits: ZipLimits = {},
+  options: ReadDirectoryOptions = {},
+): ZipDirectoryResult {
   const maxEntries = limits.maxEntries ?? LIMITS.maxEntries
   const maxBytes = limits.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
   const diagnostics: Diagnostic[] = []
@@ -96,7 +110,10 @@ export function readZipDirectory(bytes: Uint8Array, limits: ZipLimits = {}): Zip
     )
     return { diagnostics }
   }
-  const entries = checkLayout(bytes, records, end.cdOffset, diagnostics)
+  const quick = options.localHeaders === 'lazy'
+  const entries = quick
+    ? checkOffsets(records, end.cdOffset, diagnostics)
+    : checkLayout(bytes, records, end.cdOffset, diagnostics)
   if (!entries || hasFatal(diagnostics)) return { diagnostics }
   for (const e of entries) {
     if (e.isDirectory && e.size > 0)
@@ -116,5 +133,18 @@ export function readZipDirectory(bytes: Uint8Array, limits: ZipLimits = {}): Zip
         }),
       )
   }
-  return { directory: { entries, size: bytes.length, zip64: end.zip64 }, diagnostics }
+  const directory = { entries, size: bytes.length, zip64: end.zip64 }
+  if (!quick) return { directory, diagnostics }
+  const byName = new Map(records.map((r) => [r.name, r]))
+  const cdOffset = end.cdOffset
+  const checkLocal = (entry: ZipEntry, out: Diagnostic[]): ZipEntry | undefined => {
+    if (entry.dataOffset >= 0) return entry
+    const r = byName.get(entry.name)
+    if (!r) {
+      out.push(createDiagnostic('pkg/missing-file', `"${entry.name}" is not an entry of this archive.`))
+      return undefined
+    }
+    return checkLocalHeader(bytes, r, cdOffset, out)
+  }
+  return { directory, diagnostics, checkLocal }
 }

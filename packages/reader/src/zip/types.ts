@@ -43,6 +43,11 @@ export interface ZipDirectory {
 export interface ZipDirectoryResult {
   directory?: ZipDirectory
   diagnostics: Diagnostic[]
+  /**
+   * With `localHeaders: 'lazy'` only: checks an entry's local header (as a full read does) and
+   * returns the confirmed entry, or undefined with the reason pushed to `out`.
+   */
+  checkLocal?: (entry: ZipEntry, out: Diagnostic[]) => ZipEntry | undefined
 }
 
 /** Limits the directory reader enforces before reading any entry data. */
