@@ -119,6 +119,11 @@ function checkLocal(
     )
     return undefined
   }
+  return toEntry(r, dataOffset, end)
+}
+
+/** The entry of record `r`, its data at `[dataOffset, end)` (-1 for both while its local header is unchecked). */
+function toEntry(r: RawRecord, dataOffset: number, end: number): ZipEntry {
   return {
     name: r.name,
     isDirectory: r.isDirectory,
@@ -128,10 +133,37 @@ function checkLocal(
     crc32: r.crc32,
     size: r.size,
     compressedSize: r.compressedSize,
-    localHeaderOffset: o,
+    localHeaderOffset: r.localHeaderOffset,
     dataOffset,
     end,
   }
+}
+
+/**
+ * Record indexes in file order (writers usually put the directory in file order already, so the
+ * sort is skipped then), or undefined after pushing why: two records pointing at the same data.
+ */
+function fileOrder(records: RawRecord[], out: Diagnostic[]): number[] | undefined {
+  const order = records.map((_, i) => i)
+  let sorted = true
+  for (let i = 1; i < records.length && sorted; i++)
+    sorted = records[i - 1]!.localHeaderOffset <= records[i]!.localHeaderOffset
+  if (!sorted) order.sort((x, y) => records[x]!.localHeaderOffset - records[y]!.localHeaderOffset)
+  for (let i = 1; i < order.length; i++) {
+    const a = records[order[i - 1]!]!
+    const c = records[order[i]!]!
+    if (a.localHeaderOffset === c.localHeaderOffset) {
+      out.push(
+        createDiagnostic(
+          'pkg/overlapping-entries',
+          `"${a.name}" and "${c.name}" point at the same data: several records for one entry are refused.`,
+          { path: c.name },
+        ),
+      )
+      return undefined
+    }
+  }
+  return order
 }
 
 /**
@@ -160,8 +192,8 @@ export function checkOffsets(
   cdOffset: number,
   out: Diagnostic[],
 ): ZipEntry[] | undefined {
-  const order = records.map((_, i) => i)
-  order.sort((x, y) => records[x]!.localHeaderOffset - records[y]!.localHeaderOffset)
+  const order = fileOrder(records, out)
+  if (!order) return undefined
   for (let i = 0; i < order.length; i++) {
     const r = records[order[i]!]!
     const o = r.localHeaderOffset
@@ -175,16 +207,6 @@ export function checkOffsets(
       return undefined
     }
     const next = i + 1 < order.length ? records[order[i + 1]!]! : undefined
-    if (next && next.localHeaderOffset === o) {
-      out.push(
-        createDiagnostic(
-          'pkg/overlapping-entries',
-          `"${r.name}" and "${next.name}" point at the same data: several records for one entry are refused.`,
-          { path: next.name },
-        ),
-      )
-      return undefined
-    }
     const limit = next ? next.localHeaderOffset : cdOffset
     if (o + 30 + r.nameBytes.length + r.compressedSize > limit) {
       out.push(
@@ -199,19 +221,7 @@ export function checkOffsets(
       return undefined
     }
   }
-  return records.map((r) => ({
-    name: r.name,
-    isDirectory: r.isDirectory,
-    ignored: r.ignored,
-    method: r.method,
-    flags: r.flags,
-    crc32: r.crc32,
-    size: r.size,
-    compressedSize: r.compressedSize,
-    localHeaderOffset: r.localHeaderOffset,
-    dataOffset: -1,
-    end: -1,
-  }))
+  return records.map((r) => toEntry(r, -1, -1))
 }
 
 /** Checks every local header and the byte ranges; returns the entries or undefined after a fatal finding. */
@@ -221,26 +231,8 @@ export function checkLayout(
   cdOffset: number,
   out: Diagnostic[],
 ): ZipEntry[] | undefined {
-  // Record indexes in file order (writers usually put the directory in file order already).
-  const order = records.map((_, i) => i)
-  let sorted = true
-  for (let i = 1; i < records.length && sorted; i++)
-    sorted = records[i - 1]!.localHeaderOffset <= records[i]!.localHeaderOffset
-  if (!sorted) order.sort((x, y) => records[x]!.localHeaderOffset - records[y]!.localHeaderOffset)
-  for (let i = 1; i < order.length; i++) {
-    const a = records[order[i - 1]!]!
-    const c = records[order[i]!]!
-    if (a.localHeaderOffset === c.localHeaderOffset) {
-      out.push(
-        createDiagnostic(
-          'pkg/overlapping-entries',
-          `"${a.name}" and "${c.name}" point at the same data: several records for one entry are refused.`,
-          { path: c.name },
-        ),
-      )
-      return undefined
-    }
-  }
+  const order = fileOrder(records, out)
+  if (!order) return undefined
   const entries: ZipEntry[] = []
   const h = headerReader(b)
   let ok = true
