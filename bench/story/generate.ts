@@ -31,6 +31,17 @@ export interface SpkgBenchStory {
 }
 
 /** Generates the spkg version: `story/0001-rooms.sty` using `extensions/lib.xty`. */
+/** The generated story as the package-like source `createStoryRun` reads (one part and its module). */
+export function spkgBenchSource(story: { part: string; module: string }) {
+  return {
+    id: 'bench-rooms',
+    version: '1.0.0',
+    parts: ['story/0001-rooms.sty'],
+    readPart: (p: string) => (p === 'story/0001-rooms.sty' ? story.part : undefined),
+    modules: [{ path: 'extensions/lib.xty', source: story.module }],
+  }
+}
+
 export function generateSpkgStory(sections: number): SpkgBenchStory {
   const targets = sectionTargets(sections)
   const out: string[] = ['{use lib}', '{set gold = 0}', '{set r = 0}', '{seed 42}']

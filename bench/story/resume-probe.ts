@@ -7,19 +7,13 @@
  */
 import { PerformanceObserver } from 'node:perf_hooks'
 import { createStoryRun, resumeStoryRun, type StoryRun } from '@spkg/story'
-import { generateSpkgStory, mulberry32 } from './generate'
+import { generateSpkgStory, mulberry32, spkgBenchSource } from './generate'
 
 const sections = Number(process.argv[2] ?? 2000)
 const choices = Number(process.argv[3] ?? 5000)
 const rounds = Number(process.argv[4] ?? 15)
 const story = generateSpkgStory(sections)
-const source = {
-  id: 'bench-rooms',
-  version: '1.0.0',
-  parts: ['story/0001-rooms.sty'],
-  readPart: (p: string) => (p === 'story/0001-rooms.sty' ? story.part : undefined),
-  modules: [{ path: 'extensions/lib.xty', source: story.module }],
-}
+const source = spkgBenchSource(story)
 
 async function walk(run: StoryRun, pick: () => number, count: number) {
   let made = 0

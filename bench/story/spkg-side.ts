@@ -6,7 +6,7 @@
 import { parseReadingStateText } from '@spkg/manifest'
 import { serializeReadingState } from '@spkg/state'
 import { createStoryRun, resumeStoryRun, type StoryRun } from '@spkg/story'
-import { mulberry32 } from './generate'
+import { mulberry32, spkgBenchSource } from './generate'
 import { type EngineFigures, type EngineSide, meanMs } from './ink-side'
 
 /** The spkg figures: the engine figures plus resume by replay and a typical state. */
@@ -54,13 +54,7 @@ export async function createSpkgSide(
   seed: number,
   replayChoices: number,
 ): Promise<EngineSide<SpkgFigures> & { measureResume(): Promise<void> }> {
-  const source = {
-    id: 'bench-rooms',
-    version: '1.0.0',
-    parts: ['story/0001-rooms.sty'],
-    readPart: (p: string) => (p === 'story/0001-rooms.sty' ? story.part : undefined),
-    modules: [{ path: 'extensions/lib.xty', source: story.module }],
-  }
+  const source = spkgBenchSource(story)
   let t0 = performance.now()
   const run = createStoryRun(source, {})
   const first = await run.next()
