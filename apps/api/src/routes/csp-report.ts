@@ -18,6 +18,15 @@ export const CSP_REPORT_BODY_LIMIT = 64 * 1024
 const str = (max: number) => z.string().max(max).optional()
 const line = z.number().int().min(0).max(10_000_000).optional()
 
+const legacyExample = {
+  'csp-report': {
+    'document-uri': 'https://app.example.org/read',
+    'blocked-uri': 'https://evil.example.com/x.js',
+    'effective-directive': 'script-src-elem',
+    disposition: 'enforce',
+  },
+}
+
 const LegacyReportSchema = z
   .object({
     'csp-report': z.looseObject({
@@ -38,16 +47,7 @@ const LegacyReportSchema = z
   .meta({
     id: 'CspReportLegacy',
     description: 'report-uri format (Content-Type: application/csp-report)',
-    examples: [
-      {
-        'csp-report': {
-          'document-uri': 'https://app.example.org/read',
-          'blocked-uri': 'https://evil.example.com/x.js',
-          'effective-directive': 'script-src-elem',
-          disposition: 'enforce',
-        },
-      },
-    ],
+    examples: [legacyExample],
   })
 
 const ReportToSchema = z
@@ -80,16 +80,7 @@ const ReportToSchema = z
   })
 
 const CspBodySchema = z.union([LegacyReportSchema, ReportToSchema]).meta({
-  examples: [
-    {
-      'csp-report': {
-        'document-uri': 'https://app.example.org/read',
-        'blocked-uri': 'https://evil.example.com/x.js',
-        'effective-directive': 'script-src-elem',
-        disposition: 'enforce',
-      },
-    },
-  ],
+  examples: [legacyExample],
 })
 
 function normalise(body: z.infer<typeof CspBodySchema>): CspViolation[] {

@@ -92,19 +92,7 @@ const StorySummarySchema = z
 /** A story record with its content. */
 export const StorySchema = StorySummarySchema.extend({ content: z.string() }).meta({
   id: 'Story',
-  examples: [
-    {
-      ...example,
-      type: 'story',
-      owner: 'user-123',
-      instruction: null,
-      published: false,
-      series: null,
-      seriesPosition: null,
-      createdAt: '2026-11-23T10:00:00.000Z',
-      updatedAt: '2026-11-23T10:00:00.000Z',
-    },
-  ],
+  examples: [{ ...summaryExample, content: example.content }],
 })
 
 async function resolveInstruction(db: Db, slug: string | null | undefined) {
