@@ -170,17 +170,9 @@ export class NameChecks {
         else this.pending.push({ k: 'shadowing', file, name: u.name, pos: u.pos, seq: cx.reserve() })
         continue
       }
-      const name = u.k === 'read' ? u.name : u.stmt.name
-      if (isLocal(locals, fu, name, u.sections)) continue
-      if (u.k === 'set' && fu.scope.consts.has(name)) {
-        reportConstAssign(cx, fu, name, u.stmt.pos)
-        continue
-      }
-      if (u.k === 'read' && fu.scope.consts.has(name)) continue
-      if (this.declared.has(name)) continue
-      if (u.k === 'set' && u.stmt.op === '=') continue
-      const pos = u.k === 'read' ? u.pos : u.stmt.pos
-      this.pending.push({ k: 'undeclared', file, name, pos, seq: cx.reserve() })
+      const open = unresolvedUse(cx, fu, u, locals, this.declared)
+      if (open)
+        this.pending.push({ k: 'undeclared', file, name: open.name, pos: open.pos, seq: cx.reserve() })
     }
     cx.phase = PHASE.calls
     checkCalls(cx, fu)
@@ -203,16 +195,8 @@ export class NameChecks {
           if (this.declared.has(u.name)) reportShadowing(cx, fu.file, u.name, u.pos)
           continue
         }
-        const name = u.k === 'read' ? u.name : u.stmt.name
-        if (isLocal(this.moduleLocals, fu, name, u.sections)) continue
-        if (u.k === 'set' && fu.scope.consts.has(name)) {
-          reportConstAssign(cx, fu, name, u.stmt.pos)
-          continue
-        }
-        if (u.k === 'read' && fu.scope.consts.has(name)) continue
-        if (this.declared.has(name)) continue
-        if (u.k === 'set' && u.stmt.op === '=') continue
-        cx.report(fu.file, 'story/undeclared', undeclaredMessage(name), u.k === 'read' ? u.pos : u.stmt.pos)
+        const open = unresolvedUse(cx, fu, u, this.moduleLocals, this.declared)
+        if (open) cx.report(fu.file, 'story/undeclared', undeclaredMessage(open.name), open.pos)
       }
       checkCalls(cx, fu)
     }
@@ -226,6 +210,30 @@ const undeclaredMessage = (name: string) =>
 
 function reportShadowing(cx: CheckContext, file: string, name: string, pos: Pos): void {
   cx.report(file, 'story/shadowing', shadowingMessage(name), pos)
+}
+
+/**
+ * A read or write of a name that no local, parameter, const or story variable covers, with its
+ * position; undefined when it is covered (an assignment to a const is reported here) or when it is
+ * an `=` assignment, which declares.
+ */
+function unresolvedUse(
+  cx: CheckContext,
+  fu: FileUses,
+  u: Exclude<Use, { k: 'local' }>,
+  locals: Locals,
+  declared: ReadonlySet<string>,
+): { name: string; pos: Pos } | undefined {
+  const name = u.k === 'read' ? u.name : u.stmt.name
+  if (isLocal(locals, fu, name, u.sections)) return undefined
+  if (u.k === 'set' && fu.scope.consts.has(name)) {
+    reportConstAssign(cx, fu, name, u.stmt.pos)
+    return undefined
+  }
+  if (u.k === 'read' && fu.scope.consts.has(name)) return undefined
+  if (declared.has(name)) return undefined
+  if (u.k === 'set' && u.stmt.op === '=') return undefined
+  return { name, pos: u.k === 'read' ? u.pos : u.stmt.pos }
 }
 
 function reportConstAssign(cx: CheckContext, fu: FileUses, name: string, pos: Pos): void {
