@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../_test-cli'
 import { freshDir, storyTree, writeTree } from '../validate/_test-tree'
@@ -86,6 +87,26 @@ describe('spkg validate', () => {
     expect(gh.stdout).toContain('::warning file=made.spkg,title=pkg/deflated-media::')
     const quiet = await runCli(['validate', 'made.spkg', '--quiet'], { cwd })
     expect(quiet.stdout.trim().split('\n')).toHaveLength(2)
+  })
+
+  it('reports every manifest problem of an archive, also two with the same code on different fields', async () => {
+    const cwd = freshDir()
+    const manifest = {
+      id: 'a2b1c3d4-0000-4000-8000-000000000002',
+      title: 5,
+      version: 7,
+      parts: ['story/a.sty'],
+    }
+    writeFileSync(
+      join(cwd, 'two.spkg'),
+      zipSync({ 'manifest.json': strToU8(JSON.stringify(manifest)), 'story/a.sty': strToU8('Hi.\n') }),
+    )
+    const r = await runCli(['validate', 'two.spkg', '--format', 'json'], { cwd })
+    expect(r.code).toBe(1)
+    const fields = JSON.parse(r.stdout)
+      .diagnostics.filter((d: { code: string }) => d.code === 'manifest/invalid-type')
+      .map((d: { field: string }) => d.field)
+    expect(fields).toEqual(['/title', '/version'])
   })
 
   it('refuses a package requiring a host namespace until --host-namespace registers it', async () => {

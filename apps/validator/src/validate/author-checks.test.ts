@@ -83,4 +83,17 @@ describe('authorChecks', () => {
     const c = { code: 'pkg/missing-file', severity: 'error', message: 'author', path: 'y' } as const
     expect(mergeDiagnostics([a], [b, c]).map((d) => d.message)).toEqual(['reader', 'author'])
   })
+
+  it('keeps findings that share a code and a path but name different fields', () => {
+    const title = {
+      code: 'manifest/invalid-type',
+      severity: 'error',
+      message: 'title',
+      path: 'manifest.json',
+      field: '/title',
+    } as const
+    const version = { ...title, message: 'version', field: '/version' } as const
+    expect(mergeDiagnostics([], [title, version]).map((d) => d.message)).toEqual(['title', 'version'])
+    expect(mergeDiagnostics([title], [title, version]).map((d) => d.message)).toEqual(['title', 'version'])
+  })
 })

@@ -129,15 +129,13 @@ export function authorChecks(input: AuthorCheckInput): Diagnostic[] {
   return out
 }
 
-/** Appends `extra` to `base`, skipping any with the same code and path as one already there. */
+/**
+ * Appends `extra` to `base`, skipping any with the same code, path and field as one in `base`
+ * (the same finding made twice). Findings within `extra` are all kept: two manifest errors with
+ * one code on different fields are two problems.
+ */
 export function mergeDiagnostics(base: readonly Diagnostic[], extra: readonly Diagnostic[]): Diagnostic[] {
-  const seen = new Set(base.map((d) => `${d.code}\0${d.path ?? ''}`))
-  const out = [...base]
-  for (const d of extra) {
-    const key = `${d.code}\0${d.path ?? ''}`
-    if (seen.has(key)) continue
-    seen.add(key)
-    out.push(d)
-  }
-  return out
+  const key = (d: Diagnostic) => `${d.code}\0${d.path ?? ''}\0${d.field ?? ''}`
+  const seen = new Set(base.map(key))
+  return [...base, ...extra.filter((d) => !seen.has(key(d)))]
 }
