@@ -200,6 +200,17 @@ describe('spkg pack', () => {
     expect(existsSync(join(cwd, 'inn.spkg'))).toBe(true)
   })
 
+  it('prints each finding once, as spkg validate does (a manifest warning is not repeated)', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), storyTree({ id: 'inn-001' }))
+    const r = await runCli(['pack', 'inn', '-o', 'inn.spkg'], { cwd })
+    expect(r.code).toBe(0)
+    expect(r.stdout.match(/manifest\/invalid-id/g)).toHaveLength(1)
+    expect(r.stdout).toMatch(/^wrote inn\.spkg: .*; 1 warning/m)
+    const v = await runCli(['validate', 'inn'], { cwd })
+    expect(v.stdout.match(/manifest\/invalid-id/g)).toHaveLength(1)
+  })
+
   it('leaves the output out of the package when it is written inside the folder', async () => {
     const cwd = freshDir()
     writeTree(join(cwd, 'inn'), storyTree())

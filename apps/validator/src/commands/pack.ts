@@ -50,11 +50,12 @@ signature: run 'spkg sign' afterwards.`,
       exclude: [resolvePath(io, out)],
       progress,
     })
-    const diagnostics = [...packed.diagnostics]
+    let diagnostics = packed.diagnostics
     if (packed.bytes) {
       progress.update('validating the package')
-      const report = await validatePackageBytes(packed.bytes, { built: true })
-      diagnostics.push(...report.diagnostics)
+      // The folder's findings go first; the package's own (a manifest warning again) are not repeated.
+      const report = await validatePackageBytes(packed.bytes, { built: true, before: packed.diagnostics })
+      diagnostics = report.diagnostics
     }
     progress.done()
     const color = useColor(io)
