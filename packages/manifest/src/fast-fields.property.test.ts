@@ -1,13 +1,14 @@
 /**
  * Property: the zod-free fast path of `parseManifest` accepts a field exactly when the zod path
  * accepts it without a diagnostic, and then returns the identical value (same key order); the
- * whole parse gives identical manifests and diagnostics with the fast path on and off.
+ * whole parse gives identical manifests and diagnostics with the fast path on and off, and with
+ * an owned input (reused, not copied) too.
  */
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
 import type { Diagnostic } from './diagnostic'
 import { fastField } from './fast-fields'
-import { derivePartName } from './normalize'
+import { derivePartName, normalizeField } from './normalize'
 import { parseManifestWith, validateFieldWithZod } from './parse-manifest'
 import { MANIFEST_FIELD_NAMES, type ManifestField } from './schema'
 
@@ -147,6 +148,39 @@ describe('manifest fast path', () => {
     const slow = parseManifestWith(m, {}, false)
     expect(fast).toStrictEqual(slow)
     expect(JSON.stringify(fast)).toBe(JSON.stringify(slow))
+  })
+
+  for (const field of MANIFEST_FIELD_NAMES)
+    test.prop([FIELD[field]], { numRuns: 200 })(
+      `${field}: owned input gives the identical value, and normalizeField returns a new value exactly when the JSON changes`,
+      (value) => {
+        const copy = () => structuredClone(value)
+        const fast = fastField(field, copy())
+        const owned = fastField(field, copy(), true)
+        expect(owned).toStrictEqual(fast)
+        const normalized = normalizeField(field, value)
+        expect(normalized !== value).toBe(JSON.stringify(normalized) !== JSON.stringify(value))
+      },
+    )
+
+  test.prop([manifest], { numRuns: 300 })('an owned (JSON.parse) input gives the same result as zod', (m) => {
+    const text = JSON.stringify(m)
+    const owned = parseManifestWith(JSON.parse(text), {}, true, true)
+    const slow = parseManifestWith(JSON.parse(text), {}, false)
+    expect(owned).toStrictEqual(slow)
+    expect(JSON.stringify(owned)).toBe(JSON.stringify(slow))
+  })
+
+  test('an owned input is reused, not copied; a caller-held input is copied', () => {
+    const parts = [{ file: 'story/0001-inn.sty', name: 'Inn' }]
+    const integrity = { 'story/0001-inn.sty': 'a'.repeat(64) }
+    expect(fastField('parts', parts, true)?.value).toBe(parts)
+    expect(fastField('integrity', integrity, true)?.value).toBe(integrity)
+    expect(fastField('parts', parts)?.value).not.toBe(parts)
+    expect(fastField('integrity', integrity)?.value).not.toBe(integrity)
+    // Reordered keys are copied into shape order even when owned.
+    const reordered = [{ name: 'Inn', file: 'story/0001-inn.sty' }]
+    expect(fastField('parts', reordered, true)?.value).not.toBe(reordered)
   })
 
   test('a canonical manifest is taken without zod and a bad field still gets zod wording', () => {

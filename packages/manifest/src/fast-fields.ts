@@ -13,6 +13,13 @@ import type { ManifestField } from './schema'
 
 /** Set by a check that cannot vouch that its output serialises like its input (keys reordered). */
 let reordered = false
+/**
+ * Set for the duration of one {@link fastField} call whose input nobody else holds (the fresh
+ * result of `JSON.parse`): an array or object whose checked content is identical, in the same
+ * order, is then returned itself instead of copied (copying 500 integrity entries or 250 parts
+ * is a large part of a cold package peek).
+ */
+let owned = false
 
 /** Thrown inside a check to mean "not sure: let zod decide". */
 const DOUBT: unique symbol = Symbol('doubt')
@@ -50,9 +57,19 @@ const arrayOf =
   (item: Check): Check =>
   (v) => {
     if (!Array.isArray(v)) return doubt()
-    const out = new Array<unknown>(v.length)
-    for (let i = 0; i < v.length; i++) out[i] = item(v[i])
-    return out
+    const n = v.length
+    // Owned input: copied only from the first member the check changed.
+    let out = owned ? undefined : new Array<unknown>(n)
+    for (let i = 0; i < n; i++) {
+      const x = v[i]
+      const y = item(x)
+      if (out) out[i] = y
+      else if (y !== x) {
+        out = v.slice(0, i)
+        out[i] = y
+      }
+    }
+    return out ?? v
   }
 
 /**
@@ -68,6 +85,8 @@ function looseObject(shape: Record<string, Check>, required: readonly string[] =
     // Whether the output's keys come in the input's order (then its JSON is the input's).
     let k = 0
     let inOrder = true
+    // Whether every known value came back unchanged (then an owned input can be the output).
+    let same = true
     for (let s = 0; s < known.length; s++) {
       const key = known[s]!
       if (!Object.hasOwn(input, key)) {
@@ -76,7 +95,9 @@ function looseObject(shape: Record<string, Check>, required: readonly string[] =
       }
       const value = input[key]
       if (value === undefined) return doubt()
-      out[key] = shape[key]!(value)
+      const checked = shape[key]!(value)
+      out[key] = checked
+      if (checked !== value) same = false
       if (keys[k++] !== key) inOrder = false
     }
     for (let i = 0; i < keys.length; i++) {
@@ -87,21 +108,33 @@ function looseObject(shape: Record<string, Check>, required: readonly string[] =
       if (keys[k++] !== key) inOrder = false
     }
     if (!inOrder) reordered = true
-    return out
+    return owned && inOrder && same ? input : out
   }
 }
 
-/** `parseManifest`'s record handling: each value checked, a new object in `Object.entries` order. */
+/**
+ * `parseManifest`'s record handling: each value checked, a new object in `Object.entries` order
+ * (an owned input whose values all come back unchanged is returned itself).
+ */
 const recordOf =
   (value: Check): Check =>
   (v) => {
     const input = plain(v)
-    const out: Record<string, unknown> = {}
-    for (const key of Object.keys(input)) {
+    const keys = Object.keys(input)
+    let out: Record<string, unknown> | undefined
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!
       if (key === '__proto__') return doubt()
-      out[key] = value(input[key])
+      const x = input[key]
+      const y = value(x)
+      if (out) out[key] = y
+      else if (!owned || y !== x) {
+        out = {}
+        for (let j = 0; j < i; j++) out[keys[j]!] = input[keys[j]!]
+        out[key] = y
+      }
     }
-    return out
+    return out ?? (owned ? input : {})
   }
 
 const stringList = arrayOf(string)
@@ -170,19 +203,25 @@ const FIELDS: Record<ManifestField, Check> = {
 /**
  * The validated value of one field when it is plainly valid (`value`, exactly what the zod path
  * would return, with no diagnostic), or `undefined` when zod must decide. When `same` is true
- * the value serialises to the same JSON as the input (no key was reordered).
+ * the value serialises to the same JSON as the input (no key was reordered). `ownedInput`: the
+ * caller owns `value` (nothing else refers to it), so unchanged arrays and objects may be
+ * returned themselves rather than copied.
  */
 export function fastField(
   field: ManifestField,
   value: unknown,
+  ownedInput = false,
 ): { value: unknown; same: boolean } | undefined {
   const check = FIELDS[field]
   if (!check) return undefined
   reordered = false
+  owned = ownedInput
   try {
     return { value: check(value), same: !reordered }
   } catch (e) {
     if (e === DOUBT) return undefined
     throw e
+  } finally {
+    owned = false
   }
 }

@@ -69,30 +69,62 @@ function isCanonicalDigestMap(value: Record<string, unknown>): boolean {
 
 const toList = (v: unknown): unknown => (Array.isArray(v) ? v : [v])
 
-/** Returns the canonical candidate for one field's raw value (unchanged when there is no looser form). */
+/**
+ * `f` over the members of `list`: `list` itself when `f` returned every member unchanged, else
+ * a new array (so a caller can tell "normalised" by reference).
+ */
+function mapChanged(list: unknown[], f: (v: unknown) => unknown): unknown[] {
+  let out: unknown[] | undefined
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i]
+    const w = f(v)
+    if (out) out.push(w)
+    else if (w !== v) {
+      out = list.slice(0, i)
+      out.push(w)
+    }
+  }
+  return out ?? list
+}
+
+const authorOf = (a: unknown) => (typeof a === 'string' ? { name: a } : a)
+const assetOf = (a: unknown) => (typeof a === 'string' ? { file: a } : a)
+const partOf = (p: unknown) => {
+  if (typeof p === 'string') return { file: p, name: derivePartName(p) }
+  if (isPlainObject(p) && typeof p.file === 'string' && p.name === undefined)
+    return { ...p, name: derivePartName(p.file) }
+  return p
+}
+
+/**
+ * Returns the canonical candidate for one field's raw value. It returns `value` itself when
+ * there is nothing to normalise, and a new value only when normalising changed it in a way its
+ * JSON shows (a string wrapped in a list, a part given its name, a digest rewritten), so
+ * `parseManifest` reports `manifest/normalized` by reference, without serialising.
+ */
 export function normalizeField(field: ManifestField, value: unknown): unknown {
   switch (field) {
     case 'author':
-      if (typeof value === 'string' || isPlainObject(value)) value = [value]
-      return Array.isArray(value) ? value.map((a) => (typeof a === 'string' ? { name: a } : a)) : value
+      if (typeof value === 'string' || isPlainObject(value)) return [authorOf(value)]
+      return Array.isArray(value) ? mapChanged(value, authorOf) : value
     case 'parts':
-      return Array.isArray(value)
-        ? value.map((p) => {
-            if (typeof p === 'string') return { file: p, name: derivePartName(p) }
-            if (isPlainObject(p) && typeof p.file === 'string' && p.name === undefined)
-              return { ...p, name: derivePartName(p.file) }
-            return p
-          })
-        : value
+      return Array.isArray(value) ? mapChanged(value, partOf) : value
     case 'assets':
-      return Array.isArray(value) ? value.map((a) => (typeof a === 'string' ? { file: a } : a)) : value
+      return Array.isArray(value) ? mapChanged(value, assetOf) : value
     case 'readers':
       return typeof value === 'number' ? [value] : value
-    case 'integrity':
+    case 'integrity': {
       if (!isPlainObject(value) || isCanonicalDigestMap(value)) return value
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? (normalizeDigest(v) ?? v) : v]),
+      let changed = false
+      const out = Object.fromEntries(
+        Object.entries(value).map(([k, v]) => {
+          const w = typeof v === 'string' ? (normalizeDigest(v) ?? v) : v
+          if (w !== v) changed = true
+          return [k, w]
+        }),
       )
+      return changed ? out : value
+    }
     default:
       if (STRING_LISTS.has(field) && typeof value === 'string') return toList(value)
       return value

@@ -57,9 +57,10 @@ function validateField(
   path: string,
   out: Diagnostic[],
   fast: boolean,
+  owned: boolean,
 ): { ok: boolean; value?: unknown; same?: boolean } {
   if (fast) {
-    const r = fastField(field, value)
+    const r = fastField(field, value, owned)
     if (r) return { ok: true, value: r.value, same: r.same }
   }
   return validateFieldWithZod(field, value, root(), path, out)
@@ -118,13 +119,15 @@ export function parseManifest(value: unknown, options: ParseManifestOptions = {}
 
 /**
  * {@link parseManifest}, with the zod-free fast path for canonical fields on or off (off only
- * in the equivalence test, which proves both give the same result).
+ * in the equivalence test, which proves both give the same result). `owned`: nothing else refers
+ * to `value` (a fresh `JSON.parse` result), so the result may reuse its arrays and objects.
  * @internal
  */
 export function parseManifestWith(
   value: unknown,
   options: ParseManifestOptions,
   fast: boolean,
+  owned = false,
 ): ManifestResult {
   const path = options.path ?? MANIFEST_PATH
   const diagnostics: Diagnostic[] = []
@@ -153,14 +156,16 @@ export function parseManifestWith(
       path,
       diagnostics,
       fast,
+      owned,
     )
     if (!r.ok) continue
     out[field] = r.value
     // Normalised: the value differs from what was written, and normalising (not validation
     // dropping members) made the difference. When the value is known to serialise like the
-    // normalised input, that is: normalising changed the JSON.
+    // normalised input, that is: normalising changed the JSON, which `normalizeField` does
+    // exactly when it returns a new value.
     const looser = r.same
-      ? normalized !== raw && JSON.stringify(raw) !== JSON.stringify(normalized)
+      ? normalized !== raw
       : JSON.stringify(raw) !== JSON.stringify(r.value) &&
         JSON.stringify(normalized) === JSON.stringify(r.value)
     if (looser) {
@@ -220,5 +225,6 @@ export function parseManifestText(text: string, options: ParseManifestOptions = 
       ],
     }
   }
-  return parseManifest(json.value, options)
+  // The parsed value is ours alone: the result may reuse its arrays and objects.
+  return parseManifestWith(json.value, options, true, true)
 }

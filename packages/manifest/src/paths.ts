@@ -3,7 +3,11 @@
  * the archive. The same rule as ZIP entry names, applied before anything is looked up.
  */
 
-const COMMON_SAFE_PATH = /^\w[\w. -]*(?:\/\w[\w. -]*)*$/
+/**
+ * The common safe path: segments of word characters, dots, spaces and hyphens that start with a
+ * word character (so never empty, `.` or `..`; no colon, backslash or control). @internal
+ */
+export const COMMON_SAFE_PATH = /^\w[\w. -]*(?:\/\w[\w. -]*)*$/
 
 /**
  * Explains why `path` is not a safe archive-relative path, or returns `undefined` when it is.
@@ -15,8 +19,7 @@ const COMMON_SAFE_PATH = /^\w[\w. -]*(?:\/\w[\w. -]*)*$/
  * checkArchivePath('../etc/passwd')      // 'has a ".." segment'
  */
 export function checkArchivePath(path: string): string | undefined {
-  // Fast path for the common case: segments of word characters, dots, spaces and hyphens that
-  // start with a word character (so never empty, `.` or `..`; no colon, backslash or control).
+  // Fast path for the common case.
   if (COMMON_SAFE_PATH.test(path)) return undefined
   if (path.length === 0) return 'is empty'
   if (/[\u0000-\u001f\u007f]/.test(path)) return 'contains a control character'

@@ -5,7 +5,7 @@
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
-import { checkArchivePath } from './paths'
+import { COMMON_SAFE_PATH, checkArchivePath } from './paths'
 import { KNOWN_MANIFEST_VERSIONS, KNOWN_STORY_LANG_VERSIONS, type Manifest } from './schema'
 
 type Push = (d: Diagnostic) => void
@@ -102,18 +102,25 @@ const EXTENSION_RULE = { ext: '.xty', what: 'extension modules' }
 
 const paths: Rule = (m, push, path) => {
   if (m.cover !== undefined) checkPath(push, path, ['cover'], m.cover)
-  m.parts?.forEach((p, i) => {
-    checkPath(push, path, ['parts', i, 'file'], p.file, PART_RULE)
-  })
-  m.assets?.forEach((a, i) => {
-    checkPath(push, path, ['assets', i, 'file'], a.file, ASSET_RULE)
-  })
+  // The long lists test the common case inline: no call and no pointer per safe path.
+  const parts = m.parts ?? []
+  for (let i = 0; i < parts.length; i++) {
+    const file = parts[i]!.file
+    if (!(COMMON_SAFE_PATH.test(file) && file.startsWith('story/') && file.endsWith('.sty')))
+      checkPath(push, path, ['parts', i, 'file'], file, PART_RULE)
+  }
+  const assets = m.assets ?? []
+  for (let i = 0; i < assets.length; i++) {
+    const file = assets[i]!.file
+    if (!(COMMON_SAFE_PATH.test(file) && file.startsWith('assets/')))
+      checkPath(push, path, ['assets', i, 'file'], file, ASSET_RULE)
+  }
   m.extensions?.forEach((e, i) => {
     checkPath(push, path, ['extensions', i], e, EXTENSION_RULE)
   })
   if (m.build?.names_map !== undefined) checkPath(push, path, ['build', 'names_map'], m.build.names_map)
   for (const key of Object.keys(m.integrity ?? {})) {
-    if (!checkPath(push, path, ['integrity', key], key)) continue
+    if (!COMMON_SAFE_PATH.test(key) && !checkPath(push, path, ['integrity', key], key)) continue
     if (key === 'manifest.json' || key.startsWith('META-PKG/'))
       push(
         createDiagnostic(
