@@ -28,9 +28,19 @@ const isRootStory = (name: string) => !name.includes('/') && name.endsWith('.sty
  */
 export function detectLayout(names: readonly string[]): LayoutResult {
   const diagnostics: Diagnostic[] = []
-  const files = names.filter((n) => !n.endsWith('/'))
-  const rootStories = files.filter(isRootStory).sort(compareCodePoints)
-  if (files.includes(MANIFEST_PATH)) {
+  // One pass, no callback per name (this runs cold on every open and peek).
+  const files: string[] = []
+  const rootStories: string[] = []
+  let packaged = false
+  for (let i = 0; i < names.length; i++) {
+    const n = names[i]!
+    if (n.endsWith('/')) continue
+    files.push(n)
+    if (n === MANIFEST_PATH) packaged = true
+    else if (isRootStory(n)) rootStories.push(n)
+  }
+  rootStories.sort(compareCodePoints)
+  if (packaged) {
     for (const s of rootStories)
       diagnostics.push(
         createDiagnostic(

@@ -5,8 +5,7 @@
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
 import { type ExtraFields, scanExtra, u16, u32, u64 } from './bytes'
 import { type HeaderReader, headerReader } from './header-reader'
-import type { RawRecord } from './read-records'
-import type { ZipEntry } from './types'
+import type { Entry, RawRecords } from './read-records'
 
 const LOCAL = 0x04034b50
 const DESCRIPTOR = 0x08074b50
@@ -14,7 +13,7 @@ const DESCRIPTOR = 0x08074b50
 /** Scratch for {@link scanExtra} (headers are read one at a time). */
 const extra: ExtraFields = { zip64: -1, zip64Length: 0, unicodePath: -1, unicodePathLength: 0 }
 
-function mismatch(r: RawRecord, what: string, out: Diagnostic[]): undefined {
+function mismatch(r: Entry, what: string, out: Diagnostic[]): undefined {
   out.push(
     createDiagnostic(
       'pkg/header-mismatch',
@@ -31,15 +30,19 @@ function sameBytes(b: Uint8Array, at: number, name: Uint8Array): boolean {
 }
 
 /**
- * Reads one local header through `h`; returns the entry or pushes why it disagrees with its
- * record. Every read lies inside `[0, cdOffset)`, checked before it is made.
+ * Reads the local header of record `i` through `h`; sets the entry's `dataOffset` and `end` and
+ * returns it, or pushes why the header disagrees with the record. Every read lies inside
+ * `[0, cdOffset)`, checked before it is made.
  */
 function checkLocal(
   h: HeaderReader,
-  r: RawRecord,
+  records: RawRecords,
+  i: number,
   cdOffset: number,
   out: Diagnostic[],
-): ZipEntry | undefined {
+): Entry | undefined {
+  const r = records.entries[i]!
+  const nameBytes = records.nameBytes[i]!
   const o = r.localHeaderOffset
   let at = o + 30 <= cdOffset ? h.at(o, o + 30) : -1
   let b = h.buffer
@@ -71,14 +74,14 @@ function checkLocal(
   }
   at = h.at(o, dataOffset)
   b = h.buffer
-  if (nameLen !== r.nameBytes.length || !sameBytes(b, at + 30, r.nameBytes)) return mismatch(r, 'name', out)
+  if (nameLen !== nameBytes.length || !sameBytes(b, at + 30, nameBytes)) return mismatch(r, 'name', out)
   if (u16(b, at + 6) !== r.flags) return mismatch(r, 'flags', out)
   if (u16(b, at + 8) !== r.method) return mismatch(r, 'compression method', out)
   let crc = u32(b, at + 14)
   let csize = u32(b, at + 18)
   let size = u32(b, at + 22)
   if (!scanExtra(b, at + 30 + nameLen, at + dataOffset - o, extra)) return mismatch(r, 'extra field', out)
-  let zip64 = r.zip64
+  let zip64 = records.zip64[i]!
   if (extra.zip64 >= 0 && (size === 0xffffffff || csize === 0xffffffff)) {
     if (extra.zip64Length < 16) return mismatch(r, 'ZIP64 field', out)
     size = u64(b, extra.zip64)
@@ -119,31 +122,16 @@ function checkLocal(
     )
     return undefined
   }
-  return toEntry(r, dataOffset, end)
-}
-
-/** The entry of record `r`, its data at `[dataOffset, end)` (-1 for both while its local header is unchecked). */
-function toEntry(r: RawRecord, dataOffset: number, end: number): ZipEntry {
-  return {
-    name: r.name,
-    isDirectory: r.isDirectory,
-    ignored: r.ignored,
-    method: r.method,
-    flags: r.flags,
-    crc32: r.crc32,
-    size: r.size,
-    compressedSize: r.compressedSize,
-    localHeaderOffset: r.localHeaderOffset,
-    dataOffset,
-    end,
-  }
+  r.dataOffset = dataOffset
+  r.end = end
+  return r
 }
 
 /**
  * Record indexes in file order (writers usually put the directory in file order already, so the
  * sort is skipped then), or undefined after pushing why: two records pointing at the same data.
  */
-function fileOrder(records: RawRecord[], out: Diagnostic[]): number[] | undefined {
+function fileOrder(records: Entry[], out: Diagnostic[]): number[] | undefined {
   const order = records.map((_, i) => i)
   let sorted = true
   for (let i = 1; i < records.length && sorted; i++)
@@ -167,17 +155,18 @@ function fileOrder(records: RawRecord[], out: Diagnostic[]): number[] | undefine
 }
 
 /**
- * Checks the local header of one record (read through the archive's {@link headerReader}) and
- * returns its entry, or undefined with the reason pushed. Used by the quick look for the entries
- * it reads (see {@link checkOffsets}).
+ * Checks the local header of record `i` (read through the archive's {@link headerReader}) and
+ * returns its entry, now with `dataOffset` and `end`, or undefined with the reason pushed. Used
+ * by the quick look for the entries it reads (see {@link checkOffsets}).
  */
 export function checkLocalHeader(
   b: Uint8Array,
-  r: RawRecord,
+  records: RawRecords,
+  i: number,
   cdOffset: number,
   out: Diagnostic[],
-): ZipEntry | undefined {
-  return checkLocal(headerReader(b), r, cdOffset, out)
+): Entry | undefined {
+  return checkLocal(headerReader(b), records, i, cdOffset, out)
 }
 
 /**
@@ -187,15 +176,12 @@ export function checkLocalHeader(
  * central directory. Returns provisional entries (`dataOffset` and `end` are -1 until
  * {@link checkLocalHeader} confirms the record) or undefined after a fatal finding.
  */
-export function checkOffsets(
-  records: RawRecord[],
-  cdOffset: number,
-  out: Diagnostic[],
-): ZipEntry[] | undefined {
-  const order = fileOrder(records, out)
+export function checkOffsets(records: RawRecords, cdOffset: number, out: Diagnostic[]): Entry[] | undefined {
+  const { entries, nameBytes } = records
+  const order = fileOrder(entries, out)
   if (!order) return undefined
   for (let i = 0; i < order.length; i++) {
-    const r = records[order[i]!]!
+    const r = entries[order[i]!]!
     const o = r.localHeaderOffset
     if (i === 0 && o > 0) {
       out.push(
@@ -206,9 +192,9 @@ export function checkOffsets(
       )
       return undefined
     }
-    const next = i + 1 < order.length ? records[order[i + 1]!]! : undefined
+    const next = i + 1 < order.length ? entries[order[i + 1]!]! : undefined
     const limit = next ? next.localHeaderOffset : cdOffset
-    if (o + 30 + r.nameBytes.length + r.compressedSize > limit) {
+    if (o + 30 + nameBytes[order[i]!]!.length + r.compressedSize > limit) {
       out.push(
         createDiagnostic(
           'pkg/overlapping-entries',
@@ -221,26 +207,22 @@ export function checkOffsets(
       return undefined
     }
   }
-  return records.map((r) => toEntry(r, -1, -1))
+  return entries
 }
 
 /** Checks every local header and the byte ranges; returns the entries or undefined after a fatal finding. */
 export function checkLayout(
   b: Uint8Array,
-  records: RawRecord[],
+  records: RawRecords,
   cdOffset: number,
   out: Diagnostic[],
-): ZipEntry[] | undefined {
-  const order = fileOrder(records, out)
+): Entry[] | undefined {
+  const { entries } = records
+  const order = fileOrder(entries, out)
   if (!order) return undefined
-  const entries: ZipEntry[] = []
   const h = headerReader(b)
   let ok = true
-  for (const r of records) {
-    const e = checkLocal(h, r, cdOffset, out)
-    if (e) entries.push(e)
-    else ok = false
-  }
+  for (let i = 0; i < entries.length; i++) if (!checkLocal(h, records, i, cdOffset, out)) ok = false
   if (!ok) return undefined
   let pos = 0
   for (const i of order) {

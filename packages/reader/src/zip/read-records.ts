@@ -3,27 +3,29 @@
  * types and names. Every name is decoded and checked here, before any data is touched.
  */
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
-import { type ExtraFields, scanExtra, u16, u32, u64 } from './bytes'
+import { type ExtraFields, scanExtra, u32, u64 } from './bytes'
 import { COMMON_NAME, checkEntryName, collisionKey, isSystemClutter } from './check-entry-name'
 import { decodeCp437 } from './cp437'
 import { crc32 } from './crc32'
+import type { ZipEntry } from './types'
 
-/** A central-directory record after decoding, before its local header is read. */
-export interface RawRecord {
-  name: string
-  nameBytes: Uint8Array
-  isDirectory: boolean
-  ignored: boolean
+/** An entry while the reader fills it in: `dataOffset` and `end` are set once its local header is checked. */
+export type Entry = { -readonly [K in keyof ZipEntry]: ZipEntry[K] }
+
+/**
+ * The decoded central-directory records: one entry each and, index for index, what only the
+ * checks need (parallel arrays rather than a second object per record: a quick look allocates
+ * little enough that it seldom waits for the garbage collector).
+ */
+export interface RawRecords {
+  /** In directory order; `dataOffset` and `end` are -1 until the entry's local header is checked. */
+  entries: Entry[]
+  /** The raw name bytes (a local header must repeat them). */
+  nameBytes: Uint8Array[]
   /** The name (without a directory's trailing `/`) as it collides on real file systems. */
-  key: string
-  method: number
-  flags: number
-  crc32: number
-  size: number
-  compressedSize: number
-  localHeaderOffset: number
-  /** True when sizes came from a ZIP64 extra (data descriptors then carry 8-byte sizes). */
-  zip64: boolean
+  keys: string[]
+  /** True where sizes came from a ZIP64 extra (data descriptors then carry 8-byte sizes). */
+  zip64: boolean[]
 }
 
 const CDH = 0x02014b50
@@ -67,11 +69,14 @@ const extra: ExtraFields = { zip64: -1, zip64Length: 0, unicodePath: -1, unicode
  * Reads `count` records from `cd`; pushes a diagnostic for every problem and returns only
  * when the whole directory was parsed (callers stop on any fatal diagnostic).
  */
-export function readRecords(cd: Uint8Array, count: number, out: Diagnostic[]): RawRecord[] | undefined {
-  const records: RawRecord[] = []
+export function readRecords(cd: Uint8Array, count: number, out: Diagnostic[]): RawRecords | undefined {
+  const records: RawRecords = { entries: [], nameBytes: [], keys: [], zip64: [] }
+  // DataView reads, not the u16/u32 helpers: a call per field is most of a record's cost while
+  // the code is still cold (interpreted), which is the whole of a quick look (bench/reader).
+  const dv = new DataView(cd.buffer, cd.byteOffset, cd.byteLength)
   let o = 0
   for (let i = 0; i < count; i++) {
-    o = readRecord(cd, o, i, records, out)
+    o = readRecord(cd, dv, o, i, records, out)
     if (o < 0) return undefined
   }
   if (o !== cd.length)
@@ -89,18 +94,25 @@ export function readRecords(cd: Uint8Array, count: number, out: Diagnostic[]): R
  * extra field is malformed, both reported), returns where the next record starts, or -1 when
  * the directory itself is broken. One function per record so the engine compiles it early.
  */
-function readRecord(cd: Uint8Array, o: number, i: number, records: RawRecord[], out: Diagnostic[]): number {
-  if (o + 46 > cd.length || u32(cd, o) !== CDH) {
+function readRecord(
+  cd: Uint8Array,
+  dv: DataView,
+  o: number,
+  i: number,
+  records: RawRecords,
+  out: Diagnostic[],
+): number {
+  if (o + 46 > cd.length || dv.getUint32(o, true) !== CDH) {
     out.push(
       createDiagnostic('pkg/corrupt-archive', `Central-directory record #${i + 1} is missing or damaged.`),
     )
     return -1
   }
-  const flags = u16(cd, o + 8)
-  const nameLen = u16(cd, o + 28)
+  const flags = dv.getUint16(o + 8, true)
+  const nameLen = dv.getUint16(o + 28, true)
   const extraStart = o + 46 + nameLen
-  const extraEnd = extraStart + u16(cd, o + 30)
-  const next = extraEnd + u16(cd, o + 32)
+  const extraEnd = extraStart + dv.getUint16(o + 30, true)
+  const next = extraEnd + dv.getUint16(o + 32, true)
   if (next > cd.length) {
     out.push(
       createDiagnostic('pkg/corrupt-archive', `Central-directory record #${i + 1} runs past the directory.`),
@@ -109,9 +121,9 @@ function readRecord(cd: Uint8Array, o: number, i: number, records: RawRecord[], 
   }
   const nameBytes = cd.subarray(o + 46, extraStart)
   const extraOk = scanExtra(cd, extraStart, extraEnd, extra)
-  let size = u32(cd, o + 24)
-  let compressedSize = u32(cd, o + 20)
-  let localHeaderOffset = u32(cd, o + 42)
+  let size = dv.getUint32(o + 24, true)
+  let compressedSize = dv.getUint32(o + 20, true)
+  let localHeaderOffset = dv.getUint32(o + 42, true)
   let zip64 = false
   if (extraOk && extra.zip64 >= 0) {
     let p = extra.zip64
@@ -145,8 +157,8 @@ function readRecord(cd: Uint8Array, o: number, i: number, records: RawRecord[], 
     if (problem)
       out.push(createDiagnostic('pkg/unsafe-path', `Entry name "${name}" ${problem}.`, { path: name }))
   }
-  const external = u32(cd, o + 38)
-  const mode = u16(cd, o + 4) >> 8 === 3 ? external >>> 16 : 0
+  const external = dv.getUint32(o + 38, true)
+  const mode = dv.getUint16(o + 4, true) >> 8 === 3 ? external >>> 16 : 0
   const type = mode & S_IFMT
   if (type === S_IFLNK)
     out.push(
@@ -162,7 +174,7 @@ function readRecord(cd: Uint8Array, o: number, i: number, records: RawRecord[], 
         path: name,
       }),
     )
-  const disk = u16(cd, o + 34)
+  const disk = dv.getUint16(o + 34, true)
   if (disk !== 0)
     out.push(
       createDiagnostic(
@@ -171,7 +183,7 @@ function readRecord(cd: Uint8Array, o: number, i: number, records: RawRecord[], 
         { path: name },
       ),
     )
-  const method = u16(cd, o + 10)
+  const method = dv.getUint16(o + 10, true)
   if (flags & 0x2041)
     out.push(
       createDiagnostic('pkg/unsupported-entry', `"${name}" is encrypted; encrypted entries are not read.`, {
@@ -190,20 +202,22 @@ function readRecord(cd: Uint8Array, o: number, i: number, records: RawRecord[], 
     out.push(
       createDiagnostic('pkg/corrupt-entry', `"${name}" is stored but its two sizes differ.`, { path: name }),
     )
-  records.push({
+  records.entries.push({
     name,
-    nameBytes,
     isDirectory,
     ignored: common ? bare === '__MACOSX' || bare.startsWith('__MACOSX/') : isSystemClutter(name),
-    key: common ? bare.toLowerCase() : collisionKey(bare),
     method,
     flags,
-    crc32: u32(cd, o + 16),
+    crc32: dv.getUint32(o + 16, true),
     size,
     compressedSize,
     localHeaderOffset,
-    zip64,
+    dataOffset: -1,
+    end: -1,
   })
+  records.nameBytes.push(nameBytes)
+  records.keys.push(common ? bare.toLowerCase() : collisionKey(bare))
+  records.zip64.push(zip64)
   return next
 }
 

@@ -5,52 +5,94 @@
 import { createDiagnostic, type Diagnostic, hasFatal, LIMITS } from '@spkg/manifest'
 import { findEndRecord } from './find-end-record'
 import { checkLayout, checkLocalHeader, checkOffsets } from './local-headers'
-import { type RawRecord, readRecords } from './read-records'
+import { type RawRecords, readRecords } from './read-records'
 import type { ZipDirectoryResult, ZipEntry, ZipLimits } from './types'
 
-function checkDuplicates(records: RawRecord[], out: Diagnostic[]): void {
-  const exact = new Map<string, string>()
+const bare = (name: string) => (name.endsWith('/') ? name.slice(0, -1) : name)
+
+/** True when an entry before `i` has the same name (a directory's without its `/`). */
+function namedBefore(entries: readonly ZipEntry[], i: number): boolean {
+  const name = bare(entries[i]!.name)
+  for (let j = 0; j < i; j++) if (bare(entries[j]!.name) === name) return true
+  return false
+}
+
+function insideFile(r: ZipEntry, prefix: string): Diagnostic {
+  return createDiagnostic(
+    'pkg/duplicate-entry',
+    `"${r.name}" lies inside "${prefix}", which is also a file.`,
+    {
+      path: r.name,
+    },
+  )
+}
+
+/**
+ * Duplicate names: exactly equal, equal once folded (case, Unicode normalisation), or a file
+ * whose name is also a parent folder of another entry. One map, no per-entry string slicing in
+ * the usual archive (a quick look runs this cold, for up to 500 entries).
+ */
+function checkDuplicates({ entries, keys }: RawRecords, out: Diagnostic[]): void {
+  // Folded key → the latest name with that key (directories keep their `/`).
   const folded = new Map<string, string>()
-  const files = new Set<string>()
-  for (const r of records) {
-    const name = r.isDirectory ? r.name.slice(0, -1) : r.name
-    const key = r.key
-    if (exact.has(name))
+  let duplicates = false
+  for (let i = 0; i < entries.length; i++) {
+    const r = entries[i]!
+    const key = keys[i]!
+    const other = folded.get(key)
+    if (other !== undefined) {
+      duplicates = true
       out.push(
-        createDiagnostic('pkg/duplicate-entry', `"${r.name}" appears twice in the archive.`, {
-          path: r.name,
-        }),
-      )
-    else if (folded.has(key))
-      out.push(
-        createDiagnostic(
-          'pkg/duplicate-entry',
-          `"${r.name}" and "${folded.get(key)}" are the same name on case-insensitive or normalising file systems.`,
-          { path: r.name },
-        ),
-      )
-    exact.set(name, r.name)
-    folded.set(key, r.name)
-    if (!r.isDirectory) files.add(key)
-  }
-  // A file whose name is also a parent folder of another entry.
-  for (const r of records) {
-    const key = r.key
-    for (let slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
-      const prefix = key.slice(0, slash)
-      if (files.has(prefix)) {
-        out.push(
-          createDiagnostic(
-            'pkg/duplicate-entry',
-            `"${r.name}" lies inside "${prefix}", which is also a file.`,
-            {
+        namedBefore(entries, i)
+          ? createDiagnostic('pkg/duplicate-entry', `"${r.name}" appears twice in the archive.`, {
               path: r.name,
-            },
-          ),
-        )
-        break
+            })
+          : createDiagnostic(
+              'pkg/duplicate-entry',
+              `"${r.name}" and "${other}" are the same name on case-insensitive or normalising file systems.`,
+              { path: r.name },
+            ),
+      )
+    }
+    folded.set(key, r.name)
+  }
+  // A file whose name is also a parent folder of another entry: the shortest such folder.
+  if (duplicates) {
+    const files = new Set<string>()
+    for (let i = 0; i < entries.length; i++) if (!entries[i]!.isDirectory) files.add(keys[i]!)
+    for (let i = 0; i < entries.length; i++) {
+      const key = keys[i]!
+      for (let slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
+        const prefix = key.slice(0, slash)
+        if (files.has(prefix)) {
+          out.push(insideFile(entries[i]!, prefix))
+          break
+        }
       }
     }
+    return
+  }
+  // Without duplicates each key names one entry, a file unless its name ends with `/`; entries
+  // of one folder share the answer, so it is worked out once per folder.
+  let parent: string | undefined
+  let conflict: string | undefined
+  for (let i = 0; i < entries.length; i++) {
+    const key = keys[i]!
+    const last = key.lastIndexOf('/')
+    if (last < 0) continue
+    if (parent === undefined || last !== parent.length || !key.startsWith(parent)) {
+      parent = key.slice(0, last)
+      conflict = undefined
+      for (let slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
+        const prefix = slash === last ? parent : key.slice(0, slash)
+        const name = folded.get(prefix)
+        if (name !== undefined && !name.endsWith('/')) {
+          conflict = prefix
+          break
+        }
+      }
+    }
+    if (conflict !== undefined) out.push(insideFile(entries[i]!, conflict))
   }
 }
 
@@ -59,7 +101,8 @@ export interface ReadDirectoryOptions {
   /**
    * `'all'` (default): every local header and the exact byte layout. `'lazy'` (the quick look):
    * the central directory and the layout checks it allows alone; entries come back with
-   * `dataOffset` -1 and each must pass the result's `checkLocal` before its data is read.
+   * `dataOffset` and `end` -1 and each must pass the result's `checkLocal` (which fills them in)
+   * before its data is read.
    */
   localHeaders?: 'all' | 'lazy'
 }
@@ -100,7 +143,7 @@ export function readZipDirectory(
   checkDuplicates(records, diagnostics)
   if (hasFatal(diagnostics)) return { diagnostics }
   let declared = 0
-  for (const r of records) declared += r.size
+  for (const r of records.entries) declared += r.size
   if (declared > maxBytes) {
     diagnostics.push(
       createDiagnostic(
@@ -135,16 +178,15 @@ export function readZipDirectory(
   }
   const directory = { entries, size: bytes.length, zip64: end.zip64 }
   if (!quick) return { directory, diagnostics }
-  const byName = new Map(records.map((r) => [r.name, r]))
   const cdOffset = end.cdOffset
   const checkLocal = (entry: ZipEntry, out: Diagnostic[]): ZipEntry | undefined => {
     if (entry.dataOffset >= 0) return entry
-    const r = byName.get(entry.name)
-    if (!r) {
+    const i = entries.indexOf(entry as (typeof entries)[number])
+    if (i < 0) {
       out.push(createDiagnostic('pkg/missing-file', `"${entry.name}" is not an entry of this archive.`))
       return undefined
     }
-    return checkLocalHeader(bytes, r, cdOffset, out)
+    return checkLocalHeader(bytes, records, i, cdOffset, out)
   }
   return { directory, diagnostics, checkLocal }
 }

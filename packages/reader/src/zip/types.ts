@@ -45,7 +45,8 @@ export interface ZipDirectoryResult {
   diagnostics: Diagnostic[]
   /**
    * With `localHeaders: 'lazy'` only: checks an entry's local header (as a full read does) and
-   * returns the confirmed entry, or undefined with the reason pushed to `out`.
+   * returns the confirmed entry (the same object, its `dataOffset` and `end` now set), or
+   * undefined with the reason pushed to `out`.
    */
   checkLocal?: (entry: ZipEntry, out: Diagnostic[]) => ZipEntry | undefined
 }
