@@ -2,6 +2,7 @@
  * File input and output for commands: clear one-line failures, never a half-written file.
  */
 import { randomBytes } from 'node:crypto'
+import { rmSync } from 'node:fs'
 import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { CliIO } from './cli-types'
@@ -44,18 +45,58 @@ export async function readInput(io: CliIO, p: string): Promise<Uint8Array> {
   }
 }
 
+/** Temporary files being written, removed if a signal (Ctrl-C) ends the process first. */
+const pendingTemps = new Set<string>()
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
+function removeTempsAndStop(signal: NodeJS.Signals): void {
+  for (const tmp of pendingTemps) {
+    try {
+      rmSync(tmp, { force: true })
+    } catch {
+      // Nothing more can be done on the way out.
+    }
+  }
+  pendingTemps.clear()
+  for (const s of STOP_SIGNALS) process.removeListener(s, removeTempsAndStop)
+  // Die of the same signal, so the shell sees what it expects (status 130 for Ctrl-C).
+  process.kill(process.pid, signal)
+}
+
+/**
+ * Registers `tmp` to be removed when Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the process while
+ * it is written; the returned function unregisters it. The handlers exist only while a temporary
+ * file is pending, so the default signal behaviour is untouched otherwise.
+ */
+export function removeOnInterrupt(tmp: string): () => void {
+  if (pendingTemps.size === 0) for (const s of STOP_SIGNALS) process.on(s, removeTempsAndStop)
+  pendingTemps.add(tmp)
+  return () => {
+    if (!pendingTemps.delete(tmp) || pendingTemps.size > 0) return
+    for (const s of STOP_SIGNALS) process.removeListener(s, removeTempsAndStop)
+  }
+}
+
 /**
  * Writes a file atomically: the bytes go to a temporary file beside the target, which is then
- * renamed over it, so an interrupted write never leaves a truncated file behind.
+ * renamed over it, so an interrupted write never leaves a truncated file behind, and Ctrl-C
+ * during the write removes the temporary file.
  */
-export async function writeOutputAtomic(io: CliIO, p: string, data: Uint8Array | string): Promise<void> {
+export async function writeOutputAtomic(
+  io: CliIO,
+  p: string,
+  data: Uint8Array | string | AsyncIterable<Uint8Array>,
+): Promise<void> {
   const target = resolvePath(io, p)
   const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
+  const release = removeOnInterrupt(tmp)
   try {
     await writeFile(tmp, data, { flag: 'wx' })
     await rename(tmp, target)
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => {})
     throw new IOFailure(`cannot write '${p}': ${describe(e)}`)
+  } finally {
+    release()
   }
 }

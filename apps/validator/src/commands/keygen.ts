@@ -8,7 +8,7 @@ import { chmod, link, lstat, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { generateSigningKeys } from '@spkg/integrity/sign'
 import { type CliIO, type Command, EXIT, IOFailure, UsageError } from '../cli-types'
-import { resolvePath } from '../io'
+import { removeOnInterrupt, resolvePath } from '../io'
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -26,6 +26,7 @@ async function exists(path: string): Promise<boolean> {
  */
 async function writeKeyFile(target: string, data: string, mode: number, force: boolean): Promise<void> {
   const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
+  const release = removeOnInterrupt(tmp)
   try {
     await writeFile(tmp, data, { flag: 'wx', mode })
     await chmod(tmp, mode)
@@ -33,6 +34,7 @@ async function writeKeyFile(target: string, data: string, mode: number, force: b
     else await link(tmp, target)
   } finally {
     await rm(tmp, { force: true }).catch(() => {})
+    release()
   }
 }
 

@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process'
+import { readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { freshDir } from './validate/_test-tree'
+
+const root = fileURLToPath(new URL('../../..', import.meta.url))
+const io = fileURLToPath(new URL('./io.ts', import.meta.url))
+
+describe('writeOutputAtomic', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'leaves no temporary file behind when %s stops the write (Ctrl-C during spkg pack)',
+    async (signal) => {
+      const dir = freshDir()
+      // A write that never finishes: the first chunk lands in the temporary file, then it waits.
+      writeFileSync(
+        join(dir, 'child.mts'),
+        `import { writeOutputAtomic } from ${JSON.stringify(io)}
+async function* slow() {
+  yield new Uint8Array(64 * 1024)
+  process.stdout.write('writing\\n')
+  await new Promise(() => setInterval(() => {}, 1000))
+}
+await writeOutputAtomic({ cwd: ${JSON.stringify(dir)} } as never, 'out.spkg', slow())
+`,
+      )
+      const child = spawn(
+        process.execPath,
+        ['--conditions=@spkg/source', '--import', 'tsx', join(dir, 'child.mts')],
+        {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      )
+      const started = await new Promise<boolean>((resolve) => {
+        child.stdout.once('data', () => resolve(true))
+        child.once('exit', () => resolve(false))
+      })
+      expect(started).toBe(true)
+      expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toHaveLength(1)
+      child.kill(signal)
+      const [code, by] = await new Promise<[number | null, string | null]>((resolve) =>
+        child.on('exit', (c, s) => resolve([c, s])),
+      )
+      expect(by).toBe(signal) // still ended by the signal, as a shell expects (status 130 for Ctrl-C)
+      expect(code).toBe(null)
+      expect(readdirSync(dir).sort()).toEqual(['child.mts'])
+    },
+    60_000,
+  )
+})
