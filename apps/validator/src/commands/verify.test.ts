@@ -105,5 +105,12 @@ describe('spkg verify', () => {
     expect(badKey.stderr).toContain("--trusted-key 'author.sec' is not a signify Ed25519 public key")
     const fmt = await runCli(['verify', 'signed.spkg', '--format', 'xml'], { cwd })
     expect(fmt.code).toBe(2)
+    // A mistyped fingerprint is named as one, not looked for as a file.
+    const shortPrint = await runCli(['verify', 'signed.spkg', '-k', 'ed25519:abc'], { cwd })
+    expect(shortPrint.code).toBe(2)
+    expect(shortPrint.stderr).toContain(
+      "--trusted-key 'ed25519:abc' is not a key fingerprint: 'ed25519:' must be followed by 44 base64 characters",
+    )
+    expect(shortPrint.stderr).not.toContain('no such file')
   })
 })

@@ -16,6 +16,10 @@ export async function readTrustedKeys(io: CliIO, values: unknown): Promise<strin
       keys.push(v)
       continue
     }
+    if (v.toLowerCase().startsWith('ed25519:'))
+      throw new UsageError(
+        `--trusted-key '${v}' is not a key fingerprint: 'ed25519:' must be followed by 44 base64 characters (the fingerprint 'spkg keygen' prints), or give the .pub file`,
+      )
     const text = new TextDecoder().decode(await readInput(io, v))
     try {
       parseSignifyPublicKey(text)
