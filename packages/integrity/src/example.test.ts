@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { runExample } from '../examples/basic'
 
@@ -13,4 +15,11 @@ it('runs the README example with the documented output', async () => {
     'encrypted 28 → 80 bytes, decrypted 28',
     'wrong key: pkg/decrypt-failed',
   ])
+})
+
+it('is the same code as the README example (a reformatted copy there had become invalid code)', () => {
+  const pkg = join(import.meta.dirname, '..')
+  const readme = readFileSync(join(pkg, 'README.md'), 'utf8')
+  const example = readFileSync(join(pkg, 'examples/basic.ts'), 'utf8')
+  expect(readme).toContain(`\`\`\`ts\n${example.trim()}\n\`\`\``)
 })
