@@ -91,6 +91,26 @@ describe('verifyIntegrity', () => {
     ])
   })
 
+  it('never throws on a missing or non-object map: absent declares nothing, anything else is malformed (fatal)', () => {
+    for (const absent of [undefined, null]) expect(verifyIntegrity(hashes, absent as never)).toEqual([])
+    for (const [bad, what] of [
+      ['abc', 'a string'],
+      [5, 'a number'],
+      [true, 'a boolean'],
+      [[h('a')], 'an array'],
+    ] as const) {
+      expect(verifyIntegrity(hashes, bad as never)).toEqual([
+        {
+          code: 'pkg/integrity-malformed',
+          severity: 'fatal',
+          message: `integrity must be an object mapping archive paths to SHA-256 digests, got ${what}, so no file can be verified`,
+          path: 'manifest.json',
+          field: '/integrity',
+        },
+      ])
+    }
+  })
+
   it('matches paths exactly (no ./ or case folding)', () => {
     const { 'assets/cover.png': _c, ...rest } = full
     const d = verifyIntegrity(hashes, { ...rest, './assets/cover.png': h('c') })

@@ -23,10 +23,13 @@ export interface VerifyIntegrityOptions {
  * - a listed file absent from the archive: `pkg/integrity-missing-file` (fatal);
  * - a value that is not a SHA-256 digest: `pkg/integrity-malformed` (fatal);
  * - `manifest.json` or `META-PKG/*` listed: `pkg/integrity-excluded-entry` (warning, ignored);
- * - packaged layout, a file not listed: `pkg/integrity-unlisted-file` (error).
+ * - packaged layout, a file not listed: `pkg/integrity-unlisted-file` (error);
+ * - `integrity` not an object (a string, a number, an array): one `pkg/integrity-malformed`
+ *   (fatal) for the field. An absent map (`undefined` or `null`) declares nothing: no diagnostic.
  *
  * @param hashes every regular file of the archive mapped to its lowercase-hex SHA-256
- * @param integrity the manifest's `integrity` map (hex in any case or `sha256-<base64>`)
+ * @param integrity the manifest's `integrity` map (hex in any case or `sha256-<base64>`), or
+ *   `undefined` when the manifest has none
  * @returns the diagnostics, in archive order of `integrity` then `hashes`; empty when all is well
  * @example
  * const diagnostics = verifyIntegrity(new Map([['story/a.sty', hex]]), { 'story/a.sty': hex })
@@ -34,10 +37,21 @@ export interface VerifyIntegrityOptions {
  */
 export function verifyIntegrity(
   hashes: ReadonlyMap<string, string>,
-  integrity: Readonly<Record<string, string>>,
+  integrity: Readonly<Record<string, string>> | undefined,
   options: VerifyIntegrityOptions = {},
 ): Diagnostic[] {
   const diagnostics: Diagnostic[] = []
+  if (integrity === undefined || integrity === null) return diagnostics
+  if (typeof integrity !== 'object' || Array.isArray(integrity)) {
+    diagnostics.push(
+      createDiagnostic(
+        'pkg/integrity-malformed',
+        `integrity must be an object mapping archive paths to SHA-256 digests, got ${Array.isArray(integrity) ? 'an array' : `a ${typeof integrity}`}, so no file can be verified`,
+        { path: 'manifest.json', field: '/integrity' },
+      ),
+    )
+    return diagnostics
+  }
   const listed = new Set<string>()
   for (const [path, value] of entriesOf(integrity)) {
     // Built only for a diagnostic: most files pass.
