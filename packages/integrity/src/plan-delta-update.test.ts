@@ -52,6 +52,37 @@ describe('planDeltaUpdate', () => {
     expect(plan).toMatchObject({ download: [], reuse: [], remove: [] })
   })
 
+  it('leaves unsafe paths out of the plan (fatal pkg/unsafe-path), never writing or deleting outside the package', () => {
+    const plan = planDeltaUpdate(
+      { 'story/a.sty': h('a'), '../victim': h('v') },
+      {
+        integrity: {
+          'story/a.sty': h('a'),
+          '../../.bashrc': h('a'),
+          '/etc/x': h('e'),
+          'C:/y': h('f'),
+          'a\\b': h('9'),
+        },
+      },
+    )
+    expect(plan.download).toEqual([])
+    expect(plan.reuse).toEqual([{ path: 'story/a.sty', from: 'story/a.sty' }])
+    expect(plan.remove).toEqual([])
+    expect(plan.diagnostics.map((d) => [d.code, d.severity, d.path])).toEqual([
+      ['pkg/unsafe-path', 'fatal', '../../.bashrc'],
+      ['pkg/unsafe-path', 'fatal', '/etc/x'],
+      ['pkg/unsafe-path', 'fatal', 'C:/y'],
+      ['pkg/unsafe-path', 'fatal', 'a\\b'],
+    ])
+  })
+
+  it('never throws on a missing installed map or next manifest', () => {
+    expect(planDeltaUpdate(undefined as never, { integrity: { a: h('a') } })).toMatchObject({
+      download: ['a'],
+    })
+    expect(planDeltaUpdate({ a: h('a') }, null as never)).toMatchObject({ fullDownload: true })
+  })
+
   const hash = fc.constantFrom(...'0123456789'.split('')).map(h)
   const tree = fc.dictionary(fc.stringMatching(/^[a-d]{1,2}$/), hash, { maxKeys: 8 })
   test.prop([tree, tree])(

@@ -4,7 +4,7 @@
  * or duplicated file costs nothing. `manifest.json` and `META-PKG/*` are outside `integrity`: the
  * updater always fetches and verifies them first (signature → checksum → manifest → integrity).
  */
-import { createDiagnostic, type Diagnostic, toPointer } from '@spkg/manifest'
+import { checkArchivePath, createDiagnostic, type Diagnostic, toPointer } from '@spkg/manifest'
 import { compareUtf8 } from './checksum-file'
 import { entriesOf, isOutsideIntegrity } from './internal/paths'
 import { normalizeDigest } from './normalize-digest'
@@ -25,7 +25,10 @@ export interface DeltaPlan {
 /**
  * Plans a delta update. Applying it (copy `reuse`, delete `remove`, fetch `download`) yields
  * exactly the paths of `next.integrity`. Never throws on bad input: an unusable next hash is
- * downloaded (and reported), an unusable installed hash is simply not reused.
+ * downloaded (and reported), an unusable installed hash is simply not reused. Every path is a
+ * file name the host will write or delete, so a next path that is not a safe archive path
+ * (`../x`, `/etc/x`, `C:/x`, a backslash...) is left out of the plan and reported as
+ * `pkg/unsafe-path` (fatal: refuse the update); an unsafe installed path is never read or removed.
  *
  * @param installed the installed package's `integrity` map (path → SHA-256, hex or SRI)
  * @param next the new manifest (only `integrity` is read)
@@ -41,14 +44,16 @@ export function planDeltaUpdate(
   const plan: DeltaPlan = { download: [], reuse: [], remove: [], fullDownload: false, diagnostics: [] }
   const have = new Map<string, string>()
   const byHash = new Map<string, string>()
-  const installedPaths = [...entriesOf(installed)].sort((a, b) => compareUtf8(a[0], b[0]))
+  const installedPaths = (installed && typeof installed === 'object' ? [...entriesOf(installed)] : [])
+    .filter(([path]) => checkArchivePath(path) === undefined)
+    .sort((a, b) => compareUtf8(a[0], b[0]))
   for (const [path, value] of installedPaths) {
     const hex = normalizeDigest(value)
     if (hex === undefined || isOutsideIntegrity(path)) continue
     have.set(path, hex)
     if (!byHash.has(hex)) byHash.set(hex, path)
   }
-  if (!next.integrity || typeof next.integrity !== 'object') {
+  if (!next?.integrity || typeof next.integrity !== 'object') {
     plan.fullDownload = true
     return plan
   }
@@ -56,6 +61,20 @@ export function planDeltaUpdate(
   const nextEntries = [...entriesOf(next.integrity)].sort((a, b) => compareUtf8(a[0], b[0]))
   for (const [path, value] of nextEntries) {
     if (isOutsideIntegrity(path)) continue
+    const unsafe = checkArchivePath(path)
+    if (unsafe !== undefined) {
+      plan.diagnostics.push(
+        createDiagnostic(
+          'pkg/unsafe-path',
+          `integrity path '${path}' ${unsafe}; it is left out of the plan`,
+          {
+            path,
+            field: toPointer(['integrity', path]),
+          },
+        ),
+      )
+      continue
+    }
     wanted.add(path)
     const hex = normalizeDigest(value)
     if (hex === undefined) {
