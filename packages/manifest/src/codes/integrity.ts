@@ -14,7 +14,7 @@ export const INTEGRITY_CODES = defineCodes({
   'pkg/integrity-malformed': {
     severity: 'fatal',
     description:
-      'an `integrity` value is neither 64 hex digits nor `sha256-<base64>`, so the file cannot be verified',
+      'an `integrity` value is neither 64 hex digits nor `sha256-<base64>`, so the file cannot be verified; or `integrity` itself is not an object',
   },
   'pkg/integrity-unlisted-file': {
     severity: 'error',
