@@ -78,15 +78,36 @@ const arrayOf =
  */
 function looseObject(shape: Record<string, Check>, required: readonly string[] = []): Check {
   const known = Object.keys(shape)
+  /**
+   * For an owned input: true when the output would be the input itself (known keys first, in
+   * shape order, each value checked unchanged; no other key that zod would doubt), so nothing
+   * is built. False sends it through the copying path below, which decides as before.
+   */
+  const reusable = (input: Record<string, unknown>, keys: string[]): boolean => {
+    let k = 0
+    for (let s = 0; s < known.length; s++) {
+      const key = known[s]!
+      if (!Object.hasOwn(input, key)) {
+        if (required.includes(key)) return false
+        continue
+      }
+      const value = input[key]
+      if (value === undefined || keys[k++] !== key || shape[key]!(value) !== value) return false
+    }
+    for (; k < keys.length; k++) {
+      const key = keys[k]!
+      if (Object.hasOwn(shape, key) || key === '__proto__' || input[key] === undefined) return false
+    }
+    return true
+  }
   return (v) => {
     const input = plain(v)
     const keys = Object.keys(input)
+    if (owned && reusable(input, keys)) return input
     const out: Record<string, unknown> = {}
     // Whether the output's keys come in the input's order (then its JSON is the input's).
     let k = 0
     let inOrder = true
-    // Whether every known value came back unchanged (then an owned input can be the output).
-    let same = true
     for (let s = 0; s < known.length; s++) {
       const key = known[s]!
       if (!Object.hasOwn(input, key)) {
@@ -95,9 +116,7 @@ function looseObject(shape: Record<string, Check>, required: readonly string[] =
       }
       const value = input[key]
       if (value === undefined) return doubt()
-      const checked = shape[key]!(value)
-      out[key] = checked
-      if (checked !== value) same = false
+      out[key] = shape[key]!(value)
       if (keys[k++] !== key) inOrder = false
     }
     for (let i = 0; i < keys.length; i++) {
@@ -108,7 +127,7 @@ function looseObject(shape: Record<string, Check>, required: readonly string[] =
       if (keys[k++] !== key) inOrder = false
     }
     if (!inOrder) reordered = true
-    return owned && inOrder && same ? input : out
+    return out
   }
 }
 

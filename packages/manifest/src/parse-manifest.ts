@@ -145,19 +145,25 @@ export function parseManifestWith(
   for (const field of MANIFEST_FIELD_NAMES) {
     if (!Object.hasOwn(value, field) || value[field] === undefined) continue
     const raw = value[field]
-    const normalized = normalizeField(field, raw)
+    // A canonical digest map (the large field of a real manifest) is taken as it is: the fast
+    // path accepts only lowercase hex digests, which normalising would return unchanged, so the
+    // normalising pass over every digest is skipped.
+    const canonical = fast && field === 'integrity' ? fastField(field, raw, owned) : undefined
+    const normalized = canonical ? raw : normalizeField(field, raw)
     if (field === 'id') {
       if (typeof normalized !== 'string' || normalized.trim().length === 0) continue
     }
-    const r = validateField(
-      field,
-      normalized,
-      () => ({ ...value, [field]: normalized }),
-      path,
-      diagnostics,
-      fast,
-      owned,
-    )
+    const r = canonical
+      ? { ok: true, value: canonical.value, same: canonical.same }
+      : validateField(
+          field,
+          normalized,
+          () => ({ ...value, [field]: normalized }),
+          path,
+          diagnostics,
+          fast,
+          owned,
+        )
     if (!r.ok) continue
     out[field] = r.value
     // Normalised: the value differs from what was written, and normalising (not validation
