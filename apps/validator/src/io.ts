@@ -2,9 +2,10 @@
  * File input and output for commands: clear one-line failures, never a half-written file.
  */
 import { randomBytes } from 'node:crypto'
-import { rmSync } from 'node:fs'
-import { readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { openAsBlob, rmSync } from 'node:fs'
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
+import { LIMITS } from '@spkg/manifest'
 import type { CliIO } from './cli-types'
 import { IOFailure } from './cli-types'
 
@@ -75,6 +76,25 @@ export function removeOnInterrupt(tmp: string): () => void {
     if (!pendingTemps.delete(tmp) || pendingTemps.size > 0) return
     for (const s of STOP_SIGNALS) process.removeListener(s, removeTempsAndStop)
   }
+}
+
+/**
+ * Reads a package given on the command line for the reader. A file larger than the package size
+ * limit is handed over as a file-backed `Blob`, never read into memory: the reader refuses one
+ * too large for any package (`pkg/too-large`) from its size alone, so a 3 GB file is an invalid
+ * package (exit 1), not an out-of-memory or an I/O error.
+ */
+export async function readPackageInput(io: CliIO, p: string): Promise<Uint8Array | Blob> {
+  if (p !== '-') {
+    const path = resolvePath(io, p)
+    try {
+      const info = await stat(path)
+      if (info.isFile() && info.size > LIMITS.maxUncompressedBytes) return await openAsBlob(path)
+    } catch (e) {
+      throw new IOFailure(`cannot read '${p}': ${describe(e)}`)
+    }
+  }
+  return readInput(io, p)
 }
 
 /**

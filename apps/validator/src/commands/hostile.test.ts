@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildArchive, deflateBomb } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
@@ -65,4 +65,24 @@ describe('hostile archives', () => {
       }
     })
   }
+
+  it('refuses a 3 GiB file from its size alone (pkg/too-large, exit 1), without reading it', async () => {
+    const cwd = freshDir()
+    writeFileSync(join(cwd, 'huge.spkg'), '')
+    truncateSync(join(cwd, 'huge.spkg'), 3 * 2 ** 30) // sparse: nothing written, nothing to read
+    await runCli(['keygen', '-o', 'k'], { cwd })
+    for (const args of [
+      ['validate', 'huge.spkg'],
+      ['verify', 'huge.spkg'],
+      ['inspect', 'huge.spkg'],
+      ['sign', 'huge.spkg', '-k', 'k.sec', '-o', 'out.spkg'],
+    ]) {
+      const before = process.memoryUsage().rss
+      const r = await runCli(args, { cwd })
+      expect(r.stderr, args[0]).toBe('')
+      expect(r.code, args[0]).toBe(1)
+      expect(r.stdout, args[0]).toMatch(/fatal pkg\/too-large: .*3221225472 bytes/)
+      expect(process.memoryUsage().rss - before, args[0]).toBeLessThan(256 * 2 ** 20)
+    }
+  })
 })

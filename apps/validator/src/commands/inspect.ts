@@ -4,7 +4,7 @@
  */
 import { peekPackage } from '@spkg/reader/node'
 import { type Command, EXIT } from '../cli-types'
-import { readInput } from '../io'
+import { readPackageInput } from '../io'
 import { formatDiagnosticLine, parseFormat, useColor, writeJson } from '../report'
 
 /** `spkg inspect`: the quick look at a package (headline fields and entry listing), nothing verified. */
@@ -30,7 +30,7 @@ cannot even be peeked at.`,
   async run({ values, positionals, io }) {
     const format = parseFormat(values.format, ['text', 'json'] as const)
     const file = positionals[0]!
-    const peek = await peekPackage(await readInput(io, file))
+    const peek = await peekPackage(await readPackageInput(io, file))
     const color = useColor(io)
     if (!peek.ok) {
       if (format === 'json') writeJson(io, { file, ok: false, diagnostics: peek.diagnostics })

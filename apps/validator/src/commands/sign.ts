@@ -15,7 +15,7 @@ import { publicKeyFromSecret, signChecksum } from '@spkg/integrity/sign'
 import { createDiagnostic, type Diagnostic, hasErrors, isSpkgError, LIMITS } from '@spkg/manifest'
 import { openPackage } from '@spkg/reader/node'
 import { type Command, EXIT, IOFailure, UsageError } from '../cli-types'
-import { readInput, writeOutputAtomic } from '../io'
+import { readInput, readPackageInput, writeOutputAtomic } from '../io'
 import { buildPackage, zipPackageFiles } from '../pack/build-package'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, summarize, useColor } from '../report'
@@ -77,8 +77,7 @@ signature is replaced. The package is opened and verified first: a package with 
     const fingerprint = await keyFingerprint(publicKeyText)
     const progress = createProgress(io, !quiet)
     progress.update(`verifying ${file}`)
-    const bytes = await readInput(io, file)
-    const opened = await openPackage(bytes)
+    const opened = await openPackage(await readPackageInput(io, file))
     const color = useColor(io)
     const report = (diagnostics: readonly Diagnostic[]) => {
       for (const d of diagnostics) {

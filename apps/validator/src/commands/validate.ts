@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Diagnostic } from '@spkg/manifest'
 import { type Command, EXIT } from '../cli-types'
-import { readInput, resolvePath } from '../io'
+import { readPackageInput, resolvePath } from '../io'
 import { packFolder } from '../pack/pack-folder'
 import { createProgress } from '../pack/progress'
 import { formatGithubAnnotation, parseFormat, writeJsonList, writeTextDiagnostics } from '../report'
@@ -98,7 +98,7 @@ manifest not in canonical form. A folder is validated as the package 'spkg pack'
         }
       }
     } else {
-      const bytes = await readInput(io, target)
+      const bytes = await readPackageInput(io, target)
       progress.update(`validating ${target}`)
       report = await validatePackageBytes(bytes, { trustedKeys, hostNamespaces })
     }

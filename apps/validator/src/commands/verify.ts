@@ -5,7 +5,7 @@
 import type { Diagnostic } from '@spkg/manifest'
 import { openPackage } from '@spkg/reader/node'
 import { type Command, EXIT } from '../cli-types'
-import { readInput } from '../io'
+import { readPackageInput } from '../io'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, parseFormat, useColor, writeJson } from '../report'
 import { readTrustedKeys } from '../validate/trusted-keys'
@@ -74,7 +74,7 @@ with a key none of the --trusted-key values vouches for. Exit 2: usage or I/O er
     const trustedKeys = await readTrustedKeys(io, values['trusted-key'])
     const progress = createProgress(io, values.quiet !== true && format === 'text')
     progress.update(`verifying ${file}`)
-    const opened = await openPackage(await readInput(io, file), { trustedKeys })
+    const opened = await openPackage(await readPackageInput(io, file), { trustedKeys })
     progress.done()
     const ds = opened.diagnostics
     const verdict: Verdict = {

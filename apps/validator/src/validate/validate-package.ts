@@ -56,7 +56,7 @@ async function readUtf8(pkg: SpkgPackage, path: string): Promise<Uint8Array | un
  * report.valid // true when there is no error and no fatal problem
  */
 export async function validatePackageBytes(
-  bytes: Uint8Array,
+  bytes: Uint8Array | Blob,
   options: ValidateOptions = {},
 ): Promise<ValidationReport> {
   const before = options.before ?? []
