@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CliIO } from './cli-types'
-import { writeJson, writeJsonList } from './report'
+import { formatDiagnosticLine, printable, writeJson, writeJsonList } from './report'
 
 /** Captures what a writer prints, and how many writes it took. */
 function capture(write: (io: CliIO) => void): { text: string; writes: number } {
@@ -44,5 +44,28 @@ describe('writeJsonList', () => {
   it('puts the list last, replacing a field of the same name in the head', () => {
     const text = capture((io) => writeJsonList(io, { list: 'old', after: 1 }, 'list', [1], (x) => x)).text
     expect(text).toBe(`${JSON.stringify({ after: 1, list: [1] }, null, 2)}\n`)
+  })
+})
+
+describe('printable', () => {
+  it('escapes controls, DEL, C1, line separators and bidi overrides, and leaves other text alone', () => {
+    expect(printable('a\nb\rc\td\x1b[2Je\x07f\x7fg\x9bh\u2028i\u202ej')).toBe(
+      'a\\nb\\rc\\td\\x1b[2Je\\x07f\\x7fg\\x9bh\\u2028i\\u202ej',
+    )
+    expect(printable('Überfahrt → café 🌲')).toBe('Überfahrt → café 🌲')
+  })
+
+  it('keeps a diagnostic line one line, its own colours intact', () => {
+    const d = {
+      code: 'pkg/unsafe-path',
+      severity: 'fatal',
+      message: 'bad\nname',
+      path: 'a\rb',
+      field: '/x\n',
+    } as const
+    expect(formatDiagnosticLine(d)).toBe('a\\rb: fatal pkg/unsafe-path: bad\\nname [/x\\n]')
+    expect(formatDiagnosticLine(d, true)).toBe(
+      'a\\rb: \x1b[1;31mfatal\x1b[0m pkg/unsafe-path: bad\\nname [/x\\n]',
+    )
   })
 })

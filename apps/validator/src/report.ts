@@ -30,14 +30,38 @@ const COLORS: Record<Severity, string> = {
   info: '\x1b[36m',
 }
 
-/** One diagnostic as a text line: `path:line:column: severity code: message (field)`. */
+/** C0 and C1 controls, DEL, line separators and bidirectional overrides. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
+
+/**
+ * `text` safe to print on a terminal: control characters, line separators and bidirectional
+ * overrides are shown as escapes (`\n`, `\x1b`, `\u202e`). Entry names and manifest fields come
+ * from untrusted archives; printed raw, `\r` or an escape sequence could rewrite the line (hide a
+ * "fatal") or drive the terminal.
+ *
+ * @example
+ * printable('story/\x1b[31mred.sty') // 'story/\\x1b[31mred.sty'
+ */
+export function printable(text: string): string {
+  return text.replace(
+    UNPRINTABLE,
+    (c) =>
+      NAMED_ESCAPES[c] ??
+      (c.charCodeAt(0) < 0x100
+        ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`
+        : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  )
+}
+
+/** One diagnostic as a text line: `path:line:column: severity code: message (field)`, always one printable line. */
 export function formatDiagnosticLine(d: Diagnostic, color = false): string {
   const where = [d.path, d.line, d.line !== undefined ? d.column : undefined]
     .filter((x) => x !== undefined)
     .join(':')
   const sev = color ? `${COLORS[d.severity]}${d.severity}\x1b[0m` : d.severity
   const field = d.field ? ` [${d.field}]` : ''
-  return `${where ? `${where}: ` : ''}${sev} ${d.code}: ${d.message}${field}`
+  return printable(`${where ? `${where}: ` : ''}`) + `${sev} ${d.code}: ` + printable(`${d.message}${field}`)
 }
 
 /** A summary line: `2 errors, 1 warning`. */

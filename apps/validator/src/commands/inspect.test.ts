@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../_test-cli'
 import { freshDir, storyTree, writeTree } from '../validate/_test-tree'
@@ -34,5 +35,28 @@ describe('spkg inspect', () => {
     const r = await runCli(['inspect', 'x.spkg'], { cwd })
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(/fatal pkg\/not-zip.*\nx\.spkg: cannot be read as a package\n$/)
+  })
+
+  it("never prints an archive's control characters raw (a title or entry name cannot drive the terminal)", async () => {
+    const cwd = freshDir()
+    const manifest = {
+      id: '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14',
+      title: 'Inn\x1b[2J\x1b]0;pwned\x07',
+      author: 'A\rB',
+      parts: ['story/a.sty'],
+    }
+    writeFileSync(
+      join(cwd, 'esc.spkg'),
+      zipSync({ 'manifest.json': strToU8(JSON.stringify(manifest)), 'story/a.sty': strToU8('Hi.\n') }),
+    )
+    const r = await runCli(['inspect', 'esc.spkg'], { cwd })
+    expect(r.code).toBe(0)
+    expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/)
+    expect(r.stdout).toContain('title:   Inn\\x1b[2J\\x1b]0;pwned\\x07\n')
+    expect(r.stdout).toContain('author:  A\\rB\n')
+    // JSON keeps the exact value (JSON escapes it).
+    expect(JSON.parse((await runCli(['inspect', 'esc.spkg', '-f', 'json'], { cwd })).stdout).title).toBe(
+      manifest.title,
+    )
   })
 })

@@ -5,7 +5,7 @@
 import { peekPackage } from '@spkg/reader/node'
 import { type Command, EXIT } from '../cli-types'
 import { readPackageInput } from '../io'
-import { formatDiagnosticLine, parseFormat, useColor, writeJson } from '../report'
+import { formatDiagnosticLine, parseFormat, printable, useColor, writeJson } from '../report'
 
 /** `spkg inspect`: the quick look at a package (headline fields and entry listing), nothing verified. */
 export const inspect: Command = {
@@ -69,7 +69,7 @@ cannot even be peeked at.`,
       ['signed', signed ? `yes, ${m?.signature ?? 'no fingerprint declared'} (not verified here)` : 'no'],
     ]
     if (m?.author?.length) rows.splice(1, 0, ['author', m.author.map((a) => a.name).join(', ')])
-    for (const [k, v] of rows) io.stdout.write(`${`${k}:`.padEnd(9)}${v}\n`)
+    for (const [k, v] of rows) io.stdout.write(`${`${k}:`.padEnd(9)}${printable(v)}\n`)
     const total = peek.entries.reduce((n, e) => n + e.size, 0)
     const packed = peek.entries.reduce((n, e) => n + e.compressedSize, 0)
     io.stdout.write(`\n${peek.entries.length} entries, ${total} bytes (${packed} compressed):\n`)
@@ -78,7 +78,7 @@ cannot even be peeked at.`,
     io.stdout.write(`  ${'size'.padStart(w)}  ${'packed'.padStart(cw)}  method   path\n`)
     for (const e of peek.entries)
       io.stdout.write(
-        `  ${String(e.size).padStart(w)}  ${String(e.compressedSize).padStart(cw)}  ${e.method.padEnd(7)}  ${e.path}\n`,
+        `  ${String(e.size).padStart(w)}  ${String(e.compressedSize).padStart(cw)}  ${e.method.padEnd(7)}  ${printable(e.path)}\n`,
       )
     for (const d of peek.diagnostics)
       if (d.severity !== 'info') io.stdout.write(`${formatDiagnosticLine(d, color)}\n`)

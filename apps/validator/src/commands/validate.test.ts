@@ -109,6 +109,25 @@ describe('spkg validate', () => {
     expect(fields).toEqual(['/title', '/version'])
   })
 
+  it("prints one line per diagnostic, with a hostile entry name's control characters escaped", async () => {
+    const cwd = freshDir()
+    writeFileSync(
+      join(cwd, 'esc.spkg'),
+      zipSync({
+        'manifest.json': strToU8(JSON.stringify({ id: 'x', parts: ['story/a.sty'] })),
+        'story/a.sty': strToU8('Hi.\n'),
+        // \r returns to the line start: printed raw, "valid" could be written over the fatal line.
+        'story/\x1b[31mred\rvalid.sty': strToU8('x'),
+      }),
+    )
+    const r = await runCli(['validate', 'esc.spkg'], { cwd })
+    expect(r.code).toBe(1)
+    expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/)
+    const lines = r.stdout.trimEnd().split('\n')
+    expect(lines.at(-1)).toBe('esc.spkg: refused: 1 fatal error')
+    expect(lines[0]).toMatch(/^story\/\\x1b\[31mred\\rvalid\.sty: fatal pkg\/unsafe-path: /)
+  })
+
   it('refuses a package requiring a host namespace until --host-namespace registers it', async () => {
     const cwd = freshDir()
     writeTree(join(cwd, 'inn'), storyTree({ requires: ['host'] }))
