@@ -54,6 +54,11 @@ export function printable(text: string): string {
   )
 }
 
+/** {@link printable} for multi-line text (a story transcript): line feeds and tabs are kept. */
+export function printableText(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => (c === '\n' || c === '\t' ? c : printable(c)))
+}
+
 /** One diagnostic as a text line: `path:line:column: severity code: message (field)`, always one printable line. */
 export function formatDiagnosticLine(d: Diagnostic, color = false): string {
   const where = [d.path, d.line, d.line !== undefined ? d.column : undefined]

@@ -84,4 +84,29 @@ describe('eventToText', () => {
     expect(eventToText(block, false)).toBe('## Forest Edge')
     expect(eventToText(block, true)).toBe('\x1b[1m## Forest Edge\x1b[22m')
   })
+
+  it("never prints a story's control characters raw, with or without colours (its own styles stay)", () => {
+    const esc = 'Hi \x1b[2J\x1b]0;pwned\x07 there'
+    const block = {
+      type: 'block' as const,
+      index: 0,
+      block: {
+        kind: 'paragraph' as const,
+        text: esc,
+        runs: [{ text: esc, strong: true as const }],
+        tags: ['t\x1b'],
+      },
+    }
+    expect(eventToText(block, false)).toBe('Hi \\x1b[2J\\x1b]0;pwned\\x07 there #t\\x1b')
+    expect(eventToText(block, true)).toBe(
+      '\x1b[1mHi \\x1b[2J\\x1b]0;pwned\\x07 there\x1b[22m \x1b[2m#t\\x1b\x1b[22m',
+    )
+    const menu = eventToText(
+      { ...pause, options: [{ id: 'a', text: 'Go\x1bc', tags: [] }], links: [] },
+      false,
+    )
+    expect(menu).toBe('  1) Go\\x1bc  [a]')
+    const chosen = eventToText({ type: 'chosen', key: 'k', option: 'a', text: 'Go\x1bc', tags: [] }, false)
+    expect(chosen).toBe('> Go\\x1bc')
+  })
 })

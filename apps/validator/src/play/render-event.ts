@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from '@spkg/manifest'
 import type { Block, PauseEvent, StoryEvent } from '@spkg/story'
-import { formatDiagnosticLine } from '../report'
+import { formatDiagnosticLine, printableText as safe } from '../report'
 
 /** One event as the JSON object `--format json` prints (without the newline). */
 export function eventToJson(event: StoryEvent): Record<string, unknown> {
@@ -92,10 +92,10 @@ function paint(color: boolean, style: keyof typeof STYLE, s: string): string {
 }
 
 function blockText(b: Block, color: boolean): string {
-  if (!color) return b.text
+  if (!color) return safe(b.text)
   return b.runs
     .map((r) => {
-      let s = r.text
+      let s = safe(r.text)
       if (r.em) s = paint(true, 'italic', s)
       if (r.strong) s = paint(true, 'bold', s)
       if (r.link !== undefined) s = paint(true, 'cyan', paint(true, 'underline', s))
@@ -105,16 +105,18 @@ function blockText(b: Block, color: boolean): string {
 }
 
 const tagsOf = (tags: readonly string[], color: boolean) =>
-  tags.length ? ` ${paint(color, 'dim', tags.map((t) => `#${t}`).join(' '))}` : ''
+  tags.length ? ` ${paint(color, 'dim', safe(tags.map((t) => `#${t}`).join(' ')))}` : ''
 
 /** The menu lines of a pause: options numbered 1…n, then links numbered on. */
 export function pauseMenu(pause: PauseEvent, color: boolean): string[] {
   const lines: string[] = []
   let n = 1
   for (const o of pause.options)
-    lines.push(`  ${n++}) ${o.text}${tagsOf(o.tags, color)}  ${paint(color, 'dim', `[${o.id}]`)}`)
+    lines.push(`  ${n++}) ${safe(o.text)}${tagsOf(o.tags, color)}  ${paint(color, 'dim', safe(`[${o.id}]`))}`)
   for (const l of pause.links)
-    lines.push(`  ${n++}) ${paint(color, 'cyan', `→ ${l.text}`)}  ${paint(color, 'dim', `[>${l.target}]`)}`)
+    lines.push(
+      `  ${n++}) ${paint(color, 'cyan', safe(`→ ${l.text}`))}  ${paint(color, 'dim', safe(`[>${l.target}]`))}`,
+    )
   return lines
 }
 
@@ -130,7 +132,11 @@ export function eventToText(event: StoryEvent, color: boolean): string | undefin
         b.kind === 'heading'
           ? paint(color, 'bold', `${'#'.repeat(b.level ?? 1)} ${blockText(b, color)}`)
           : b.kind === 'media'
-            ? paint(color, 'dim', `[${b.media ?? 'media'} ${b.path ?? ''}${b.text ? `: ${b.text}` : ''}]`)
+            ? paint(
+                color,
+                'dim',
+                safe(`[${b.media ?? 'media'} ${b.path ?? ''}${b.text ? `: ${b.text}` : ''}]`),
+              )
             : blockText(b, color)
       const text = `${body}${tagsOf(b.tags, color)}`
       return event.replay || b.seen ? paint(color, 'dim', text) : text
@@ -141,17 +147,21 @@ export function eventToText(event: StoryEvent, color: boolean): string | undefin
       return paint(
         color,
         'dim',
-        event.auto
-          ? `(auto) ${event.option}`
-          : event.option.startsWith('>')
-            ? `> → ${event.text || event.option.slice(1)}`
-            : `> ${event.text}`,
+        safe(
+          event.auto
+            ? `(auto) ${event.option}`
+            : event.option.startsWith('>')
+              ? `> → ${event.text || event.option.slice(1)}`
+              : `> ${event.text}`,
+        ),
       )
     case 'part-entered':
       return paint(
         color,
         'dim',
-        `== ${event.part}${event.scene ? `:${event.scene}` : ''}${event.tags.length ? ` (${event.tags.join(' ')})` : ''}`,
+        safe(
+          `== ${event.part}${event.scene ? `:${event.scene}` : ''}${event.tags.length ? ` (${event.tags.join(' ')})` : ''}`,
+        ),
       )
     case 'diagnostic':
       return formatDiagnosticLine(event.diagnostic, color)
