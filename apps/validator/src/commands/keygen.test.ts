@@ -34,6 +34,11 @@ describe('spkg keygen', () => {
       /^wrote author\.pub and author\.sec \(secret, mode 0600\)\nkey id: +[0-9a-f]{16}\n/,
     )
     expect(readdirSync(cwd).sort()).toEqual(['author.pub', 'author.sec']) // no temporary files left
+    // 'spkg sign' writes "signature" itself; one put in the source by hand is removed by 'spkg pack'.
+    expect(r.stdout).not.toContain('in manifest.json')
+    expect(r.stdout).toMatch(
+      /\nSign with 'spkg sign <file\.spkg> --key author\.sec' \(it writes the fingerprint into the manifest\); keep author\.sec private\.\n$/,
+    )
   })
 
   it.skipIf(!hasSignify())('makes keys that signify-openbsd verifies signatures with', async () => {

@@ -81,11 +81,12 @@ export const keygen: Command = {
   path: ['keygen'],
   summary: 'create an Ed25519 signing key pair (signify format) for signing packages',
   usage: 'keygen -o <basename> [--force] [--comment <text>]',
-  description: `Writes <basename>.pub (the public key: ship it as META-PKG/author.pub and register it with the
-platform) and <basename>.sec (the secret key, mode 0600, no passphrase: keep it private). Both are in
-signify's format, so 'signify -V -p <basename>.pub' verifies what 'spkg sign' makes. Prints the key
-fingerprint, the value of the manifest's 'signature' field. Existing files are never overwritten
-unless --force is given.`,
+  description: `Writes <basename>.pub (the public key: 'spkg sign' copies it into META-PKG/author.pub; publish it
+and register it with the platform, so players can pass it as --trusted-key) and <basename>.sec (the
+secret key, mode 0600, no passphrase: keep it private). Both are in signify's format, so
+'signify -V -p <basename>.pub' verifies what 'spkg sign' makes. Prints the key fingerprint, the value
+'spkg sign' writes into the manifest's 'signature' field. Existing files are never overwritten unless
+--force is given.`,
   positionals: [0, 0],
   options: {
     output: {
@@ -109,7 +110,7 @@ unless --force is given.`,
       `wrote ${shown.pub} and ${shown.sec} (secret, mode 0600)\n` +
         `key id:      ${keys.keyId}\n` +
         `fingerprint: ${keys.fingerprint}\n` +
-        `Put the fingerprint in manifest.json as "signature" and keep ${shown.sec} private.\n`,
+        `Sign with 'spkg sign <file.spkg> --key ${shown.sec}' (it writes the fingerprint into the manifest); keep ${shown.sec} private.\n`,
     )
     return EXIT.ok
   },
