@@ -103,7 +103,13 @@ describe('spkg sign', () => {
     execFileSync('zip', ['-q', '-X', join(cwd, 'flat.spkg'), 'a.sty'], { cwd: join(cwd, 'flat') })
     const flat = await runCli(['sign', 'flat.spkg', '-k', 'author.sec'], { cwd })
     expect(flat.code).toBe(1)
-    expect(flat.stdout).toContain("a flat archive has no manifest to sign; pack it with 'spkg pack' first")
+    // The advice works: packing the same folder again would give a flat archive again.
+    expect(flat.stdout).toContain(
+      "a flat archive has no manifest to sign; move its .sty files into a story/ folder and pack that with 'spkg pack', which writes the manifest",
+    )
+    writeTree(join(cwd, 'moved'), { 'story/a.sty': 'Hello\n' })
+    expect((await runCli(['pack', 'moved', '-o', 'moved.spkg'], { cwd })).code).toBe(0)
+    expect((await runCli(['sign', 'moved.spkg', '-k', 'author.sec'], { cwd })).code).toBe(0)
   })
 
   it('refuses to sign a package at the entry limit: the META-PKG files would break it', async () => {

@@ -101,7 +101,7 @@ signature is replaced. The package is opened and verified first: a package with 
       report(kept)
       io.stdout.write(
         pkg.layout !== 'packaged'
-          ? `${file}: a flat archive has no manifest to sign; pack it with 'spkg pack' first\n`
+          ? `${file}: a flat archive has no manifest to sign; move its .sty files into a story/ folder and pack that with 'spkg pack', which writes the manifest\n`
           : `${file}: ${summarize(kept)}; fix the errors before signing\n`,
       )
       return EXIT.invalid
