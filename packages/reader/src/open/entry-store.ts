@@ -14,7 +14,11 @@ export const KEEP_ENTRY_BYTES = 64 * 1024
 /** At most this many inflated bytes are kept in memory per package. */
 export const KEEP_TOTAL_BYTES = 8 * 1024 * 1024
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+/**
+ * The strict UTF-8 decoder every text read shares (a BOM is kept, for the caller to report):
+ * making a decoder costs more than decoding a manifest, so it is made once, on import.
+ */
+export const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /** Decodes strict UTF-8, dropping a BOM; undefined (and the reason pushed) when invalid. */
 export function decodeText(data: Uint8Array, path: string, out: Diagnostic[]): string | undefined {

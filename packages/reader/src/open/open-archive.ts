@@ -30,7 +30,7 @@ import { compareCodePoints } from '../zip/check-entry-name'
 import { type Budget, extractEntry, extractEntryAsync } from '../zip/extract-entry'
 import { readZipDirectory } from '../zip/read-zip-directory'
 import type { ZipDirectory, ZipEntry } from '../zip/types'
-import { decodeText, EntryStore } from './entry-store'
+import { decodeText, EntryStore, utf8 } from './entry-store'
 import { archiveTooLarge, inputBytes, maxArchiveBytes, maxInputBytes } from './input'
 import { detectLayout, MANIFEST_PATH } from './layout'
 import { createPackage } from './package-object'
@@ -92,7 +92,22 @@ function toPackageEntry(e: ZipEntry): PackageEntry {
 
 /** The files a package exposes: no directories, no system clutter. */
 export function visibleFiles(directory: ZipDirectory): ZipEntry[] {
-  return directory.entries.filter((e) => !e.isDirectory && !e.ignored)
+  // Indexed loops, not array callbacks or for-of, on the per-entry paths of peek and open:
+  // they run cold (interpreted) on every call, where each callback or iterator step costs.
+  const { entries } = directory
+  const out: ZipEntry[] = []
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!
+    if (!e.isDirectory && !e.ignored) out.push(e)
+  }
+  return out
+}
+
+/** The public description of each visible file. */
+function packageEntries(files: readonly ZipEntry[]): PackageEntry[] {
+  const out = new Array<PackageEntry>(files.length)
+  for (let i = 0; i < files.length; i++) out[i] = toPackageEntry(files[i]!)
+  return out
 }
 
 /** Steps every open and peek share: bytes, decryption, directory, layout, manifest. */
@@ -144,7 +159,9 @@ async function prepare(
   if (!directory || hasFatal(diagnostics)) return { diagnostics }
   const files = new Map<string, ZipEntry>()
   const names: string[] = []
-  for (const e of directory.entries) {
+  const { entries } = directory
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!
     if (e.ignored) continue
     names.push(e.name)
     if (!e.isDirectory) files.set(e.name, e)
@@ -171,7 +188,7 @@ async function prepare(
     store.keep(entry, data)
     let text: string | undefined
     try {
-      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(data)
+      text = utf8.decode(data)
     } catch {
       diagnostics.push(
         createDiagnostic('manifest/not-json', 'manifest.json is not valid UTF-8, so it is not JSON.', {
@@ -234,7 +251,7 @@ export async function peekArchive(
     layout: p.layout,
     type: p.manifest?.type ?? 'story',
     entry: entryOf(p),
-    entries: visibleFiles(p.directory).map(toPackageEntry),
+    entries: packageEntries(visibleFiles(p.directory)),
     readBytes: async (path) => {
       let e = store.files.get(path)
       if (e && confirm) {
@@ -282,7 +299,9 @@ async function verifyEntries(
   const hashes = new Map<string, string>()
   const pending: Array<{ done: Promise<void>; size: number }> = []
   let held = 0
-  for (const entry of p.directory.entries) {
+  const { entries } = p.directory
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!
     signal?.throwIfAborted()
     let data = extractEntryAsync(p.bytes, entry, backend, budget, p.diagnostics)
     if (data instanceof Promise) data = await data
@@ -491,7 +510,7 @@ export async function openArchive(
     entry: entry!,
     parts,
     assets: visible.map((e) => e.name).filter((n) => !special(n)),
-    entries: visible.map(toPackageEntry),
+    entries: packageEntries(visible),
     session,
     modules,
     signature,

@@ -132,7 +132,8 @@ function checkLocal(
  * sort is skipped then), or undefined after pushing why: two records pointing at the same data.
  */
 function fileOrder(records: Entry[], out: Diagnostic[]): number[] | undefined {
-  const order = records.map((_, i) => i)
+  const order = new Array<number>(records.length)
+  for (let i = 0; i < order.length; i++) order[i] = i
   let sorted = true
   for (let i = 1; i < records.length && sorted; i++)
     sorted = records[i - 1]!.localHeaderOffset <= records[i]!.localHeaderOffset
@@ -225,8 +226,8 @@ export function checkLayout(
   for (let i = 0; i < entries.length; i++) if (!checkLocal(h, records, i, cdOffset, out)) ok = false
   if (!ok) return undefined
   let pos = 0
-  for (const i of order) {
-    const e = entries[i]!
+  for (let k = 0; k < order.length; k++) {
+    const e = entries[order[k]!]!
     if (e.localHeaderOffset < pos) {
       out.push(
         createDiagnostic('pkg/overlapping-entries', `"${e.name}" overlaps the entry before it.`, {

@@ -126,16 +126,18 @@ function readRecord(
   let localHeaderOffset = dv.getUint32(o + 42, true)
   let zip64 = false
   if (extraOk && extra.zip64 >= 0) {
+    // The ZIP64 field holds, in this order, only the values the record marks 0xffffffff.
     let p = extra.zip64
     const stop = p + extra.zip64Length
-    const take = () => {
-      const v = p + 8 <= stop ? u64(cd, p) : Number.NaN
+    if (size === 0xffffffff) {
+      size = zip64Value(cd, p, stop)
       p += 8
-      return v
     }
-    if (size === 0xffffffff) size = take()
-    if (compressedSize === 0xffffffff) compressedSize = take()
-    if (localHeaderOffset === 0xffffffff) localHeaderOffset = take()
+    if (compressedSize === 0xffffffff) {
+      compressedSize = zip64Value(cd, p, stop)
+      p += 8
+    }
+    if (localHeaderOffset === 0xffffffff) localHeaderOffset = zip64Value(cd, p, stop)
     zip64 = true
   }
   const name = decodeName(nameBytes, flags, out, i)
@@ -158,50 +160,18 @@ function readRecord(
       out.push(createDiagnostic('pkg/unsafe-path', `Entry name "${name}" ${problem}.`, { path: name }))
   }
   const external = dv.getUint32(o + 38, true)
-  const mode = dv.getUint16(o + 4, true) >> 8 === 3 ? external >>> 16 : 0
-  const type = mode & S_IFMT
-  if (type === S_IFLNK)
-    out.push(
-      createDiagnostic(
-        'pkg/unsafe-path',
-        `"${name}" is a symbolic link; links are never followed or extracted.`,
-        { path: name },
-      ),
-    )
-  else if (type !== 0 && type !== S_IFREG && type !== S_IFDIR)
-    out.push(
-      createDiagnostic('pkg/unsupported-entry', `"${name}" is a special file (device, FIFO or socket).`, {
-        path: name,
-      }),
-    )
+  const type = (dv.getUint16(o + 4, true) >> 8 === 3 ? external >>> 16 : 0) & S_IFMT
   const disk = dv.getUint16(o + 34, true)
-  if (disk !== 0)
-    out.push(
-      createDiagnostic(
-        'pkg/split-archive',
-        `"${name}" starts on disk ${disk}: multi-disk archives are not read.`,
-        { path: name },
-      ),
-    )
   const method = dv.getUint16(o + 10, true)
-  if (flags & 0x2041)
-    out.push(
-      createDiagnostic('pkg/unsupported-entry', `"${name}" is encrypted; encrypted entries are not read.`, {
-        path: name,
-      }),
-    )
-  else if (method !== 0 && method !== 8)
-    out.push(
-      createDiagnostic(
-        'pkg/unsupported-entry',
-        `"${name}" uses compression method ${method}; only stored (0) and deflate (8) are read.`,
-        { path: name },
-      ),
-    )
-  else if (method === 0 && size !== compressedSize)
-    out.push(
-      createDiagnostic('pkg/corrupt-entry', `"${name}" is stored but its two sizes differ.`, { path: name }),
-    )
+  // One test for the usual record; the reports are worded elsewhere (compiled only when needed).
+  if (
+    (type !== 0 && type !== S_IFREG && type !== S_IFDIR) ||
+    disk !== 0 ||
+    flags & 0x2041 ||
+    (method !== 0 && method !== 8) ||
+    (method === 0 && size !== compressedSize)
+  )
+    reportUnusual(name, type, disk, flags, method, size !== compressedSize, out)
   records.entries.push({
     name,
     isDirectory,
@@ -219,6 +189,62 @@ function readRecord(
   records.keys.push(common ? bare.toLowerCase() : collisionKey(bare))
   records.zip64.push(zip64)
   return next
+}
+
+/** One 8-byte value of a ZIP64 field at `p`; NaN when the field ends before it. */
+const zip64Value = (cd: Uint8Array, p: number, stop: number): number =>
+  p + 8 <= stop ? u64(cd, p) : Number.NaN
+
+/** Reports what makes a record unreadable or unsafe: its file type, disk, encryption, method or sizes. */
+function reportUnusual(
+  name: string,
+  type: number,
+  disk: number,
+  flags: number,
+  method: number,
+  sizesDiffer: boolean,
+  out: Diagnostic[],
+): void {
+  if (type === S_IFLNK)
+    out.push(
+      createDiagnostic(
+        'pkg/unsafe-path',
+        `"${name}" is a symbolic link; links are never followed or extracted.`,
+        { path: name },
+      ),
+    )
+  else if (type !== 0 && type !== S_IFREG && type !== S_IFDIR)
+    out.push(
+      createDiagnostic('pkg/unsupported-entry', `"${name}" is a special file (device, FIFO or socket).`, {
+        path: name,
+      }),
+    )
+  if (disk !== 0)
+    out.push(
+      createDiagnostic(
+        'pkg/split-archive',
+        `"${name}" starts on disk ${disk}: multi-disk archives are not read.`,
+        { path: name },
+      ),
+    )
+  if (flags & 0x2041)
+    out.push(
+      createDiagnostic('pkg/unsupported-entry', `"${name}" is encrypted; encrypted entries are not read.`, {
+        path: name,
+      }),
+    )
+  else if (method !== 0 && method !== 8)
+    out.push(
+      createDiagnostic(
+        'pkg/unsupported-entry',
+        `"${name}" uses compression method ${method}; only stored (0) and deflate (8) are read.`,
+        { path: name },
+      ),
+    )
+  else if (method === 0 && sizesDiffer)
+    out.push(
+      createDiagnostic('pkg/corrupt-entry', `"${name}" is stored but its two sizes differ.`, { path: name }),
+    )
 }
 
 /** An Info-ZIP Unicode Path field must name the entry exactly as its header does. */

@@ -143,7 +143,7 @@ export function readZipDirectory(
   checkDuplicates(records, diagnostics)
   if (hasFatal(diagnostics)) return { diagnostics }
   let declared = 0
-  for (const r of records.entries) declared += r.size
+  for (let i = 0; i < records.entries.length; i++) declared += records.entries[i]!.size
   if (declared > maxBytes) {
     diagnostics.push(
       createDiagnostic(
@@ -158,7 +158,8 @@ export function readZipDirectory(
     ? checkOffsets(records, end.cdOffset, diagnostics)
     : checkLayout(bytes, records, end.cdOffset, diagnostics)
   if (!entries || hasFatal(diagnostics)) return { diagnostics }
-  for (const e of entries) {
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!
     if (e.isDirectory && e.size > 0)
       diagnostics.push(
         createDiagnostic(
