@@ -84,7 +84,8 @@ function checkPath(
 
 function checkDuplicates(push: Push, path: string, field: string, values: readonly string[]): void {
   const seen = new Set<string>()
-  values.forEach((v, i) => {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!
     if (seen.has(v))
       push(
         createDiagnostic('manifest/duplicate-entry', `"${field}/${i}" repeats "${v}", listed earlier.`, {
@@ -93,7 +94,14 @@ function checkDuplicates(push: Push, path: string, field: string, values: readon
         }),
       )
     seen.add(v)
-  })
+  }
+}
+
+/** The `file` of each member (a loop: this runs cold on every manifest). */
+function files(list: readonly { file: string }[]): string[] {
+  const out = new Array<string>(list.length)
+  for (let i = 0; i < list.length; i++) out[i] = list[i]!.file
+  return out
 }
 
 const PART_RULE = { dir: 'story/', ext: '.sty', what: 'story parts' }
@@ -119,7 +127,9 @@ const paths: Rule = (m, push, path) => {
     checkPath(push, path, ['extensions', i], e, EXTENSION_RULE)
   })
   if (m.build?.names_map !== undefined) checkPath(push, path, ['build', 'names_map'], m.build.names_map)
-  for (const key of Object.keys(m.integrity ?? {})) {
+  const keys = Object.keys(m.integrity ?? {})
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
     if (!COMMON_SAFE_PATH.test(key) && !checkPath(push, path, ['integrity', key], key)) continue
     if (key === 'manifest.json' || key.startsWith('META-PKG/'))
       push(
@@ -130,20 +140,8 @@ const paths: Rule = (m, push, path) => {
         ),
       )
   }
-  if (m.parts)
-    checkDuplicates(
-      push,
-      path,
-      'parts',
-      m.parts.map((p) => p.file),
-    )
-  if (m.assets)
-    checkDuplicates(
-      push,
-      path,
-      'assets',
-      m.assets.map((a) => a.file),
-    )
+  if (m.parts) checkDuplicates(push, path, 'parts', files(m.parts))
+  if (m.assets) checkDuplicates(push, path, 'assets', files(m.assets))
   if (m.extensions) checkDuplicates(push, path, 'extensions', m.extensions)
 }
 
