@@ -9,10 +9,10 @@
  *
  * Cases: `reader-node` (openPackageFile, node:zlib + node:crypto), `reader-web` (file read, then
  * the isomorphic openPackage on fflate + WebCrypto), `floor` (the minimal central-directory walk
- * below), `peek-node`, `peek-web`, `baseline` (nothing: the process's own footprint).
+ * below), `peek-floor` (the least a quick look does, below), `peek-node`, `peek-web`, `baseline` (nothing: the process's own footprint).
  */
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { inflateRawSync } from 'node:zlib'
 import * as web from '@spkg/reader'
 import * as node from '@spkg/reader/node'
@@ -51,6 +51,56 @@ function floor(file: string): boolean {
   return true
 }
 
+/**
+ * The peek floor: what a quick look needs at the least. Read the file's tail (end record and the
+ * longest comment) and the central directory, walk the records (names decoded, no checks), read
+ * the manifest's local header and data, inflate it with inflateRawSync and JSON.parse it.
+ */
+function peekFloor(file: string): boolean {
+  const fd = openSync(file, 'r')
+  try {
+    const size = fstatSync(fd).size
+    const tailLen = Math.min(size, 22 + 0xffff)
+    const tail = Buffer.allocUnsafe(tailLen)
+    readSync(fd, tail, 0, tailLen, size - tailLen)
+    let eocd = tailLen - 22
+    while (tail.readUInt32LE(eocd) !== 0x06054b50) eocd--
+    const count = tail.readUInt16LE(eocd + 10)
+    const cdSize = tail.readUInt32LE(eocd + 12)
+    const cdOffset = tail.readUInt32LE(eocd + 16)
+    const cd = Buffer.allocUnsafe(cdSize)
+    readSync(fd, cd, 0, cdSize, cdOffset)
+    const names: string[] = []
+    let manifestAt = -1
+    let manifestSize = 0
+    let manifestCsize = 0
+    let p = 0
+    for (let i = 0; i < count; i++) {
+      const nameLen = cd.readUInt16LE(p + 28)
+      const name = cd.toString('utf8', p + 46, p + 46 + nameLen)
+      names.push(name)
+      if (name === 'manifest.json') {
+        manifestAt = cd.readUInt32LE(p + 42)
+        manifestCsize = cd.readUInt32LE(p + 20)
+        manifestSize = cd.readUInt32LE(p + 24)
+      }
+      p += 46 + nameLen + cd.readUInt16LE(p + 30) + cd.readUInt16LE(p + 32)
+    }
+    if (manifestAt < 0) return false
+    const local = Buffer.allocUnsafe(30)
+    readSync(fd, local, 0, 30, manifestAt)
+    const start = manifestAt + 30 + local.readUInt16LE(26) + local.readUInt16LE(28)
+    const raw = Buffer.allocUnsafe(manifestCsize)
+    readSync(fd, raw, 0, manifestCsize, start)
+    const manifest = JSON.parse(
+      inflateRawSync(raw, { maxOutputLength: Math.max(1, manifestSize) }).toString('utf8'),
+    )
+    return typeof manifest.id === 'string' && names.length === count
+  } finally {
+    closeSync(fd)
+  }
+}
+
 const [kind, file, repeat] = process.argv.slice(2)
 
 async function once(): Promise<boolean> {
@@ -61,6 +111,8 @@ async function once(): Promise<boolean> {
       return (await web.openPackage(readFileSync(file!))).ok
     case 'floor':
       return floor(file!)
+    case 'peek-floor':
+      return peekFloor(file!)
     case 'peek-node':
       return (await node.peekPackageFile(file!)).ok
     case 'peek-web':

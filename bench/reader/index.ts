@@ -3,7 +3,8 @@
  * integrity-listed file) of three packages, each case cold in its own process, side by side with
  * (a) the native tools (`unzip` then `sha256sum -c` on the same files) and (b) the floor, a
  * minimal central-directory walk on node:zlib + node:crypto (bench/reader/child.ts). Also peek
- * time and peak memory (VmHWM of the case's process). `RUNS=n` sets the cold runs per case
+ * time (beside a peek floor: the file's tail, a bare directory walk, the manifest inflated and
+ * JSON.parse'd) and peak memory (VmHWM of the case's process). `RUNS=n` sets the cold runs per case
  * (default 3), `WARM=n` the warm repetitions inside each case process (default 3).
  */
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -120,6 +121,7 @@ try {
       ['@spkg/reader/node openPackageFile', measure(() => child('reader-node', file))],
       ['@spkg/reader openPackage (fflate + WebCrypto)', measure(() => child('reader-web', file))],
       ['unzip + sha256sum -c (native)', measure(() => native(file, sums))],
+      ['peek floor (tail + directory walk + manifest, node:zlib)', measure(() => child('peek-floor', file))],
       ['@spkg/reader/node peekPackageFile', measure(() => child('peek-node', file))],
       ['@spkg/reader peekPackage (file read + peek)', measure(() => child('peek-web', file))],
     ]
