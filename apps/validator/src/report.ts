@@ -108,6 +108,22 @@ export function formatGithubAnnotation(
   return `::${level} ${props.join(',')}::${escapeGithubData(d.message + (d.field ? ` (${d.field})` : ''))}`
 }
 
+/**
+ * A diagnostic about a file inside an archive, as an annotation on the archive itself: GitHub can
+ * only point at files of the repository, so the inner path, line and column go at the start of
+ * the message (`story/0003-forest.sty:5:1: ...`) instead of `line=` on the `.spkg`.
+ */
+export function formatArchiveAnnotation(d: Diagnostic, archive: string): string {
+  const where = [d.path, d.line, d.line !== undefined ? d.column : undefined]
+    .filter((x) => x !== undefined)
+    .join(':')
+  const { line: _line, column: _column, ...rest } = d
+  return formatGithubAnnotation(
+    { ...rest, message: where ? `${where}: ${d.message}` : d.message },
+    () => archive,
+  )
+}
+
 /** Writes diagnostics as text lines followed by a summary. */
 export function writeTextDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[], subject: string): void {
   const color = useColor(io)

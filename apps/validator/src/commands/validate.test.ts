@@ -128,6 +128,26 @@ describe('spkg validate', () => {
     expect(lines[0]).toMatch(/^story\/\\x1b\[31mred\\rvalid\.sty: fatal pkg\/unsafe-path: /)
   })
 
+  it('annotates an archive in GitHub format with the inner path and line in the message, not line= on the .spkg', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), {
+      ...storyTree(),
+      'story/0001-inn.sty': '# Inn\n\nYou wake.\n\n[[ 0009-gone.sty ]]\n',
+    })
+    await runCli(['pack', 'inn', '-o', 'inn.spkg', '--allow-errors'], { cwd })
+    const gh = await runCli(['validate', 'inn.spkg', '--format', 'github'], { cwd })
+    expect(gh.code).toBe(1)
+    expect(gh.stdout).toMatch(
+      /^::error file=inn\.spkg,title=story\/unknown-part::story\/0001-inn\.sty:5:1: no part 'story\/0009-gone\.sty'/m,
+    )
+    expect(gh.stdout).not.toContain('line=')
+    // A folder keeps real file annotations with their line.
+    const folder = await runCli(['validate', 'inn', '--format', 'github'], { cwd })
+    expect(folder.stdout).toMatch(
+      /^::error file=inn\/story\/0001-inn\.sty,line=5,col=1,title=story\/unknown-part::no part/m,
+    )
+  })
+
   it('refuses a package requiring a host namespace until --host-namespace registers it', async () => {
     const cwd = freshDir()
     writeTree(join(cwd, 'inn'), storyTree({ requires: ['host'] }))

@@ -9,7 +9,13 @@ import { type Command, EXIT } from '../cli-types'
 import { readPackageInput, resolvePath } from '../io'
 import { packFolder } from '../pack/pack-folder'
 import { createProgress } from '../pack/progress'
-import { formatGithubAnnotation, parseFormat, writeJsonList, writeTextDiagnostics } from '../report'
+import {
+  formatArchiveAnnotation,
+  formatGithubAnnotation,
+  parseFormat,
+  writeJsonList,
+  writeTextDiagnostics,
+} from '../report'
 import { readNamespaces, readTrustedKeys } from '../validate/trusted-keys'
 import { type ValidationReport, validatePackageBytes } from '../validate/validate-package'
 
@@ -116,8 +122,11 @@ manifest not in canonical form. A folder is validated as the package 'spkg pack'
         ...rest,
       }))
     } else if (format === 'github') {
-      const fileOf = (p: string | undefined) => (folder && p ? join(target, p) : target)
-      for (const d of shown) io.stdout.write(`${formatGithubAnnotation(d, fileOf)}\n`)
+      const fileOf = (p: string | undefined) => (p ? join(target, p) : target)
+      for (const d of shown)
+        io.stdout.write(
+          `${folder ? formatGithubAnnotation(d, fileOf) : formatArchiveAnnotation(d, target)}\n`,
+        )
     } else {
       const verdict = report.valid ? 'valid' : report.loads ? 'invalid (a reader still opens it)' : 'refused'
       writeTextDiagnostics(io, shown, `${target}: ${verdict}`)
