@@ -1,8 +1,18 @@
-import { spawn } from 'node:child_process'
-import { readdirSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import {
+  createReadStream,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import type { CliIO } from './cli-types'
+import { writeOutputAtomic } from './io'
 import { freshDir } from './validate/_test-tree'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
@@ -49,4 +59,35 @@ await writeOutputAtomic({ cwd: ${JSON.stringify(dir)} } as never, 'out.spkg', sl
     },
     60_000,
   )
+
+  const cliIO = (cwd: string) => ({ cwd }) as CliIO
+
+  it('writes into a pipe or device (-o /dev/stdout) instead of renaming a file over it', async () => {
+    const dir = freshDir()
+    const fifo = join(dir, 'out.fifo')
+    execFileSync('mkfifo', [fifo])
+    const received: Buffer[] = []
+    const reading = new Promise<void>((resolve, reject) =>
+      createReadStream(fifo)
+        .on('data', (c) => received.push(c as Buffer))
+        .on('end', resolve)
+        .on('error', reject),
+    )
+    await writeOutputAtomic(cliIO(dir), 'out.fifo', 'PK bytes')
+    await reading
+    expect(Buffer.concat(received).toString()).toBe('PK bytes')
+    expect(lstatSync(fifo).isFIFO()).toBe(true) // still the pipe, not a regular file
+    expect(readdirSync(dir)).toEqual(['out.fifo'])
+  })
+
+  it('follows a symbolic link: the file it points to is replaced, the link stays', async () => {
+    const dir = freshDir()
+    mkdirSync(join(dir, 'real'))
+    writeFileSync(join(dir, 'real/inn.spkg'), 'old')
+    symlinkSync('real/inn.spkg', join(dir, 'latest.spkg'))
+    await writeOutputAtomic(cliIO(dir), 'latest.spkg', 'new')
+    expect(lstatSync(join(dir, 'latest.spkg')).isSymbolicLink()).toBe(true)
+    expect(readFileSync(join(dir, 'real/inn.spkg'), 'utf8')).toBe('new')
+    expect(readdirSync(join(dir, 'real'))).toEqual(['inn.spkg'])
+  })
 })

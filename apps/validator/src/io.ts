@@ -3,7 +3,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { openAsBlob, rmSync } from 'node:fs'
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { LIMITS } from '@spkg/manifest'
 import type { CliIO } from './cli-types'
@@ -26,6 +26,10 @@ function describe(e: unknown): string {
       return 'is a directory'
     case 'ENOTDIR':
       return 'a parent is not a directory'
+    case 'ENOSPC':
+      return 'no space left on the device'
+    case 'EROFS':
+      return 'read-only file system'
     default:
       return (e as Error)?.message ?? String(e)
   }
@@ -100,14 +104,34 @@ export async function readPackageInput(io: CliIO, p: string): Promise<Uint8Array
 /**
  * Writes a file atomically: the bytes go to a temporary file beside the target, which is then
  * renamed over it, so an interrupted write never leaves a truncated file behind, and Ctrl-C
- * during the write removes the temporary file.
+ * during the write removes the temporary file. A symbolic link is followed (the file it points to
+ * is replaced, the link stays); a target that exists and is neither a file nor a folder (a pipe,
+ * `/dev/stdout`, a device) is written to directly, never replaced by a rename.
  */
 export async function writeOutputAtomic(
   io: CliIO,
   p: string,
   data: Uint8Array | string | AsyncIterable<Uint8Array>,
 ): Promise<void> {
-  const target = resolvePath(io, p)
+  let target = resolvePath(io, p)
+  let direct = false
+  try {
+    target = await realpath(target)
+    const info = await stat(target)
+    direct = !info.isFile() && !info.isDirectory()
+  } catch (e) {
+    // Absent (or a dangling link): written beside it below. Anything else is a failed write.
+    if ((e as NodeJS.ErrnoException)?.code !== 'ENOENT')
+      throw new IOFailure(`cannot write '${p}': ${describe(e)}`)
+  }
+  if (direct) {
+    try {
+      await writeFile(target, data)
+    } catch (e) {
+      throw new IOFailure(`cannot write '${p}': ${describe(e)}`)
+    }
+    return
+  }
   const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
   const release = removeOnInterrupt(tmp)
   try {
