@@ -6,12 +6,13 @@ import { peekPackage } from '@spkg/reader/node'
 import { type Command, EXIT } from '../cli-types'
 import { readPackageInput } from '../io'
 import { formatDiagnosticLine, parseFormat, printable, useColor, writeJson } from '../report'
+import { DECRYPTION_KEY_OPTION, readDecryptionKey, withCliAdvice } from '../validate/decryption-key'
 
 /** `spkg inspect`: the quick look at a package (headline fields and entry listing), nothing verified. */
 export const inspect: Command = {
   path: ['inspect'],
   summary: "show a package's title, id, version, layout, entries and signature fields without verifying it",
-  usage: 'inspect <file.spkg> [--format text|json]',
+  usage: 'inspect <file.spkg> [--format text|json] [--decryption-key <key-file>]',
   description: `Reads only the central directory and manifest.json (no entry is verified: use 'spkg verify'
 or 'spkg validate' for that) and prints the manifest's headline fields, the layout, the entry part, the
 signature fields and every entry with its size, compressed size and method. Exit 1 when the package
@@ -25,12 +26,15 @@ cannot even be peeked at.`,
       description: 'output format',
       default: 'text',
     },
+    'decryption-key': DECRYPTION_KEY_OPTION,
   },
   examples: ['spkg inspect crooked-inn.spkg', 'spkg inspect crooked-inn.spkg --format json | jq .entries'],
   async run({ values, positionals, io }) {
     const format = parseFormat(values.format, ['text', 'json'] as const)
     const file = positionals[0]!
-    const peek = await peekPackage(await readPackageInput(io, file))
+    const decryptionKey = await readDecryptionKey(io, values['decryption-key'])
+    const peeked = await peekPackage(await readPackageInput(io, file), decryptionKey ? { decryptionKey } : {})
+    const peek = peeked.ok ? peeked : { ...peeked, diagnostics: withCliAdvice(peeked.diagnostics) }
     const color = useColor(io)
     if (!peek.ok) {
       if (format === 'json') writeJson(io, { file, ok: false, diagnostics: peek.diagnostics })

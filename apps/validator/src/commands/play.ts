@@ -28,6 +28,7 @@ import { randomWalk } from '../play/random-walk'
 import { diagnosticToJson, eventToJson, eventToText } from '../play/render-event'
 import { writeWalkReport } from '../play/walk-report'
 import { formatDiagnosticLine, parseFormat, useColor } from '../report'
+import { DECRYPTION_KEY_OPTION, readDecryptionKey } from '../validate/decryption-key'
 
 function parseUint32(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined
@@ -91,7 +92,11 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
     if (!parsed.session || hasErrors(parsed.diagnostics)) return EXIT.invalid
     session = parsed.session
   }
-  const loaded = await loadStory(resolvePath(io, target), session)
+  const loaded = await loadStory(
+    resolvePath(io, target),
+    session,
+    await readDecryptionKey(io, values['decryption-key']),
+  )
   // Info notes about the manifest (normalised forms and the like) are for `spkg validate`.
   reportDiagnostics(
     io,
@@ -248,6 +253,7 @@ Exits 1 when the story has errors or an answer is refused.`,
       valueName: '<N>',
       description: 'random walk: stop a walk after N answers (default 1000)',
     },
+    'decryption-key': DECRYPTION_KEY_OPTION,
   },
   examples: [
     'spkg play examples/crooked-inn',

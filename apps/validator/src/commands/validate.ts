@@ -16,6 +16,7 @@ import {
   writeJsonList,
   writeTextDiagnostics,
 } from '../report'
+import { DECRYPTION_KEY_OPTION, readDecryptionKey } from '../validate/decryption-key'
 import { readNamespaces, readTrustedKeys } from '../validate/trusted-keys'
 import { type ValidationReport, validatePackageBytes } from '../validate/validate-package'
 
@@ -32,7 +33,7 @@ export const validate: Command = {
   path: ['validate'],
   summary: 'check a package (or the folder it is packed from) as a reader would, plus author checks',
   usage:
-    'validate <file.spkg|folder> [--format text|json|github] [--trusted-key <pub>]... [--host-namespace <ns>]... [--quiet]',
+    'validate <file.spkg|folder> [--format text|json|github] [--trusted-key <pub>]... [--host-namespace <ns>]... [--decryption-key <key-file>] [--quiet]',
   description: `Opens the package exactly as a player does (ZIP structure, names, limits, layout, manifest,
 parts, extensions, integrity, checksums, signature) and adds the author checks: assets listed but
 missing, files referenced by nothing, no cover, already-compressed media stored with deflate, a
@@ -64,6 +65,7 @@ manifest not in canonical form. A folder is validated as the package 'spkg pack'
       valueName: '<ns>',
       description: 'register a host-extension namespace, as an embedder would; repeatable',
     },
+    'decryption-key': DECRYPTION_KEY_OPTION,
     quiet: { type: 'boolean', short: 'q', description: 'print only errors and fatal problems, no progress' },
   },
   examples: [
@@ -106,7 +108,12 @@ manifest not in canonical form. A folder is validated as the package 'spkg pack'
     } else {
       const bytes = await readPackageInput(io, target)
       progress.update(`validating ${target}`)
-      report = await validatePackageBytes(bytes, { trustedKeys, hostNamespaces })
+      const decryptionKey = await readDecryptionKey(io, values['decryption-key'])
+      report = await validatePackageBytes(bytes, {
+        trustedKeys,
+        hostNamespaces,
+        ...(decryptionKey ? { decryptionKey } : {}),
+      })
     }
     progress.done()
     const shown: Diagnostic[] = quiet

@@ -8,6 +8,7 @@ import { type Command, EXIT } from '../cli-types'
 import { readPackageInput } from '../io'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, parseFormat, useColor, writeJson } from '../report'
+import { DECRYPTION_KEY_OPTION, readDecryptionKey, withCliAdvice } from '../validate/decryption-key'
 import { readTrustedKeys } from '../validate/trusted-keys'
 
 const INTEGRITY = /^pkg\/integrity-/
@@ -34,7 +35,8 @@ interface Verdict {
 export const verify: Command = {
   path: ['verify'],
   summary: "check a package's integrity hashes, checksum file and signature",
-  usage: 'verify <file.spkg> [--trusted-key <pub|fingerprint>]... [--format text|json] [--quiet]',
+  usage:
+    'verify <file.spkg> [--trusted-key <pub|fingerprint>]... [--format text|json] [--decryption-key <key-file>] [--quiet]',
   description: `Opens the package as a reader does (every entry inflated, size and CRC-32 checked) and reports
 three verdicts: "integrity" (manifest.integrity against the recomputed SHA-256 of every file),
 "checksums" (META-PKG/checksum.sha256, closed world) and "signature" (META-PKG/signature.sig over the
@@ -62,6 +64,7 @@ with a key none of the --trusted-key values vouches for. Exit 2: usage or I/O er
       description: 'output format',
       default: 'text',
     },
+    'decryption-key': DECRYPTION_KEY_OPTION,
     quiet: { type: 'boolean', short: 'q', description: 'print only the verdict line and errors' },
   },
   examples: [
@@ -74,9 +77,13 @@ with a key none of the --trusted-key values vouches for. Exit 2: usage or I/O er
     const trustedKeys = await readTrustedKeys(io, values['trusted-key'])
     const progress = createProgress(io, values.quiet !== true && format === 'text')
     progress.update(`verifying ${file}`)
-    const opened = await openPackage(await readPackageInput(io, file), { trustedKeys })
+    const decryptionKey = await readDecryptionKey(io, values['decryption-key'])
+    const opened = await openPackage(await readPackageInput(io, file), {
+      trustedKeys,
+      ...(decryptionKey ? { decryptionKey } : {}),
+    })
     progress.done()
-    const ds = opened.diagnostics
+    const ds = withCliAdvice(opened.diagnostics)
     const verdict: Verdict = {
       file,
       ok: false,

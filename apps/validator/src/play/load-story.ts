@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises'
 import type { JsonValue } from '@spkg/manifest'
 import { openPackageFile } from '@spkg/reader/node'
 import { IOFailure } from '../cli-types'
+import { withCliAdvice } from '../validate/decryption-key'
 import { type FolderLoad, loadFolder } from './load-folder'
 
 /**
@@ -14,7 +15,11 @@ import { type FolderLoad, loadFolder } from './load-folder'
  *
  * @throws IOFailure when the path does not exist
  */
-export async function loadStory(path: string, session?: Record<string, JsonValue>): Promise<FolderLoad> {
+export async function loadStory(
+  path: string,
+  session?: Record<string, JsonValue>,
+  decryptionKey?: Uint8Array,
+): Promise<FolderLoad> {
   let isFile: boolean
   try {
     isFile = (await stat(path)).isFile()
@@ -22,8 +27,8 @@ export async function loadStory(path: string, session?: Record<string, JsonValue
     throw new IOFailure(`cannot read '${path}': no such file or directory`)
   }
   if (!isFile || path.endsWith('.sty')) return loadFolder(path, session)
-  const opened = await openPackageFile(path)
-  if (!opened.ok) return { diagnostics: opened.diagnostics }
+  const opened = await openPackageFile(path, decryptionKey ? { decryptionKey } : {})
+  if (!opened.ok) return { diagnostics: withCliAdvice(opened.diagnostics) }
   const source = opened.package.storySource()
   if (opened.package.type !== 'story' || source.parts.length === 0) return { diagnostics: opened.diagnostics }
   return { source: session ? { ...source, session } : source, diagnostics: opened.diagnostics }

@@ -6,6 +6,7 @@ import { isUtf8 } from 'node:buffer'
 import { type Diagnostic, hasErrors, hasFatal, type Manifest } from '@spkg/manifest'
 import { openPackage, peekPackage, type SpkgPackage } from '@spkg/reader/node'
 import { authorChecks, mergeDiagnostics } from './author-checks'
+import { withCliAdvice } from './decryption-key'
 import { storyChecks } from './story-checks'
 
 /** The result of validating a package, as `--format json` prints it. */
@@ -29,6 +30,8 @@ export interface ValidateOptions {
   trustedKeys?: string[]
   /** Host-extension namespaces an embedder would register. */
   hostNamespaces?: string[]
+  /** The key of an encrypted package (`.spkg.enc`). */
+  decryptionKey?: Uint8Array
   /** Findings from before the bytes existed (`spkg pack`'s), reported first. */
   before?: readonly Diagnostic[]
   /** The bytes were just built by `spkg pack`: their manifest is canonical by construction. */
@@ -60,14 +63,16 @@ export async function validatePackageBytes(
   options: ValidateOptions = {},
 ): Promise<ValidationReport> {
   const before = options.before ?? []
+  const key = options.decryptionKey ? { decryptionKey: options.decryptionKey } : {}
   const opened = await openPackage(bytes, {
     trustedKeys: options.trustedKeys ?? [],
     hostNamespaces: options.hostNamespaces ?? [],
+    ...key,
   })
   if (!opened.ok) {
-    const diagnostics = mergeDiagnostics(before, opened.diagnostics)
+    const diagnostics = mergeDiagnostics(before, withCliAdvice(opened.diagnostics))
     // Refused: still say what the archive claims to be when its directory and manifest can be read.
-    const peek = await peekPackage(bytes)
+    const peek = await peekPackage(bytes, key)
     const manifest = peek.ok ? (peek.manifest ?? null) : null
     return {
       loads: false,

@@ -1,0 +1,51 @@
+/**
+ * `--decryption-key`: the key of an encrypted package (`.spkg.enc`), read from a file (so it does
+ * not show in the process list) or given literally, as 64 hex digits or base64 of 32 bytes.
+ */
+
+import { parseEncryptionKey } from '@spkg/integrity/encrypt'
+import type { Diagnostic } from '@spkg/manifest'
+import { type CliIO, IOFailure, type OptionSpec, UsageError } from '../cli-types'
+import { readInput } from '../io'
+
+/** The option, shared by every command that opens a package. */
+export const DECRYPTION_KEY_OPTION: OptionSpec = {
+  type: 'string',
+  valueName: '<key-file>',
+  description: 'key of an encrypted package (.spkg.enc): a file holding 64 hex digits or base64 of 32 bytes',
+}
+
+/** Reads `--decryption-key`: a key file, else the value itself as a key; anything else is a usage error. */
+export async function readDecryptionKey(io: CliIO, value: unknown): Promise<Uint8Array | undefined> {
+  if (typeof value !== 'string' || value === '') return undefined
+  let text: string
+  try {
+    text = new TextDecoder().decode(await readInput(io, value)).trim()
+  } catch (e) {
+    if (!(e instanceof IOFailure)) throw e
+    try {
+      return parseEncryptionKey(value)
+    } catch {
+      throw e
+    }
+  }
+  try {
+    return parseEncryptionKey(text)
+  } catch {
+    throw new UsageError(
+      `--decryption-key '${value}' does not hold a key (64 hex digits or base64 of 32 bytes)`,
+    )
+  }
+}
+
+/** The reader's diagnostics with its library advice (`decryptionKey`) said as the command's option. */
+export function withCliAdvice(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.map((d) =>
+    d.code === 'pkg/key-required'
+      ? {
+          ...d,
+          message: 'The package is encrypted (.spkg.enc); pass its key with --decryption-key <key-file>.',
+        }
+      : d,
+  )
+}
