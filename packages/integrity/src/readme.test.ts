@@ -7,7 +7,7 @@ import * as node from './node'
 import * as sign from './sign'
 
 const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8')
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 describe('the README API section', () => {
   // `keyFingerprint(pub) === manifest.signature` is always false when keyFingerprint returns a
@@ -23,8 +23,8 @@ describe('the README API section', () => {
       .filter(([, v]) => typeof v === 'function' && v.constructor.name === 'AsyncFunction')
       .map(([k]) => k)
     it.each(asyncNames)(`says that ${entry}'s %s returns a Promise`, (name) => {
-      const described = new RegExp(`\`${escape(name)}\\([^\`]*\\): Promise<`)
-      const flagged = new RegExp(`\`${escape(name)}\` \\(async\\)`)
+      const described = new RegExp(`\`${escapeRegExp(name)}\\([^\`]*\\): Promise<`)
+      const flagged = new RegExp(`\`${escapeRegExp(name)}\` \\(async\\)`)
       expect(described.test(readme) || flagged.test(readme), `${name} in README.md`).toBe(true)
     })
   }
