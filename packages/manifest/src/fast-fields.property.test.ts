@@ -159,7 +159,7 @@ describe('manifest fast path', () => {
         const owned = fastField(field, copy(), true)
         expect(owned).toStrictEqual(fast)
         const normalized = normalizeField(field, value)
-        expect(normalized !== value).toBe(JSON.stringify(normalized) !== JSON.stringify(value))
+        expect(!Object.is(normalized, value)).toBe(JSON.stringify(normalized) !== JSON.stringify(value))
       },
     )
 

@@ -79,7 +79,7 @@ function mapChanged(list: unknown[], f: (v: unknown) => unknown): unknown[] {
     const v = list[i]
     const w = f(v)
     if (out) out.push(w)
-    else if (w !== v) {
+    else if (!Object.is(w, v)) {
       out = list.slice(0, i)
       out.push(w)
     }
@@ -119,7 +119,7 @@ export function normalizeField(field: ManifestField, value: unknown): unknown {
       const out = Object.fromEntries(
         Object.entries(value).map(([k, v]) => {
           const w = typeof v === 'string' ? (normalizeDigest(v) ?? v) : v
-          if (w !== v) changed = true
+          if (!Object.is(w, v)) changed = true
           return [k, w]
         }),
       )

@@ -171,7 +171,7 @@ export function parseManifestWith(
     // normalised input, that is: normalising changed the JSON, which `normalizeField` does
     // exactly when it returns a new value.
     const looser = r.same
-      ? normalized !== raw
+      ? !Object.is(normalized, raw)
       : JSON.stringify(raw) !== JSON.stringify(r.value) &&
         JSON.stringify(normalized) === JSON.stringify(r.value)
     if (looser) {
