@@ -98,6 +98,27 @@ describe('spkg verify', () => {
     expect(v.diagnostics.map((d: { code: string }) => d.code)).toContain('pkg/signature-mismatch')
   })
 
+  it('says in JSON what a refused package did not get to check (null), not absent or unsigned', async () => {
+    const cwd = await signedPackage()
+    const files = await filesOf(cwd, 'signed.spkg')
+    files.set('story/0001-inn.sty', new TextEncoder().encode('# The inn\n\nSomeone changed this.\n'))
+    writeFileSync(join(cwd, 'tampered.spkg'), rezip(files))
+    const r = await runCli(['verify', 'tampered.spkg', '-k', 'author.pub', '--format', 'json'], { cwd })
+    expect(r.code).toBe(1)
+    // Both hashes differ: manifest.integrity and META-PKG/checksum.sha256 (same code, told apart by field).
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: false,
+      loads: false,
+      integrity: 'failed',
+      checksums: 'failed',
+      signature: null,
+      fingerprint: null,
+    })
+    writeFileSync(join(cwd, 'junk.spkg'), 'not a zip')
+    const junk = JSON.parse((await runCli(['verify', 'junk.spkg', '--format', 'json'], { cwd })).stdout)
+    expect(junk).toMatchObject({ loads: false, integrity: null, checksums: null, signature: null })
+  })
+
   it('reports usage errors with exit 2', async () => {
     const cwd = await signedPackage()
     const badKey = await runCli(['verify', 'signed.spkg', '-k', 'author.sec'], { cwd })

@@ -19,14 +19,28 @@ function bad(ds: readonly Diagnostic[], re: RegExp): Diagnostic[] {
   return ds.filter((d) => re.test(d.code) && (d.severity === 'fatal' || d.severity === 'error'))
 }
 
+/**
+ * A hash mismatch against META-PKG/checksum.sha256 shares `pkg/integrity-mismatch` with one
+ * against `manifest.integrity`; only the latter points at an `/integrity` field.
+ */
+const isChecksumMismatch = (d: Diagnostic) =>
+  d.code === 'pkg/integrity-mismatch' && !d.field?.startsWith('/integrity')
+const integrityFailures = (ds: readonly Diagnostic[]) =>
+  bad(ds, INTEGRITY).filter((d) => !isChecksumMismatch(d))
+const checksumFailures = (ds: readonly Diagnostic[]) => [
+  ...bad(ds, CHECKSUM),
+  ...bad(ds, INTEGRITY).filter(isChecksumMismatch),
+]
+
 /** The verdict of `spkg verify`, as `--format json` prints it. */
 interface Verdict {
   file: string
   ok: boolean
   loads: boolean
-  integrity: 'ok' | 'absent' | 'failed'
-  checksums: 'ok' | 'absent' | 'failed'
-  signature: 'verified' | 'valid-untrusted' | 'untrusted' | 'invalid' | 'unsigned'
+  /** null: not known, the reader refused the package first (no failure of this check was seen). */
+  integrity: 'ok' | 'absent' | 'failed' | null
+  checksums: 'ok' | 'absent' | 'failed' | null
+  signature: 'verified' | 'valid-untrusted' | 'untrusted' | 'invalid' | 'unsigned' | null
   fingerprint: string | null
   diagnostics: Diagnostic[]
 }
@@ -97,9 +111,9 @@ with a key none of the --trusted-key values vouches for. Exit 2: usage or I/O er
     if (opened.ok) {
       const pkg = opened.package
       verdict.integrity =
-        bad(ds, INTEGRITY).length > 0 ? 'failed' : pkg.manifest?.integrity !== undefined ? 'ok' : 'absent'
+        integrityFailures(ds).length > 0 ? 'failed' : pkg.manifest?.integrity !== undefined ? 'ok' : 'absent'
       verdict.checksums =
-        bad(ds, CHECKSUM).length > 0 ? 'failed' : pkg.has('META-PKG/checksum.sha256') ? 'ok' : 'absent'
+        checksumFailures(ds).length > 0 ? 'failed' : pkg.has('META-PKG/checksum.sha256') ? 'ok' : 'absent'
       verdict.fingerprint = pkg.signature.fingerprint ?? null
       const sigErrors = bad(ds, SIGNATURE)
       if (pkg.signature.status === 'verified') verdict.signature = 'verified'
@@ -112,8 +126,10 @@ with a key none of the --trusted-key values vouches for. Exit 2: usage or I/O er
         verdict.checksums !== 'failed' &&
         (verdict.signature === 'verified' || verdict.signature === 'valid-untrusted')
     } else {
-      if (bad(ds, INTEGRITY).length > 0) verdict.integrity = 'failed'
-      if (bad(ds, CHECKSUM).length > 0) verdict.checksums = 'failed'
+      // Refused: what the reader did not get to check is unknown, not absent or unsigned.
+      verdict.integrity = integrityFailures(ds).length > 0 ? 'failed' : null
+      verdict.checksums = checksumFailures(ds).length > 0 ? 'failed' : null
+      verdict.signature = null
     }
     if (format === 'json') {
       writeJson(io, verdict)
@@ -129,19 +145,19 @@ with a key none of the --trusted-key values vouches for. Exit 2: usage or I/O er
       io.stdout.write(`${file}: REFUSED: a reader would not open this package\n`)
       return EXIT.invalid
     }
-    const sig: Record<Verdict['signature'], string> = {
+    const sig: Record<NonNullable<Verdict['signature']>, string> = {
       verified: `verified, signed by trusted key ${verdict.fingerprint}`,
       'valid-untrusted': `valid, signed by ${verdict.fingerprint} (the key the package carries; pass --trusted-key to pin the publisher)`,
       untrusted: `NOT TRUSTED: signed by ${verdict.fingerprint ?? 'an unknown key'}, which no --trusted-key vouches for`,
       invalid: 'INVALID: the signature is missing, malformed or does not verify; the publisher is unverified',
       unsigned: 'UNSIGNED: the package has no signature',
     }
-    const word = (s: 'ok' | 'absent' | 'failed', what: string) =>
+    const word = (s: Verdict['integrity'], what: string) =>
       s === 'ok' ? 'ok' : s === 'absent' ? `absent (no ${what})` : 'FAILED'
     if (values.quiet !== true) {
       io.stdout.write(`integrity: ${word(verdict.integrity, 'manifest.integrity')}\n`)
       io.stdout.write(`checksums: ${word(verdict.checksums, 'META-PKG/checksum.sha256')}\n`)
-      io.stdout.write(`signature: ${sig[verdict.signature]}\n`)
+      io.stdout.write(`signature: ${sig[verdict.signature ?? 'unsigned']}\n`)
     }
     io.stdout.write(`${file}: ${verdict.ok ? 'OK' : 'VERIFICATION FAILED'}\n`)
     return verdict.ok ? EXIT.ok : EXIT.invalid
