@@ -22,6 +22,7 @@ describe('spkg inspect', () => {
     expect(json).toMatchObject({
       ok: true,
       title: 'Test Inn',
+      author: [{ name: 'Ann' }], // the text format shows it; JSON had left it out
       version: '2.1.0',
       layout: 'packaged',
       signed: false,
