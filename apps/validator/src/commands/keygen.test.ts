@@ -80,7 +80,12 @@ describe('spkg keygen', () => {
     expect(ext.stderr).toContain('give the basename without extension: -o a')
     const extra = await runCli(['keygen', '-o', 'a', 'b'], { cwd })
     expect(extra.stderr).toContain("unexpected argument 'b'")
+    // signify-openbsd cannot read a .pub whose comment passes its 1024-byte buffer.
+    const long = await runCli(['keygen', '-o', 'a', '--comment', 'x'.repeat(2000)], { cwd })
+    expect(long.code).toBe(2)
+    expect(long.stderr).toContain('--comment is 2000 bytes; signify reads comments of at most 1023 bytes')
     expect(readdirSync(cwd)).toEqual([])
+    expect((await runCli(['keygen', '-o', 'a', '--comment', 'é'.repeat(511)], { cwd })).code).toBe(0)
   })
 
   it('reports a missing directory as an I/O failure (exit 2) and writes nothing', async () => {

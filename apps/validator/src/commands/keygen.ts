@@ -10,6 +10,9 @@ import { generateSigningKeys } from '@spkg/integrity/sign'
 import { type CliIO, type Command, EXIT, IOFailure, UsageError } from '../cli-types'
 import { removeOnInterrupt, resolvePath } from '../io'
 
+/** The longest comment signify accepts (its buffer is 1024 bytes with the terminating NUL). */
+const MAX_COMMENT_BYTES = 1023
+
 async function exists(path: string): Promise<boolean> {
   try {
     await lstat(path)
@@ -105,6 +108,12 @@ secret key, mode 0600, no passphrase: keep it private). Both are in signify's fo
     if (/\.(pub|sec)$/.test(base))
       throw new UsageError(`give the basename without extension: -o ${base.replace(/\.(pub|sec)$/, '')}`)
     const comment = typeof values.comment === 'string' ? values.comment : undefined
+    // signify keeps a comment in a 1024-byte buffer: a longer one makes a .pub it cannot read.
+    const commentBytes = new TextEncoder().encode(comment ?? '').length
+    if (commentBytes > MAX_COMMENT_BYTES)
+      throw new UsageError(
+        `--comment is ${commentBytes} bytes; signify reads comments of at most ${MAX_COMMENT_BYTES} bytes`,
+      )
     const { keys, shown } = await run(io, base, values.force === true, comment)
     io.stdout.write(
       `wrote ${shown.pub} and ${shown.sec} (secret, mode 0600)\n` +
