@@ -21,18 +21,102 @@ export interface EndRecord {
   zip64: boolean
 }
 
+/** Pushes a refusal and gives `undefined` to return. */
+function refuse(
+  out: Diagnostic[],
+  code: 'pkg/split-archive' | 'pkg/corrupt-archive' | 'pkg/not-zip' | 'pkg/unexpected-data',
+  message: string,
+): undefined {
+  out.push(createDiagnostic(code, message))
+  return undefined
+}
+
+/**
+ * The wording of every finding, kept out of {@link findEndRecord} so that reading a sound archive
+ * compiles none of it (the first peek in a process runs cold).
+ */
+const report = {
+  splitPart: (out: Diagnostic[]) =>
+    refuse(
+      out,
+      'pkg/split-archive',
+      'This is one part of a split ZIP archive; only single-file archives are read.',
+    ),
+  padding: (out: Diagnostic[], bytes: number) => {
+    out.push(
+      createDiagnostic(
+        'pkg/trailing-padding',
+        `The archive ends with ${bytes} zero bytes after the end record (block padding); they are ignored.`,
+      ),
+    )
+  },
+  appended: (out: Diagnostic[], bytes: number) =>
+    refuse(
+      out,
+      'pkg/unexpected-data',
+      `${bytes} bytes follow the end of the ZIP archive; appended data is refused.`,
+    ),
+  noEnd: (out: Diagnostic[], truncated: boolean) =>
+    truncated
+      ? refuse(out, 'pkg/corrupt-archive', 'The ZIP archive is truncated: its end record is missing.')
+      : refuse(out, 'pkg/not-zip', 'The input is not a ZIP archive (no end of central directory record).'),
+  zip64Missing: (out: Diagnostic[]) =>
+    refuse(out, 'pkg/corrupt-archive', 'The ZIP64 end record is missing or misplaced.'),
+  zip64Disagrees: (out: Diagnostic[]) =>
+    refuse(out, 'pkg/corrupt-archive', 'The ZIP64 end record disagrees with the classic end record.'),
+  split: (out: Diagnostic[]) =>
+    refuse(
+      out,
+      'pkg/split-archive',
+      'This is a split or multi-disk ZIP archive; only single-file archives are read.',
+    ),
+  pastEnd: (out: Diagnostic[]) =>
+    refuse(
+      out,
+      'pkg/corrupt-archive',
+      'The central directory runs past the end record: the archive is corrupt.',
+    ),
+  prepended: (out: Diagnostic[], bytes: number) =>
+    refuse(
+      out,
+      'pkg/unexpected-data',
+      `The central directory is ${bytes} bytes before where the end record sits: data was prepended (a self-extractor stub?) or inserted.`,
+    ),
+}
+
+/**
+ * Reads the ZIP64 end record its locator at `loc` points to; `undefined` (reported) when it is
+ * missing or disagrees with the classic record `rec`.
+ */
+function zip64End(
+  b: Uint8Array,
+  loc: number,
+  rec: EndRecord,
+  out: Diagnostic[],
+): { rec: EndRecord; split: boolean } | undefined {
+  const at = u64(b, loc + 8)
+  let split = u32(b, loc + 4) !== 0 || u32(b, loc + 16) > 1
+  if (!(at + 56 <= loc) || u32(b, at) !== EOCD64) return report.zip64Missing(out)
+  if (u32(b, at + 16) !== 0 || u32(b, at + 20) !== 0 || u64(b, at + 24) !== u64(b, at + 32)) split = true
+  const z: EndRecord = {
+    totalEntries: u64(b, at + 32),
+    cdSize: u64(b, at + 40),
+    cdOffset: u64(b, at + 48),
+    cdEnd: at,
+    zip64: true,
+  }
+  const agree =
+    (rec.totalEntries === 0xffff || rec.totalEntries === z.totalEntries) &&
+    (rec.cdSize === 0xffffffff || rec.cdSize === z.cdSize) &&
+    (rec.cdOffset === 0xffffffff || rec.cdOffset === z.cdOffset)
+  if (!agree) return report.zip64Disagrees(out)
+  return { rec: z, split }
+}
+
 /** Finds the end record; pushes diagnostics and returns undefined when the archive must be refused. */
 export function findEndRecord(b: Uint8Array, out: Diagnostic[]): EndRecord | undefined {
   const size = b.length
-  if (size >= 4 && u32(b, 0) === SPLIT) {
-    out.push(
-      createDiagnostic(
-        'pkg/split-archive',
-        'This is one part of a split ZIP archive; only single-file archives are read.',
-      ),
-    )
-    return undefined
-  }
+  if (size >= 4 && u32(b, 0) === SPLIT) return report.splitPart(out)
   let eocd = -1
   let zeroTail = -1
   for (let p = size - 22; p >= 0 && p >= size - 22 - 0xffff; p--) {
@@ -51,37 +135,12 @@ export function findEndRecord(b: Uint8Array, out: Diagnostic[]): EndRecord | und
   }
   if (eocd < 0 && zeroTail >= 0) {
     eocd = zeroTail
-    const end = eocd + 22 + u16(b, eocd + 20)
-    out.push(
-      createDiagnostic(
-        'pkg/trailing-padding',
-        `The archive ends with ${size - end} zero bytes after the end record (block padding); they are ignored.`,
-      ),
-    )
+    report.padding(out, size - (eocd + 22 + u16(b, eocd + 20)))
   } else if (eocd < -1) {
     const p = -2 - eocd
-    out.push(
-      createDiagnostic(
-        'pkg/unexpected-data',
-        `${size - (p + 22 + u16(b, p + 20))} bytes follow the end of the ZIP archive; appended data is refused.`,
-      ),
-    )
-    return undefined
+    return report.appended(out, size - (p + 22 + u16(b, p + 20)))
   }
-  if (eocd < 0) {
-    if (size >= 4 && u32(b, 0) === LOCAL)
-      out.push(
-        createDiagnostic('pkg/corrupt-archive', 'The ZIP archive is truncated: its end record is missing.'),
-      )
-    else
-      out.push(
-        createDiagnostic(
-          'pkg/not-zip',
-          'The input is not a ZIP archive (no end of central directory record).',
-        ),
-      )
-    return undefined
-  }
+  if (eocd < 0) return report.noEnd(out, size >= 4 && u32(b, 0) === LOCAL)
   const disk = u16(b, eocd + 4)
   const cdDisk = u16(b, eocd + 6)
   const onDisk = u16(b, eocd + 8)
@@ -96,62 +155,14 @@ export function findEndRecord(b: Uint8Array, out: Diagnostic[]): EndRecord | und
     (disk !== 0 && disk !== 0xffff) || (cdDisk !== 0 && cdDisk !== 0xffff) || onDisk !== rec.totalEntries
   const loc = eocd - 20
   if (loc >= 0 && u32(b, loc) === LOCATOR64) {
-    const at = u64(b, loc + 8)
-    if (u32(b, loc + 4) !== 0 || u32(b, loc + 16) > 1) split = true
-    if (!(at + 56 <= loc) || u32(b, at) !== EOCD64) {
-      out.push(createDiagnostic('pkg/corrupt-archive', 'The ZIP64 end record is missing or misplaced.'))
-      return undefined
-    }
-    if (u32(b, at + 16) !== 0 || u32(b, at + 20) !== 0 || u64(b, at + 24) !== u64(b, at + 32)) split = true
-    const z: EndRecord = {
-      totalEntries: u64(b, at + 32),
-      cdSize: u64(b, at + 40),
-      cdOffset: u64(b, at + 48),
-      cdEnd: at,
-      zip64: true,
-    }
-    const agree =
-      (rec.totalEntries === 0xffff || rec.totalEntries === z.totalEntries) &&
-      (rec.cdSize === 0xffffffff || rec.cdSize === z.cdSize) &&
-      (rec.cdOffset === 0xffffffff || rec.cdOffset === z.cdOffset)
-    if (!agree) {
-      out.push(
-        createDiagnostic(
-          'pkg/corrupt-archive',
-          'The ZIP64 end record disagrees with the classic end record.',
-        ),
-      )
-      return undefined
-    }
-    rec = z
+    const z = zip64End(b, loc, rec, out)
+    if (!z) return undefined
+    if (z.split) split = true
+    rec = z.rec
   }
-  if (split) {
-    out.push(
-      createDiagnostic(
-        'pkg/split-archive',
-        'This is a split or multi-disk ZIP archive; only single-file archives are read.',
-      ),
-    )
-    return undefined
-  }
+  if (split) return report.split(out)
   const cdStop = rec.cdOffset + rec.cdSize
-  if (cdStop > rec.cdEnd) {
-    out.push(
-      createDiagnostic(
-        'pkg/corrupt-archive',
-        'The central directory runs past the end record: the archive is corrupt.',
-      ),
-    )
-    return undefined
-  }
-  if (cdStop < rec.cdEnd) {
-    out.push(
-      createDiagnostic(
-        'pkg/unexpected-data',
-        `The central directory is ${rec.cdEnd - cdStop} bytes before where the end record sits: data was prepended (a self-extractor stub?) or inserted.`,
-      ),
-    )
-    return undefined
-  }
+  if (cdStop > rec.cdEnd) return report.pastEnd(out)
+  if (cdStop < rec.cdEnd) return report.prepended(out, rec.cdEnd - cdStop)
   return rec
 }
