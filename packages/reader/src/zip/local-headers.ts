@@ -29,6 +29,60 @@ function sameBytes(b: Uint8Array, at: number, name: Uint8Array): boolean {
   return true
 }
 
+/** The wording of the local-header refusals, compiled only when one happens. */
+const report = {
+  noHeader: (r: Entry, out: Diagnostic[]): undefined => {
+    out.push(
+      createDiagnostic(
+        'pkg/corrupt-archive',
+        `"${r.name}": no local header where the central directory points.`,
+        {
+          path: r.name,
+        },
+      ),
+    )
+  },
+  headerIntoDirectory: (r: Entry, out: Diagnostic[]): undefined => {
+    out.push(
+      createDiagnostic(
+        'pkg/corrupt-archive',
+        `"${r.name}": its local header runs into the central directory.`,
+        {
+          path: r.name,
+        },
+      ),
+    )
+  },
+  dataIntoDirectory: (r: Entry, out: Diagnostic[]): undefined => {
+    out.push(
+      createDiagnostic('pkg/overlapping-entries', `"${r.name}": its data runs into the central directory.`, {
+        path: r.name,
+      }),
+    )
+  },
+}
+
+/**
+ * The end of entry `r`'s data descriptor (with or without its signature, 8-byte sizes when
+ * `zip64`) that starts at `end`, or -1 when it runs into the central directory or disagrees with
+ * the record.
+ */
+function descriptorEnd(h: HeaderReader, r: Entry, zip64: boolean, end: number, cdOffset: number): number {
+  const wide = zip64 ? 8 : 4
+  // At most 4 + 4 + 2 * wide bytes.
+  let at = -1
+  if (end < cdOffset) at = h.at(end, Math.min(cdOffset, end + 4 + 4 + 2 * wide))
+  const b = h.buffer
+  let p = 0
+  if (end + 4 <= cdOffset && u32(b, at) === DESCRIPTOR) p = 4
+  if (end + p + 4 + 2 * wide > cdOffset) return -1
+  const crc = u32(b, at + p)
+  const csize = wide === 8 ? u64(b, at + p + 4) : u32(b, at + p + 4)
+  const size = wide === 8 ? u64(b, at + p + 12) : u32(b, at + p + 8)
+  if (crc !== r.crc32 || csize !== r.compressedSize || size !== r.size) return -1
+  return end + p + 4 + 2 * wide
+}
+
 /**
  * Reads the local header of record `i` through `h`; sets the entry's `dataOffset` and `end` and
  * returns it, or pushes why the header disagrees with the record. Every read lies inside
@@ -46,38 +100,16 @@ function checkLocal(
   const o = r.localHeaderOffset
   let at = o + 30 <= cdOffset ? h.at(o, o + 30) : -1
   let b = h.buffer
-  if (at < 0 || u32(b, at) !== LOCAL) {
-    out.push(
-      createDiagnostic(
-        'pkg/corrupt-archive',
-        `"${r.name}": no local header where the central directory points.`,
-        {
-          path: r.name,
-        },
-      ),
-    )
-    return undefined
-  }
+  if (at < 0 || u32(b, at) !== LOCAL) return report.noHeader(r, out)
   const nameLen = u16(b, at + 26)
   const dataOffset = o + 30 + nameLen + u16(b, at + 28)
-  if (dataOffset > cdOffset) {
-    out.push(
-      createDiagnostic(
-        'pkg/corrupt-archive',
-        `"${r.name}": its local header runs into the central directory.`,
-        {
-          path: r.name,
-        },
-      ),
-    )
-    return undefined
-  }
+  if (dataOffset > cdOffset) return report.headerIntoDirectory(r, out)
   at = h.at(o, dataOffset)
   b = h.buffer
   if (nameLen !== nameBytes.length || !sameBytes(b, at + 30, nameBytes)) return mismatch(r, 'name', out)
   if (u16(b, at + 6) !== r.flags) return mismatch(r, 'flags', out)
   if (u16(b, at + 8) !== r.method) return mismatch(r, 'compression method', out)
-  let crc = u32(b, at + 14)
+  const crc = u32(b, at + 14)
   let csize = u32(b, at + 18)
   let size = u32(b, at + 22)
   if (!scanExtra(b, at + 30 + nameLen, at + dataOffset - o, extra)) return mismatch(r, 'extra field', out)
@@ -98,30 +130,10 @@ function checkLocal(
     return mismatch(r, 'sizes', out)
   let end = dataOffset + r.compressedSize
   if (descriptor) {
-    const wide = zip64 ? 8 : 4
-    // The descriptor, with or without its signature: at most 4 + 4 + 2 * wide bytes.
-    if (end < cdOffset) {
-      at = h.at(end, Math.min(cdOffset, end + 4 + 4 + 2 * wide))
-      b = h.buffer
-    }
-    let p = 0
-    if (end + 4 <= cdOffset && u32(b, at) === DESCRIPTOR) p = 4
-    if (end + p + 4 + 2 * wide > cdOffset) return mismatch(r, 'data descriptor', out)
-    crc = u32(b, at + p)
-    csize = wide === 8 ? u64(b, at + p + 4) : u32(b, at + p + 4)
-    size = wide === 8 ? u64(b, at + p + 12) : u32(b, at + p + 8)
-    if (crc !== r.crc32 || csize !== r.compressedSize || size !== r.size)
-      return mismatch(r, 'data descriptor', out)
-    end += p + 4 + 2 * wide
+    end = descriptorEnd(h, r, zip64, end, cdOffset)
+    if (end < 0) return mismatch(r, 'data descriptor', out)
   }
-  if (end > cdOffset) {
-    out.push(
-      createDiagnostic('pkg/overlapping-entries', `"${r.name}": its data runs into the central directory.`, {
-        path: r.name,
-      }),
-    )
-    return undefined
-  }
+  if (end > cdOffset) return report.dataIntoDirectory(r, out)
   r.dataOffset = dataOffset
   r.end = end
   return r
