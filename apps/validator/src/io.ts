@@ -2,10 +2,10 @@
  * File input and output for commands: clear one-line failures, never a half-written file.
  */
 import { randomBytes } from 'node:crypto'
-import { openAsBlob, rmSync } from 'node:fs'
+import { createReadStream, openAsBlob, rmSync, type Stats } from 'node:fs'
 import { readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
-import { LIMITS } from '@spkg/manifest'
+import { createDiagnostic, type Diagnostic, LIMITS } from '@spkg/manifest'
 import type { CliIO } from './cli-types'
 import { IOFailure } from './cli-types'
 
@@ -82,23 +82,70 @@ export function removeOnInterrupt(tmp: string): () => void {
   }
 }
 
+/** A package input refused before it was handed to the reader (a stream with no end in sight). */
+export interface InputRefusal {
+  refused: Diagnostic
+}
+
+/** True for {@link readPackageInput}'s refusal. */
+export function isRefusal(input: Uint8Array | Blob | InputRefusal): input is InputRefusal {
+  return 'refused' in input
+}
+
+/**
+ * Bytes read from a stream (standard input, a pipe, a device) before giving up: far more than any
+ * package within the limits can hold (the reader refuses anything above about 1.2 times the
+ * uncompressed limit), so `/dev/zero` or an endless pipe is refused instead of read forever.
+ */
+const MAX_STREAM_BYTES = 2 * LIMITS.maxUncompressedBytes
+
+async function readCapped(
+  chunks: AsyncIterable<Uint8Array | string>,
+  shown: string,
+): Promise<Uint8Array | InputRefusal> {
+  const kept: Uint8Array[] = []
+  let total = 0
+  for await (const c of chunks) {
+    const bytes = typeof c === 'string' ? new TextEncoder().encode(c) : c
+    total += bytes.length
+    if (total > MAX_STREAM_BYTES)
+      return {
+        refused: createDiagnostic(
+          'pkg/too-large',
+          `${shown} goes on past ${MAX_STREAM_BYTES} bytes; no package within the limits is that large, so it was not read further`,
+        ),
+      }
+    kept.push(bytes)
+  }
+  return Buffer.concat(kept)
+}
+
 /**
  * Reads a package given on the command line for the reader. A file larger than the package size
  * limit is handed over as a file-backed `Blob`, never read into memory: the reader refuses one
  * too large for any package (`pkg/too-large`) from its size alone, so a 3 GB file is an invalid
- * package (exit 1), not an out-of-memory or an I/O error.
+ * package (exit 1), not an out-of-memory or an I/O error. Standard input (`-`) and other streams
+ * (a pipe, `/dev/zero`) are read up to a bound, past which the input is refused (`pkg/too-large`).
  */
-export async function readPackageInput(io: CliIO, p: string): Promise<Uint8Array | Blob> {
-  if (p !== '-') {
-    const path = resolvePath(io, p)
-    try {
-      const info = await stat(path)
-      if (info.isFile() && info.size > LIMITS.maxUncompressedBytes) return await openAsBlob(path)
-    } catch (e) {
-      throw new IOFailure(`cannot read '${p}': ${describe(e)}`)
-    }
+export async function readPackageInput(io: CliIO, p: string): Promise<Uint8Array | Blob | InputRefusal> {
+  if (p === '-') {
+    if (!io.stdin) throw new IOFailure('standard input is not available')
+    return readCapped(io.stdin, 'standard input')
   }
-  return readInput(io, p)
+  const path = resolvePath(io, p)
+  let info: Stats
+  try {
+    info = await stat(path)
+    if (info.isFile() && info.size > LIMITS.maxUncompressedBytes) return await openAsBlob(path)
+  } catch (e) {
+    throw new IOFailure(`cannot read '${p}': ${describe(e)}`)
+  }
+  if (info.isFile() || info.isDirectory()) return readInput(io, p)
+  try {
+    return await readCapped(createReadStream(path), `'${p}'`)
+  } catch (e) {
+    throw new IOFailure(`cannot read '${p}': ${describe(e)}`)
+  }
 }
 
 /**

@@ -85,4 +85,26 @@ describe('hostile archives', () => {
       expect(process.memoryUsage().rss - before, args[0]).toBeLessThan(256 * 2 ** 20)
     }
   })
+
+  it('refuses an endless stream (/dev/zero, standard input) after a bound instead of reading it forever', async () => {
+    const cwd = freshDir()
+    await runCli(['keygen', '-o', 'k'], { cwd })
+    for (const args of [
+      ['validate', '/dev/zero'],
+      ['verify', '/dev/zero'],
+      ['inspect', '/dev/zero'],
+      ['sign', '/dev/zero', '-k', 'k.sec', '-o', 'out.spkg'],
+    ]) {
+      const r = await runCli(args, { cwd })
+      expect(r.stderr, args[0]).toBe('')
+      expect(r.code, args[0]).toBe(1)
+      expect(r.stdout, args[0]).toMatch(/fatal pkg\/too-large: '\/dev\/zero' goes on past 104857600 bytes/)
+    }
+    const piped = await runCli(['validate', '-', '--format', 'json'], {
+      cwd,
+      stdin: new Uint8Array(105 * 2 ** 20),
+    })
+    expect(piped.code).toBe(1)
+    expect(JSON.parse(piped.stdout).diagnostics).toMatchObject([{ code: 'pkg/too-large', severity: 'fatal' }])
+  }, 60_000)
 })

@@ -4,7 +4,7 @@
  */
 import { peekPackage } from '@spkg/reader/node'
 import { type Command, EXIT } from '../cli-types'
-import { readPackageInput } from '../io'
+import { isRefusal, readPackageInput } from '../io'
 import { formatDiagnosticLine, parseFormat, printable, useColor, writeJson } from '../report'
 import { DECRYPTION_KEY_OPTION, readDecryptionKey, withCliAdvice } from '../validate/decryption-key'
 
@@ -33,7 +33,10 @@ cannot even be peeked at.`,
     const format = parseFormat(values.format, ['text', 'json'] as const)
     const file = positionals[0]!
     const decryptionKey = await readDecryptionKey(io, values['decryption-key'])
-    const peeked = await peekPackage(await readPackageInput(io, file), decryptionKey ? { decryptionKey } : {})
+    const input = await readPackageInput(io, file)
+    const peeked = isRefusal(input)
+      ? { ok: false as const, diagnostics: [input.refused] }
+      : await peekPackage(input, decryptionKey ? { decryptionKey } : {})
     const peek = peeked.ok ? peeked : { ...peeked, diagnostics: withCliAdvice(peeked.diagnostics) }
     const color = useColor(io)
     if (!peek.ok) {

@@ -15,7 +15,7 @@ import { publicKeyFromSecret, signChecksum } from '@spkg/integrity/sign'
 import { createDiagnostic, type Diagnostic, hasErrors, isSpkgError, LIMITS } from '@spkg/manifest'
 import { openPackage } from '@spkg/reader/node'
 import { type Command, EXIT, IOFailure, UsageError } from '../cli-types'
-import { readInput, readPackageInput, writeOutputAtomic } from '../io'
+import { isRefusal, readInput, readPackageInput, writeOutputAtomic } from '../io'
 import { buildPackage, zipPackageFiles } from '../pack/build-package'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, summarize, useColor } from '../report'
@@ -77,7 +77,10 @@ signature is replaced. The package is opened and verified first: a package with 
     const fingerprint = await keyFingerprint(publicKeyText)
     const progress = createProgress(io, !quiet)
     progress.update(`verifying ${file}`)
-    const opened = await openPackage(await readPackageInput(io, file))
+    const input = await readPackageInput(io, file)
+    const opened = isRefusal(input)
+      ? { ok: false as const, diagnostics: [input.refused] }
+      : await openPackage(input)
     const color = useColor(io)
     const report = (diagnostics: readonly Diagnostic[]) => {
       for (const d of diagnostics) {

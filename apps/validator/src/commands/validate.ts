@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Diagnostic } from '@spkg/manifest'
 import { type Command, EXIT } from '../cli-types'
-import { readPackageInput, resolvePath } from '../io'
+import { isRefusal, readPackageInput, resolvePath } from '../io'
 import { packFolder } from '../pack/pack-folder'
 import { createProgress } from '../pack/progress'
 import {
@@ -83,6 +83,16 @@ manifest not in canonical form. A folder is validated as the package 'spkg pack'
     const abs = resolvePath(io, target)
     const folder = await isFolder(abs)
     let report: ValidationReport
+    const refusedReport = (diagnostics: Diagnostic[]): ValidationReport => ({
+      loads: false,
+      valid: false,
+      layout: null,
+      type: null,
+      entry: null,
+      parts: [],
+      manifest: null,
+      diagnostics,
+    })
     if (folder) {
       const packed = await packFolder(abs, target, { progress })
       if (packed.bytes) {
@@ -93,27 +103,18 @@ manifest not in canonical form. A folder is validated as the package 'spkg pack'
           before: packed.diagnostics,
           built: true,
         })
-      } else {
-        report = {
-          loads: false,
-          valid: false,
-          layout: null,
-          type: null,
-          entry: null,
-          parts: [],
-          manifest: null,
-          diagnostics: packed.diagnostics,
-        }
-      }
+      } else report = refusedReport(packed.diagnostics)
     } else {
       const bytes = await readPackageInput(io, target)
       progress.update(`validating ${target}`)
       const decryptionKey = await readDecryptionKey(io, values['decryption-key'])
-      report = await validatePackageBytes(bytes, {
-        trustedKeys,
-        hostNamespaces,
-        ...(decryptionKey ? { decryptionKey } : {}),
-      })
+      report = isRefusal(bytes)
+        ? refusedReport([bytes.refused])
+        : await validatePackageBytes(bytes, {
+            trustedKeys,
+            hostNamespaces,
+            ...(decryptionKey ? { decryptionKey } : {}),
+          })
     }
     progress.done()
     const shown: Diagnostic[] = quiet

@@ -5,7 +5,7 @@
 import type { Diagnostic } from '@spkg/manifest'
 import { openPackage } from '@spkg/reader/node'
 import { type Command, EXIT } from '../cli-types'
-import { readPackageInput } from '../io'
+import { isRefusal, readPackageInput } from '../io'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, parseFormat, useColor, writeJson } from '../report'
 import { DECRYPTION_KEY_OPTION, readDecryptionKey, withCliAdvice } from '../validate/decryption-key'
@@ -92,10 +92,10 @@ with a key none of the --trusted-key values vouches for. Exit 2: usage or I/O er
     const progress = createProgress(io, values.quiet !== true && format === 'text')
     progress.update(`verifying ${file}`)
     const decryptionKey = await readDecryptionKey(io, values['decryption-key'])
-    const opened = await openPackage(await readPackageInput(io, file), {
-      trustedKeys,
-      ...(decryptionKey ? { decryptionKey } : {}),
-    })
+    const input = await readPackageInput(io, file)
+    const opened = isRefusal(input)
+      ? { ok: false as const, diagnostics: [input.refused] }
+      : await openPackage(input, { trustedKeys, ...(decryptionKey ? { decryptionKey } : {}) })
     progress.done()
     const ds = withCliAdvice(opened.diagnostics)
     const verdict: Verdict = {
