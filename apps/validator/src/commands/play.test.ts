@@ -413,6 +413,12 @@ describe('spkg play in the terminal', () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toContain("cannot read '")
   })
+
+  it('refuses a path that is neither a file nor a folder (a device) with one clear line (exit 2)', async () => {
+    const r = await play(['/dev/null'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe("spkg play: cannot read '/dev/null': not a story file, package or folder\n")
+  })
 })
 
 describe('spkg play --random-walk', () => {

@@ -22,8 +22,12 @@ export async function loadStory(
 ): Promise<FolderLoad> {
   let isFile: boolean
   try {
-    isFile = (await stat(path)).isFile()
-  } catch {
+    const info = await stat(path)
+    isFile = info.isFile()
+    if (!isFile && !info.isDirectory())
+      throw new IOFailure(`cannot read '${path}': not a story file, package or folder`)
+  } catch (e) {
+    if (e instanceof IOFailure) throw e
     throw new IOFailure(`cannot read '${path}': no such file or directory`)
   }
   if (!isFile || path.endsWith('.sty')) return loadFolder(path, session)
