@@ -110,6 +110,56 @@ function packageEntries(files: readonly ZipEntry[]): PackageEntry[] {
   return out
 }
 
+/**
+ * The archive inside an encrypted package (`.spkg.enc`), or undefined with `pkg/key-required` or
+ * `pkg/decrypt-failed` pushed. Out of `prepare`, so opening a plain package never compiles it.
+ */
+async function decrypt(
+  bytes: Uint8Array,
+  options: PeekOptions,
+  diagnostics: Diagnostic[],
+): Promise<Uint8Array | undefined> {
+  try {
+    return await decryptPackage(bytes, options.decryptionKey)
+  } catch (e) {
+    if (!isSpkgError(e)) throw e
+    diagnostics.push(
+      createDiagnostic(
+        e.code === 'pkg/key-required' ? 'pkg/key-required' : 'pkg/decrypt-failed',
+        e.code === 'pkg/key-required'
+          ? 'The package is encrypted (.spkg.enc); pass its key as decryptionKey to open it.'
+          : `The encrypted package cannot be decrypted: ${e.message}.`,
+      ),
+    )
+    return undefined
+  }
+}
+
+/**
+ * The text of `manifest.json` (a BOM reported and kept for the JSON reader to drop), or
+ * undefined with `manifest/not-json` pushed when it is not UTF-8.
+ */
+function manifestText(data: Uint8Array, diagnostics: Diagnostic[]): string | undefined {
+  let text: string
+  try {
+    text = utf8.decode(data)
+  } catch {
+    diagnostics.push(
+      createDiagnostic('manifest/not-json', 'manifest.json is not valid UTF-8, so it is not JSON.', {
+        path: MANIFEST_PATH,
+      }),
+    )
+    return undefined
+  }
+  if (text.charCodeAt(0) === 0xfeff)
+    diagnostics.push(
+      createDiagnostic('pkg/text-bom', 'manifest.json starts with a UTF-8 byte-order mark; it is ignored.', {
+        path: MANIFEST_PATH,
+      }),
+    )
+  return text
+}
+
 /** Steps every open and peek share: bytes, decryption, directory, layout, manifest. */
 async function prepare(
   input: PackageInput,
@@ -130,20 +180,8 @@ async function prepare(
     return { diagnostics }
   }
   if (isEncryptedPackage(bytes)) {
-    try {
-      bytes = await decryptPackage(bytes, options.decryptionKey)
-    } catch (e) {
-      if (!isSpkgError(e)) throw e
-      diagnostics.push(
-        createDiagnostic(
-          e.code === 'pkg/key-required' ? 'pkg/key-required' : 'pkg/decrypt-failed',
-          e.code === 'pkg/key-required'
-            ? 'The package is encrypted (.spkg.enc); pass its key as decryptionKey to open it.'
-            : `The encrypted package cannot be decrypted: ${e.message}.`,
-        ),
-      )
-      return { diagnostics }
-    }
+    bytes = await decrypt(bytes, options, diagnostics)
+    if (!bytes) return { diagnostics }
   }
   if (bytes.length > maxFile) {
     diagnostics.push(archiveTooLarge(bytes.length, maxFile))
@@ -186,27 +224,8 @@ async function prepare(
     const data = extractEntry(bytes, entry, backend, { remaining: maxBytes, limit: maxBytes }, diagnostics)
     if (!data) return { diagnostics }
     store.keep(entry, data)
-    let text: string | undefined
-    try {
-      text = utf8.decode(data)
-    } catch {
-      diagnostics.push(
-        createDiagnostic('manifest/not-json', 'manifest.json is not valid UTF-8, so it is not JSON.', {
-          path: MANIFEST_PATH,
-        }),
-      )
-      return { diagnostics }
-    }
-    if (text.charCodeAt(0) === 0xfeff)
-      diagnostics.push(
-        createDiagnostic(
-          'pkg/text-bom',
-          'manifest.json starts with a UTF-8 byte-order mark; it is ignored.',
-          {
-            path: MANIFEST_PATH,
-          },
-        ),
-      )
+    const text = manifestText(data, diagnostics)
+    if (text === undefined) return { diagnostics }
     const parsed = parseManifestText(text)
     diagnostics.push(...parsed.diagnostics)
     if (!parsed.manifest || hasFatal(diagnostics)) return { diagnostics }
