@@ -76,4 +76,14 @@ describe('signify file formats', () => {
   it('refuses multi-line comments when writing', () => {
     expect(() => formatSignifyPublicKey({ comment: 'a\nb', keyId, publicKey })).toThrow(TypeError)
   })
+
+  it('refuses comments longer than signify reads (1023 bytes) when writing', async () => {
+    expect(() => formatSignifyPublicKey({ comment: 'x'.repeat(1024), keyId, publicKey })).toThrow(
+      'a signify comment is at most 1023 bytes',
+    )
+    await expect(generateSigningKeys({ comment: 'é'.repeat(512) })).rejects.toThrow(TypeError)
+    expect(formatSignifyPublicKey({ comment: 'x'.repeat(1023), keyId, publicKey })).toMatch(
+      /^untrusted comment: x{1023}\n/,
+    )
+  })
 })

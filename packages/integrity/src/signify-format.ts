@@ -65,9 +65,16 @@ function readRecord(
   return { comment, record }
 }
 
+/** The longest comment signify reads back (a 1024-byte buffer with its terminating NUL). */
+const MAX_COMMENT_BYTES = 1023
+
 function commentLine(comment: string): string {
   if (comment.length === 0 || /[\r\n]/.test(comment))
     throw new TypeError('a signify comment is one non-empty line')
+  if (new TextEncoder().encode(comment).length > MAX_COMMENT_BYTES)
+    throw new TypeError(
+      `a signify comment is at most ${MAX_COMMENT_BYTES} bytes (signify cannot read a longer one)`,
+    )
   return `${COMMENT}${comment}\n`
 }
 
