@@ -101,6 +101,36 @@ export function validateFieldWithZod(
   return { ok: false }
 }
 
+/** The wording of {@link parseManifestWith}'s findings, compiled only when one is made. */
+const report = {
+  notObject: (path: string, value: unknown) =>
+    createDiagnostic(
+      'manifest/not-object',
+      `${path} must be a JSON object, got ${describeJsonType(value)}.`,
+      {
+        path,
+      },
+    ),
+  normalized: (path: string, field: string) =>
+    createDiagnostic('manifest/normalized', `"${field}" was written in a looser form and normalised.`, {
+      path,
+      field: toPointer([field]),
+    }),
+  unknownField: (path: string, key: string) =>
+    createDiagnostic('manifest/unknown-field', `"${key}" is not a manifest field; it is kept and ignored.`, {
+      path,
+      field: toPointer([key]),
+    }),
+  missingId: (path: string, raw: unknown) =>
+    createDiagnostic(
+      'manifest/missing-id',
+      raw === undefined
+        ? `${path} has no "id": every package needs its stable story identifier (a UUID).`
+        : `"id" must be a non-empty string (a UUID), got ${describeJsonType(raw)}.`,
+      { path, field: '/id' },
+    ),
+}
+
 /**
  * Parses a manifest value (already decoded from JSON) into the canonical manifest.
  * Looser forms are normalised (a bare-string part becomes `{file, name}`, a string author
@@ -132,13 +162,7 @@ export function parseManifestWith(
   const path = options.path ?? MANIFEST_PATH
   const diagnostics: Diagnostic[] = []
   if (!isPlainObject(value)) {
-    diagnostics.push(
-      createDiagnostic(
-        'manifest/not-object',
-        `${path} must be a JSON object, got ${describeJsonType(value)}.`,
-        { path },
-      ),
-    )
+    diagnostics.push(report.notObject(path, value))
     return { diagnostics }
   }
   const out: Record<string, unknown> = {}
@@ -174,41 +198,16 @@ export function parseManifestWith(
       ? !Object.is(normalized, raw)
       : JSON.stringify(raw) !== JSON.stringify(r.value) &&
         JSON.stringify(normalized) === JSON.stringify(r.value)
-    if (looser) {
-      diagnostics.push(
-        createDiagnostic('manifest/normalized', `"${field}" was written in a looser form and normalised.`, {
-          path,
-          field: toPointer([field]),
-        }),
-      )
-    }
+    if (looser) diagnostics.push(report.normalized(path, field))
   }
   for (const [key, v] of Object.entries(value)) {
     if (KNOWN.has(key)) continue
     out[key] = v
-    diagnostics.push(
-      createDiagnostic(
-        'manifest/unknown-field',
-        `"${key}" is not a manifest field; it is kept and ignored.`,
-        {
-          path,
-          field: toPointer([key]),
-        },
-      ),
-    )
+    diagnostics.push(report.unknownField(path, key))
   }
   const candidate = out as Manifest
   if (typeof out.id !== 'string') {
-    const raw = value.id
-    diagnostics.unshift(
-      createDiagnostic(
-        'manifest/missing-id',
-        raw === undefined
-          ? `${path} has no "id": every package needs its stable story identifier (a UUID).`
-          : `"id" must be a non-empty string (a UUID), got ${describeJsonType(raw)}.`,
-        { path, field: '/id' },
-      ),
-    )
+    diagnostics.unshift(report.missingId(path, value.id))
     // Still run the rules, so one check reports every problem of the file.
     diagnostics.push(...runManifestRules(candidate, path))
     return { diagnostics }
