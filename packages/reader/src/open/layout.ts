@@ -41,28 +41,34 @@ export function detectLayout(names: readonly string[]): LayoutResult {
   }
   rootStories.sort(compareCodePoints)
   if (packaged) {
-    for (const s of rootStories)
-      diagnostics.push(
-        createDiagnostic(
-          'pkg/mixed-layout',
-          `"${s}" sits at the root next to manifest.json; the manifest decides which parts play.`,
-          { path: s },
-        ),
-      )
+    for (const s of rootStories) diagnostics.push(report.mixed(s))
     return { layout: 'packaged', diagnostics }
   }
   if (rootStories.length > 0) {
-    for (const f of files)
-      if (f.includes('/'))
-        diagnostics.push(
-          createDiagnostic(
-            'pkg/misplaced-file',
-            `"${f}" is in a folder, but a flat archive (no manifest.json) keeps its files at the root.`,
-            { path: f },
-          ),
-        )
+    for (const f of files) if (f.includes('/')) diagnostics.push(report.misplaced(f))
     return { layout: 'flat', flatEntry: rootStories[0], diagnostics }
   }
+  return neither(names, diagnostics)
+}
+
+/** The wording of the layout findings, compiled only when one is made. */
+const report = {
+  mixed: (s: string) =>
+    createDiagnostic(
+      'pkg/mixed-layout',
+      `"${s}" sits at the root next to manifest.json; the manifest decides which parts play.`,
+      { path: s },
+    ),
+  misplaced: (f: string) =>
+    createDiagnostic(
+      'pkg/misplaced-file',
+      `"${f}" is in a folder, but a flat archive (no manifest.json) keeps its files at the root.`,
+      { path: f },
+    ),
+}
+
+/** Neither layout fits: one folder wrapping everything, or no entry at all (both fatal). */
+function neither(names: readonly string[], diagnostics: Diagnostic[]): LayoutResult {
   const tops = new Set(names.map((n) => n.split('/')[0]))
   if (names.length > 0 && tops.size === 1 && names.every((n) => n.includes('/'))) {
     const [top] = tops
