@@ -86,7 +86,7 @@ export const PKG_CODES = defineCodes({
   'pkg/no-entry': {
     severity: 'fatal',
     description:
-      'no usable entry story: no root manifest.json or root `.sty`, no parts, or the entry part is missing or not a `.sty`',
+      'no usable entry story: no root manifest.json or root `.sty`, no parts, or the entry part is missing, not a `.sty` or not UTF-8 text',
   },
   'pkg/mixed-layout': {
     severity: 'warning',

@@ -303,6 +303,10 @@ function checkText(data: Uint8Array, path: string, backend: ReaderBackend, out: 
 
 const isText = (path: string) => /\.(?:sty|xty|json)$/.test(path)
 
+/** True when `path` was found not to be UTF-8 text. */
+const hasInvalidText = (diagnostics: readonly Diagnostic[], path: string) =>
+  diagnostics.some((d) => d.code === 'pkg/invalid-text' && d.path === path)
+
 /**
  * Inflates and checks every entry (directories and clutter included: they count toward the
  * limits), hashing the visible files when `hash` is set. Returns the hashes, or undefined
@@ -450,6 +454,18 @@ export async function openArchive(
       )
     else parts.unshift(entry)
   }
+  // An entry story that is not UTF-8 text cannot be played: there is no usable entry.
+  if (entry?.endsWith('.sty') && has(entry) && hasInvalidText(diagnostics, entry))
+    diagnostics.push(
+      createDiagnostic(
+        'pkg/no-entry',
+        `The entry part "${entry}" is not valid UTF-8 text, so it cannot be played.`,
+        {
+          path: entry,
+          ...(p.layout === 'packaged' ? { field: '/parts/0/file' } : {}),
+        },
+      ),
+    )
 
   // Extensions: the manifest's order, or every module by code point.
   const modules: Array<{ path: string; source: string }> = []

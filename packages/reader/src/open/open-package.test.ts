@@ -480,11 +480,40 @@ describe.each(backends)('openPackage, %s', (_, openPackage) => {
       const r = await open(buildPackage({ parts: { 'story/0001-a.sty': '\ufeffHello' } }))
       expect(await opened(r).readText('story/0001-a.sty')).toBe('Hello')
       expect(pathsOf(r.diagnostics, 'pkg/text-bom')).toEqual(['story/0001-a.sty'])
-      const bad = await open(buildPackage({ parts: { 'story/0001-a.sty': new Uint8Array([0x48, 0xff]) } }))
-      expect(pathsOf(bad.diagnostics, 'pkg/invalid-text')).toEqual(['story/0001-a.sty'])
-      await expect(opened(bad).readText('story/0001-a.sty')).rejects.toMatchObject({
+      const bad = await open(
+        buildPackage({
+          parts: { 'story/0001-a.sty': 'Hi', 'story/0002-b.sty': new Uint8Array([0x48, 0xff]) },
+        }),
+      )
+      expect(pathsOf(bad.diagnostics, 'pkg/invalid-text')).toEqual(['story/0002-b.sty'])
+      await expect(opened(bad).readText('story/0002-b.sty')).rejects.toMatchObject({
         code: 'pkg/invalid-text',
       })
+    })
+
+    it('refuses an entry story that is not UTF-8 text: there is no usable entry (pkg/no-entry)', async () => {
+      const notText = new Uint8Array([0xff, 0xfe, 0x48, 0x69])
+      const packaged = await open(
+        buildPackage({ parts: { 'story/0001-a.sty': notText, 'story/0002-b.sty': 'Hi' } }),
+      )
+      expect(packaged.ok).toBe(false)
+      expect(codes(packaged.diagnostics)).toEqual(
+        expect.arrayContaining(['pkg/invalid-text', 'pkg/no-entry']),
+      )
+      expect(packaged.diagnostics.find((d) => d.code === 'pkg/no-entry')).toMatchObject({
+        severity: 'fatal',
+        path: 'story/0001-a.sty',
+        field: '/parts/0/file',
+      })
+      // Flat: the entry is the lowest root .sty, so a bad a.sty refuses the package too.
+      const flat = await open(
+        buildArchive([
+          { name: 'a.sty', data: notText },
+          { name: 'b.sty', data: enc.encode('Hi') },
+        ]),
+      )
+      expect(flat.ok).toBe(false)
+      expect(pathsOf(flat.diagnostics, 'pkg/no-entry')).toEqual(['a.sty'])
     })
 
     it('gives the story engine its source', async () => {
