@@ -41,7 +41,6 @@ const oneOf =
   (v) =>
     typeof v === 'string' && values.includes(v) ? v : doubt()
 const HEX64 = /^[0-9a-f]{64}$/
-const digest: Check = (v) => (typeof v === 'string' && HEX64.test(v) ? v : doubt())
 
 /** A plain object whose own keys are all safe to copy by assignment. */
 function plain(v: unknown): Record<string, unknown> {
@@ -132,29 +131,44 @@ function looseObject(shape: Record<string, Check>, required: readonly string[] =
 }
 
 /**
- * `parseManifest`'s record handling: each value checked, a new object in `Object.entries` order
- * (an owned input whose values all come back unchanged is returned itself).
+ * The integrity map as `parseManifest` validates records: each value checked (lowercase hex
+ * SHA-256), a new object in `Object.entries` order, or an owned input itself; one loop, no call
+ * per member (the map lists every file).
  */
-const recordOf =
-  (value: Check): Check =>
-  (v) => {
-    const input = plain(v)
-    const keys = Object.keys(input)
-    let out: Record<string, unknown> | undefined
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!
-      if (key === '__proto__') return doubt()
-      const x = input[key]
-      const y = value(x)
-      if (out) out[key] = y
-      else if (!owned || y !== x) {
-        out = {}
-        for (let j = 0; j < i; j++) out[keys[j]!] = input[keys[j]!]
-        out[key] = y
-      }
-    }
-    return out ?? (owned ? input : {})
+const digestMap: Check = (v) => {
+  const input = plain(v)
+  const keys = Object.keys(input)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    const x = input[key]
+    if (key === '__proto__' || typeof x !== 'string' || !HEX64.test(x)) return doubt()
   }
+  if (owned) return input
+  const out: Record<string, unknown> = {}
+  for (let i = 0; i < keys.length; i++) out[keys[i]!] = input[keys[i]!]
+  return out
+}
+
+const partsOf = arrayOf(looseObject({ file: string, name: string }, ['file', 'name']))
+
+/**
+ * `parts` as {@link partsOf} checks them; an owned list whose members are all exactly
+ * `{ file, name }` strings, in that order, is taken in one loop without a call per member.
+ */
+const parts: Check = (v) => {
+  if (owned && Array.isArray(v)) {
+    let i = 0
+    for (; i < v.length; i++) {
+      const p = v[i]
+      if (!isPlainObject(p)) break
+      const keys = Object.keys(p)
+      if (keys.length !== 2 || keys[0] !== 'file' || keys[1] !== 'name') break
+      if (typeof p.file !== 'string' || typeof p.name !== 'string') break
+    }
+    if (i === v.length) return v
+  }
+  return partsOf(v)
+}
 
 const stringList = arrayOf(string)
 const section = looseObject({ enabled: boolean, label: string, icon: string })
@@ -176,7 +190,7 @@ const FIELDS: Record<ManifestField, Check> = {
   genre: string,
   tags: stringList,
   license: string,
-  parts: arrayOf(looseObject({ file: string, name: string }, ['file', 'name'])),
+  parts,
   assets: arrayOf(looseObject({ file: string, name: string }, ['file'])),
   instruction: string,
   stories: stringList,
@@ -200,7 +214,7 @@ const FIELDS: Record<ManifestField, Check> = {
   locked: stringList,
   offline: boolean,
   preview: boolean,
-  integrity: recordOf(digest),
+  integrity: digestMap,
   solo_mode: oneOf('all_roles', 'single_role'),
   storage: oneOf('none', 'local', 'cloud'),
   reader: looseObject({
