@@ -40,6 +40,35 @@ export function decodeText(data: Uint8Array, path: string, out: Diagnostic[]): s
   return text
 }
 
+/**
+ * Every file a package exposes (no directories, no system clutter) by name, indexed on first
+ * use: a quick look that reads only `manifest.json` never builds it.
+ */
+export class FileIndex {
+  private map: Map<string, ZipEntry> | undefined
+
+  constructor(private readonly entries: readonly ZipEntry[]) {}
+
+  private index(): Map<string, ZipEntry> {
+    if (this.map) return this.map
+    const map = new Map<string, ZipEntry>()
+    for (let i = 0; i < this.entries.length; i++) {
+      const e = this.entries[i]!
+      if (!e.isDirectory && !e.ignored) map.set(e.name, e)
+    }
+    this.map = map
+    return map
+  }
+
+  get(path: string): ZipEntry | undefined {
+    return this.index().get(path)
+  }
+
+  has(path: string): boolean {
+    return this.index().has(path)
+  }
+}
+
 /** Reads files of one archive by path (see the module comment for what stays in memory). */
 export class EntryStore {
   private bytes: Uint8Array | undefined
@@ -49,7 +78,7 @@ export class EntryStore {
   constructor(
     bytes: Uint8Array,
     /** Every file the package exposes, by name (no directories, no system clutter). */
-    readonly files: ReadonlyMap<string, ZipEntry>,
+    readonly files: FileIndex,
     private readonly backend: ReaderBackend,
   ) {
     this.bytes = bytes

@@ -30,7 +30,7 @@ import { compareCodePoints } from '../zip/check-entry-name'
 import { type Budget, extractEntry, extractEntryAsync } from '../zip/extract-entry'
 import { readZipDirectory } from '../zip/read-zip-directory'
 import type { ZipDirectory, ZipEntry } from '../zip/types'
-import { decodeText, EntryStore, utf8 } from './entry-store'
+import { decodeText, EntryStore, FileIndex, utf8 } from './entry-store'
 import { archiveTooLarge, inputBytes, maxArchiveBytes, maxInputBytes } from './input'
 import { detectLayout, MANIFEST_PATH } from './layout'
 import { createPackage } from './package-object'
@@ -195,30 +195,25 @@ async function prepare(
   diagnostics.push(...dir.diagnostics)
   const directory = dir.directory
   if (!directory || hasFatal(diagnostics)) return { diagnostics }
-  const files = new Map<string, ZipEntry>()
   const names: string[] = []
+  let manifestEntry: ZipEntry | undefined
   const { entries } = directory
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!
     if (e.ignored) continue
     names.push(e.name)
-    if (!e.isDirectory) files.set(e.name, e)
+    if (e.name === MANIFEST_PATH) manifestEntry = e
   }
+  const files = new FileIndex(entries)
   const store = new EntryStore(bytes, files, backend)
-  const checkLocal = dir.checkLocal
-  const confirm = checkLocal
-    ? (entry: ZipEntry, out: Diagnostic[]) => {
-        const e = checkLocal(entry, out)
-        if (e && !e.isDirectory && !e.ignored) files.set(e.name, e)
-        return e
-      }
-    : undefined
+  // A lazily checked entry is completed in place (the same object the index holds).
+  const confirm = dir.checkLocal
   const layout = detectLayout(names)
   diagnostics.push(...layout.diagnostics)
   if (!layout.layout || hasFatal(diagnostics)) return { diagnostics }
   let manifest: Manifest | undefined
   if (layout.layout === 'packaged') {
-    const entry = confirm ? confirm(files.get(MANIFEST_PATH)!, diagnostics) : files.get(MANIFEST_PATH)!
+    const entry = confirm ? confirm(manifestEntry!, diagnostics) : manifestEntry!
     if (!entry) return { diagnostics }
     fill?.(entry.dataOffset, entry.dataOffset + entry.compressedSize)
     const data = extractEntry(bytes, entry, backend, { remaining: maxBytes, limit: maxBytes }, diagnostics)

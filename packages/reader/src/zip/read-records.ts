@@ -175,7 +175,9 @@ function readRecord(
   records.entries.push({
     name,
     isDirectory,
-    ignored: common ? bare === '__MACOSX' || bare.startsWith('__MACOSX/') : isSystemClutter(name),
+    ignored: common
+      ? bare.charCodeAt(0) === 0x5f && (bare === '__MACOSX' || bare.startsWith('__MACOSX/'))
+      : isSystemClutter(name),
     method,
     flags,
     crc32: dv.getUint32(o + 16, true),
