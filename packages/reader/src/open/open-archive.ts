@@ -81,15 +81,6 @@ const fail = (diagnostics: Diagnostic[]): { ok: false; diagnostics: Diagnostic[]
   diagnostics,
 })
 
-function toPackageEntry(e: ZipEntry): PackageEntry {
-  return {
-    path: e.name,
-    size: e.size,
-    compressedSize: e.compressedSize,
-    method: e.method === 0 ? 'stored' : 'deflate',
-  }
-}
-
 /** The files a package exposes: no directories, no system clutter. */
 export function visibleFiles(directory: ZipDirectory): ZipEntry[] {
   // Indexed loops, not array callbacks or for-of, on the per-entry paths of peek and open:
@@ -106,7 +97,15 @@ export function visibleFiles(directory: ZipDirectory): ZipEntry[] {
 /** The public description of each visible file. */
 function packageEntries(files: readonly ZipEntry[]): PackageEntry[] {
   const out = new Array<PackageEntry>(files.length)
-  for (let i = 0; i < files.length; i++) out[i] = toPackageEntry(files[i]!)
+  for (let i = 0; i < files.length; i++) {
+    const e = files[i]!
+    out[i] = {
+      path: e.name,
+      size: e.size,
+      compressedSize: e.compressedSize,
+      method: e.method === 0 ? 'stored' : 'deflate',
+    }
+  }
   return out
 }
 
