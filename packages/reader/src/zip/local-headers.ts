@@ -24,8 +24,9 @@ function mismatch(r: Entry, what: string, out: Diagnostic[]): undefined {
   return undefined
 }
 
-function sameBytes(b: Uint8Array, at: number, name: Uint8Array): boolean {
-  for (let i = 0; i < name.length; i++) if (b[at + i] !== name[i]) return false
+/** True when `b[at, at + length)` repeats `name[from, from + length)`. */
+function sameBytes(b: Uint8Array, at: number, name: Uint8Array, from: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (b[at + i] !== name[from + i]) return false
   return true
 }
 
@@ -96,7 +97,8 @@ function checkLocal(
   out: Diagnostic[],
 ): Entry | undefined {
   const r = records.entries[i]!
-  const nameBytes = records.nameBytes[i]!
+  const nameAt = records.nameAt[i]!
+  const nameLength = records.nameLength[i]!
   const o = r.localHeaderOffset
   let at = o + 30 <= cdOffset ? h.at(o, o + 30) : -1
   let b = h.buffer
@@ -106,7 +108,8 @@ function checkLocal(
   if (dataOffset > cdOffset) return report.headerIntoDirectory(r, out)
   at = h.at(o, dataOffset)
   b = h.buffer
-  if (nameLen !== nameBytes.length || !sameBytes(b, at + 30, nameBytes)) return mismatch(r, 'name', out)
+  if (nameLen !== nameLength || !sameBytes(b, at + 30, records.cd, nameAt, nameLength))
+    return mismatch(r, 'name', out)
   if (u16(b, at + 6) !== r.flags) return mismatch(r, 'flags', out)
   if (u16(b, at + 8) !== r.method) return mismatch(r, 'compression method', out)
   const crc = u32(b, at + 14)
@@ -190,7 +193,7 @@ export function checkLocalHeader(
  * {@link checkLocalHeader} confirms the record) or undefined after a fatal finding.
  */
 export function checkOffsets(records: RawRecords, cdOffset: number, out: Diagnostic[]): Entry[] | undefined {
-  const { entries, nameBytes } = records
+  const { entries, nameLength } = records
   const order = fileOrder(entries, out)
   if (!order) return undefined
   for (let i = 0; i < order.length; i++) {
@@ -207,7 +210,7 @@ export function checkOffsets(records: RawRecords, cdOffset: number, out: Diagnos
     }
     const next = i + 1 < order.length ? entries[order[i + 1]!]! : undefined
     const limit = next ? next.localHeaderOffset : cdOffset
-    if (o + 30 + nameBytes[order[i]!]!.length + r.compressedSize > limit) {
+    if (o + 30 + nameLength[order[i]!]! + r.compressedSize > limit) {
       out.push(
         createDiagnostic(
           'pkg/overlapping-entries',

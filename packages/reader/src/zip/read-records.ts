@@ -20,8 +20,12 @@ export type Entry = { -readonly [K in keyof ZipEntry]: ZipEntry[K] }
 export interface RawRecords {
   /** In directory order; `dataOffset` and `end` are -1 until the entry's local header is checked. */
   entries: Entry[]
-  /** The raw name bytes (a local header must repeat them). */
-  nameBytes: Uint8Array[]
+  /** The central directory's bytes, where each name's raw bytes sit (a local header must repeat them). */
+  cd: Uint8Array
+  /** Where each raw name starts in {@link RawRecords.cd}. */
+  nameAt: number[]
+  /** Each raw name's length in bytes. */
+  nameLength: number[]
   /** The name (without a directory's trailing `/`) as it collides on real file systems. */
   keys: string[]
   /** True where sizes came from a ZIP64 extra (data descriptors then carry 8-byte sizes). */
@@ -30,6 +34,10 @@ export interface RawRecords {
 
 const CDH = 0x02014b50
 const utf8 = new TextDecoder('utf-8', { fatal: true })
+/** Decodes one character per byte, so positions in its text are positions in the bytes. */
+const latin1 = new TextDecoder('latin1')
+/** From `lastIndex`, the run of ASCII characters (bytes below 0x80 in a {@link latin1} text). */
+const ASCII_RUN = /[\x00-\x7f]*/y
 const S_IFMT = 0o170000
 const S_IFLNK = 0o120000
 const S_IFREG = 0o100000
@@ -70,13 +78,16 @@ const extra: ExtraFields = { zip64: -1, zip64Length: 0, unicodePath: -1, unicode
  * when the whole directory was parsed (callers stop on any fatal diagnostic).
  */
 export function readRecords(cd: Uint8Array, count: number, out: Diagnostic[]): RawRecords | undefined {
-  const records: RawRecords = { entries: [], nameBytes: [], keys: [], zip64: [] }
+  const records: RawRecords = { entries: [], cd, nameAt: [], nameLength: [], keys: [], zip64: [] }
+  // The directory read as one latin1 text: an all-ASCII name (the usual one) is a slice of it,
+  // with no view or decoder call per name; other names are decoded as UTF-8 (or CP437).
+  const text = latin1.decode(cd)
   // DataView reads, not the u16/u32 helpers: a call per field is most of a record's cost while
   // the code is still cold (interpreted), which is the whole of a quick look (bench/reader).
   const dv = new DataView(cd.buffer, cd.byteOffset, cd.byteLength)
   let o = 0
   for (let i = 0; i < count; i++) {
-    o = readRecord(cd, dv, o, i, records, out)
+    o = readRecord(cd, dv, text, o, i, records, out)
     if (o < 0) return undefined
   }
   if (o !== cd.length)
@@ -97,6 +108,7 @@ export function readRecords(cd: Uint8Array, count: number, out: Diagnostic[]): R
 function readRecord(
   cd: Uint8Array,
   dv: DataView,
+  text: string,
   o: number,
   i: number,
   records: RawRecords,
@@ -119,7 +131,6 @@ function readRecord(
     )
     return -1
   }
-  const nameBytes = cd.subarray(o + 46, extraStart)
   const extraOk = scanExtra(cd, extraStart, extraEnd, extra)
   let size = dv.getUint32(o + 24, true)
   let compressedSize = dv.getUint32(o + 20, true)
@@ -140,7 +151,12 @@ function readRecord(
     if (localHeaderOffset === 0xffffffff) localHeaderOffset = zip64Value(cd, p, stop)
     zip64 = true
   }
-  const name = decodeName(nameBytes, flags, out, i)
+  ASCII_RUN.lastIndex = o + 46
+  ASCII_RUN.test(text)
+  const name =
+    ASCII_RUN.lastIndex >= extraStart
+      ? text.slice(o + 46, extraStart)
+      : decodeName(cd.subarray(o + 46, extraStart), flags, out, i)
   if (name === undefined) return next
   if (!extraOk || Number.isNaN(size + compressedSize + localHeaderOffset)) {
     out.push(
@@ -149,7 +165,14 @@ function readRecord(
     return next
   }
   if (extra.unicodePath >= 0)
-    checkUnicodePath(cd, extra.unicodePath, extra.unicodePathLength, name, nameBytes, out)
+    checkUnicodePath(
+      cd,
+      extra.unicodePath,
+      extra.unicodePathLength,
+      name,
+      cd.subarray(o + 46, extraStart),
+      out,
+    )
   const isDirectory = name.endsWith('/')
   const bare = isDirectory ? name.slice(0, -1) : name
   // The usual name needs neither the full name rules nor Unicode folding.
@@ -187,7 +210,8 @@ function readRecord(
     dataOffset: -1,
     end: -1,
   })
-  records.nameBytes.push(nameBytes)
+  records.nameAt.push(o + 46)
+  records.nameLength.push(nameLen)
   records.keys.push(common ? bare.toLowerCase() : collisionKey(bare))
   records.zip64.push(zip64)
   return next
