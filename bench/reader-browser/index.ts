@@ -5,7 +5,8 @@
  * Chromium (one fresh browser context per cold run, the package already in memory), side by side
  * with the native tools (`unzip -qo` to tmpfs, then `sha256sum -c --strict`).
  * `RUNS=n` cold runs per case (default 3), `WARM=n` warm repetitions after each (default 3),
- * `ONLY=node|chromium` one environment, `PACKAGES=small-500,...` some packages, `CASES=...` some cases.
+ * `ONLY=node|chromium` one environment, `PACKAGES=small-500,...` some packages, `CASES=...` some cases,
+ * `JS_FLAGS=...` V8 flags for Chromium (investigation only: never for published figures).
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -100,7 +101,14 @@ function nativeRun(file: string, sums: string): Sample {
 async function chromiumRuns(body: Uint8Array): Promise<Map<string, Sample>> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      // For investigation only (e.g. JS_FLAGS=--no-lazy shows what lazy compilation costs).
+      ...(process.env.JS_FLAGS ? [`--js-flags=${process.env.JS_FLAGS}`] : []),
+    ],
   })
   const out = new Map<string, Sample>()
   try {
