@@ -8,6 +8,7 @@ import { crc32 } from './crc32'
 import { createWebInflater, type Inflater } from './inflate'
 import { hasDeflateRawStream, inflateRawStream } from './inflate-stream'
 import { sha256Hex } from './sha256'
+import { isUtf8 } from './utf8'
 
 /** Platform primitives the reader needs. */
 export interface ReaderBackend {
@@ -74,8 +75,12 @@ export function createWebBackend(options?: WebBackendOptions): ReaderBackend {
     }),
     crc32,
     sha256Hex: (data) => (data.length < get().jsHashBelow ? sha256Hex(data) : webSha256Hex(data)),
+    isUtf8,
   }
 }
 
-/** The isomorphic backend: fflate or DecompressionStream, a slicing-by-8 CRC-32, WebCrypto or JS SHA-256. */
+/**
+ * The isomorphic backend: fflate or DecompressionStream, a slicing-by-8 CRC-32, WebCrypto or JS
+ * SHA-256, and a UTF-8 check that reads ASCII text without decoding it.
+ */
 export const webBackend: ReaderBackend = createWebBackend()
