@@ -131,7 +131,10 @@ function readRecord(
     )
     return -1
   }
-  const extraOk = scanExtra(cd, extraStart, extraEnd, extra)
+  // Most writers add no extra field: then there is nothing to scan.
+  let extraOk = true
+  if (extraEnd > extraStart) extraOk = scanExtra(cd, extraStart, extraEnd, extra)
+  else extra.zip64 = extra.unicodePath = -1
   let size = dv.getUint32(o + 24, true)
   let compressedSize = dv.getUint32(o + 20, true)
   let localHeaderOffset = dv.getUint32(o + 42, true)
