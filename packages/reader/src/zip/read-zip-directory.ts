@@ -27,6 +27,37 @@ function insideFile(r: ZipEntry, prefix: string): Diagnostic {
   )
 }
 
+/** Entry `i` repeats a name seen before: exactly, or as `other` once folded. */
+function duplicateName(entries: readonly ZipEntry[], i: number, other: string): Diagnostic {
+  const r = entries[i]!
+  return namedBefore(entries, i)
+    ? createDiagnostic('pkg/duplicate-entry', `"${r.name}" appears twice in the archive.`, { path: r.name })
+    : createDiagnostic(
+        'pkg/duplicate-entry',
+        `"${r.name}" and "${other}" are the same name on case-insensitive or normalising file systems.`,
+        { path: r.name },
+      )
+}
+
+/**
+ * With duplicates present: each entry lying inside a file (the shortest such folder), keys
+ * compared against every file's key.
+ */
+function filesAsFolders(entries: readonly ZipEntry[], keys: readonly string[], out: Diagnostic[]): void {
+  const files = new Set<string>()
+  for (let i = 0; i < entries.length; i++) if (!entries[i]!.isDirectory) files.add(keys[i]!)
+  for (let i = 0; i < entries.length; i++) {
+    const key = keys[i]!
+    for (let slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
+      const prefix = key.slice(0, slash)
+      if (files.has(prefix)) {
+        out.push(insideFile(entries[i]!, prefix))
+        break
+      }
+    }
+  }
+}
+
 /**
  * Duplicate names: exactly equal, equal once folded (case, Unicode normalisation), or a file
  * whose name is also a parent folder of another entry. One map, no per-entry string slicing in
@@ -42,34 +73,12 @@ function checkDuplicates({ entries, keys }: RawRecords, out: Diagnostic[]): void
     const other = folded.get(key)
     if (other !== undefined) {
       duplicates = true
-      out.push(
-        namedBefore(entries, i)
-          ? createDiagnostic('pkg/duplicate-entry', `"${r.name}" appears twice in the archive.`, {
-              path: r.name,
-            })
-          : createDiagnostic(
-              'pkg/duplicate-entry',
-              `"${r.name}" and "${other}" are the same name on case-insensitive or normalising file systems.`,
-              { path: r.name },
-            ),
-      )
+      out.push(duplicateName(entries, i, other))
     }
     folded.set(key, r.name)
   }
-  // A file whose name is also a parent folder of another entry: the shortest such folder.
   if (duplicates) {
-    const files = new Set<string>()
-    for (let i = 0; i < entries.length; i++) if (!entries[i]!.isDirectory) files.add(keys[i]!)
-    for (let i = 0; i < entries.length; i++) {
-      const key = keys[i]!
-      for (let slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
-        const prefix = key.slice(0, slash)
-        if (files.has(prefix)) {
-          out.push(insideFile(entries[i]!, prefix))
-          break
-        }
-      }
-    }
+    filesAsFolders(entries, keys, out)
     return
   }
   // Without duplicates each key names one entry, a file unless its name ends with `/`; entries
@@ -94,6 +103,32 @@ function checkDuplicates({ entries, keys }: RawRecords, out: Diagnostic[]): void
     }
     if (conflict !== undefined) out.push(insideFile(entries[i]!, conflict))
   }
+}
+
+/** The wording of {@link readZipDirectory}'s findings, compiled only when one is made. */
+const report = {
+  tooManyEntries: (count: number, max: number) =>
+    createDiagnostic(
+      'pkg/too-many-entries',
+      `The archive has ${count} entries; at most ${max} are allowed (directories included).`,
+    ),
+  tooLarge: (declared: number, max: number) =>
+    createDiagnostic(
+      'pkg/too-large',
+      `The entries declare ${declared} uncompressed bytes; at most ${max} are allowed.`,
+    ),
+  directoryWithData: (e: ZipEntry) =>
+    createDiagnostic(
+      'pkg/directory-with-data',
+      `Directory entry "${e.name}" carries ${e.size} bytes; ignored.`,
+      {
+        path: e.name,
+      },
+    ),
+  ignored: (e: ZipEntry) =>
+    createDiagnostic('pkg/ignored-entry', `"${e.name}" is system clutter and was ignored.`, { path: e.name }),
+  notAnEntry: (e: ZipEntry) =>
+    createDiagnostic('pkg/missing-file', `"${e.name}" is not an entry of this archive.`),
 }
 
 /** How much of the archive {@link readZipDirectory} checks up front. */
@@ -126,12 +161,7 @@ export function readZipDirectory(
   const end = findEndRecord(bytes, diagnostics)
   if (!end) return { diagnostics }
   if (end.totalEntries > maxEntries) {
-    diagnostics.push(
-      createDiagnostic(
-        'pkg/too-many-entries',
-        `The archive has ${end.totalEntries} entries; at most ${maxEntries} are allowed (directories included).`,
-      ),
-    )
+    diagnostics.push(report.tooManyEntries(end.totalEntries, maxEntries))
     return { diagnostics }
   }
   const records = readRecords(
@@ -145,12 +175,7 @@ export function readZipDirectory(
   let declared = 0
   for (let i = 0; i < records.entries.length; i++) declared += records.entries[i]!.size
   if (declared > maxBytes) {
-    diagnostics.push(
-      createDiagnostic(
-        'pkg/too-large',
-        `The entries declare ${declared} uncompressed bytes; at most ${maxBytes} are allowed.`,
-      ),
-    )
+    diagnostics.push(report.tooLarge(declared, maxBytes))
     return { diagnostics }
   }
   const quick = options.localHeaders === 'lazy'
@@ -160,22 +185,8 @@ export function readZipDirectory(
   if (!entries || hasFatal(diagnostics)) return { diagnostics }
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!
-    if (e.isDirectory && e.size > 0)
-      diagnostics.push(
-        createDiagnostic(
-          'pkg/directory-with-data',
-          `Directory entry "${e.name}" carries ${e.size} bytes; ignored.`,
-          {
-            path: e.name,
-          },
-        ),
-      )
-    if (e.ignored)
-      diagnostics.push(
-        createDiagnostic('pkg/ignored-entry', `"${e.name}" is system clutter and was ignored.`, {
-          path: e.name,
-        }),
-      )
+    if (e.isDirectory && e.size > 0) diagnostics.push(report.directoryWithData(e))
+    if (e.ignored) diagnostics.push(report.ignored(e))
   }
   const directory = { entries, size: bytes.length, zip64: end.zip64 }
   if (!quick) return { directory, diagnostics }
@@ -184,7 +195,7 @@ export function readZipDirectory(
     if (entry.dataOffset >= 0) return entry
     const i = entries.indexOf(entry as (typeof entries)[number])
     if (i < 0) {
-      out.push(createDiagnostic('pkg/missing-file', `"${entry.name}" is not an entry of this archive.`))
+      out.push(report.notAnEntry(entry))
       return undefined
     }
     return checkLocalHeader(bytes, records, i, cdOffset, out)
