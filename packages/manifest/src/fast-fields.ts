@@ -9,7 +9,6 @@
  * 10-30 ms in a fresh process, more than the rest of a package peek.
  */
 import { isPlainObject } from './json'
-import { namedParts } from './normalize'
 import type { ManifestField } from './schema'
 
 /** Set by a check that cannot vouch that its output serialises like its input (keys reordered). */
@@ -153,13 +152,11 @@ const digestMap: Check = (v) => {
 const partsOf = arrayOf(looseObject({ file: string, name: string }, ['file', 'name']))
 
 /**
- * `parts` as {@link partsOf} checks them; a list the normaliser built from bare names, or an
- * owned list whose members are all exactly `{ file, name }` strings in that order, is taken
- * without a call per member.
+ * `parts` as {@link partsOf} checks them; an owned list whose members are all exactly
+ * `{ file, name }` strings, in that order (a canonical manifest's, or the normaliser's from bare
+ * file names), is taken in one loop without a call per member.
  */
 const parts: Check = (v) => {
-  // Built by the normaliser from bare file names: canonical by construction, and nobody else's.
-  if (Array.isArray(v) && namedParts.has(v)) return v
   if (owned && Array.isArray(v)) {
     let i = 0
     for (; i < v.length; i++) {

@@ -99,13 +99,6 @@ function mapChanged(list: unknown[], f: (v: unknown) => unknown): unknown[] {
   return out ?? list
 }
 
-/**
- * The `parts` arrays {@link normalizeField} built from bare file names: fresh arrays of fresh
- * `{ file, name }` objects of two strings, keys in that order, so the fast path can take them as
- * they are. @internal
- */
-export const namedParts = new WeakSet<object>()
-
 const authorOf = (a: unknown) => (typeof a === 'string' ? { name: a } : a)
 const assetOf = (a: unknown) => (typeof a === 'string' ? { file: a } : a)
 const partOf = (p: unknown) => {
@@ -126,20 +119,8 @@ export function normalizeField(field: ManifestField, value: unknown): unknown {
     case 'author':
       if (typeof value === 'string' || isPlainObject(value)) return [authorOf(value)]
       return Array.isArray(value) ? mapChanged(value, authorOf) : value
-    case 'parts': {
-      if (!Array.isArray(value)) return value
-      // Only bare file names (the usual loose form): one loop, and the result is known canonical.
-      let bare = value.length > 0
-      for (let i = 0; i < value.length && bare; i++) bare = typeof value[i] === 'string'
-      if (!bare) return mapChanged(value, partOf)
-      const out = new Array<{ file: string; name: string }>(value.length)
-      for (let i = 0; i < value.length; i++) {
-        const file = value[i] as string
-        out[i] = { file, name: derivePartName(file) }
-      }
-      namedParts.add(out)
-      return out
-    }
+    case 'parts':
+      return Array.isArray(value) ? mapChanged(value, partOf) : value
     case 'assets':
       return Array.isArray(value) ? mapChanged(value, assetOf) : value
     case 'readers':

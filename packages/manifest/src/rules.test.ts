@@ -1,8 +1,5 @@
-import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import { checkArchivePath, isLanguageTag, parseManifest } from './index'
-import { COMMON_SAFE_PATH } from './paths'
-import { PART_PATH } from './rules'
 
 const ID = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
 const codes = (m: Record<string, unknown>) => parseManifest({ id: ID, ...m }).diagnostics.map((d) => d.code)
@@ -91,16 +88,5 @@ describe('isLanguageTag', () => {
   )
   it.each(['english', 'en_US', 'e', '', 'en-', '123', 'en--US'])('refuses %j', (t) =>
     expect(isLanguageTag(t)).toBe(false),
-  )
-})
-
-describe('PART_PATH', () => {
-  const path = fc.string({ unit: fc.constantFrom(...'story/.-_ aS1\\:\n'), maxLength: 24 })
-  const partLike = path.map((p) => `story/${p}.sty`)
-  test.prop([fc.oneof(path, partLike)], { numRuns: 3000 })(
-    'is the common safe path test, under story/, ending in .sty, in one expression',
-    (p) => {
-      expect(PART_PATH.test(p)).toBe(COMMON_SAFE_PATH.test(p) && p.startsWith('story/') && p.endsWith('.sty'))
-    },
   )
 })

@@ -104,12 +104,6 @@ function files(list: readonly { file: string }[]): string[] {
   return out
 }
 
-/**
- * A common safe path under `story/` ending in `.sty` in one test: exactly
- * `COMMON_SAFE_PATH.test(p) && p.startsWith('story/') && p.endsWith('.sty')`. @internal
- */
-export const PART_PATH = /^story\/(?:\w[\w. -]*\/)*\w[\w. -]*\.sty$/
-
 const PART_RULE = { dir: 'story/', ext: '.sty', what: 'story parts' }
 const ASSET_RULE = { dir: 'assets/', what: 'media' }
 const EXTENSION_RULE = { ext: '.xty', what: 'extension modules' }
@@ -120,7 +114,8 @@ const paths: Rule = (m, push, path) => {
   const parts = m.parts ?? []
   for (let i = 0; i < parts.length; i++) {
     const file = parts[i]!.file
-    if (!PART_PATH.test(file)) checkPath(push, path, ['parts', i, 'file'], file, PART_RULE)
+    if (!(COMMON_SAFE_PATH.test(file) && file.startsWith('story/') && file.endsWith('.sty')))
+      checkPath(push, path, ['parts', i, 'file'], file, PART_RULE)
   }
   const assets = m.assets ?? []
   for (let i = 0; i < assets.length; i++) {

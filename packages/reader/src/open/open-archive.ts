@@ -170,11 +170,7 @@ async function prepare(
   const maxBytes = options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
   const maxEntries = options.limits?.maxEntries ?? LIMITS.maxEntries
   const maxFile = maxArchiveBytes(maxBytes)
-  // Bytes in memory (a file read, a sparse peek) need no reading.
-  const read =
-    input instanceof Uint8Array
-      ? { bytes: input, diagnostics: [] }
-      : await inputBytes(input, maxInputBytes(maxBytes))
+  const read = await inputBytes(input, maxInputBytes(maxBytes))
   const diagnostics = read.diagnostics
   let bytes = read.bytes
   if (!bytes) return { diagnostics }

@@ -131,10 +131,7 @@ function readRecord(
     )
     return -1
   }
-  // Most writers add no extra field: then there is nothing to scan.
-  let extraOk = true
-  if (extraEnd > extraStart) extraOk = scanExtra(cd, extraStart, extraEnd, extra)
-  else extra.zip64 = extra.unicodePath = -1
+  const extraOk = scanExtra(cd, extraStart, extraEnd, extra)
   let size = dv.getUint32(o + 24, true)
   let compressedSize = dv.getUint32(o + 20, true)
   let localHeaderOffset = dv.getUint32(o + 42, true)
