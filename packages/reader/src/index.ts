@@ -1,7 +1,7 @@
 /**
  * @spkg/reader: opens `.spkg` story packages safely, in browsers and Node. Its own central-
- * directory reader checks every name, header and byte range; fflate only inflates, under the
- * package limits; WebCrypto hashes. Node gets a faster backend from `@spkg/reader/node`.
+ * directory reader checks every name, header and byte range; a bounded inflater (or the
+ * platform's `DecompressionStream`) only inflates, under the package limits; WebCrypto hashes. Node gets a faster backend from `@spkg/reader/node`.
  */
 import { LIMITS } from '@spkg/manifest'
 import { fetchBytes } from './open/fetch-input'

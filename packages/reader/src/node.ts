@@ -1,6 +1,6 @@
 /**
- * `@spkg/reader/node`: the same reader on node:zlib and node:crypto (faster than fflate and
- * WebCrypto on Node), plus file-path entry points.
+ * `@spkg/reader/node`: the same reader on node:zlib and node:crypto (faster than the JavaScript
+ * inflater and WebCrypto on Node), plus file-path entry points.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { open } from 'node:fs/promises'

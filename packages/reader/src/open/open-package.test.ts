@@ -51,7 +51,7 @@ async function signedPackage(keys: SigningKeys, tamper?: (files: Map<string, Uin
 }
 
 const backends = [
-  ['web backend (fflate + WebCrypto)', web.openPackage],
+  ['web backend (JavaScript inflater + WebCrypto)', web.openPackage],
   ['node backend (node:zlib + node:crypto)', node.openPackage],
 ] as const
 

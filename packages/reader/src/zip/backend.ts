@@ -1,6 +1,6 @@
 /**
  * The platform pieces behind the safe reader: inflater, CRC-32 and SHA-256. The main entry
- * uses fflate (and `DecompressionStream` for large entries in browsers) and WebCrypto (and a
+ * uses its own bounded JavaScript inflater (and `DecompressionStream` for large entries in browsers) and WebCrypto (and a
  * synchronous SHA-256 for small files where WebCrypto's per-call cost dominates);
  * `@spkg/reader/node` swaps in node:zlib and node:crypto.
  */
@@ -41,7 +41,7 @@ export interface WebBackendOptions {
 /**
  * The thresholds measured by `pnpm bench reader-browser` (bench/reader-browser/RESULTS.md).
  * In a browser `DecompressionStream` is native zlib and pays off from about 1 KiB compressed; Node's is built
- * on JavaScript web streams and lost to fflate at every size, so there the stream is not used.
+ * on JavaScript web streams and lost to the JavaScript inflater at every size, so there the stream is not used.
  * WebCrypto is cheap per call in Chromium but not in Node, where small files hash faster in JS.
  */
 export function defaultWebOptions(
@@ -80,7 +80,7 @@ export function createWebBackend(options?: WebBackendOptions): ReaderBackend {
 }
 
 /**
- * The isomorphic backend: fflate or DecompressionStream, a slicing-by-8 CRC-32, WebCrypto or JS
+ * The isomorphic backend: the bounded JavaScript inflater or DecompressionStream, a slicing-by-8 CRC-32, WebCrypto or JS
  * SHA-256, and a UTF-8 check that reads ASCII text without decoding it.
  */
 export const webBackend: ReaderBackend = createWebBackend()

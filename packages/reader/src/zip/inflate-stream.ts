@@ -1,8 +1,8 @@
 /**
  * Inflating with the platform's `DecompressionStream('deflate-raw')` under the same budget as
- * the fflate inflater. Measured in Chromium it inflates large entries 3-5 times faster than
- * fflate (native zlib); per stream it costs a few promise round trips, so small entries stay on
- * fflate (see the chooser in inflate.ts and bench/reader-browser/RESULTS.md).
+ * the JavaScript inflater. Measured in Chromium it inflates large entries 3-5 times faster than
+ * fflate did (native zlib); per stream it costs a few promise round trips, so small entries stay
+ * on the JavaScript inflater (see the chooser in inflate.ts and bench/reader-browser/RESULTS.md).
  *
  * Budget: the compressed bytes are written in slices no bigger than the remaining budget divided
  * by deflate's maximum ratio (1032:1), minus what the previous slice may still produce. The
@@ -123,7 +123,7 @@ async function inflate(
       const room = cap - produced
       if (room > 0) out.set(room >= value.length ? value : value.subarray(0, room), produced)
       produced += value.length
-      // Like fflate's, output past `declared` is counted, not kept, up to the budget.
+      // As the contract says, output past `declared` is counted, not kept, up to the budget.
       if (produced > limit) {
         failure = { ok: false, reason: 'limit', produced }
         break

@@ -19,7 +19,7 @@ describe('defaultWebOptions', () => {
     expect(defaultWebOptions({ node: false, stream: true })).toEqual({ streamFrom: 1024, jsHashBelow: 0 })
   })
 
-  it('falls back to fflate for every entry where DecompressionStream is missing', () => {
+  it('falls back to the JavaScript inflater for every entry where DecompressionStream is missing', () => {
     expect(defaultWebOptions({ node: false, stream: false }).streamFrom).toBe(Number.POSITIVE_INFINITY)
   })
 

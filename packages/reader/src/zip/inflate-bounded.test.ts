@@ -1,0 +1,290 @@
+import { constants, deflateRawSync, inflateRawSync, type ZlibOptions } from 'node:zlib'
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect, it } from 'vitest'
+import { inflateBounded } from './inflate-bounded'
+
+/** What node:zlib makes of `input`: the bytes, or undefined when it refuses the stream. */
+function zlib(input: Uint8Array): Uint8Array | undefined {
+  try {
+    return new Uint8Array(inflateRawSync(input, { maxOutputLength: 1 << 20 }))
+  } catch {
+    return undefined
+  }
+}
+
+/** Asserts that inflateBounded accepts exactly what zlib accepts, with the same bytes. */
+function agreesWithZlib(input: Uint8Array): void {
+  const expected = zlib(input)
+  if (expected === undefined) {
+    const r = inflateBounded(input, 1 << 20, 1 << 21)
+    expect(r.ok, 'zlib refuses this stream').toBe(false)
+    return
+  }
+  const len = expected.length
+  const r = inflateBounded(input, len, len)
+  expect(r.ok, r.ok ? '' : `${r.reason}: ${r.message}`).toBe(true)
+  if (r.ok) expect(Buffer.from(r.data).equals(Buffer.from(expected))).toBe(true)
+  // Declared one byte short: counted on to the real length, or stopped at a budget it passes.
+  // Declared one byte long: the real length.
+  if (len > 0) {
+    expect(inflateBounded(input, len - 1, 1 << 21)).toMatchObject({
+      ok: false,
+      reason: 'size',
+      produced: len,
+    })
+    expect(inflateBounded(input, len - 1, len - 1)).toMatchObject({ ok: false, reason: 'limit' })
+    if (len > 1) expect(inflateBounded(input, 0, len - 1)).toMatchObject({ ok: false, reason: 'limit' })
+  }
+  expect(inflateBounded(input, len + 1, 1 << 21)).toMatchObject({ ok: false, reason: 'size', produced: len })
+  expect(inflateBounded(input, 1 << 21, len)).toMatchObject({ ok: false, reason: 'size', produced: len })
+}
+
+/** Writes bits LSB first, as deflate packs them; `code` writes a Huffman code MSB first. */
+class Bits {
+  private bytes: number[] = []
+  private n = 0
+  put(value: number, count: number): this {
+    for (let i = 0; i < count; i++) {
+      if (this.n % 8 === 0) this.bytes.push(0)
+      this.bytes[this.bytes.length - 1]! |= ((value >>> i) & 1) << (this.n % 8)
+      this.n++
+    }
+    return this
+  }
+  code(value: number, count: number): this {
+    for (let i = count - 1; i >= 0; i--) this.put((value >>> i) & 1, 1)
+    return this
+  }
+  done(): Uint8Array {
+    return new Uint8Array(this.bytes)
+  }
+}
+
+/** A fixed-Huffman literal/length code (RFC 1951 3.2.6). */
+function fixedCode(w: Bits, sym: number): Bits {
+  if (sym < 144) return w.code(0x30 + sym, 8)
+  if (sym < 256) return w.code(0x190 + sym - 144, 9)
+  if (sym < 280) return w.code(sym - 256, 7)
+  return w.code(0xc0 + sym - 280, 8)
+}
+
+const text = new TextEncoder().encode(
+  Array.from(
+    { length: 400 },
+    (_, i) => `Line ${i}: the lamp gutters; you ${i % 3 ? 'wait' : 'go north'}.\n`,
+  ).join(''),
+)
+const noise = Uint8Array.from({ length: 5000 }, (_, i) => (i * 2654435761) >>> 24)
+
+describe('inflateBounded', () => {
+  const options: [string, ZlibOptions][] = [
+    ['level 1', { level: 1 }],
+    ['level 6', { level: 6 }],
+    ['level 9', { level: 9 }],
+    ['stored (level 0)', { level: 0 }],
+    ['fixed Huffman', { strategy: constants.Z_FIXED }],
+    ['Huffman only', { strategy: constants.Z_HUFFMAN_ONLY }],
+    ['run lengths', { strategy: constants.Z_RLE }],
+    ['filtered, small window and memory', { strategy: constants.Z_FILTERED, windowBits: 9, memLevel: 1 }],
+  ]
+  it.each(options)('inflates what zlib deflates (%s)', (_, opts) => {
+    for (const data of [
+      text,
+      noise,
+      new Uint8Array(0),
+      new Uint8Array(70000).fill(97),
+      text.subarray(0, 1),
+    ]) {
+      const packed = deflateRawSync(data, opts)
+      const r = inflateBounded(packed, data.length, data.length)
+      expect(r.ok && Buffer.from(r.data).equals(Buffer.from(data))).toBe(true)
+      agreesWithZlib(packed)
+    }
+  })
+
+  it('ignores bytes after the final block, as zlib does', () => {
+    const packed = deflateRawSync(text)
+    const r = inflateBounded(new Uint8Array([...packed, 1, 2, 3]), text.length, text.length)
+    expect(r.ok && r.data).toEqual(text)
+  })
+
+  it('stops at the budget however much the stream holds, counting past the declared size', () => {
+    // 64 MiB of zeros in about 64 kB: declared 1 kB, a budget of 1 MiB.
+    const bomb = deflateRawSync(new Uint8Array(64 << 20), { level: 9 })
+    expect(inflateBounded(bomb, 1024, 1 << 20)).toMatchObject({
+      ok: false,
+      reason: 'limit',
+      produced: (1 << 20) + 1,
+    })
+    expect(inflateBounded(bomb, 64 << 20, 1 << 20)).toMatchObject({ ok: false, reason: 'limit' })
+    // Counted through the window, a longer stream reports its real length.
+    const text4 = deflateRawSync(Buffer.concat([text, text, text, text]))
+    expect(inflateBounded(text4, 100, 1 << 20)).toMatchObject({
+      ok: false,
+      reason: 'size',
+      produced: text.length * 4,
+    })
+  })
+
+  it.each<[string, Uint8Array]>([
+    ['an empty input', new Uint8Array(0)],
+    ['block type 3', new Bits().put(1, 1).put(3, 2).done()],
+    [
+      'a stored block whose length does not match its complement',
+      new Uint8Array([1, 5, 0, 0xfa, 0xfe, 1, 2, 3, 4, 5]),
+    ],
+    ['a truncated stored block', new Uint8Array([1, 5, 0, 0xfa, 0xff, 1, 2])],
+    ['a fixed block with literal/length symbol 286', fixedCode(new Bits().put(1, 1).put(1, 2), 286).done()],
+    [
+      'a fixed block with distance symbol 30',
+      fixedCode(fixedCode(new Bits().put(1, 1).put(1, 2), 65), 257)
+        .code(30, 5)
+        .done(),
+    ],
+    [
+      'a distance before the start of the output',
+      fixedCode(new Bits().put(1, 1).put(1, 2), 257).code(0, 5).done(),
+    ],
+    ['a fixed block without its end', fixedCode(new Bits().put(1, 1).put(1, 2), 65).done()],
+    [
+      // HLIT 257, HDIST 1, HCLEN 4 (code lengths for 16, 17, 18, 0): only symbol 16 has a length, so
+      // the very first code length is a repeat of nothing.
+      'a repeat code with no previous length',
+      new Bits()
+        .put(1, 1)
+        .put(2, 2)
+        .put(0, 5)
+        .put(0, 5)
+        .put(0, 4)
+        .put(1, 3)
+        .put(1, 3)
+        .put(0, 3)
+        .put(0, 3)
+        .done(),
+    ],
+    [
+      'an over-subscribed code-length code',
+      new Bits()
+        .put(1, 1)
+        .put(2, 2)
+        .put(0, 5)
+        .put(0, 5)
+        .put(0, 4)
+        .put(1, 3)
+        .put(1, 3)
+        .put(1, 3)
+        .put(0, 3)
+        .done(),
+    ],
+    [
+      'too many length symbols (HLIT 30)',
+      new Bits().put(1, 1).put(2, 2).put(30, 5).put(0, 5).put(0, 4).done(),
+    ],
+  ])('refuses %s, as zlib does', (_, input) => {
+    expect(zlib(input)).toBeUndefined()
+    expect(inflateBounded(input, 1000, 1000)).toMatchObject({ ok: false })
+  })
+
+  it('inflates a stream of many blocks with 15-bit codes with small tables, as zlib does', () => {
+    // 20,000 dynamic blocks whose literal/length code runs to 15 bits, each holding only its end
+    // of block: 0.5 MB that inflate to nothing. A decoder that builds a 2^15-entry table per block
+    // (fflate did) does a billion writes for it; zlib's tables (and these) stay under 852 entries.
+    const w = new Bits()
+    const order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+    // Code-length code: lengths 1-15 get 4-bit codes 0-14, 0 and 18 get 5-bit codes 30 and 31.
+    const cl = (sym: number): [number, number] =>
+      sym >= 1 && sym <= 15 ? [sym - 1, 4] : sym === 0 ? [30, 5] : [31, 5]
+    const blocks = 20_000
+    for (let b = 0; b < blocks; b++) {
+      w.put(b === blocks - 1 ? 1 : 0, 1)
+        .put(2, 2)
+        .put(0, 5)
+        .put(0, 5)
+        .put(15, 4)
+      for (const sym of order) w.put(sym >= 1 && sym <= 15 ? 4 : sym === 0 || sym === 18 ? 5 : 0, 3)
+      // Literals 0-14 get lengths 1-15, 241 zeros, end of block 15; one distance length of 0.
+      for (let i = 1; i <= 15; i++) w.code(...cl(i))
+      w.code(...cl(18)).put(138 - 11, 7)
+      w.code(...cl(18)).put(103 - 11, 7)
+      w.code(...cl(15)).code(...cl(0))
+      w.code(0x7fff, 15) // the end of block: the last 15-bit code
+    }
+    const input = w.done()
+    expect(zlib(input)).toEqual(new Uint8Array(0))
+    expect(inflateBounded(input, 0, 0)).toMatchObject({ ok: true, data: new Uint8Array(0) })
+  })
+
+  it('accepts a distance code with one code of one bit (an incomplete code zlib allows)', () => {
+    // Dynamic block: literal 'a' (length 1), end of block (length 1); one distance code, length 1.
+    // Code-length code: lengths 1 and 0 ... built by zlib's own rule, checked against zlib.
+    const w = new Bits().put(1, 1).put(2, 2).put(0, 5).put(0, 5).put(14, 4)
+    // Code-length code lengths in ORDER 16,17,18,0,8,7,9,6,10,5,11,4,12,3,13,2,14,1,15.
+    // Give symbols 18 (long zero run), 1 (length 1) and 0 each a code: 18 -> 2 bits, 1 -> 2 bits, 0 -> 1 bit.
+    const cl = new Map([
+      [18, 2],
+      [1, 2],
+      [0, 1],
+    ])
+    const order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1]
+    for (const sym of order) w.put(cl.get(sym) ?? 0, 3)
+    // Canonical codes: 0 -> '0', 1 -> '10', 18 -> '11'.
+    const emit = (sym: number) => (sym === 0 ? w.code(0, 1) : sym === 1 ? w.code(2, 2) : w.code(3, 2))
+    // Literal/length lengths: 97 zeros, 'a' = 1, 158 zeros, 256 = 1; then one distance length of 1.
+    emit(18).put(97 - 11, 7)
+    emit(1)
+    emit(18).put(138 - 11, 7)
+    emit(18).put(20 - 11, 7)
+    emit(1)
+    emit(1)
+    // Data: 'a' (code 0), end of block (code 1).
+    w.code(0, 1).code(1, 1)
+    const input = w.done()
+    expect(zlib(input)).toEqual(new Uint8Array([97]))
+    agreesWithZlib(input)
+  })
+
+  test.prop(
+    [fc.uint8Array({ maxLength: 3000 }), fc.integer({ min: 0, max: 9 }), fc.constantFrom(0, 1, 2, 3, 4)],
+    {
+      numRuns: 300,
+    },
+  )('inflates what zlib deflates, for any data, level and strategy', (data, level, strategy) => {
+    const packed = deflateRawSync(data, { level, strategy })
+    const r = inflateBounded(packed, data.length, data.length)
+    expect(r.ok && Buffer.from(r.data).equals(Buffer.from(data))).toBe(true)
+  })
+
+  test.prop(
+    [
+      fc.constantFrom(text, noise, text.subarray(0, 300)),
+      fc.integer({ min: 0, max: 9 }),
+      fc.array(
+        fc.tuple(fc.nat(), fc.integer({ min: 0, max: 7 }), fc.constantFrom('flip', 'cut', 'drop', 'byte')),
+        {
+          minLength: 1,
+          maxLength: 4,
+        },
+      ),
+      fc.integer({ min: 0, max: 255 }),
+    ],
+    { numRuns: 1500 },
+  )('accepts exactly what zlib accepts after any mutation, with the same bytes', (data, level, edits, b) => {
+    const bytes = [...deflateRawSync(data, { level })]
+    for (const [at, bit, kind] of edits) {
+      if (bytes.length === 0) break
+      const i = at % bytes.length
+      if (kind === 'flip') bytes[i]! ^= 1 << bit
+      else if (kind === 'cut') bytes.length = i
+      else if (kind === 'drop') bytes.splice(i, 1)
+      else bytes.splice(i, 0, b)
+    }
+    agreesWithZlib(new Uint8Array(bytes))
+  })
+
+  test.prop([fc.uint8Array({ minLength: 1, maxLength: 200 })], { numRuns: 1500 })(
+    'accepts exactly what zlib accepts on arbitrary bytes',
+    (bytes) => {
+      agreesWithZlib(bytes)
+    },
+  )
+})
