@@ -113,10 +113,13 @@ function zip64End(
   return { rec: z, split }
 }
 
-/** Finds the end record; pushes diagnostics and returns undefined when the archive must be refused. */
-export function findEndRecord(b: Uint8Array, out: Diagnostic[]): EndRecord | undefined {
+/**
+ * Where the end record starts when the archive does not simply end with one without a comment:
+ * the last record within a comment's reach that ends the input, else one followed only by zero
+ * bytes (reported as padding), else -1 with the refusal pushed.
+ */
+function searchEndRecord(b: Uint8Array, out: Diagnostic[]): number {
   const size = b.length
-  if (size >= 4 && u32(b, 0) === SPLIT) return report.splitPart(out)
   let eocd = -1
   let zeroTail = -1
   for (let p = size - 22; p >= 0 && p >= size - 22 - 0xffff; p--) {
@@ -138,9 +141,21 @@ export function findEndRecord(b: Uint8Array, out: Diagnostic[]): EndRecord | und
     report.padding(out, size - (eocd + 22 + u16(b, eocd + 20)))
   } else if (eocd < -1) {
     const p = -2 - eocd
-    return report.appended(out, size - (p + 22 + u16(b, p + 20)))
+    report.appended(out, size - (p + 22 + u16(b, p + 20)))
+    return -1
   }
-  if (eocd < 0) return report.noEnd(out, size >= 4 && u32(b, 0) === LOCAL)
+  if (eocd < 0) report.noEnd(out, size >= 4 && u32(b, 0) === LOCAL)
+  return eocd
+}
+
+/** Finds the end record; pushes diagnostics and returns undefined when the archive must be refused. */
+export function findEndRecord(b: Uint8Array, out: Diagnostic[]): EndRecord | undefined {
+  const size = b.length
+  if (size >= 4 && u32(b, 0) === SPLIT) return report.splitPart(out)
+  // The usual archive ends with its end record and no comment, where the search stops at once.
+  const eocd =
+    size >= 22 && u32(b, size - 22) === EOCD && u16(b, size - 2) === 0 ? size - 22 : searchEndRecord(b, out)
+  if (eocd < 0) return undefined
   const disk = u16(b, eocd + 4)
   const cdDisk = u16(b, eocd + 6)
   const onDisk = u16(b, eocd + 8)

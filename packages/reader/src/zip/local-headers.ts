@@ -193,6 +193,17 @@ export function checkLocalHeader(
  * {@link checkLocalHeader} confirms the record) or undefined after a fatal finding.
  */
 export function checkOffsets(records: RawRecords, cdOffset: number, out: Diagnostic[]): Entry[] | undefined {
+  // The usual archive: the directory pass found the entries in file order, back to back.
+  if (records.inOrder && records.last <= cdOffset) return records.entries
+  return checkOffsetsInFileOrder(records, cdOffset, out)
+}
+
+/** {@link checkOffsets} for any other archive: records sorted by offset, then checked in turn. */
+function checkOffsetsInFileOrder(
+  records: RawRecords,
+  cdOffset: number,
+  out: Diagnostic[],
+): Entry[] | undefined {
   const { entries, nameLength } = records
   const order = fileOrder(entries, out)
   if (!order) return undefined

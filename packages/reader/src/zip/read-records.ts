@@ -30,6 +30,19 @@ export interface RawRecords {
   keys: string[]
   /** True where sizes came from a ZIP64 extra (data descriptors then carry 8-byte sizes). */
   zip64: boolean[]
+  /** The entries' declared uncompressed sizes, summed in directory order. */
+  declared: number
+  /** True when some entry is a directory with data or system clutter (each gets a finding). */
+  flagged: boolean
+  /**
+   * True while the entries, in directory order, start at offset 0, at strictly increasing
+   * offsets, each one's fixed header, name and data (`offset + 30 + name + compressedSize`,
+   * {@link RawRecords.last}) ending at or before the next one's offset: the usual archive,
+   * whose quick layout check then only compares the last entry with the central directory.
+   */
+  inOrder: boolean
+  /** Where the last entry's header, name and data end (as above); 0 without entries. */
+  last: number
 }
 
 const CDH = 0x02014b50
@@ -70,6 +83,26 @@ function decodeName(bytes: Uint8Array, flags: number, out: Diagnostic[], index: 
   }
 }
 
+/** The wording of {@link readRecord}'s findings, compiled only when one is made. */
+const report = {
+  /** The directory itself is broken at record #`i`: -1 for the caller to return. */
+  broken: (i: number, what: string, out: Diagnostic[]): number => {
+    out.push(createDiagnostic('pkg/corrupt-archive', `Central-directory record #${i + 1} ${what}.`))
+    return -1
+  },
+  malformedExtra: (name: string, out: Diagnostic[]) => {
+    out.push(
+      createDiagnostic('pkg/corrupt-archive', `"${name}": its extra field is malformed.`, { path: name }),
+    )
+  },
+  /** Reports `name` (`bare` without a directory's `/`) when the full name rules refuse it. */
+  unsafeName: (name: string, bare: string, out: Diagnostic[]) => {
+    const problem = checkEntryName(bare)
+    if (problem)
+      out.push(createDiagnostic('pkg/unsafe-path', `Entry name "${name}" ${problem}.`, { path: name }))
+  },
+}
+
 /** Scratch for {@link scanExtra} (records are read one at a time). */
 const extra: ExtraFields = { zip64: -1, zip64Length: 0, unicodePath: -1, unicodePathLength: 0 }
 
@@ -78,7 +111,18 @@ const extra: ExtraFields = { zip64: -1, zip64Length: 0, unicodePath: -1, unicode
  * when the whole directory was parsed (callers stop on any fatal diagnostic).
  */
 export function readRecords(cd: Uint8Array, count: number, out: Diagnostic[]): RawRecords | undefined {
-  const records: RawRecords = { entries: [], cd, nameAt: [], nameLength: [], keys: [], zip64: [] }
+  const records: RawRecords = {
+    entries: [],
+    cd,
+    nameAt: [],
+    nameLength: [],
+    keys: [],
+    zip64: [],
+    declared: 0,
+    flagged: false,
+    inOrder: true,
+    last: 0,
+  }
   // The directory read as one latin1 text: an all-ASCII name (the usual one) is a slice of it,
   // with no view or decoder call per name; other names are decoded as UTF-8 (or CP437).
   const text = latin1.decode(cd)
@@ -114,23 +158,14 @@ function readRecord(
   records: RawRecords,
   out: Diagnostic[],
 ): number {
-  if (o + 46 > cd.length || dv.getUint32(o, true) !== CDH) {
-    out.push(
-      createDiagnostic('pkg/corrupt-archive', `Central-directory record #${i + 1} is missing or damaged.`),
-    )
-    return -1
-  }
+  if (o + 46 > cd.length || dv.getUint32(o, true) !== CDH)
+    return report.broken(i, 'is missing or damaged', out)
   const flags = dv.getUint16(o + 8, true)
   const nameLen = dv.getUint16(o + 28, true)
   const extraStart = o + 46 + nameLen
   const extraEnd = extraStart + dv.getUint16(o + 30, true)
   const next = extraEnd + dv.getUint16(o + 32, true)
-  if (next > cd.length) {
-    out.push(
-      createDiagnostic('pkg/corrupt-archive', `Central-directory record #${i + 1} runs past the directory.`),
-    )
-    return -1
-  }
+  if (next > cd.length) return report.broken(i, 'runs past the directory', out)
   const extraOk = scanExtra(cd, extraStart, extraEnd, extra)
   let size = dv.getUint32(o + 24, true)
   let compressedSize = dv.getUint32(o + 20, true)
@@ -159,9 +194,7 @@ function readRecord(
       : decodeName(cd.subarray(o + 46, extraStart), flags, out, i)
   if (name === undefined) return next
   if (!extraOk || Number.isNaN(size + compressedSize + localHeaderOffset)) {
-    out.push(
-      createDiagnostic('pkg/corrupt-archive', `"${name}": its extra field is malformed.`, { path: name }),
-    )
+    report.malformedExtra(name, out)
     return next
   }
   if (extra.unicodePath >= 0)
@@ -177,11 +210,7 @@ function readRecord(
   const bare = isDirectory ? name.slice(0, -1) : name
   // The usual name needs neither the full name rules nor Unicode folding.
   const common = COMMON_NAME.test(bare)
-  if (!common) {
-    const problem = checkEntryName(bare)
-    if (problem)
-      out.push(createDiagnostic('pkg/unsafe-path', `Entry name "${name}" ${problem}.`, { path: name }))
-  }
+  if (!common) report.unsafeName(name, bare, out)
   const external = dv.getUint32(o + 38, true)
   const type = (dv.getUint16(o + 4, true) >> 8 === 3 ? external >>> 16 : 0) & S_IFMT
   const disk = dv.getUint16(o + 34, true)
@@ -195,12 +224,23 @@ function readRecord(
     (method === 0 && size !== compressedSize)
   )
     reportUnusual(name, type, disk, flags, method, size !== compressedSize, out)
+  const ignored = common
+    ? bare.charCodeAt(0) === 0x5f && (bare === '__MACOSX' || bare.startsWith('__MACOSX/'))
+    : isSystemClutter(name)
+  // What the checks after this pass would otherwise each loop over the entries for.
+  records.declared += size
+  if (ignored || (isDirectory && size > 0)) records.flagged = true
+  if (records.inOrder)
+    records.inOrder =
+      records.entries.length === 0
+        ? localHeaderOffset === 0
+        : records.entries[records.entries.length - 1]!.localHeaderOffset < localHeaderOffset &&
+          records.last <= localHeaderOffset
+  records.last = localHeaderOffset + 30 + nameLen + compressedSize
   records.entries.push({
     name,
     isDirectory,
-    ignored: common
-      ? bare.charCodeAt(0) === 0x5f && (bare === '__MACOSX' || bare.startsWith('__MACOSX/'))
-      : isSystemClutter(name),
+    ignored,
     method,
     flags,
     crc32: dv.getUint32(o + 16, true),

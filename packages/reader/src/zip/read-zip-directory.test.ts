@@ -260,3 +260,66 @@ describe('readZipDirectory refuses', () => {
     expect(codes(buildArchive([...names, file('x/')]))).toEqual(['pkg/too-many-entries'])
   })
 })
+
+describe('readZipDirectory quick mode (local headers checked on demand)', () => {
+  const lazy = (bytes: Uint8Array) => readZipDirectory(bytes, {}, { localHeaders: 'lazy' })
+  const eocdAt = (b: Uint8Array) => b.length - 22
+  const u16 = (b: Uint8Array, o: number) => b[o]! | (b[o + 1]! << 8)
+  const u32 = (b: Uint8Array, o: number) => (u16(b, o) | (u16(b, o + 2) << 16)) >>> 0
+
+  /** The archive with its central-directory records in reverse order (end record unchanged). */
+  function reversedDirectory(bytes: Uint8Array): Uint8Array {
+    const cd = u32(bytes, eocdAt(bytes) + 16)
+    const records: Uint8Array[] = []
+    for (let p = cd; p < eocdAt(bytes); ) {
+      const len = 46 + u16(bytes, p + 28) + u16(bytes, p + 30) + u16(bytes, p + 32)
+      records.push(bytes.slice(p, p + len))
+      p += len
+    }
+    const out = bytes.slice()
+    let p = cd
+    for (const r of records.reverse()) {
+      out.set(r, p)
+      p += r.length
+    }
+    return out
+  }
+
+  it('reads a central directory listed out of file order, entries in directory order', () => {
+    const bytes = reversedDirectory(buildArchive([file('a', 'alpha'), file('b', 'bb'), file('c', 'c')]))
+    const r = lazy(bytes)
+    expect(r.diagnostics).toEqual([])
+    expect(r.directory?.entries.map((e) => e.name)).toEqual(['c', 'b', 'a'])
+    for (const e of r.directory!.entries) expect(r.checkLocal?.(e, [])?.dataOffset).toBeGreaterThan(0)
+  })
+
+  it('refuses an entry whose declared data runs into the next entry', () => {
+    const r = lazy(buildArchive([file('a', 'alpha', { method: 0, size: 9, compressedSize: 9 }), file('b')]))
+    expect(r.directory).toBeUndefined()
+    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['pkg/overlapping-entries', '"a" runs into "b".'],
+    ])
+  })
+
+  it('refuses a last entry whose declared data runs into the central directory', () => {
+    const r = lazy(buildArchive([file('a'), file('b', 'bb', { method: 0, size: 3, compressedSize: 3 })]))
+    expect(r.directory).toBeUndefined()
+    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['pkg/overlapping-entries', '"b": its data runs into the central directory.'],
+    ])
+  })
+
+  it('refuses two records that point at the same data', () => {
+    const r = lazy(buildArchive([file('a'), file('b', 'x', { offset: 0 })]))
+    expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([['pkg/overlapping-entries', 'b']])
+    expect(r.directory).toBeUndefined()
+  })
+
+  it('finds the end record before an archive comment, and refuses bytes after one', () => {
+    const withComment = buildArchive([file('a')], { comment: 'a comment' })
+    expect(lazy(withComment).diagnostics).toEqual([])
+    expect(lazy(withComment).directory?.entries.map((e) => e.name)).toEqual(['a'])
+    const appended = buildArchive([file('a')], { append: new Uint8Array([1, 2, 3]) })
+    expect(lazy(appended).diagnostics.map((d) => d.code)).toEqual(['pkg/unexpected-data'])
+  })
+})

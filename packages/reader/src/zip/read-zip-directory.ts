@@ -129,6 +129,14 @@ const report = {
     createDiagnostic('pkg/ignored-entry', `"${e.name}" is system clutter and was ignored.`, { path: e.name }),
   notAnEntry: (e: ZipEntry) =>
     createDiagnostic('pkg/missing-file', `"${e.name}" is not an entry of this archive.`),
+  /** Each directory that carries data and each piece of system clutter, in directory order. */
+  flagged(entries: readonly ZipEntry[], out: Diagnostic[]) {
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!
+      if (e.isDirectory && e.size > 0) out.push(report.directoryWithData(e))
+      if (e.ignored) out.push(report.ignored(e))
+    }
+  },
 }
 
 /** How much of the archive {@link readZipDirectory} checks up front. */
@@ -172,10 +180,8 @@ export function readZipDirectory(
   if (!records || hasFatal(diagnostics)) return { diagnostics }
   checkDuplicates(records, diagnostics)
   if (hasFatal(diagnostics)) return { diagnostics }
-  let declared = 0
-  for (let i = 0; i < records.entries.length; i++) declared += records.entries[i]!.size
-  if (declared > maxBytes) {
-    diagnostics.push(report.tooLarge(declared, maxBytes))
+  if (records.declared > maxBytes) {
+    diagnostics.push(report.tooLarge(records.declared, maxBytes))
     return { diagnostics }
   }
   const quick = options.localHeaders === 'lazy'
@@ -183,11 +189,7 @@ export function readZipDirectory(
     ? checkOffsets(records, end.cdOffset, diagnostics)
     : checkLayout(bytes, records, end.cdOffset, diagnostics)
   if (!entries || hasFatal(diagnostics)) return { diagnostics }
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i]!
-    if (e.isDirectory && e.size > 0) diagnostics.push(report.directoryWithData(e))
-    if (e.ignored) diagnostics.push(report.ignored(e))
-  }
+  if (records.flagged) report.flagged(entries, diagnostics)
   const directory = { entries, size: bytes.length, zip64: end.zip64 }
   if (!quick) return { directory, diagnostics }
   const cdOffset = end.cdOffset
