@@ -6,7 +6,13 @@ import { isUtf8 } from 'node:buffer'
 import * as crypto from 'node:crypto'
 import { crc32, inflateRawSync } from 'node:zlib'
 import type { ReaderBackend } from '../zip/backend'
-import type { Inflater } from '../zip/inflate'
+import type { InflateResult, Inflater } from '../zip/inflate'
+
+/** What a node:zlib error means: past the limit (`maxOutputLength`), else corrupt data. */
+function inflateFailure(err: NodeJS.ErrnoException, limit: number): InflateResult {
+  if (err.code === 'ERR_BUFFER_TOO_LARGE') return { ok: false, reason: 'limit', produced: limit + 1 }
+  return { ok: false, reason: 'corrupt', produced: 0, message: err.message }
+}
 
 /** The node:zlib inflater. */
 export const zlibInflater: Inflater = {
@@ -22,9 +28,7 @@ export const zlibInflater: Inflater = {
       })
       data = new Uint8Array(out.buffer, out.byteOffset, out.length) // a plain Uint8Array view, not a Buffer
     } catch (e) {
-      const err = e as NodeJS.ErrnoException
-      if (err.code === 'ERR_BUFFER_TOO_LARGE') return { ok: false, reason: 'limit', produced: limit + 1 }
-      return { ok: false, reason: 'corrupt', produced: 0, message: err.message }
+      return inflateFailure(e as NodeJS.ErrnoException, limit)
     }
     if (data.length > limit) return { ok: false, reason: 'limit', produced: data.length }
     if (data.length !== declared) return { ok: false, reason: 'size', produced: data.length }

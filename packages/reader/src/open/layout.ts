@@ -4,6 +4,7 @@
  */
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
 import { compareCodePoints } from '../zip/check-entry-name'
+import type { ZipEntry } from '../zip/types'
 
 /** The root manifest path of the packaged layout. */
 export const MANIFEST_PATH = 'manifest.json'
@@ -13,42 +14,55 @@ export interface LayoutResult {
   layout?: 'packaged' | 'flat'
   /** The flat layout's entry: the lowest root `*.sty` by code point. */
   flatEntry?: string
+  /** The packaged layout's `manifest.json` entry. */
+  manifest?: ZipEntry
   diagnostics: Diagnostic[]
 }
 
-const isRootStory = (name: string) => !name.includes('/') && name.endsWith('.sty')
-
 /**
- * Decides the layout from the entry names (system clutter already left out; directories keep
+ * Decides the layout from the archive's entries (system clutter is left out; directories keep
  * their trailing `/`). Fatal `pkg/wrapped-layout` or `pkg/no-entry` when neither layout fits.
  *
  * @example
- * detectLayout(['manifest.json', 'story/0001-inn.sty']).layout // 'packaged'
- * detectLayout(['b.sty', 'a.sty']).flatEntry                   // 'a.sty'
+ * detectLayout(directory.entries).layout // 'packaged' with a root manifest.json
  */
-export function detectLayout(names: readonly string[]): LayoutResult {
+export function detectLayout(entries: readonly ZipEntry[]): LayoutResult {
   const diagnostics: Diagnostic[] = []
-  // One pass, no callback per name (this runs cold on every open and peek).
-  const files: string[] = []
+  // One pass, no callback or copy per entry (this runs cold on every open and peek).
+  let manifest: ZipEntry | undefined
   const rootStories: string[] = []
-  let packaged = false
-  for (let i = 0; i < names.length; i++) {
-    const n = names[i]!
-    if (n.endsWith('/')) continue
-    files.push(n)
-    if (n === MANIFEST_PATH) packaged = true
-    else if (isRootStory(n)) rootStories.push(n)
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!
+    if (e.ignored || e.isDirectory) continue
+    const n = e.name
+    if (n === MANIFEST_PATH) manifest = e
+    else if (n.endsWith('.sty') && !n.includes('/')) rootStories.push(n)
   }
+  if (manifest && rootStories.length === 0) return { layout: 'packaged', manifest, diagnostics }
+  return otherLayouts(entries, manifest, rootStories, diagnostics)
+}
+
+/** {@link detectLayout} past the usual package (a manifest and no story file at the root). */
+function otherLayouts(
+  entries: readonly ZipEntry[],
+  manifest: ZipEntry | undefined,
+  rootStories: string[],
+  diagnostics: Diagnostic[],
+): LayoutResult {
   rootStories.sort(compareCodePoints)
-  if (packaged) {
+  if (manifest) {
     for (const s of rootStories) diagnostics.push(report.mixed(s))
-    return { layout: 'packaged', diagnostics }
+    return { layout: 'packaged', manifest, diagnostics }
   }
   if (rootStories.length > 0) {
-    for (const f of files) if (f.includes('/')) diagnostics.push(report.misplaced(f))
+    for (const e of entries)
+      if (!e.ignored && !e.isDirectory && e.name.includes('/')) diagnostics.push(report.misplaced(e.name))
     return { layout: 'flat', flatEntry: rootStories[0], diagnostics }
   }
-  return neither(names, diagnostics)
+  return neither(
+    entries.filter((e) => !e.ignored).map((e) => e.name),
+    diagnostics,
+  )
 }
 
 /** The wording of the layout findings, compiled only when one is made. */

@@ -94,18 +94,22 @@ export function visibleFiles(directory: ZipDirectory): ZipEntry[] {
   return out
 }
 
-/** The public description of each visible file. */
-function packageEntries(files: readonly ZipEntry[]): PackageEntry[] {
-  const out = new Array<PackageEntry>(files.length)
-  for (let i = 0; i < files.length; i++) {
-    const e = files[i]!
-    out[i] = {
+/** The public description of each visible file (no directories, no system clutter). */
+function packageEntries(entries: readonly ZipEntry[]): PackageEntry[] {
+  // Sized for every entry up front (no regrowth), cut to the files at the end.
+  const out = new Array<PackageEntry>(entries.length)
+  let n = 0
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!
+    if (e.isDirectory || e.ignored) continue
+    out[n++] = {
       path: e.name,
       size: e.size,
       compressedSize: e.compressedSize,
       method: e.method === 0 ? 'stored' : 'deflate',
     }
   }
+  out.length = n
   return out
 }
 
@@ -143,20 +147,23 @@ function manifestText(data: Uint8Array, diagnostics: Diagnostic[]): string | und
   try {
     text = utf8.decode(data)
   } catch {
-    diagnostics.push(
-      createDiagnostic('manifest/not-json', 'manifest.json is not valid UTF-8, so it is not JSON.', {
-        path: MANIFEST_PATH,
-      }),
-    )
+    diagnostics.push(manifestFinding.notUtf8())
     return undefined
   }
-  if (text.charCodeAt(0) === 0xfeff)
-    diagnostics.push(
-      createDiagnostic('pkg/text-bom', 'manifest.json starts with a UTF-8 byte-order mark; it is ignored.', {
-        path: MANIFEST_PATH,
-      }),
-    )
+  if (text.charCodeAt(0) === 0xfeff) diagnostics.push(manifestFinding.bom())
   return text
+}
+
+/** The wording of {@link manifestText}'s findings, compiled only when one is made. */
+const manifestFinding = {
+  notUtf8: () =>
+    createDiagnostic('manifest/not-json', 'manifest.json is not valid UTF-8, so it is not JSON.', {
+      path: MANIFEST_PATH,
+    }),
+  bom: () =>
+    createDiagnostic('pkg/text-bom', 'manifest.json starts with a UTF-8 byte-order mark; it is ignored.', {
+      path: MANIFEST_PATH,
+    }),
 }
 
 /** Steps every open and peek share: bytes, decryption, directory, layout, manifest. */
@@ -194,25 +201,17 @@ async function prepare(
   diagnostics.push(...dir.diagnostics)
   const directory = dir.directory
   if (!directory || hasFatal(diagnostics)) return { diagnostics }
-  const names: string[] = []
-  let manifestEntry: ZipEntry | undefined
   const { entries } = directory
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i]!
-    if (e.ignored) continue
-    names.push(e.name)
-    if (e.name === MANIFEST_PATH) manifestEntry = e
-  }
   const files = new FileIndex(entries)
   const store = new EntryStore(bytes, files, backend)
   // A lazily checked entry is completed in place (the same object the index holds).
   const confirm = dir.checkLocal
-  const layout = detectLayout(names)
+  const layout = detectLayout(entries)
   diagnostics.push(...layout.diagnostics)
   if (!layout.layout || hasFatal(diagnostics)) return { diagnostics }
   let manifest: Manifest | undefined
   if (layout.layout === 'packaged') {
-    const entry = confirm ? confirm(manifestEntry!, diagnostics) : manifestEntry!
+    const entry = confirm ? confirm(layout.manifest!, diagnostics) : layout.manifest!
     if (!entry) return { diagnostics }
     fill?.(entry.dataOffset, entry.dataOffset + entry.compressedSize)
     const data = extractEntry(bytes, entry, backend, { remaining: maxBytes, limit: maxBytes }, diagnostics)
@@ -264,7 +263,7 @@ export async function peekArchive(
     layout: p.layout,
     type: p.manifest?.type ?? 'story',
     entry: entryOf(p),
-    entries: packageEntries(visibleFiles(p.directory)),
+    entries: packageEntries(p.directory.entries),
     readBytes: async (path) => {
       let e = store.files.get(path)
       if (e && confirm) {
@@ -539,7 +538,7 @@ export async function openArchive(
     entry: entry!,
     parts,
     assets: visible.map((e) => e.name).filter((n) => !special(n)),
-    entries: packageEntries(visible),
+    entries: packageEntries(p.directory.entries),
     session,
     modules,
     signature,

@@ -676,6 +676,45 @@ describe('peekPackage', () => {
     }
   })
 
+  it('lists the files open lists: no directory entries, no system clutter, in directory order', async () => {
+    const bytes = buildArchive([
+      { name: 'story/', data: '' },
+      { name: 'manifest.json', data: JSON.stringify({ id: TEST_STORY_ID, parts: ['story/a.sty'] }) },
+      { name: '__MACOSX/._a', data: 'x' },
+      { name: 'story/a.sty', data: 'a' },
+      { name: 'assets/c.png', data: 'img', method: 0 },
+      { name: 'story/.DS_Store', data: 'x' },
+    ])
+    const files = ['manifest.json', 'story/a.sty', 'assets/c.png']
+    for (const [peekPackage, openPackage] of [
+      [web.peekPackage, web.openPackage],
+      [node.peekPackage, node.openPackage],
+    ] as const) {
+      const peek = await peekPackage(bytes)
+      if (!peek.ok) throw new Error(JSON.stringify(peek.diagnostics))
+      expect(peek.entries.map((e) => e.path)).toEqual(files)
+      expect(peek.entries[2]).toEqual({ path: 'assets/c.png', size: 3, compressedSize: 3, method: 'stored' })
+      expect(opened(await openPackage(bytes)).entries).toEqual(peek.entries)
+    }
+  })
+
+  it('tells the layouts apart as open does: a manifest next to root stories, a flat archive', async () => {
+    const mixed = buildPackage({ files: { 'b.sty': 'b', 'a.sty': 'a' } })
+    const flat = buildPackage({
+      layout: 'flat',
+      parts: { 'b.sty': 'b', 'a.sty': 'a' },
+      assets: { 'img/x.png': 'x' },
+    })
+    for (const peekPackage of [web.peekPackage, node.peekPackage]) {
+      const m = await peekPackage(mixed)
+      expect(m.ok && m.layout).toBe('packaged')
+      expect(pathsOf(m.diagnostics, 'pkg/mixed-layout')).toEqual(['a.sty', 'b.sty'])
+      const f = await peekPackage(flat)
+      expect(f.ok && [f.layout, f.entry]).toEqual(['flat', 'a.sty'])
+      expect(pathsOf(f.diagnostics, 'pkg/misplaced-file')).toEqual(['img/x.png'])
+    }
+  })
+
   it('still checks the local header of manifest.json before inflating it', async () => {
     for (const local of [{ crc: 5 }, { name: 'manifest.jsoX' }, { method: 0 }]) {
       const bytes = buildPackage({ entry: { 'manifest.json': { local } } })
