@@ -209,6 +209,13 @@ const CORRUPT = -2
 let failure = ''
 let failedAt = 0
 
+/** Records why and where the stream is corrupt, for {@link inflateBounded}'s result. */
+function corrupt(message: string, at: number): number {
+  failure = message
+  failedAt = at
+  return CORRUPT
+}
+
 /**
  * Inflates `input` into `out`, writing output byte `i` at `out[i & mask]` (mask -1: `out` holds
  * everything; `WINDOW - 1`: `out` is the window and the output is only counted). Returns the
@@ -222,13 +229,8 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
   let bc = 0 // bits in it
   let op = 0 // output position
   let final = 0
-  const fail = (message: string): number => {
-    failure = message
-    failedAt = op
-    return CORRUPT
-  }
-  // More output than the cap; unless the zero bits fed past the input produced it (truncated).
-  const over = (): number => (pos - (bc >>> 3) > inLen ? fail('unexpected end of file') : OVER)
+  // No closures over these variables: captured, they would live in a context object, not in
+  // registers, which made the cold decoding loop half as fast.
   do {
     // Block header.
     while (bc < 3) {
@@ -240,7 +242,7 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
     const type = (bb >>> 1) & 3
     bb >>>= 3
     bc -= 3
-    if (pos - (bc >>> 3) > inLen) return fail('unexpected end of file')
+    if (pos - (bc >>> 3) > inLen) return corrupt('unexpected end of file', op)
     if (type === 0) {
       // Stored: skip to a byte boundary, LEN and NLEN, then LEN bytes.
       bb >>>= bc & 7
@@ -248,16 +250,16 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
       pos -= bc >>> 3 // give back the whole bytes still buffered
       bb = 0
       bc = 0
-      if (pos + 4 > inLen) return fail('unexpected end of file')
+      if (pos + 4 > inLen) return corrupt('unexpected end of file', op)
       const n = input[pos]! | (input[pos + 1]! << 8)
       const nc = input[pos + 2]! | (input[pos + 3]! << 8)
       pos += 4
-      if (n !== (nc ^ 0xffff)) return fail('invalid stored block lengths')
+      if (n !== (nc ^ 0xffff)) return corrupt('invalid stored block lengths', op)
       if (op + n > cap) {
-        if (pos + cap - op > inLen) return fail('unexpected end of file')
+        if (pos + cap - op > inLen) return corrupt('unexpected end of file', op)
         return OVER
       }
-      if (pos + n > inLen) return fail('unexpected end of file')
+      if (pos + n > inLen) return corrupt('unexpected end of file', op)
       if (mask === -1) out.set(input.subarray(pos, pos + n), op)
       else for (let i = 0; i < n; i++) out[(op + i) & mask] = input[pos + i]!
       op += n
@@ -284,7 +286,7 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
       const ncode = ((bb >>> 10) & 15) + 4
       bb >>>= 14
       bc -= 14
-      if (nlen > 286 || ndist > 30) return fail('too many length or distance symbols')
+      if (nlen > 286 || ndist > 30) return corrupt('too many length or distance symbols', op)
       const { lens } = s
       for (let i = 0; i < 19; i++) {
         let l = 0
@@ -300,10 +302,10 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
         }
         lens[ORDER[i]!] = l
       }
-      if (pos - (bc >>> 3) > inLen) return fail('unexpected end of file')
+      if (pos - (bc >>> 3) > inLen) return corrupt('unexpected end of file', op)
       const ct = s.codeTable
       const cbits = buildTable(s, 0, 19, ct, 7, CODES)
-      if (cbits < 0) return fail('invalid code lengths set')
+      if (cbits < 0) return corrupt('invalid code lengths set', op)
       const cmask = (1 << cbits) - 1
       const total = nlen + ndist
       let have = 0
@@ -313,7 +315,7 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
           pos++
           bc += 8
         }
-        if (pos > inLen + 4) return fail('unexpected end of file')
+        if (pos > inLen + 4) return corrupt('unexpected end of file', op)
         const e = ct[bb & cmask]!
         const sym = e >>> 8
         bb >>>= e & BITS
@@ -325,7 +327,7 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
         let len = 0
         let copy: number
         if (sym === 16) {
-          if (have === 0) return fail('invalid bit length repeat')
+          if (have === 0) return corrupt('invalid bit length repeat', op)
           len = lens[have - 1]!
           copy = 3 + (bb & 3)
           bb >>>= 2
@@ -339,18 +341,18 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
           bb >>>= 7
           bc -= 7
         }
-        if (have + copy > total) return fail('invalid bit length repeat')
+        if (have + copy > total) return corrupt('invalid bit length repeat', op)
         while (copy-- > 0) lens[have++] = len
       }
-      if (pos - (bc >>> 3) > inLen) return fail('unexpected end of file')
-      if (lens[256] === 0) return fail('invalid code -- missing end-of-block')
+      if (pos - (bc >>> 3) > inLen) return corrupt('unexpected end of file', op)
+      if (lens[256] === 0) return corrupt('invalid code -- missing end-of-block', op)
       lt = s.lenTable
       lbits = buildTable(s, 0, nlen, lt, 9, LENS)
-      if (lbits < 0) return fail('invalid literal/lengths set')
+      if (lbits < 0) return corrupt('invalid literal/lengths set', op)
       dt = s.distTable
       dbits = buildTable(s, nlen, ndist, dt, 6, DISTS)
-      if (dbits < 0) return fail('invalid distances set')
-    } else return fail('invalid block type')
+      if (dbits < 0) return corrupt('invalid distances set', op)
+    } else return corrupt('invalid block type', op)
 
     // Huffman-coded data: literals, lengths and distances until the end-of-block code.
     const lmask = (1 << lbits) - 1
@@ -361,24 +363,24 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
         pos++
         bc += 8
       }
-      if (pos > inLen + 4) return fail('unexpected end of file')
+      if (pos > inLen + 4) return corrupt('unexpected end of file', op)
       let e = lt[bb & lmask]!
       if (e & LINK) {
         bb >>>= lbits
         bc -= lbits
         e = lt[(e >>> 8) + (bb & ((1 << (e & BITS)) - 1))]!
       }
-      if (e & INVALID) return fail('invalid literal/length code')
+      if (e & INVALID) return corrupt('invalid literal/length code', op)
       bb >>>= e & BITS
       bc -= e & BITS
       const sym = e >>> 8
       if (sym < 256) {
-        if (op === cap) return over()
+        if (op === cap) return pos - (bc >>> 3) > inLen ? corrupt('unexpected end of file', op) : OVER
         out[op++ & mask] = sym
         continue
       }
       if (sym === 256) break
-      if (sym > 285) return fail('invalid literal/length code')
+      if (sym > 285) return corrupt('invalid literal/length code', op)
       const li = sym - 257
       const lx = LEXT[li]!
       while (bc < 20) {
@@ -395,11 +397,11 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
         bc -= dbits
         d = dt[(d >>> 8) + (bb & ((1 << (d & BITS)) - 1))]!
       }
-      if (d & INVALID) return fail('invalid distance code')
+      if (d & INVALID) return corrupt('invalid distance code', op)
       bb >>>= d & BITS
       bc -= d & BITS
       const dsym = d >>> 8
-      if (dsym > 29) return fail('invalid distance code')
+      if (dsym > 29) return corrupt('invalid distance code', op)
       const dx = DEXT[dsym]!
       while (bc < 13) {
         bb |= (pos < inLen ? input[pos]! : 0) << bc
@@ -409,9 +411,9 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
       const dist = DBASE[dsym]! + (bb & ((1 << dx) - 1))
       bb >>>= dx
       bc -= dx
-      if (pos - (bc >>> 3) > inLen) return fail('unexpected end of file')
-      if (dist > op) return fail('invalid distance too far back')
-      if (op + length > cap) return over()
+      if (pos - (bc >>> 3) > inLen) return corrupt('unexpected end of file', op)
+      if (dist > op) return corrupt('invalid distance too far back', op)
+      if (op + length > cap) return pos - (bc >>> 3) > inLen ? corrupt('unexpected end of file', op) : OVER
       let from = op - dist
       const end = op + length
       if (mask !== -1) while (op < end) out[op++ & mask] = out[from++ & mask]!
@@ -422,6 +424,6 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
     }
   } while (!final)
   // Bits past the input were fed as zeros: a stream that needed them is truncated.
-  if (pos - (bc >>> 3) > inLen) return fail('unexpected end of file')
+  if (pos - (bc >>> 3) > inLen) return corrupt('unexpected end of file', op)
   return op
 }
