@@ -358,12 +358,21 @@ function run(input: Uint8Array, out: Uint8Array, mask: number, cap: number): num
     const lmask = (1 << lbits) - 1
     const dmask = (1 << dbits) - 1
     for (;;) {
-      while (bc < 15) {
-        bb |= (pos < inLen ? input[pos]! : 0) << bc
-        pos++
-        bc += 8
+      if (bc < 15) {
+        if (pos + 1 < inLen) {
+          // Two bytes at once: at most 30 bits, so the buffer stays a positive int32.
+          bb |= (input[pos]! | (input[pos + 1]! << 8)) << bc
+          pos += 2
+          bc += 16
+        } else {
+          while (bc < 15) {
+            bb |= (pos < inLen ? input[pos]! : 0) << bc
+            pos++
+            bc += 8
+          }
+          if (pos > inLen + 4) return corrupt('unexpected end of file', op)
+        }
       }
-      if (pos > inLen + 4) return corrupt('unexpected end of file', op)
       let e = lt[bb & lmask]!
       if (e & LINK) {
         bb >>>= lbits
