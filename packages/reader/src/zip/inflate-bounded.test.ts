@@ -1,5 +1,6 @@
 import { constants, deflateRawSync, inflateRawSync, type ZlibOptions } from 'node:zlib'
 import { fc, test } from '@fast-check/vitest'
+import { DeflateBits as Bits, manyHuffmanBlocks } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
 import { inflateBounded } from './inflate-bounded'
 
@@ -37,27 +38,6 @@ function agreesWithZlib(input: Uint8Array): void {
   }
   expect(inflateBounded(input, len + 1, 1 << 21)).toMatchObject({ ok: false, reason: 'size', produced: len })
   expect(inflateBounded(input, 1 << 21, len)).toMatchObject({ ok: false, reason: 'size', produced: len })
-}
-
-/** Writes bits LSB first, as deflate packs them; `code` writes a Huffman code MSB first. */
-class Bits {
-  private bytes: number[] = []
-  private n = 0
-  put(value: number, count: number): this {
-    for (let i = 0; i < count; i++) {
-      if (this.n % 8 === 0) this.bytes.push(0)
-      this.bytes[this.bytes.length - 1]! |= ((value >>> i) & 1) << (this.n % 8)
-      this.n++
-    }
-    return this
-  }
-  code(value: number, count: number): this {
-    for (let i = count - 1; i >= 0; i--) this.put((value >>> i) & 1, 1)
-    return this
-  }
-  done(): Uint8Array {
-    return new Uint8Array(this.bytes)
-  }
 }
 
 /** A fixed-Huffman literal/length code (RFC 1951 3.2.6). */
@@ -188,28 +168,8 @@ describe('inflateBounded', () => {
   it('inflates a stream of many blocks with 15-bit codes with small tables, as zlib does', () => {
     // 20,000 dynamic blocks whose literal/length code runs to 15 bits, each holding only its end
     // of block: 0.5 MB that inflate to nothing. A decoder that builds a 2^15-entry table per block
-    // (fflate did) does a billion writes for it; zlib's tables (and these) stay under 852 entries.
-    const w = new Bits()
-    const order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
-    // Code-length code: lengths 1-15 get 4-bit codes 0-14, 0 and 18 get 5-bit codes 30 and 31.
-    const cl = (sym: number): [number, number] =>
-      sym >= 1 && sym <= 15 ? [sym - 1, 4] : sym === 0 ? [30, 5] : [31, 5]
-    const blocks = 20_000
-    for (let b = 0; b < blocks; b++) {
-      w.put(b === blocks - 1 ? 1 : 0, 1)
-        .put(2, 2)
-        .put(0, 5)
-        .put(0, 5)
-        .put(15, 4)
-      for (const sym of order) w.put(sym >= 1 && sym <= 15 ? 4 : sym === 0 || sym === 18 ? 5 : 0, 3)
-      // Literals 0-14 get lengths 1-15, 241 zeros, end of block 15; one distance length of 0.
-      for (let i = 1; i <= 15; i++) w.code(...cl(i))
-      w.code(...cl(18)).put(138 - 11, 7)
-      w.code(...cl(18)).put(103 - 11, 7)
-      w.code(...cl(15)).code(...cl(0))
-      w.code(0x7fff, 15) // the end of block: the last 15-bit code
-    }
-    const input = w.done()
+    // (fflate did) does 650 million writes for it; zlib's tables (and these) stay under 852 entries.
+    const input = manyHuffmanBlocks(20_000)
     expect(zlib(input)).toEqual(new Uint8Array(0))
     expect(inflateBounded(input, 0, 0)).toMatchObject({ ok: true, data: new Uint8Array(0) })
   })
