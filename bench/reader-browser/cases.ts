@@ -93,15 +93,20 @@ function inflatedBeforehand(bytes: Uint8Array): ReaderBackend {
 /** {@link inflatedBeforehand}, and every file's SHA-256 computed before the clock starts too. */
 async function hashedBeforehand(bytes: Uint8Array): Promise<ReaderBackend> {
   const backend = inflatedBeforehand(bytes)
-  const digests = new Map<Uint8Array, string>()
+  // Inflated files are the very arrays handed over; stored files are views into `bytes`.
+  const inflated = new Map<Uint8Array, string>()
+  const stored = new Map<number, string>()
   for (const e of entriesOf(bytes)) {
-    const data =
-      e.method === 8
-        ? (backend.inflater.inflateRaw(e.input, e.size, LIMIT) as { data: Uint8Array }).data
-        : e.input
-    digests.set(data, await webSha256Hex(data))
+    if (e.method === 8) {
+      const data = (backend.inflater.inflateRaw(e.input, e.size, LIMIT) as { data: Uint8Array }).data
+      inflated.set(data, await webSha256Hex(data))
+    } else stored.set(e.input.byteOffset, await webSha256Hex(e.input))
   }
-  return { ...backend, sha256Hex: (data) => digests.get(data) ?? '' }
+  return {
+    ...backend,
+    sha256Hex: (data) =>
+      inflated.get(data) ?? (data.buffer === bytes.buffer ? stored.get(data.byteOffset) : '') ?? '',
+  }
 }
 
 /** Component cases: one inflater over every deflated entry, one hasher over every file. */
