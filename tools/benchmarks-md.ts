@@ -25,6 +25,11 @@ export const SECTIONS: readonly BenchSection[] = [
     file: 'bench/reader-browser/RESULTS.md',
   },
   {
+    title: 'Reader: the JavaScript inflater vs fflate and node:zlib, ordinary and hostile streams (issue 3)',
+    command: 'pnpm bench inflate',
+    file: 'bench/inflate/RESULTS.md',
+  },
+  {
     title: 'Validate: large packages, time and memory (issues 3 and 4)',
     command: 'pnpm bench validate',
     file: 'bench/validate/RESULTS.md',
