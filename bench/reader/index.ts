@@ -119,7 +119,10 @@ try {
     const results: [string, Figures][] = [
       ['floor (node:zlib + node:crypto, minimal walk)', measure(() => child('floor', file))],
       ['@spkg/reader/node openPackageFile', measure(() => child('reader-node', file))],
-      ['@spkg/reader openPackage (JavaScript inflater + WebCrypto)', measure(() => child('reader-web', file))],
+      [
+        '@spkg/reader openPackage (JavaScript inflater + WebCrypto)',
+        measure(() => child('reader-web', file)),
+      ],
       ['unzip + sha256sum -c (native)', measure(() => native(file, sums))],
       ['peek floor (tail + directory walk + manifest, node:zlib)', measure(() => child('peek-floor', file))],
       ['@spkg/reader/node peekPackageFile', measure(() => child('peek-node', file))],
