@@ -40,6 +40,21 @@ function agreesWithZlib(input: Uint8Array): void {
   expect(inflateBounded(input, 1 << 21, len)).toMatchObject({ ok: false, reason: 'size', produced: len })
 }
 
+/**
+ * A final dynamic block's header (HLIT 257, HDIST 1) with these code-length code lengths, in the
+ * order they are sent (16, 17, 18, 0, 8, ...).
+ */
+function dynamicHeader(...lengths: number[]): Uint8Array {
+  const w = new Bits()
+    .put(1, 1)
+    .put(2, 2)
+    .put(0, 5)
+    .put(0, 5)
+    .put(lengths.length - 4, 4)
+  for (const l of lengths) w.put(l, 3)
+  return w.done()
+}
+
 /** A fixed-Huffman literal/length code (RFC 1951 3.2.6). */
 function fixedCode(w: Bits, sym: number): Bits {
   if (sym < 144) return w.code(0x30 + sym, 8)
@@ -126,36 +141,10 @@ describe('inflateBounded', () => {
       fixedCode(new Bits().put(1, 1).put(1, 2), 257).code(0, 5).done(),
     ],
     ['a fixed block without its end', fixedCode(new Bits().put(1, 1).put(1, 2), 65).done()],
-    [
-      // HLIT 257, HDIST 1, HCLEN 4 (code lengths for 16, 17, 18, 0): only symbol 16 has a length, so
-      // the very first code length is a repeat of nothing.
-      'a repeat code with no previous length',
-      new Bits()
-        .put(1, 1)
-        .put(2, 2)
-        .put(0, 5)
-        .put(0, 5)
-        .put(0, 4)
-        .put(1, 3)
-        .put(1, 3)
-        .put(0, 3)
-        .put(0, 3)
-        .done(),
-    ],
-    [
-      'an over-subscribed code-length code',
-      new Bits()
-        .put(1, 1)
-        .put(2, 2)
-        .put(0, 5)
-        .put(0, 5)
-        .put(0, 4)
-        .put(1, 3)
-        .put(1, 3)
-        .put(1, 3)
-        .put(0, 3)
-        .done(),
-    ],
+    // Code-length code lengths for 16, 17, 18, 0: symbols 16 and 17 get one-bit codes, so the
+    // first code length read (a zero bit) is 16, a repeat of nothing.
+    ['a repeat code with no previous length', dynamicHeader(1, 1, 0, 0)],
+    ['an over-subscribed code-length code', dynamicHeader(1, 1, 1, 0)],
     [
       'too many length symbols (HLIT 30)',
       new Bits().put(1, 1).put(2, 2).put(30, 5).put(0, 5).put(0, 4).done(),
