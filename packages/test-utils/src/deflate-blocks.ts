@@ -3,27 +3,39 @@
  * hostile stream of many tiny dynamic blocks whose literal/length code runs to 15 bits.
  */
 
-/** Writes bits least significant first, as deflate packs them; `code` writes a Huffman code most significant bit first. */
+/**
+ * Writes bits least significant first, as deflate packs them; `code` writes a Huffman code most
+ * significant bit first. The buffer starts at `capacity` bytes and doubles when full.
+ */
 export class DeflateBits {
-  private readonly bytes: number[] = []
-  private n = 0
+  private buf: Uint8Array
+  private bit = 0
+  constructor(capacity = 64) {
+    this.buf = new Uint8Array(Math.max(1, capacity))
+  }
   /** Appends the `count` low bits of `value`, least significant first. */
   put(value: number, count: number): this {
-    for (let i = 0; i < count; i++) {
-      if (this.n % 8 === 0) this.bytes.push(0)
-      this.bytes[this.bytes.length - 1]! |= ((value >>> i) & 1) << (this.n % 8)
-      this.n++
-    }
+    for (let i = 0; i < count; i++) this.one((value >>> i) & 1)
     return this
   }
   /** Appends a `count`-bit Huffman code, most significant bit first. */
   code(value: number, count: number): this {
-    for (let i = count - 1; i >= 0; i--) this.put((value >>> i) & 1, 1)
+    for (let i = count - 1; i >= 0; i--) this.one((value >>> i) & 1)
     return this
   }
   /** The bytes written so far (the last one padded with zero bits). */
   done(): Uint8Array {
-    return new Uint8Array(this.bytes)
+    return this.buf.slice(0, (this.bit + 7) >> 3)
+  }
+  private one(b: number): void {
+    const byte = this.bit >> 3
+    if (byte === this.buf.length) {
+      const grown = new Uint8Array(this.buf.length * 2)
+      grown.set(this.buf)
+      this.buf = grown
+    }
+    if (b) this.buf[byte]! |= 1 << (this.bit & 7)
+    this.bit++
   }
 }
 
