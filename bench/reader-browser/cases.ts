@@ -6,13 +6,14 @@
 import { openArchive, peekArchive } from '../../packages/reader/src/open/open-archive'
 import {
   createWebBackend,
+  defaultWebOptions,
   type ReaderBackend,
   type WebBackendOptions,
   webBackend,
   webSha256Hex,
 } from '../../packages/reader/src/zip/backend'
 import { boundedInflater } from '../../packages/reader/src/zip/inflate'
-import { hasDeflateRawStream, inflateRawStream } from '../../packages/reader/src/zip/inflate-stream'
+import { inflateRawStream } from '../../packages/reader/src/zip/inflate-stream'
 import { readZipDirectory } from '../../packages/reader/src/zip/read-zip-directory'
 import { sha256Hex } from '../../packages/reader/src/zip/sha256'
 import { fflateInflater } from './fflate-inflater'
@@ -55,9 +56,10 @@ const jsCrcBackend: ReaderBackend = {
   },
 }
 
+/** The default backend's stream threshold, resolved once as the backend resolves it. */
 let streamAt: number | undefined
 const streamFrom = () => {
-  streamAt ??= hasDeflateRawStream() ? 1024 : NEVER
+  streamAt ??= defaultWebOptions().streamFrom
   return streamAt
 }
 
