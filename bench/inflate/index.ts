@@ -1,7 +1,7 @@
 /**
  * `pnpm bench inflate`: the reader's JavaScript inflater against fflate (the inflater it
- * replaced) and node:zlib, in Node and in Chromium, on ordinary streams (the text parts of the
- * reader bench's packages: 500 × 2 kB, 250 × 90 kB, 5 × 2 MB) and on hostile ones (many tiny
+ * replaced) and node:zlib, in Node and in Chromium, on ordinary streams (text parts in the reader
+ * bench's prose: 500 × 2 kB, 250 × 90 kB, 5 × 2 MB) and on hostile ones (many tiny
  * blocks with 15-bit codes, which inflate to nothing). Each figure is one fresh process or page:
  * the first pass over the set (cold) and the median of the next passes (warm).
  *
@@ -15,21 +15,15 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
 import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
+import { prose } from '../reader/packages'
 import { INFLATERS, manyHuffmanBlocks, type StreamSet } from './cases'
 
 const RUNS = Number(process.env.RUNS ?? 3)
 const ONLY = process.env.ONLY
 const here = import.meta.dirname
 
-function prose(n: number, seed: number): Uint8Array {
-  const words = ['the', 'lamp', 'gutters', 'you', 'wait', 'go', 'north', 'door', 'inn', 'key', 'rain', 'and']
-  let s = ''
-  for (let x = seed; s.length < n; x = (x * 1103515245 + 12345) & 0x7fffffff)
-    s += `${words[x % words.length]} `
-  return new TextEncoder().encode(s.slice(0, n))
-}
 function textSet(name: string, count: number, size: number): StreamSet {
-  const raw = Array.from({ length: count }, (_, i) => prose(size, i + 1))
+  const raw = Array.from({ length: count }, (_, i) => new TextEncoder().encode(prose(size, i + 1)))
   return {
     name,
     streams: raw.map((r) => new Uint8Array(deflateRawSync(r, { level: 6 }))),

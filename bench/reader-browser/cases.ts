@@ -3,6 +3,7 @@
  * Chromium (page.ts): the whole `openPackage` pipeline on a web backend variant, or one
  * component (every deflated entry inflated, or every file hashed) on its own.
  */
+import { LIMITS } from '@spkg/manifest'
 import { openArchive, peekArchive } from '../../packages/reader/src/open/open-archive'
 import {
   createWebBackend,
@@ -126,7 +127,7 @@ export const COMPONENTS = [
 /** Every case name. */
 export const CASES = [...Object.keys(VARIANTS), ...COMPONENTS]
 
-const LIMIT = 52_428_800
+const LIMIT = LIMITS.maxUncompressedBytes
 
 function entriesOf(bytes: Uint8Array) {
   const dir = readZipDirectory(bytes).directory
