@@ -51,7 +51,8 @@ export interface OpenUrlOptions extends OpenOptions {
 /**
  * Downloads a whole package (one plain GET, refused past the size bound without buffering it)
  * and opens it like {@link openPackage}. A network error or a non-2xx answer is
- * `pkg/fetch-failed`. Never rejects on bad input (only when `options.signal` aborts).
+ * `pkg/fetch-failed`, naming the URL without its credentials, query or fragment. Never rejects
+ * on bad input (only when `options.signal` aborts).
  *
  * @example
  * const result = await openPackageUrl('https://example.org/stories/the-inn.spkg')

@@ -5,10 +5,10 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { isEncryptedPackage } from '@spkg/integrity/encrypt'
-import { createDiagnostic, type Diagnostic, LIMITS } from '@spkg/manifest'
+import { type Diagnostic, LIMITS } from '@spkg/manifest'
 import { nodeBackend } from './node/backend'
 import { openSparse } from './node/sparse-file'
-import { archiveTooLarge, maxInputBytes } from './open/input'
+import { archiveTooLarge, fileLabel, fileReadFailed, maxInputBytes } from './open/input'
 import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
 
@@ -17,13 +17,14 @@ export * from './index'
 const maxFileBytes = (limits: PeekOptions['limits']) =>
   maxInputBytes(limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
 
-/** `pkg/fetch-failed` for a file system error, naming its code but not the host path. */
-function readFailed(e: unknown): Diagnostic {
+/**
+ * `pkg/fetch-failed` for a file system error: the file's base name and the error's code
+ * (`ENOENT`), never the folders above it (see {@link fileLabel}).
+ */
+function readFailed(path: string, e: unknown): Diagnostic {
   const err = e as NodeJS.ErrnoException
-  return createDiagnostic(
-    'pkg/fetch-failed',
-    `The package file could not be read (${err.code ?? err.message}).`,
-  )
+  const name = fileLabel(path)
+  return fileReadFailed(name, err.code ?? String(err.message).split(path).join(name))
 }
 
 /**
@@ -52,7 +53,7 @@ function readSmallFile(
     }
     return { bytes: at === size ? bytes : bytes.subarray(0, at), diagnostics: [] }
   } catch (e) {
-    return { diagnostics: [readFailed(e)] }
+    return { diagnostics: [readFailed(path, e)] }
   } finally {
     if (fd !== undefined) closeSync(fd)
   }
@@ -79,7 +80,7 @@ async function readPackageFile(
     }
     return { bytes: at === size ? bytes : bytes.subarray(0, at), diagnostics: [] }
   } catch (e) {
-    return { diagnostics: [readFailed(e)] }
+    return { diagnostics: [readFailed(path, e)] }
   } finally {
     await handle?.close()
   }
@@ -103,7 +104,7 @@ export function peekPackage(input: PackageInput, options: PeekOptions = {}): Pro
 
 /**
  * Opens a package file from disk (see {@link openPackage}). A file that cannot be read gives
- * `pkg/fetch-failed`; a file too big to be a package is refused before it is read.
+ * `pkg/fetch-failed`, naming the file's base name (not its folders) and the error code; a file too big to be a package is refused before it is read.
  *
  * @example
  * const result = await openPackageFile('the-inn.spkg', { trustedKeys: [await readFile('author.pub', 'utf8')] })
@@ -128,7 +129,7 @@ export async function peekPackageFile(path: string, options: PeekOptions = {}): 
   try {
     sparse = openSparse(path, maxFileBytes(options.limits))
   } catch (e) {
-    return { ok: false, diagnostics: [readFailed(e)] }
+    return { ok: false, diagnostics: [readFailed(path, e)] }
   }
   if (!('bytes' in sparse))
     return { ok: false, diagnostics: [archiveTooLarge(sparse.size, maxFileBytes(options.limits))] }

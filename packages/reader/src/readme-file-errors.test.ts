@@ -1,6 +1,6 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { openPackage } from './index'
@@ -18,6 +18,17 @@ describe('openPackageFile and peekPackageFile on a file that cannot be read', ()
       expect(r.ok).toBe(false)
       expect(r.diagnostics).toMatchObject([{ code: 'pkg/fetch-failed', severity: 'fatal' }])
       expect(r.diagnostics[0]?.message).toContain(errno)
+    }
+  })
+
+  it('name the file by its base name, never the folders above it (no host path in a diagnostic)', async () => {
+    const missing = join(dir, 'the-inn.spkg')
+    for (const open of [openPackageFile, peekPackageFile]) {
+      const [d] = (await open(missing)).diagnostics
+      expect(d?.message).toBe('The package file "the-inn.spkg" could not be read (ENOENT).')
+      const [folder] = (await open(dir)).diagnostics
+      expect(folder?.message).toBe(`The package file "${basename(dir)}" could not be read (EISDIR).`)
+      expect(folder?.message).not.toContain(tmpdir())
     }
   })
 })

@@ -45,6 +45,37 @@ describe('openPackageUrl', () => {
     expect(closed.diagnostics.map((d) => d.code)).toEqual(['pkg/fetch-failed'])
   })
 
+  it('names the URL in pkg/fetch-failed, without credentials, query or fragment', async () => {
+    const status = await openPackageUrl(`${base}/stories/the-inn.spkg?token=s3cr3t#chapter-2`)
+    expect(status.diagnostics).toMatchObject([
+      {
+        code: 'pkg/fetch-failed',
+        message: `The package "${base}/stories/the-inn.spkg" could not be downloaded: the server answered 404.`,
+      },
+    ])
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise<void>((resolve) => closed.close(() => resolve()))
+    const refused = await openPackageUrl(`http://127.0.0.1:${port}/x.spkg?sig=s3cr3t`)
+    expect(refused.diagnostics[0]!.message).toBe(
+      `The package "http://127.0.0.1:${port}/x.spkg" could not be downloaded: fetch failed (ECONNREFUSED).`,
+    )
+    // fetch's own messages repeat the URL it was given: credentials and all.
+    for (const url of [
+      'http://reader:s3cr3t@127.0.0.1:1/x.spkg',
+      new URL('http://reader:s3cr3t@127.0.0.1:1/x.spkg?sig=s3cr3t'),
+      'http://bad host/x.spkg?sig=s3cr3t',
+    ]) {
+      const r = await openPackageUrl(url)
+      expect(r.diagnostics.map((d) => d.code)).toEqual(['pkg/fetch-failed'])
+      expect(r.diagnostics[0]!.message).not.toMatch(/s3cr3t|reader/)
+      expect(r.diagnostics[0]!.message).toMatch(
+        /^The package "http:\/\/(127\.0\.0\.1:1|bad host)\/x\.spkg" could not/,
+      )
+    }
+  })
+
   it('refuses a body larger than any package, declared or streamed', async () => {
     const limits = { maxUncompressedBytes: 1000 }
     for (const path of ['/huge-declared', '/huge-stream']) {

@@ -4,7 +4,23 @@
  * are all checked, and nothing beyond the bound is buffered.
  */
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
-import { archiveTooLarge } from './input'
+import { archiveTooLarge, urlLabel } from './input'
+
+/**
+ * Why a fetch failed, for a diagnostic: its message and its cause's system code or message
+ * (`ECONNREFUSED`, `bad port`), with the URL replaced by its label wherever they repeat it
+ * (fetch's own messages quote the URL it was given, credentials and all).
+ */
+function fetchError(e: unknown, url: string | URL, label: string): string {
+  const cause = e instanceof Error && e.cause instanceof Error ? e.cause : undefined
+  const code = (cause as { code?: unknown } | undefined)?.code
+  let why = e instanceof Error ? e.message : String(e)
+  if (cause) why += ` (${typeof code === 'string' ? code : cause.message})`
+  for (const raw of [String(url), url instanceof URL ? url.href : '']) {
+    if (raw) why = why.split(raw).join(label)
+  }
+  return why
+}
 
 /** Downloads `url`; returns the bytes or the diagnostics that refuse it. Never throws but on abort. */
 export async function fetchBytes(
@@ -13,15 +29,18 @@ export async function fetchBytes(
   fetchImpl: typeof fetch,
   signal?: AbortSignal,
 ): Promise<{ bytes?: Uint8Array; diagnostics: Diagnostic[] }> {
+  const label = urlLabel(url)
   const failed = (why: string) => ({
-    diagnostics: [createDiagnostic('pkg/fetch-failed', `The package could not be downloaded: ${why}.`)],
+    diagnostics: [
+      createDiagnostic('pkg/fetch-failed', `The package "${label}" could not be downloaded: ${why}.`),
+    ],
   })
   let res: Response
   try {
     res = await fetchImpl(url, signal ? { signal } : {})
   } catch (e) {
     signal?.throwIfAborted()
-    return failed(e instanceof Error ? e.message : String(e))
+    return failed(fetchError(e, url, label))
   }
   if (!res.ok) {
     await res.body?.cancel().catch(() => {})
@@ -49,7 +68,7 @@ export async function fetchBytes(
     }
   } catch (e) {
     signal?.throwIfAborted()
-    return failed(e instanceof Error ? e.message : String(e))
+    return failed(fetchError(e, url, label))
   }
   const bytes = new Uint8Array(total)
   let o = 0

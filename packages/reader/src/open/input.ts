@@ -31,6 +31,51 @@ export function archiveTooLarge(size: number, max: number): Diagnostic {
   )
 }
 
+/** Longest name of a package file or URL a diagnostic quotes. */
+const MAX_SHOWN = 200
+
+function shorten(text: string): string {
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text
+}
+
+/**
+ * How diagnostics name a package file: its base name, never the folders above it (a diagnostic
+ * may reach an end user, and a host path can carry a user name; the caller has the full path).
+ */
+export function fileLabel(path: string): string {
+  const trimmed = path.replace(/[/\\]+$/, '')
+  return shorten(trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1) || path)
+}
+
+/**
+ * How diagnostics name a package URL: without credentials, query or fragment, which may hold
+ * secrets (signed-URL tokens, passwords).
+ */
+export function urlLabel(url: string | URL): string {
+  try {
+    const u = new URL(String(url))
+    u.username = ''
+    u.password = ''
+    u.search = ''
+    u.hash = ''
+    return shorten(u.href)
+  } catch {
+    return shorten(
+      String(url)
+        .replace(/[?#][\s\S]*$/, '')
+        .replace(/^([^:/?#]+:\/\/)[^/]*@/, '$1'),
+    )
+  }
+}
+
+/** `pkg/fetch-failed` for a package file (a path or a File) that could not be read. */
+export function fileReadFailed(name: string | undefined, why: string): Diagnostic {
+  return createDiagnostic(
+    'pkg/fetch-failed',
+    `The package file${name ? ` "${name}"` : ''} could not be read (${why}).`,
+  )
+}
+
 /** Reads the input into one Uint8Array, or returns the diagnostics that refuse it. */
 export async function inputBytes(
   input: PackageInput,
@@ -43,14 +88,9 @@ export async function inputBytes(
     try {
       return { bytes: new Uint8Array(await input.arrayBuffer()), diagnostics: [] }
     } catch (e) {
-      return {
-        diagnostics: [
-          createDiagnostic(
-            'pkg/fetch-failed',
-            `The package file could not be read: ${e instanceof Error ? e.message : String(e)}.`,
-          ),
-        ],
-      }
+      const name = typeof File !== 'undefined' && input instanceof File ? input.name : ''
+      const why = e instanceof Error ? e.message : String(e)
+      return { diagnostics: [fileReadFailed(name ? fileLabel(name) : undefined, why)] }
     }
   }
   return {
