@@ -19,7 +19,12 @@ export async function runCli(
   let stderr = ''
   const stdin = options.stdin
   const code = await main(args, {
-    stdout: { write: (s: string) => (stdout += s), isTTY: options.tty ?? false },
+    // Bytes (a package written to `-o -`) are kept one character per byte.
+    stdout: {
+      write: (s: string | Uint8Array) =>
+        (stdout += typeof s === 'string' ? s : Buffer.from(s).toString('latin1')),
+      isTTY: options.tty ?? false,
+    },
     stderr: { write: (s: string) => (stderr += s), isTTY: options.tty ?? false },
     stdin:
       stdin === undefined

@@ -10,7 +10,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
 /** Where a command writes; tests pass buffers, the binary passes the process streams. */
 export interface CliIO {
-  stdout: { write(chunk: string): unknown; isTTY?: boolean }
+  /** Text, and the bytes of an output file given as `-` or `/dev/stdout` (`spkg pack -o -`). */
+  stdout: { write(chunk: string | Uint8Array): unknown; isTTY?: boolean }
   stderr: { write(chunk: string): unknown; isTTY?: boolean }
   /** Reads standard input when a command takes `-`; absent in tests that do not need it. */
   stdin?: AsyncIterable<Uint8Array | string>

@@ -80,6 +80,23 @@ await writeOutputAtomic({ cwd: ${JSON.stringify(dir)} } as never, 'out.spkg', sl
     expect(readdirSync(dir)).toEqual(['out.fifo'])
   })
 
+  it('keeps the old file and leaves no temporary file when the write fails midway', async () => {
+    const dir = freshDir()
+    writeFileSync(join(dir, 'inn.spkg'), 'the old package')
+    async function* failing() {
+      yield new Uint8Array(64 * 1024)
+      throw Object.assign(new Error('no space left'), { code: 'ENOSPC' })
+    }
+    await expect(writeOutputAtomic(cliIO(dir), 'inn.spkg', failing())).rejects.toThrow(
+      "cannot write 'inn.spkg': no space left on the device",
+    )
+    expect(readFileSync(join(dir, 'inn.spkg'), 'utf8')).toBe('the old package')
+    expect(readdirSync(dir)).toEqual(['inn.spkg'])
+    // A new file is not created at all.
+    await expect(writeOutputAtomic(cliIO(dir), 'new.spkg', failing())).rejects.toThrow()
+    expect(readdirSync(dir)).toEqual(['inn.spkg'])
+  })
+
   it('follows a symbolic link: the file it points to is replaced, the link stays', async () => {
     const dir = freshDir()
     mkdirSync(join(dir, 'real'))

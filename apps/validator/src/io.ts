@@ -148,24 +148,44 @@ export async function readPackageInput(io: CliIO, p: string): Promise<Uint8Array
   }
 }
 
+/** Paths that name this process's standard output. */
+const STDOUT_PATHS = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1'])
+
+/**
+ * True when an output path given on the command line is standard output: `-`, `/dev/stdout`
+ * (or `/dev/fd/1`). A command writing its result there must print everything else on stderr.
+ */
+export function isStandardOutput(io: CliIO, p: string): boolean {
+  return p === '-' || (process.platform !== 'win32' && STDOUT_PATHS.has(resolvePath(io, p)))
+}
+
 /**
  * Writes a file atomically: the bytes go to a temporary file beside the target, which is then
- * renamed over it, so an interrupted write never leaves a truncated file behind, and Ctrl-C
- * during the write removes the temporary file. A symbolic link is followed (the file it points to
- * is replaced, the link stays); a target that exists and is neither a file nor a folder (a pipe,
- * `/dev/stdout`, a device) is written to directly, never replaced by a rename.
+ * renamed over it, so an interrupted or failed write never leaves a truncated file behind, and
+ * Ctrl-C during the write removes the temporary file. A symbolic link is followed (the file it
+ * points to is replaced, the link stays); a target that exists and is neither a file nor a folder
+ * (a pipe, a device) is written to directly, never replaced by a rename. Standard output (`-`,
+ * `/dev/stdout`: see {@link isStandardOutput}) is written through `io.stdout`, whatever it is
+ * connected to (a pipe, a file, a terminal).
  */
 export async function writeOutputAtomic(
   io: CliIO,
   p: string,
   data: Uint8Array | string | AsyncIterable<Uint8Array>,
 ): Promise<void> {
+  if (isStandardOutput(io, p)) {
+    if (typeof data === 'string' || data instanceof Uint8Array) io.stdout.write(data)
+    else for await (const chunk of data) io.stdout.write(chunk)
+    return
+  }
   let target = resolvePath(io, p)
   let direct = false
   try {
-    target = await realpath(target)
+    // stat, not realpath: a /dev/fd or /proc link to a pipe ("pipe:[1234]") has no real path,
+    // and renaming over the link itself would replace it with a file.
     const info = await stat(target)
-    direct = !info.isFile() && !info.isDirectory()
+    if (info.isFile()) target = await realpath(target)
+    else direct = !info.isDirectory()
   } catch (e) {
     // Absent (or a dangling link): written beside it below. Anything else is a failed write.
     if ((e as NodeJS.ErrnoException)?.code !== 'ENOENT')

@@ -236,6 +236,24 @@ describe('spkg pack', () => {
     expect(noOut.stderr).toContain('missing -o <file.spkg>')
   })
 
+  it('leaves an existing package as it was when the new one is refused or cannot be written', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), storyTree({ parts: ['story/0001-inn.sty', 'story/0009-gone.sty'] }))
+    writeFileSync(join(cwd, 'inn.spkg'), 'the last good package')
+    const refused = await runCli(['pack', 'inn', '-o', 'inn.spkg'], { cwd })
+    expect(refused.code).toBe(1)
+    expect(readFileSync(join(cwd, 'inn.spkg'), 'utf8')).toBe('the last good package')
+    expect(readdirSync(cwd).sort()).toEqual(['inn', 'inn.spkg'])
+    // A folder where the package should go: the write fails, nothing is left beside it.
+    writeTree(join(cwd, 'ok'), storyTree())
+    mkdirSync(join(cwd, 'out.spkg'))
+    const blocked = await runCli(['pack', 'ok', '-o', 'out.spkg'], { cwd })
+    expect(blocked.code).toBe(2)
+    expect(blocked.stderr).toBe("spkg pack: cannot write 'out.spkg': is a directory\n")
+    expect(readdirSync(cwd).sort()).toEqual(['inn', 'inn.spkg', 'ok', 'out.spkg'])
+    expect(readdirSync(join(cwd, 'out.spkg'))).toEqual([])
+  })
+
   it('draws a progress line on a TTY, never with --quiet', async () => {
     const cwd = freshDir()
     writeTree(join(cwd, 'inn'), storyTree())
@@ -260,6 +278,6 @@ describe('spkg pack', () => {
   it('prints help', async () => {
     const r = await runCli(['pack', '--help'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toContain('Usage: spkg pack <folder> -o <file.spkg> [--allow-errors] [--quiet]')
+    expect(r.stdout).toContain('Usage: spkg pack <folder> -o <file.spkg|-> [--allow-errors] [--quiet]')
   })
 })

@@ -4,7 +4,7 @@
  */
 import { hasErrors, hasFatal } from '@spkg/manifest'
 import { type Command, EXIT, UsageError } from '../cli-types'
-import { resolvePath, writeOutputAtomic } from '../io'
+import { isStandardOutput, resolvePath, writeOutputAtomic } from '../io'
 import { packFolder } from '../pack/pack-folder'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, summarize, useColor } from '../report'
@@ -14,7 +14,7 @@ import { validatePackageBytes } from '../validate/validate-package'
 export const pack: Command = {
   path: ['pack'],
   summary: 'build a deterministic .spkg from a story folder',
-  usage: 'pack <folder> -o <file.spkg> [--allow-errors] [--quiet]',
+  usage: 'pack <folder> -o <file.spkg|-> [--allow-errors] [--quiet]',
   description: `Zips a story folder (manifest.json, story/, assets/, extensions/, session.json...) into a
 package: manifest.json first and in canonical form, "parts" and "assets" completed from the folder when
 the manifest omits them, "id" generated (with a warning) when absent, "integrity" recomputed, text
@@ -23,15 +23,16 @@ system files (.DS_Store, __MACOSX, Thumbs.db, .git...) are left out; links are r
 is deterministic: every entry is dated 1980-01-01 and the entries are in byte order, so the same
 folder always gives the same bytes. The package is then validated as 'spkg validate' would; when it
 has an error or breaks a limit nothing is written and the exit code is 1 (--allow-errors writes a
-package with errors, for testing a work in progress, but never one a reader would refuse). A signed source loses its
-signature: run 'spkg sign' afterwards.`,
+package with errors, for testing a work in progress, but never one a reader would refuse). With -o - (or
+/dev/stdout) the package is written to standard output, and the findings and the result line to
+standard error. A signed source loses its signature: run 'spkg sign' afterwards.`,
   positionals: [1, 1],
   options: {
     output: {
       type: 'string',
       short: 'o',
-      valueName: '<file.spkg>',
-      description: 'the package to write (atomically; replaced if it exists)',
+      valueName: '<file.spkg|->',
+      description: 'the package to write (atomically; replaced if it exists); - for standard output',
     },
     'allow-errors': {
       type: 'boolean',
@@ -45,9 +46,16 @@ signature: run 'spkg sign' afterwards.`,
     if (typeof out !== 'string' || out === '') throw new UsageError('missing -o <file.spkg>')
     const folder = positionals[0]!
     const quiet = values.quiet === true
+    // With the package on standard output, everything a person reads goes to standard error.
+    const toStdout = isStandardOutput(io, out)
+    if (toStdout && io.stdout.isTTY === true)
+      throw new UsageError(
+        'standard output is a terminal; redirect it to a file or a pipe, or give -o <file.spkg>',
+      )
+    const say = toStdout ? io.stderr : io.stdout
     const progress = createProgress(io, !quiet)
     const packed = await packFolder(resolvePath(io, folder), folder, {
-      exclude: [resolvePath(io, out)],
+      exclude: toStdout ? [] : [resolvePath(io, out)],
       progress,
     })
     let diagnostics = packed.diagnostics
@@ -58,23 +66,23 @@ signature: run 'spkg sign' afterwards.`,
       diagnostics = report.diagnostics
     }
     progress.done()
-    const color = useColor(io)
+    const color = useColor(io, toStdout ? 'stderr' : 'stdout')
     for (const d of diagnostics) {
       if (quiet && d.severity !== 'error' && d.severity !== 'fatal') continue
-      io.stdout.write(`${formatDiagnosticLine(d, color)}\n`)
+      say.write(`${formatDiagnosticLine(d, color)}\n`)
     }
     if (
       !packed.bytes ||
       hasFatal(diagnostics) ||
       (hasErrors(diagnostics) && values['allow-errors'] !== true)
     ) {
-      io.stdout.write(`${folder}: ${summarize(diagnostics)}; nothing was written\n`)
+      say.write(`${folder}: ${summarize(diagnostics)}; nothing was written\n`)
       return EXIT.invalid
     }
     await writeOutputAtomic(io, out, packed.bytes)
     const stored = packed.entries.filter((e) => e.method === 0).length
-    io.stdout.write(
-      `wrote ${out}: ${packed.entries.length} entries (${packed.entries.length - stored} deflated, ${stored} stored), ${packed.bytes.length} bytes; ${summarize(diagnostics)}\n`,
+    say.write(
+      `wrote ${toStdout ? 'standard output' : out}: ${packed.entries.length} entries (${packed.entries.length - stored} deflated, ${stored} stored), ${packed.bytes.length} bytes; ${summarize(diagnostics)}\n`,
     )
     return EXIT.ok
   },

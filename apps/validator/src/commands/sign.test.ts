@@ -91,6 +91,22 @@ describe('spkg sign', () => {
     expect(v.code).toBe(0)
   })
 
+  it('writes only the signed package to standard output with -o -, its report on stderr', async () => {
+    const cwd = await packedAndKeys()
+    const file = await runCli(['sign', 'inn.spkg', '--key', 'author.sec', '-o', 'signed.spkg'], { cwd })
+    expect(file.code).toBe(0)
+    const piped = await runCli(['sign', 'inn.spkg', '--key', 'author.sec', '-o', '-'], { cwd })
+    expect(piped.code).toBe(0)
+    expect(piped.stderr).toMatch(/^signed standard output with ed25519:/m)
+    expect(Buffer.from(piped.stdout, 'latin1')).toEqual(readFileSync(join(cwd, 'signed.spkg')))
+    const tty = await runCli(['sign', 'inn.spkg', '--key', 'author.sec', '-o', '-'], { cwd, tty: true })
+    expect(tty.code).toBe(2)
+    expect(tty.stdout).toBe('')
+    const stdin = await runCli(['sign', '-', '--key', 'author.sec'], { cwd, stdin: 'x' })
+    expect(stdin.code).toBe(2)
+    expect(stdin.stderr).toContain('a package read from standard input needs -o <out.spkg>')
+  })
+
   it('refuses a package a reader refuses, and a flat archive', async () => {
     const cwd = await packedAndKeys()
     writeFileSync(join(cwd, 'junk.spkg'), 'not a zip at all')

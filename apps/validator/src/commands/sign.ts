@@ -15,7 +15,7 @@ import { publicKeyFromSecret, signChecksum } from '@spkg/integrity/sign'
 import { createDiagnostic, type Diagnostic, hasErrors, isSpkgError, LIMITS } from '@spkg/manifest'
 import { openPackage } from '@spkg/reader/node'
 import { type Command, EXIT, IOFailure, UsageError } from '../cli-types'
-import { isRefusal, readInput, readPackageInput, writeOutputAtomic } from '../io'
+import { isRefusal, isStandardOutput, readInput, readPackageInput, writeOutputAtomic } from '../io'
 import { buildPackage, zipPackageFiles } from '../pack/build-package'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, summarize, useColor } from '../report'
@@ -50,7 +50,7 @@ signature is replaced. The package is opened and verified first: a package with 
       type: 'string',
       short: 'o',
       valueName: '<out.spkg>',
-      description: 'write the signed package here (default: replace the input)',
+      description: 'write the signed package here (default: replace the input); - for standard output',
     },
     quiet: { type: 'boolean', short: 'q', description: 'print only errors and the result, no progress' },
   },
@@ -63,8 +63,16 @@ signature is replaced. The package is opened and verified first: a package with 
       throw new UsageError('missing --key <secret.sec>')
     const file = positionals[0]!
     const out = typeof values.output === 'string' && values.output !== '' ? values.output : file
-    if (out === '-') throw new UsageError('a package read from standard input needs -o <out.spkg>')
+    if (out === '-' && values.output !== '-')
+      throw new UsageError('a package read from standard input needs -o <out.spkg>')
     const quiet = values.quiet === true
+    // With the package on standard output (-o -), everything a person reads goes to standard error.
+    const toStdout = isStandardOutput(io, out)
+    if (toStdout && io.stdout.isTTY === true)
+      throw new UsageError(
+        'standard output is a terminal; redirect it to a file or a pipe, or give -o <out.spkg>',
+      )
+    const say = toStdout ? io.stderr : io.stdout
     const secretText = new TextDecoder().decode(await readInput(io, values.key))
     let publicKeyText: string
     try {
@@ -81,19 +89,17 @@ signature is replaced. The package is opened and verified first: a package with 
     const opened = isRefusal(input)
       ? { ok: false as const, diagnostics: [input.refused] }
       : await openPackage(input)
-    const color = useColor(io)
+    const color = useColor(io, toStdout ? 'stderr' : 'stdout')
     const report = (diagnostics: readonly Diagnostic[]) => {
       for (const d of diagnostics) {
         if (quiet && d.severity !== 'error' && d.severity !== 'fatal') continue
-        io.stdout.write(`${formatDiagnosticLine(d, color)}\n`)
+        say.write(`${formatDiagnosticLine(d, color)}\n`)
       }
     }
     if (!opened.ok) {
       progress.done()
       report(opened.diagnostics)
-      io.stdout.write(
-        `${file}: ${summarize(opened.diagnostics)}; a reader refuses it, so it was not signed\n`,
-      )
+      say.write(`${file}: ${summarize(opened.diagnostics)}; a reader refuses it, so it was not signed\n`)
       return EXIT.invalid
     }
     const pkg = opened.package
@@ -102,7 +108,7 @@ signature is replaced. The package is opened and verified first: a package with 
       pkg.close()
       progress.done()
       report(kept)
-      io.stdout.write(
+      say.write(
         pkg.layout !== 'packaged'
           ? `${file}: a flat archive has no manifest to sign; move its .sty files into a story/ folder and pack that with 'spkg pack', which writes the manifest\n`
           : `${file}: ${summarize(kept)}; fix the errors before signing\n`,
@@ -125,7 +131,7 @@ signature is replaced. The package is opened and verified first: a package with 
     if (!built.bytes || hasErrors(problems)) {
       progress.done()
       report(problems)
-      io.stdout.write(`${file}: ${summarize(problems)}; nothing was written\n`)
+      say.write(`${file}: ${summarize(problems)}; nothing was written\n`)
       return EXIT.invalid
     }
     const hashes = new Map<string, string>()
@@ -152,7 +158,7 @@ signature is replaced. The package is opened and verified first: a package with 
     if (limit) {
       progress.done()
       report([...kept, limit])
-      io.stdout.write(`${file}: the signed package would break the package limits; nothing was written\n`)
+      say.write(`${file}: the signed package would break the package limits; nothing was written\n`)
       return EXIT.invalid
     }
     const signed = zipPackageFiles(all)
@@ -162,7 +168,7 @@ signature is replaced. The package is opened and verified first: a package with 
     if (!check.ok || check.package.signature.status !== 'verified') {
       progress.done()
       report(check.diagnostics)
-      io.stdout.write(`${file}: the signed package does not verify; nothing was written\n`)
+      say.write(`${file}: the signed package does not verify; nothing was written\n`)
       if (check.ok) check.package.close()
       return EXIT.invalid
     }
@@ -170,8 +176,8 @@ signature is replaced. The package is opened and verified first: a package with 
     progress.done()
     report(kept)
     await writeOutputAtomic(io, out, signed.bytes)
-    io.stdout.write(
-      `signed ${out} with ${fingerprint}: ${hashes.size} files in ${CHECKSUM_PATH}, ${signed.bytes.length} bytes\n`,
+    say.write(
+      `signed ${toStdout ? 'standard output' : out} with ${fingerprint}: ${hashes.size} files in ${CHECKSUM_PATH}, ${signed.bytes.length} bytes\n`,
     )
     return EXIT.ok
   },
