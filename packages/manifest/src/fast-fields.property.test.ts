@@ -14,7 +14,11 @@ import { MANIFEST_FIELD_NAMES, type ManifestField } from './schema'
 
 const json = fc.jsonValue({ maxDepth: 2 })
 const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('__proto__', 'name', 'file', 'id', 'x'))
-const str = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('', 'story/0001-a.sty', 'assets/a.png'))
+// Control characters too: the title and author names are checked for them after either path.
+const str = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.constantFrom('', 'story/0001-a.sty', 'assets/a.png', 'a\u0000b', '\u001b[31m', 'x\u0085', '\u007f'),
+)
 const num = fc.oneof(fc.integer({ min: -3, max: 9 }), fc.double(), fc.constant(-0))
 const bool = fc.boolean()
 const hex = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: 63, maxLength: 65 })

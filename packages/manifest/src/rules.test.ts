@@ -59,6 +59,27 @@ describe('cross-field rules', () => {
     const u = { alias: 'a', url: 'https://example.org' }
     expect(codes({ allowed_urls: [u, u] })).toEqual(['manifest/duplicate-alias'])
   })
+  it('refuses control characters in the title and the author names, naming the code point', () => {
+    expect(codes({ title: 'The Inn', author: [{ name: 'Ann Lee' }] })).toEqual([])
+    // Printable non-ASCII is fine: accents, no-break space, right-to-left scripts.
+    expect(codes({ title: 'Été\u00a0à l\u2019auberge', author: [{ name: 'فاطمة' }] })).toEqual([])
+    for (const c of ['\u0000', '\u0009', '\u000a', '\u001b', '\u001f', '\u007f', '\u0085', '\u009f']) {
+      const r = parseManifest({ id: ID, title: `A${c}B`, author: ['Ann', { name: `${c}x` }] })
+      expect(r.diagnostics.map((d) => [d.code, d.severity, d.field])).toEqual([
+        ['manifest/normalized', 'info', '/author'],
+        ['manifest/invalid-value', 'error', '/title'],
+        ['manifest/invalid-value', 'error', '/author/1/name'],
+      ])
+      const hex = c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
+      expect(r.diagnostics[1]!.message).toBe(
+        `"title" contains a control character (U+${hex} at character 2); display text must be printable.`,
+      )
+      // The message never carries the character itself; the value is kept as written.
+      expect(r.diagnostics.some((d) => d.message.includes(c))).toBe(false)
+      expect(r.manifest?.title).toBe(`A${c}B`)
+    }
+    expect(codes({ title: 'ok\u00a0\u00a0' })).toEqual([])
+  })
 })
 
 describe('checkArchivePath', () => {

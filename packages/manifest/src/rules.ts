@@ -39,6 +39,34 @@ const idFormat: Rule = (m, push, path) => {
     )
 }
 
+/** C0 and C1 control characters (U+0000-U+001F, U+007F-U+009F), DEL included. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+
+/**
+ * Display texts (the title and the author names) are shown to readers and printed by tools: a
+ * control character there (a NUL, an ANSI escape, a line break in a one-line name) is refused as
+ * an error, like one in an archive path. The value is kept; the message names the code point
+ * instead of echoing it.
+ */
+const displayText: Rule = (m, push, path) => {
+  const check = (segments: (string | number)[], value: string) => {
+    const at = value.search(CONTROL)
+    if (at < 0) return
+    const field = toPointer(segments)
+    const hex = value.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')
+    push(
+      createDiagnostic(
+        'manifest/invalid-value',
+        `"${field.slice(1)}" contains a control character (U+${hex} at character ${at + 1}); display text must be printable.`,
+        { path, field },
+      ),
+    )
+  }
+  if (m.title !== undefined) check(['title'], m.title)
+  const authors = m.author ?? []
+  for (let i = 0; i < authors.length; i++) check(['author', i, 'name'], authors[i]!.name)
+}
+
 /** Checks one archive path field; `dir` and `ext` add the layout rule (parts in story/, .sty...). */
 function checkPath(
   push: Push,
@@ -303,6 +331,7 @@ const allowedUrls: Rule = (m, push, path) => {
 const RULES: ReadonlyArray<{ rule: Rule; fields: readonly (keyof Manifest)[] }> = [
   { rule: versions, fields: ['story_lang', 'manifest'] },
   { rule: idFormat, fields: ['id'] },
+  { rule: displayText, fields: ['title', 'author'] },
   { rule: paths, fields: [] },
   { rule: progressive, fields: ['preload', 'locked'] },
   { rule: packageType, fields: ['instruction', 'stories'] },
