@@ -7,9 +7,10 @@ import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
 import { describeJsonType, isPlainObject, type JsonValue, JsonValueSchema, parseJsonText } from './json'
+import { lazySchema } from './lazy-schema'
 
 /** The canonical session file: an object of JSON values. */
-export const SessionSchema = z.record(z.string(), JsonValueSchema).meta({
+export const SessionSchema = lazySchema(() => z.record(z.string(), JsonValueSchema), {
   id: 'Session',
   title: 'spkg session.json',
   description:
