@@ -11,8 +11,8 @@ export const CHROMIUM_PATH = '/usr/bin/chromium'
 
 /**
  * Bundles `entry` (sources resolved through the `@spkg/source` condition), opens it as a module
- * script on a page at `origin`, and waits until the entry has defined `globalThis[ready]`.
- * The caller closes `browser`.
+ * script on a page at `origin` (served with `pageHeaders`, for instance a Content Security Policy),
+ * and waits until the entry has defined `globalThis[ready]`. The caller closes `browser`.
  *
  * @example
  * const { browser, page } = await openEntryInChromium(new URL('./entry.ts', import.meta.url), 'runAll')
@@ -22,6 +22,7 @@ export async function openEntryInChromium(
   entry: URL,
   ready: string,
   origin = 'http://localhost',
+  pageHeaders: Record<string, string> = {},
 ): Promise<{ browser: Browser; page: Page }> {
   const bundle = await esbuild.build({
     entryPoints: [entry.pathname],
@@ -42,7 +43,11 @@ export async function openEntryInChromium(
     await page.route(`${origin}/**`, (route) =>
       route.request().url().endsWith('/app.js')
         ? route.fulfill({ contentType: 'text/javascript', body: script })
-        : route.fulfill({ contentType: 'text/html', body: '<script type="module" src="/app.js"></script>' }),
+        : route.fulfill({
+            contentType: 'text/html',
+            headers: pageHeaders,
+            body: '<script type="module" src="/app.js"></script>',
+          }),
     )
     await page.goto(`${origin}/`)
     await page.waitForFunction(

@@ -214,7 +214,12 @@ async function prepare(
     const entry = confirm ? confirm(layout.manifest!, diagnostics) : layout.manifest!
     if (!entry) return { diagnostics }
     fill?.(entry.dataOffset, entry.dataOffset + entry.compressedSize)
-    const data = extractEntry(bytes, entry, backend, { remaining: maxBytes, limit: maxBytes }, diagnostics)
+    const budget = { remaining: maxBytes, limit: maxBytes }
+    // A quick look inflates the manifest at once; an open takes the inflater's faster asynchronous
+    // path (the manifest is often the largest deflated entry of a package of many small parts).
+    const data = quick
+      ? extractEntry(bytes, entry, backend, budget, diagnostics)
+      : await extractEntryAsync(bytes, entry, backend, budget, diagnostics)
     if (!data) return { diagnostics }
     store.keep(entry, data)
     const text = manifestText(data, diagnostics)
@@ -357,6 +362,8 @@ export async function openArchive(
   backend: ReaderBackend,
 ): Promise<OpenResult> {
   options.signal?.throwIfAborted()
+  // Every entry will be inflated: let the inflater load what it needs while the directory is read.
+  backend.inflater.prepare?.()
   const p = await prepare(input, options, backend)
   if (!('store' in p)) return fail(p.diagnostics)
   const { manifest, store, diagnostics } = p

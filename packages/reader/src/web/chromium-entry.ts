@@ -7,6 +7,7 @@ import { openPackage } from '../index'
 import { defaultWebOptions, webSha256Hex } from '../zip/backend'
 import { crc32 } from '../zip/crc32'
 import { inflateRawStream } from '../zip/inflate-stream'
+import { inflateWasmReady, loadInflateWasm } from '../zip/inflate-wasm'
 import { sha256Hex } from '../zip/sha256'
 
 /** What Node sends: base64 byte strings. */
@@ -55,9 +56,7 @@ async function run(input: ChromiumInput) {
   out.bombs = []
   for (const limit of [2 ** 20, 8 * 2 ** 20, 30 * 2 ** 20])
     (out.bombs as unknown[]).push({ limit, ...summary(await inflateRawStream(bomb, 256 * 2 ** 20, limit)) })
-  const good = await openPackage(b64(input.good))
-  out.good = { ok: good.ok, fatal: fatal(good.diagnostics) }
-  if (good.ok) out.goodText = await good.package.readText('story/2-p.sty')
+  Object.assign(out, await openGood(input.good))
   out.bombPackage = fatal((await openPackage(b64(input.bombPackage))).diagnostics)
   out.badCrcPackage = fatal((await openPackage(b64(input.badCrcPackage))).diagnostics)
   const random = b64(input.random)
@@ -70,4 +69,14 @@ async function run(input: ChromiumInput) {
   return out
 }
 
-;(globalThis as { runReader?: typeof run }).runReader = run
+/** Opens the good package (small parts inflated in WebAssembly where it loads, large ones streamed). */
+async function openGood(good: string) {
+  const opened = await openPackage(b64(good))
+  return {
+    wasm: { loaded: await loadInflateWasm(), ready: inflateWasmReady() },
+    good: { ok: opened.ok, fatal: fatal(opened.diagnostics) },
+    goodText: opened.ok ? await opened.package.readText('story/1-p.sty') : undefined,
+  }
+}
+
+Object.assign(globalThis, { runReader: run, openGood })

@@ -25,6 +25,8 @@ const parts = Object.fromEntries(
 
 let browser: Browser | undefined
 let r: Record<string, unknown>
+let strict: Browser | undefined
+let underCsp: Record<string, unknown>
 
 describe.skipIf(!existsSync(CHROMIUM_PATH))('the browser path in Chromium', () => {
   beforeAll(async () => {
@@ -54,10 +56,23 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('the browser path in Chromium', () =
       (i) => (globalThis as unknown as { runReader: (x: unknown) => Promise<unknown> }).runReader(i),
       input,
     )) as Record<string, unknown>
+    // A page whose Content Security Policy does not allow WebAssembly ('wasm-unsafe-eval').
+    const csp = await openEntryInChromium(
+      new URL('./chromium-entry.ts', import.meta.url),
+      'openGood',
+      'http://localhost',
+      { 'content-security-policy': "script-src 'self'" },
+    )
+    strict = csp.browser
+    underCsp = (await csp.page.evaluate(
+      (g) => (globalThis as unknown as { openGood: (x: string) => Promise<unknown> }).openGood(g),
+      input.good,
+    )) as Record<string, unknown>
   }, 60_000)
 
   afterAll(async () => {
     await browser?.close()
+    await strict?.close()
   })
 
   it('streams entries from 1 KiB and hashes with WebCrypto by default', () => {
@@ -96,10 +111,19 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('the browser path in Chromium', () =
   })
 
   it('opens a package through the default web backend, and refuses a bomb and a bad CRC', () => {
+    expect(r.wasm).toEqual({ loaded: true, ready: true })
     expect(r.good).toEqual({ ok: true, fatal: [] })
-    expect(r.goodText).toBe(parts['story/2-p.sty'])
+    expect(r.goodText).toBe(parts['story/1-p.sty'])
     expect(r.bombPackage).toEqual(['pkg/too-large'])
     expect(r.badCrcPackage).toEqual(['pkg/corrupt-entry'])
+  })
+
+  it('opens the same package in JavaScript where the page refuses WebAssembly', () => {
+    expect(underCsp).toEqual({
+      wasm: { loaded: false, ready: false },
+      good: { ok: true, fatal: [] },
+      goodText: parts['story/1-p.sty'],
+    })
   })
 
   it('hashes with the JS SHA-256 exactly like WebCrypto', () => {

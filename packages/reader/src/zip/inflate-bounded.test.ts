@@ -2,7 +2,19 @@ import { constants, deflateRawSync, inflateRawSync, type ZlibOptions } from 'nod
 import { fc, test } from '@fast-check/vitest'
 import { DeflateBits as Bits, manyHuffmanBlocks } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
+import type { InflateResult } from './inflate'
 import { inflateBounded } from './inflate-bounded'
+import { inflateWasm, loadInflateWasm } from './inflate-wasm'
+
+type Inflate = (input: Uint8Array, declared: number, limit: number) => InflateResult
+
+expect(await loadInflateWasm()).toBe(true)
+/** The WebAssembly build, which must take every stream of these tests (none needs 4 MiB). */
+const wasm: Inflate = (input, declared, limit) => {
+  const r = inflateWasm(input, declared, limit)
+  if (!r) throw new Error('the WebAssembly inflater declined the stream')
+  return r
+}
 
 /** What node:zlib makes of `input`: the bytes, or undefined when it refuses the stream. */
 function zlib(input: Uint8Array): Uint8Array | undefined {
@@ -13,31 +25,31 @@ function zlib(input: Uint8Array): Uint8Array | undefined {
   }
 }
 
-/** Asserts that inflateBounded accepts exactly what zlib accepts, with the same bytes. */
-function agreesWithZlib(input: Uint8Array): void {
+/** Asserts that `inflate` accepts exactly what zlib accepts, with the same bytes. */
+function agreesWithZlib(inflate: Inflate, input: Uint8Array): void {
   const expected = zlib(input)
   if (expected === undefined) {
-    const r = inflateBounded(input, 1 << 20, 1 << 21)
+    const r = inflate(input, 1 << 20, 1 << 21)
     expect(r.ok, 'zlib refuses this stream').toBe(false)
     return
   }
   const len = expected.length
-  const r = inflateBounded(input, len, len)
+  const r = inflate(input, len, len)
   expect(r.ok, r.ok ? '' : `${r.reason}: ${r.message}`).toBe(true)
   if (r.ok) expect(Buffer.from(r.data).equals(Buffer.from(expected))).toBe(true)
   // Declared one byte short: counted on to the real length, or stopped at a budget it passes.
   // Declared one byte long: the real length.
   if (len > 0) {
-    expect(inflateBounded(input, len - 1, 1 << 21)).toMatchObject({
+    expect(inflate(input, len - 1, 1 << 21)).toMatchObject({
       ok: false,
       reason: 'size',
       produced: len,
     })
-    expect(inflateBounded(input, len - 1, len - 1)).toMatchObject({ ok: false, reason: 'limit' })
-    if (len > 1) expect(inflateBounded(input, 0, len - 1)).toMatchObject({ ok: false, reason: 'limit' })
+    expect(inflate(input, len - 1, len - 1)).toMatchObject({ ok: false, reason: 'limit' })
+    if (len > 1) expect(inflate(input, 0, len - 1)).toMatchObject({ ok: false, reason: 'limit' })
   }
-  expect(inflateBounded(input, len + 1, 1 << 21)).toMatchObject({ ok: false, reason: 'size', produced: len })
-  expect(inflateBounded(input, 1 << 21, len)).toMatchObject({ ok: false, reason: 'size', produced: len })
+  expect(inflate(input, len + 1, 1 << 21)).toMatchObject({ ok: false, reason: 'size', produced: len })
+  expect(inflate(input, 1 << 21, len)).toMatchObject({ ok: false, reason: 'size', produced: len })
 }
 
 /**
@@ -71,7 +83,10 @@ const text = new TextEncoder().encode(
 )
 const noise = Uint8Array.from({ length: 5000 }, (_, i) => (i * 2654435761) >>> 24)
 
-describe('inflateBounded', () => {
+describe.each<[string, Inflate]>([
+  ['inflateBounded (JavaScript)', inflateBounded],
+  ['inflateWasm (WebAssembly)', wasm],
+])('%s', (_, inflate) => {
   const options: [string, ZlibOptions][] = [
     ['level 1', { level: 1 }],
     ['level 6', { level: 6 }],
@@ -91,30 +106,30 @@ describe('inflateBounded', () => {
       text.subarray(0, 1),
     ]) {
       const packed = deflateRawSync(data, opts)
-      const r = inflateBounded(packed, data.length, data.length)
+      const r = inflate(packed, data.length, data.length)
       expect(r.ok && Buffer.from(r.data).equals(Buffer.from(data))).toBe(true)
-      agreesWithZlib(packed)
+      agreesWithZlib(inflate, packed)
     }
   })
 
   it('ignores bytes after the final block, as zlib does', () => {
     const packed = deflateRawSync(text)
-    const r = inflateBounded(new Uint8Array([...packed, 1, 2, 3]), text.length, text.length)
+    const r = inflate(new Uint8Array([...packed, 1, 2, 3]), text.length, text.length)
     expect(r.ok && r.data).toEqual(text)
   })
 
   it('stops at the budget however much the stream holds, counting past the declared size', () => {
     // 64 MiB of zeros in about 64 kB: declared 1 kB, a budget of 1 MiB.
     const bomb = deflateRawSync(new Uint8Array(64 << 20), { level: 9 })
-    expect(inflateBounded(bomb, 1024, 1 << 20)).toMatchObject({
+    expect(inflate(bomb, 1024, 1 << 20)).toMatchObject({
       ok: false,
       reason: 'limit',
       produced: (1 << 20) + 1,
     })
-    expect(inflateBounded(bomb, 64 << 20, 1 << 20)).toMatchObject({ ok: false, reason: 'limit' })
+    expect(inflate(bomb, 64 << 20, 1 << 20)).toMatchObject({ ok: false, reason: 'limit' })
     // Counted through the window, a longer stream reports its real length.
     const text4 = deflateRawSync(Buffer.concat([text, text, text, text]))
-    expect(inflateBounded(text4, 100, 1 << 20)).toMatchObject({
+    expect(inflate(text4, 100, 1 << 20)).toMatchObject({
       ok: false,
       reason: 'size',
       produced: text.length * 4,
@@ -151,7 +166,7 @@ describe('inflateBounded', () => {
     ],
   ])('refuses %s, as zlib does', (_, input) => {
     expect(zlib(input)).toBeUndefined()
-    expect(inflateBounded(input, 1000, 1000)).toMatchObject({ ok: false })
+    expect(inflate(input, 1000, 1000)).toMatchObject({ ok: false })
   })
 
   it('inflates a stream of many blocks with 15-bit codes with small tables, as zlib does', () => {
@@ -160,7 +175,7 @@ describe('inflateBounded', () => {
     // (fflate did) does 650 million writes for it; zlib's tables (and these) stay under 852 entries.
     const input = manyHuffmanBlocks(20_000)
     expect(zlib(input)).toEqual(new Uint8Array(0))
-    expect(inflateBounded(input, 0, 0)).toMatchObject({ ok: true, data: new Uint8Array(0) })
+    expect(inflate(input, 0, 0)).toMatchObject({ ok: true, data: new Uint8Array(0) })
   })
 
   it('accepts a distance code with one code of one bit (an incomplete code zlib allows)', () => {
@@ -189,7 +204,7 @@ describe('inflateBounded', () => {
     w.code(0, 1).code(1, 1)
     const input = w.done()
     expect(zlib(input)).toEqual(new Uint8Array([97]))
-    agreesWithZlib(input)
+    agreesWithZlib(inflate, input)
   })
 
   test.prop(
@@ -199,7 +214,7 @@ describe('inflateBounded', () => {
     },
   )('inflates what zlib deflates, for any data, level and strategy', (data, level, strategy) => {
     const packed = deflateRawSync(data, { level, strategy })
-    const r = inflateBounded(packed, data.length, data.length)
+    const r = inflate(packed, data.length, data.length)
     expect(r.ok && Buffer.from(r.data).equals(Buffer.from(data))).toBe(true)
   })
 
@@ -227,13 +242,13 @@ describe('inflateBounded', () => {
       else if (kind === 'drop') bytes.splice(i, 1)
       else bytes.splice(i, 0, b)
     }
-    agreesWithZlib(new Uint8Array(bytes))
+    agreesWithZlib(inflate, new Uint8Array(bytes))
   })
 
   test.prop([fc.uint8Array({ minLength: 1, maxLength: 200 })], { numRuns: 1500 })(
     'accepts exactly what zlib accepts on arbitrary bytes',
     (bytes) => {
-      agreesWithZlib(bytes)
+      agreesWithZlib(inflate, bytes)
     },
   )
 })

@@ -1,10 +1,11 @@
 import { deflateBomb } from '@spkg/test-utils'
 import { deflateSync } from 'fflate'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { zlibInflater } from '../node/backend'
 import { crc32 } from './crc32'
 import { boundedInflater, createWebInflater, type InflateResult } from './inflate'
 import { hasDeflateRawStream, inflateRawStream } from './inflate-stream'
+import { loadInflateWasm } from './inflate-wasm'
 
 const text = new TextEncoder().encode('the inn door creaks open. '.repeat(4000))
 const packed = deflateSync(text)
@@ -121,11 +122,12 @@ describe('DecompressionStream inflater given the CRC-32', () => {
 })
 
 describe('createWebInflater', () => {
+  beforeAll(() => loadInflateWasm())
   const stream = vi.fn(inflateRawStream)
   const inflater = createWebInflater({ streamFrom: 200, stream })
   const small = deflateSync(text.subarray(0, 100))
 
-  it('inflates entries below the threshold in JavaScript, synchronously', () => {
+  it('inflates entries below the threshold without the stream, synchronously once loaded', () => {
     stream.mockClear()
     const r = inflater.inflateRawAsync!(small, 100, 2 ** 20)
     expect(r).not.toBeInstanceOf(Promise)
@@ -143,9 +145,21 @@ describe('createWebInflater', () => {
     expect(stream).toHaveBeenCalledTimes(1)
   })
 
-  it('inflates synchronous calls in JavaScript whatever the size', () => {
+  it('inflates synchronous calls without the stream whatever the size', () => {
     stream.mockClear()
     expect(inflater.inflateRaw(packed, text.length, 2 ** 24)).toMatchObject({ ok: true, data: text })
     expect(stream).not.toHaveBeenCalled()
+  })
+
+  it('inflates small entries with the WebAssembly build (which checks the CRC-32), unless told not to', async () => {
+    const crc = crc32(text.subarray(0, 100))
+    expect(await inflater.inflateRawAsync!(small, 100, 2 ** 20, crc)).toMatchObject({
+      ok: true,
+      crcChecked: true,
+    })
+    const js = createWebInflater({ streamFrom: 200, stream, wasm: false })
+    const r = await js.inflateRawAsync!(small, 100, 2 ** 20, crc)
+    expect(r).toEqual({ ok: true, data: text.subarray(0, 100) })
+    expect(js.inflateRaw(small, 100, 2 ** 20)).toEqual(r)
   })
 })

@@ -1,0 +1,162 @@
+import { deflateRawSync } from 'node:zlib'
+import { fc, test } from '@fast-check/vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { compileInflateWasm } from '../../wasm/compile'
+import { crc32 } from './crc32'
+import { inflateBounded } from './inflate-bounded'
+import { inflateWasm, loadInflateWasm, WASM_MAX_BYTES } from './inflate-wasm'
+import { INFLATE_WASM_BASE64 } from './inflate-wasm-binary'
+
+expect(await loadInflateWasm()).toBe(true)
+
+const text = new TextEncoder().encode(
+  Array.from({ length: 300 }, (_, i) => `Line ${i}: the ferry ${i % 4 ? 'waits' : 'leaves'}.\n`).join(''),
+)
+
+describe('the embedded WebAssembly module', () => {
+  it('is what wasm/inflate.ts compiles to (run `pnpm --filter @spkg/reader build:wasm` after editing it)', async () => {
+    const fresh = Buffer.from(await compileInflateWasm()).toString('base64')
+    expect(fresh === INFLATE_WASM_BASE64, 'src/zip/inflate-wasm-binary.ts is stale').toBe(true)
+  }, 60_000)
+})
+
+describe('inflateWasm', () => {
+  test.prop(
+    [
+      fc.constantFrom(text, text.subarray(0, 200), new Uint8Array(40_000).fill(7)),
+      fc.integer({ min: 0, max: 9 }),
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 7 }), fc.constantFrom('flip', 'cut', 'byte')), {
+        maxLength: 3,
+      }),
+      fc.constantFrom(0, -1, 1, 5000),
+      fc.constantFrom(0, -1, 1, 1 << 20),
+    ],
+    { numRuns: 800 },
+  )(
+    'answers exactly as the JavaScript inflater (result, size, message, where it failed)',
+    (data, level, edits, dDeclared, dLimit) => {
+      const bytes = [...deflateRawSync(data, { level })]
+      for (const [at, bit, kind] of edits) {
+        if (bytes.length === 0) break
+        const i = at % bytes.length
+        if (kind === 'flip') bytes[i]! ^= 1 << bit
+        else if (kind === 'cut') bytes.length = i
+        else bytes[i] = (bit * 37) & 255
+      }
+      const input = new Uint8Array(bytes)
+      const declared = Math.max(0, data.length + dDeclared)
+      const limit = Math.max(0, data.length + dLimit)
+      expect(inflateWasm(input, declared, limit)).toEqual(inflateBounded(input, declared, limit))
+    },
+  )
+
+  it('checks the CRC-32 in module memory when given one, and leaves a mismatch to the caller', () => {
+    const packed = deflateRawSync(text)
+    const crc = crc32(text)
+    expect(inflateWasm(packed, text.length, text.length, crc)).toEqual({
+      ok: true,
+      data: text,
+      crcChecked: true,
+    })
+    expect(inflateWasm(packed, text.length, text.length, (crc ^ 1) >>> 0)).toEqual({
+      ok: true,
+      data: text,
+      crcChecked: false,
+    })
+    expect(inflateWasm(packed, text.length, text.length)).toEqual({ ok: true, data: text })
+  })
+
+  it('grows its memory for larger entries and declines entries past WASM_MAX_BYTES', () => {
+    const big = new Uint8Array(WASM_MAX_BYTES / 2).map((_, i) => (i * 2654435761) >>> 27)
+    const packed = deflateRawSync(big, { level: 1 })
+    const r = inflateWasm(packed, big.length, big.length, crc32(big))
+    expect(r).toMatchObject({ ok: true, crcChecked: true })
+    expect(r?.ok && Buffer.from(r.data).equals(Buffer.from(big))).toBe(true)
+    // Small entries after the growth still read the new memory.
+    expect(inflateWasm(deflateRawSync(text), text.length, text.length)).toEqual({ ok: true, data: text })
+    const tooBig = new Uint8Array(WASM_MAX_BYTES)
+    expect(inflateWasm(deflateRawSync(tooBig), tooBig.length, tooBig.length)).toBeUndefined()
+    // A bomb needs only its budget's worth of memory, or the window when it is counted.
+    const bomb = deflateRawSync(new Uint8Array(32 << 20), { level: 9 })
+    expect(inflateWasm(bomb, 100, 1 << 30)).toMatchObject({ ok: false, reason: 'size', produced: 32 << 20 })
+    expect(inflateWasm(bomb, 100, 1 << 20)).toMatchObject({ ok: false, reason: 'limit' })
+  })
+})
+
+describe('loading', () => {
+  afterEach(() => {
+    vi.resetModules()
+  })
+
+  it('starts on prepare() or on the first asynchronous call, in the background; JavaScript answers until then', async () => {
+    vi.resetModules()
+    const fresh = await import('./inflate-wasm')
+    const { createWebInflater } = await import('./inflate')
+    const inflater = createWebInflater({
+      streamFrom: Number.POSITIVE_INFINITY,
+      stream: () => Promise.reject(),
+    })
+    const packed = deflateRawSync(text)
+    const crc = crc32(text)
+    // Synchronous calls never wait for the module.
+    expect(inflater.inflateRaw(packed, text.length, text.length)).toEqual({ ok: true, data: text })
+    expect(fresh.inflateWasmReady()).toBe(false)
+    const first = inflater.inflateRawAsync!(packed, text.length, text.length, crc)
+    expect(first).toBeInstanceOf(Promise)
+    expect(await first).toEqual({ ok: true, data: text, crcChecked: true })
+    expect(fresh.inflateWasmReady()).toBe(true)
+    expect(inflater.inflateRawAsync!(packed, text.length, text.length, crc)).toEqual({
+      ok: true,
+      data: text,
+      crcChecked: true,
+    })
+
+    vi.resetModules()
+    const again = await import('./inflate-wasm')
+    const web = (await import('./inflate')).createWebInflater({
+      streamFrom: Number.POSITIVE_INFINITY,
+      stream: () => Promise.reject(),
+    })
+    web.prepare!()
+    expect(await again.loadInflateWasm()).toBe(true)
+    expect(web.inflateRaw(packed, text.length, text.length)).toEqual({ ok: true, data: text })
+  })
+})
+
+describe('without WebAssembly', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    vi.resetModules()
+  })
+
+  it.each<[string, unknown]>([
+    ['missing', undefined],
+    [
+      'refused (a Content Security Policy without wasm-unsafe-eval)',
+      {
+        Module: () => {
+          throw new Error('Refused to compile or instantiate WebAssembly module')
+        },
+        compile: () => Promise.reject(new Error('Refused to compile or instantiate WebAssembly module')),
+      },
+    ],
+  ])('when it is %s, loading answers false and the web inflater inflates in JavaScript', async (_, stub) => {
+    vi.resetModules()
+    vi.stubGlobal('WebAssembly', stub)
+    const fresh = await import('./inflate-wasm')
+    const { createWebInflater } = await import('./inflate')
+    const inflater = createWebInflater({
+      streamFrom: Number.POSITIVE_INFINITY,
+      stream: () => Promise.reject(),
+    })
+    const packed = deflateRawSync(text)
+    expect(await inflater.inflateRawAsync?.(packed, text.length, text.length, crc32(text))).toEqual({
+      ok: true,
+      data: text,
+    })
+    expect(inflater.inflateRaw(packed, text.length, text.length)).toEqual({ ok: true, data: text })
+    expect(await fresh.loadInflateWasm()).toBe(false)
+    expect(fresh.inflateWasmReady()).toBe(false)
+    expect(fresh.inflateWasm(packed, text.length, text.length)).toBeUndefined()
+  })
+})

@@ -1,0 +1,147 @@
+/**
+ * The bounded inflater and CRC-32 compiled to WebAssembly (wasm/inflate.ts, a line-for-line
+ * AssemblyScript port of {@link inflateBounded}'s decoder). Same contract and same answers as the
+ * JavaScript inflater (tests compare them on generated, mutated and random streams); it exists
+ * because a fresh page runs JavaScript in its interpreter first: inflating and checking 500 small
+ * entries cold took about 28 ms in JavaScript in Chromium, and a 4 KB WebAssembly module is
+ * compiled before its first call (bench/reader-browser/RESULTS.md).
+ *
+ * It is optional by design. Where WebAssembly is missing or refused (a page whose Content Security
+ * Policy lacks `'wasm-unsafe-eval'`, a browser's lockdown mode), loading answers `false` once and
+ * the reader keeps the JavaScript inflater. Entries too large for {@link WASM_MAX_BYTES} of module
+ * memory also stay in JavaScript, so the module never holds more than that.
+ */
+import type { InflateResult } from './inflate'
+import { inflateBounded } from './inflate-bounded'
+import { INFLATE_WASM_BASE64 } from './inflate-wasm-binary'
+
+interface Exports {
+  memory: WebAssembly.Memory
+  init(): void
+  heapBase(): number
+  failCode(): number
+  failOffset(): number
+  inflate(input: number, inputLength: number, out: number, mask: number, cap: number): number
+  crc32(at: number, length: number, previous: number): number
+}
+
+/** zlib's messages, by the module's failure codes. */
+const MESSAGES = [
+  'corrupt data',
+  'unexpected end of file',
+  'invalid stored block lengths',
+  'too many length or distance symbols',
+  'invalid code lengths set',
+  'invalid bit length repeat',
+  'invalid code -- missing end-of-block',
+  'invalid literal/lengths set',
+  'invalid distances set',
+  'invalid block type',
+  'invalid literal/length code',
+  'invalid distance code',
+  'invalid distance too far back',
+]
+
+/** Input plus output (or counting window) above which an entry stays in JavaScript. */
+export const WASM_MAX_BYTES = 4 * 1024 * 1024
+const WINDOW = 32768
+const PAGE = 65536
+
+let wasm: Exports | undefined
+let loading: Promise<boolean> | undefined
+let heap = new Uint8Array(0)
+
+/**
+ * Loads the module once, compiled asynchronously (off the main thread in browsers, so it overlaps
+ * with reading the directory and the manifest). Resolves `true` when {@link inflateWasm} can be
+ * used, `false` when WebAssembly is unavailable or refused; never rejects.
+ */
+export function loadInflateWasm(): Promise<boolean> {
+  loading ??= (async () => {
+    try {
+      if (typeof WebAssembly !== 'object') return false
+      const bytes = Uint8Array.from(atob(INFLATE_WASM_BASE64), (c) => c.charCodeAt(0))
+      const { instance } = await WebAssembly.instantiate(bytes, {})
+      const exports = instance.exports as unknown as Exports
+      exports.init()
+      heap = new Uint8Array(exports.memory.buffer)
+      wasm = exports
+      return true
+    } catch {
+      return false
+    }
+  })()
+  return loading
+}
+
+/** True once {@link loadInflateWasm} has succeeded. */
+export function inflateWasmReady(): boolean {
+  return wasm !== undefined
+}
+
+/** Makes the module's memory at least `bytes` above its heap base and returns a current view. */
+function room(x: Exports, bytes: number): Uint8Array {
+  const need = x.heapBase() + bytes
+  if (need > heap.length) {
+    x.memory.grow(Math.ceil((need - x.memory.buffer.byteLength) / PAGE))
+    heap = new Uint8Array(x.memory.buffer)
+  }
+  return heap
+}
+
+/**
+ * {@link inflateBounded}'s contract in WebAssembly; with the entry's expected `crc` it also
+ * checks the CRC-32 on the output in module memory and says so with `crcChecked` (a mismatch is
+ * left to the caller's check, which reports it). `undefined` when the module is not loaded or the
+ * entry needs more than {@link WASM_MAX_BYTES} of module memory: the caller inflates in JavaScript.
+ */
+export function inflateWasm(
+  input: Uint8Array,
+  declared: number,
+  limit: number,
+  crc?: number,
+): InflateResult | undefined {
+  const x = wasm
+  if (!x) return undefined
+  const keep = Math.max(0, Math.min(declared, limit))
+  const inputRoom = (input.length + 15) & ~15
+  if (inputRoom + Math.max(keep, WINDOW) > WASM_MAX_BYTES) return undefined
+  const mem = room(x, inputRoom + Math.max(keep, WINDOW))
+  const at = x.heapBase()
+  const out = at + inputRoom
+  mem.set(input, at)
+  const n = x.inflate(at, input.length, out, -1, keep)
+  if (n === declared) {
+    const data = mem.slice(out, out + n)
+    if (crc === undefined) return { ok: true, data }
+    return { ok: true, data, crcChecked: x.crc32(out, n, 0) >>> 0 === crc >>> 0 }
+  }
+  if (n >= 0) return { ok: false, reason: 'size', produced: n }
+  if (n === CORRUPT) return corrupt(x)
+  if (keep >= limit) return { ok: false, reason: 'limit', produced: limit + 1 }
+  // Longer than declared, and the budget allows more: count the whole output, up to the limit.
+  const total = x.inflate(at, input.length, out, WINDOW - 1, limit)
+  if (total === CORRUPT) return corrupt(x)
+  if (total === OVER) return { ok: false, reason: 'limit', produced: limit + 1 }
+  return { ok: false, reason: 'size', produced: total }
+}
+
+const OVER = -1
+const CORRUPT = -2
+
+function corrupt(x: Exports): InflateResult {
+  return { ok: false, reason: 'corrupt', produced: x.failOffset(), message: MESSAGES[x.failCode()] }
+}
+
+/**
+ * The WebAssembly inflater where it is loaded and the entry fits, otherwise the JavaScript one
+ * (the same answers either way).
+ */
+export function inflateFastest(
+  input: Uint8Array,
+  declared: number,
+  limit: number,
+  crc?: number,
+): InflateResult {
+  return inflateWasm(input, declared, limit, crc) ?? inflateBounded(input, declared, limit)
+}
