@@ -15,6 +15,7 @@ import {
 } from '../../packages/reader/src/zip/backend'
 import { boundedInflater } from '../../packages/reader/src/zip/inflate'
 import { inflateRawStream } from '../../packages/reader/src/zip/inflate-stream'
+import { inflateWasm, loadInflateWasm } from '../../packages/reader/src/zip/inflate-wasm'
 import { readZipDirectory } from '../../packages/reader/src/zip/read-zip-directory'
 import { sha256Hex } from '../../packages/reader/src/zip/sha256'
 import { fflateInflater } from './fflate-inflater'
@@ -28,11 +29,15 @@ export const VARIANTS: Record<
   | 'default'
   | 'default, JS CRC-32'
   | 'default, fflate'
+  | 'default, JS inflater'
   | 'inflated beforehand'
   | 'inflated and hashed beforehand'
 > = {
-  'JS inflater + WebCrypto': { streamFrom: NEVER, jsHashBelow: 0 },
-  'JS inflater + JS SHA-256 <16 KiB': { streamFrom: NEVER, jsHashBelow: 16 * 1024 },
+  'JS inflater + WebCrypto': { streamFrom: NEVER, jsHashBelow: 0, wasm: false },
+  'JS inflater + JS SHA-256 <16 KiB': { streamFrom: NEVER, jsHashBelow: 16 * 1024, wasm: false },
+  'WebAssembly inflater + WebCrypto': { streamFrom: NEVER, jsHashBelow: 0 },
+  'DecompressionStream >=16 KiB + WebCrypto': { streamFrom: 16 * 1024, jsHashBelow: 0 },
+  'DecompressionStream >=64 KiB + WebCrypto': { streamFrom: 64 * 1024, jsHashBelow: 0 },
   'DecompressionStream (all) + WebCrypto': { streamFrom: 0, jsHashBelow: 0 },
   'DecompressionStream >=4 KiB + WebCrypto': { streamFrom: 4096, jsHashBelow: 0 },
   'DecompressionStream >=4 KiB + JS SHA-256 <16 KiB': { streamFrom: 4096, jsHashBelow: 16 * 1024 },
@@ -41,6 +46,8 @@ export const VARIANTS: Record<
   'DecompressionStream >=1 KiB + JS SHA-256 <16 KiB': { streamFrom: 1024, jsHashBelow: 16 * 1024 },
   // fflate where the default backend now has its own inflater (before 2026-11-26).
   'default with fflate for small entries (before)': 'default, fflate',
+  // The bounded inflater in JavaScript where the default backend now runs its WebAssembly build.
+  'default with the JavaScript inflater (before)': 'default, JS inflater',
   // A probe: every entry's inflated bytes handed over at no cost (CRC-32 counted as checked), to
   // see what the rest of the pipeline costs.
   'default with every entry inflated beforehand': 'inflated beforehand',
@@ -115,7 +122,8 @@ async function hashedBeforehand(bytes: Uint8Array): Promise<ReaderBackend> {
 /** Component cases: one inflater over every deflated entry, one hasher over every file. */
 export const COMPONENTS = [
   'inflate: fflate',
-  'inflate: bounded JavaScript (shipped)',
+  'inflate: bounded JavaScript',
+  'inflate: bounded WebAssembly (shipped; module compiled in the timing)',
   'inflate: DecompressionStream',
   'inflate: DecompressionStream (all in flight)',
   'hash: WebCrypto (4 in flight)',
@@ -150,11 +158,13 @@ export async function runCase(bytes: Uint8Array, name: string): Promise<number> 
           ? jsCrcBackend
           : variant === 'default, fflate'
             ? fflateBackend
-            : variant === 'inflated beforehand'
-              ? inflatedBeforehand(bytes)
-              : variant === 'inflated and hashed beforehand'
-                ? await hashedBeforehand(bytes)
-                : createWebBackend(variant)
+            : variant === 'default, JS inflater'
+              ? createWebBackend({ ...defaultWebOptions(), wasm: false })
+              : variant === 'inflated beforehand'
+                ? inflatedBeforehand(bytes)
+                : variant === 'inflated and hashed beforehand'
+                  ? await hashedBeforehand(bytes)
+                  : createWebBackend(variant)
     const t0 = performance.now()
     const r = await openArchive(bytes, {}, backend)
     const ms = performance.now() - t0
@@ -177,10 +187,19 @@ export async function runCase(bytes: Uint8Array, name: string): Promise<number> 
     if (rs.some((r) => !r.ok)) throw new Error(`${name}: failed`)
     return ms
   }
+  if (name === 'inflate: bounded WebAssembly (shipped; module compiled in the timing)') {
+    const t0 = performance.now()
+    if (!(await loadInflateWasm())) throw new Error(`${name}: no WebAssembly`)
+    for (const e of deflated) {
+      const r = inflateWasm(e.input, e.size, LIMIT)
+      if (!r?.ok) throw new Error(`${name}: ${r ? r.reason : 'declined'}`)
+    }
+    return performance.now() - t0
+  }
   if (
     name === 'inflate: fflate' ||
     name === 'inflate: DecompressionStream' ||
-    name === 'inflate: bounded JavaScript (shipped)'
+    name === 'inflate: bounded JavaScript'
   ) {
     const t0 = performance.now()
     for (const e of deflated) {
