@@ -46,8 +46,11 @@ export interface WebBackendOptions {
 
 /**
  * The thresholds measured by `pnpm bench reader-browser` (bench/reader-browser/RESULTS.md).
- * In a browser `DecompressionStream` is native zlib and pays off from about 1 KiB compressed; Node's is built
- * on JavaScript web streams and lost to the JavaScript inflater at every size, so there the stream is not used.
+ * The WebAssembly inflater, where it loads, takes every entry that fits its memory (it beat the stream
+ * on every bench package). Without it, in a browser `DecompressionStream` is native zlib and pays off
+ * against the JavaScript inflater from about 1 KiB compressed; it also takes the entries too large
+ * for the module. Node's stream is built on JavaScript web streams and lost at every size, so
+ * there it is never used.
  * WebCrypto is cheap per call in Chromium but not in Node, where small files hash faster in JS.
  */
 export function defaultWebOptions(

@@ -5,7 +5,7 @@ import { zlibInflater } from '../node/backend'
 import { crc32 } from './crc32'
 import { boundedInflater, createWebInflater, type InflateResult } from './inflate'
 import { hasDeflateRawStream, inflateRawStream } from './inflate-stream'
-import { loadInflateWasm } from './inflate-wasm'
+import { loadInflateWasm, WASM_MAX_BYTES } from './inflate-wasm'
 
 const text = new TextEncoder().encode('the inn door creaks open. '.repeat(4000))
 const packed = deflateSync(text)
@@ -135,13 +135,38 @@ describe('createWebInflater', () => {
     expect(stream).not.toHaveBeenCalled()
   })
 
-  it('hands entries from the threshold on to the stream inflater', async () => {
+  it('without WebAssembly, hands entries from the threshold on to the stream inflater', async () => {
+    const js = createWebInflater({ streamFrom: 200, stream, wasm: false })
     stream.mockClear()
     expect(small.length).toBeLessThan(200)
     expect(packed.length).toBeGreaterThanOrEqual(200)
-    const r = inflater.inflateRawAsync!(packed, text.length, 2 ** 24)
+    const r = js.inflateRawAsync!(packed, text.length, 2 ** 24)
     expect(r).toBeInstanceOf(Promise)
     expect(await r).toMatchObject({ ok: true, data: text })
+    expect(stream).toHaveBeenCalledTimes(1)
+  })
+
+  it('with WebAssembly, inflates in the module whatever the size, and streams only what does not fit it', async () => {
+    stream.mockClear()
+    expect(inflater.inflateRawAsync!(packed, text.length, 2 ** 24, crc32(text))).toMatchObject({
+      ok: true,
+      data: text,
+      crcChecked: true,
+    })
+    expect(stream).not.toHaveBeenCalled()
+    const zeros = new Uint8Array(WASM_MAX_BYTES)
+    const r = inflater.inflateRawAsync!(deflateSync(zeros), zeros.length, 2 ** 24, crc32(zeros))
+    expect(r).toBeInstanceOf(Promise)
+    const streamed = await r
+    expect(streamed.ok && streamed.data.length === zeros.length && streamed.data.every((b) => b === 0)).toBe(
+      true,
+    )
+    expect(stream).toHaveBeenCalledTimes(1)
+    // Without a stream (streamFrom Infinity, as in Node), JavaScript takes it.
+    const node = createWebInflater({ streamFrom: Number.POSITIVE_INFINITY, stream })
+    const js = node.inflateRawAsync!(deflateSync(zeros), zeros.length, 2 ** 24)
+    expect(js).not.toBeInstanceOf(Promise)
+    expect((js as InflateResult).ok && (js as { data: Uint8Array }).data.length).toBe(zeros.length)
     expect(stream).toHaveBeenCalledTimes(1)
   })
 
