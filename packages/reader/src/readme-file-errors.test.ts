@@ -34,7 +34,7 @@ describe('openPackageFile and peekPackageFile on a file that cannot be read', ()
 })
 
 describe('a closed package', () => {
-  it('rejects readBytes and readText with pkg/missing-file, as the README says', async () => {
+  it('rejects readBytes and readText with pkg/closed, not pkg/missing-file (the file is not missing)', async () => {
     const bytes = zipSync({
       'manifest.json': strToU8(
         JSON.stringify({ id: '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14', parts: ['story/a.sty'] }),
@@ -45,7 +45,16 @@ describe('a closed package', () => {
     if (!r.ok) throw new Error('the package should open')
     expect(await r.package.readText('story/a.sty')).toBe('Hi.\n')
     r.package.close()
-    await expect(r.package.readBytes('story/a.sty')).rejects.toMatchObject({ code: 'pkg/missing-file' })
-    await expect(r.package.readText('story/a.sty')).rejects.toMatchObject({ code: 'pkg/missing-file' })
+    const closed = {
+      code: 'pkg/closed',
+      message: 'The package is closed; "story/a.sty" cannot be read after close().',
+    }
+    await expect(r.package.readBytes('story/a.sty')).rejects.toMatchObject(closed)
+    await expect(r.package.readText('story/a.sty')).rejects.toMatchObject(closed)
+    await expect(r.package.storySource().readPart('story/a.sty')).rejects.toMatchObject({
+      code: 'pkg/closed',
+    })
+    // Closed wins over unknown: any read after close() says why it failed.
+    await expect(r.package.readBytes('nope')).rejects.toMatchObject({ code: 'pkg/closed' })
   })
 })

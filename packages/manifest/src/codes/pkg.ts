@@ -105,6 +105,11 @@ export const PKG_CODES = defineCodes({
     severity: 'error',
     description: 'a file the manifest references (cover, asset, names map) is missing from the archive',
   },
+  'pkg/closed': {
+    severity: 'error',
+    description:
+      'an entry was read after the package was closed (`close()`); nothing can be read from it any more',
+  },
   'pkg/invalid-text': {
     severity: 'error',
     description: 'a story, extension or JSON file is not valid UTF-8',

@@ -99,16 +99,15 @@ export class EntryStore {
 
   /**
    * The verified bytes of `path`.
-   * @throws SpkgError `pkg/missing-file` for an unknown path or after close; the entry's
-   *   `pkg/corrupt-entry` if the archive bytes changed since the open
+   * @throws SpkgError `pkg/closed` after close (whatever the path), `pkg/missing-file` for a path
+   *   that is not a file of the package; the entry's `pkg/corrupt-entry` if the archive bytes
+   *   changed since the open
    */
   read(path: string): Uint8Array {
+    if (!this.bytes)
+      throw new SpkgError('pkg/closed', `The package is closed; "${path}" cannot be read after close().`)
     const entry = this.files.get(path)
-    if (!entry || !this.bytes)
-      throw new SpkgError(
-        'pkg/missing-file',
-        this.bytes ? `"${path}" is not a file of this package.` : 'The package is closed.',
-      )
+    if (!entry) throw new SpkgError('pkg/missing-file', `"${path}" is not a file of this package.`)
     // Callers get their own copy: writing into it never changes what later reads return.
     const hit = this.kept.get(path)
     if (hit) return hit.slice()

@@ -545,7 +545,7 @@ describe.each(backends)('openPackage, %s', (_, openPackage) => {
     it('rejects reads after close', async () => {
       const pkg = opened(await open(buildPackage()))
       pkg.close()
-      await expect(pkg.readText(pkg.entry)).rejects.toMatchObject({ code: 'pkg/missing-file' })
+      await expect(pkg.readText(pkg.entry)).rejects.toMatchObject({ code: 'pkg/closed' })
       pkg.close()
     })
   })
