@@ -12,7 +12,7 @@ export const COMMON_SAFE_PATH = /^\w[\w. -]*(?:\/\w[\w. -]*)*$/
 /**
  * Explains why `path` is not a safe archive-relative path, or returns `undefined` when it is.
  * Refused: empty, absolute (`/x`), drive letters (`C:`), schemes or protocol-relative URLs,
- * backslashes, NUL/control characters/DEL, and `..`, `.` or empty segments.
+ * backslashes, NUL/control characters (C0 and C1)/DEL, and `..`, `.` or empty segments.
  *
  * @example
  * checkArchivePath('story/0001-inn.sty') // undefined
@@ -22,7 +22,7 @@ export function checkArchivePath(path: string): string | undefined {
   // Fast path for the common case.
   if (COMMON_SAFE_PATH.test(path)) return undefined
   if (path.length === 0) return 'is empty'
-  if (/[\u0000-\u001f\u007f]/.test(path)) return 'contains a control character'
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(path)) return 'contains a control character'
   if (path.includes('\\')) return 'contains a backslash (use forward slashes)'
   if (path.startsWith('//')) return 'is a protocol-relative URL (media are never fetched from the network)'
   if (path.startsWith('/')) return 'is absolute (paths are relative to the archive root)'

@@ -96,6 +96,8 @@ describe('checkArchivePath', () => {
     ['//evil.example/a.png', 'is a protocol-relative URL (media are never fetched from the network)'],
     ['story/a\u0000.sty', 'contains a control character'],
     ['story/a\u007f.sty', 'contains a control character'],
+    ['story/a\u0085.sty', 'contains a control character'],
+    ['story/\u009b2J.sty', 'contains a control character'],
   ])('refuses %j: %s', (p, why) => expect(checkArchivePath(p)).toBe(why))
   it.each(['story/0001-inn.sty', 'assets/cover.webp', 'a.sty', 'assets/été/ü.png', 'story/a..b.sty'])(
     'accepts %j',

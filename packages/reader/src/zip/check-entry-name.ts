@@ -15,7 +15,7 @@ const SYSTEM_BASENAME = /^(?:\._.*|\.DS_Store)$/
 /**
  * Explains why `name` is not a canonical, safe entry name, or returns `undefined` when it is.
  * Directory entries are checked without their one trailing `/`.
- * Refused: empty, absolute, drive letters, backslashes, NUL, control characters or DEL, and
+ * Refused: empty, absolute, drive letters, backslashes, NUL, control characters (C0 and C1) or DEL, and
  * `..`, `.` or empty segments (even `./manifest.json`, even a `..` that stays inside).
  *
  * @example
@@ -25,7 +25,7 @@ const SYSTEM_BASENAME = /^(?:\._.*|\.DS_Store)$/
 export function checkEntryName(name: string): string | undefined {
   if (COMMON_NAME.test(name)) return undefined
   if (name.length === 0) return 'is empty'
-  if (/[\u0000-\u001f\u007f]/.test(name)) return 'contains NUL, a control character or DEL'
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'contains NUL, a control character or DEL'
   if (name.includes('\\')) return 'contains a backslash'
   if (name.startsWith('/')) return 'is absolute'
   if (/^[A-Za-z]:/.test(name)) return 'starts with a drive letter'

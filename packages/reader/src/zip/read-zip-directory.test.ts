@@ -154,6 +154,12 @@ const refusals: [string, DiagnosticCode, () => Uint8Array][] = [
   ['backslashes', 'pkg/unsafe-path', () => buildArchive([file('story\\a.sty')])],
   ['NUL', 'pkg/unsafe-path', () => buildArchive([file('a\u0000.sty')])],
   ['DEL', 'pkg/unsafe-path', () => buildArchive([file('a\u007f.sty')])],
+  ['a C1 control character (U+0085)', 'pkg/unsafe-path', () => buildArchive([file('a\u0085.sty')])],
+  [
+    'a C1 control character (U+009B, CSI)',
+    'pkg/unsafe-path',
+    () => buildArchive([file('story/\u009b2J.sty')]),
+  ],
   ['empty names', 'pkg/unsafe-path', () => buildArchive([file('')])],
   ['doubled slashes', 'pkg/unsafe-path', () => buildArchive([file('story//a.sty')])],
   [
