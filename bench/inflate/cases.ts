@@ -3,6 +3,7 @@
  * over one set of raw-deflate streams, the first pass (cold) and the median of later passes.
  */
 import { inflateBounded } from '../../packages/reader/src/zip/inflate-bounded'
+import { inflateWasm } from '../../packages/reader/src/zip/inflate-wasm'
 import { fflateInflater } from '../reader-browser/fflate-inflater'
 
 export { manyHuffmanBlocks } from '@spkg/test-utils/deflate-blocks'
@@ -14,7 +15,13 @@ export interface StreamSet {
   sizes: number[]
 }
 
-export const INFLATERS = ['bounded JavaScript (shipped)', 'fflate (before)'] as const
+export const INFLATERS = [
+  'bounded WebAssembly (shipped; module compiled before the first pass)',
+  'bounded JavaScript (fallback)',
+  'fflate (before)',
+] as const
+
+export { loadInflateWasm } from '../../packages/reader/src/zip/inflate-wasm'
 
 // The package limit (LIMITS.maxUncompressedBytes), written out so the measured page loads no
 // more than the two inflaters.
@@ -27,8 +34,10 @@ export function inflateAll(set: StreamSet, inflater: (typeof INFLATERS)[number])
     const r =
       inflater === 'fflate (before)'
         ? fflateInflater.inflateRaw(set.streams[i]!, set.sizes[i]!, LIMIT)
-        : inflateBounded(set.streams[i]!, set.sizes[i]!, LIMIT)
-    if (!r.ok) throw new Error(`${inflater} fails on ${set.name}: ${r.reason}`)
+        : inflater === 'bounded JavaScript (fallback)'
+          ? inflateBounded(set.streams[i]!, set.sizes[i]!, LIMIT)
+          : inflateWasm(set.streams[i]!, set.sizes[i]!, LIMIT)
+    if (!r?.ok) throw new Error(`${inflater} fails on ${set.name}: ${r ? r.reason : 'declined'}`)
   }
   return performance.now() - t0
 }

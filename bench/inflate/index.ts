@@ -5,7 +5,8 @@
  * blocks with 15-bit codes, which inflate to nothing). Each figure is one fresh process or page:
  * the first pass over the set (cold) and the median of the next passes (warm).
  *
- * `RUNS=n` fresh processes/pages per figure (default 3), `ONLY=node|chromium`.
+ * `RUNS=n` fresh processes/pages per figure (default 3), `ONLY=node|chromium`, `INFLATERS=a,b`
+ * (names as printed) to run some inflaters only.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -16,10 +17,13 @@ import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
 import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
 import { prose } from '../reader/packages'
-import { INFLATERS, manyHuffmanBlocks, type StreamSet } from './cases'
+import { INFLATERS as ALL_INFLATERS, manyHuffmanBlocks, type StreamSet } from './cases'
 
 const RUNS = Number(process.env.RUNS ?? 3)
 const ONLY = process.env.ONLY
+const INFLATERS = process.env.INFLATERS
+  ? ALL_INFLATERS.filter((i) => process.env.INFLATERS!.split(',').includes(i))
+  : ALL_INFLATERS
 const here = import.meta.dirname
 
 function textSet(name: string, count: number, size: number): StreamSet {
@@ -53,8 +57,9 @@ const WARM = 3
 const work = mkdtempSync(join(tmpdir(), 'spkg-bench-inflate-'))
 const page = await build({
   stdin: {
-    contents: `import { inflateAll } from './cases'
-globalThis.runPass = (sets, setIndex, inflater, warm) => {
+    contents: `import { inflateAll, loadInflateWasm } from './cases'
+globalThis.runPass = async (sets, setIndex, inflater, warm) => {
+  if (inflater.startsWith('bounded WebAssembly') && !(await loadInflateWasm())) throw new Error('no WebAssembly')
   const set = sets[setIndex]
   const cold = inflateAll(set, inflater)
   const w = []
@@ -80,12 +85,14 @@ writeFileSync(
 const fs = require('node:fs'); const zlib = require('node:zlib')
 const [file, setIndex, inflater] = process.argv.slice(2)
 const sets = JSON.parse(fs.readFileSync(file, 'utf8')).map((s) => ({ ...s, streams: s.streams.map((b) => new Uint8Array(Buffer.from(b, 'base64'))) }))
+;(async () => {
 let r
 if (inflater === 'node:zlib') {
   const run = () => { const t0 = performance.now(); for (const s of sets[setIndex].streams) zlib.inflateRawSync(s); return performance.now() - t0 }
   const cold = run(); const w = [run(), run(), run()].sort((a, b) => a - b); r = [cold, w[1]]
-} else r = globalThis.runPass(sets, Number(setIndex), inflater, ${WARM})
-process.stdout.write(JSON.stringify(r))`,
+} else r = await globalThis.runPass(sets, Number(setIndex), inflater, ${WARM})
+process.stdout.write(JSON.stringify(r))
+})()`,
 )
 const setsFile = join(work, 'sets.json')
 const wire = sets.map((s) => ({ ...s, streams: s.streams.map((b) => Buffer.from(b).toString('base64')) }))
@@ -114,7 +121,7 @@ const chromiumPass: Pass = async (setIndex, inflater) => {
           ...s,
           streams: s.streams.map((b) => Uint8Array.from(atob(b), (c) => c.charCodeAt(0))),
         }))
-        return (globalThis as unknown as { runPass: (...a: unknown[]) => [number, number] }).runPass(
+        return (globalThis as unknown as { runPass: (...a: unknown[]) => Promise<[number, number]> }).runPass(
           sets,
           i,
           inf,
