@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import { derivePartName, normalizeDigest, parseManifest, serializeManifest } from './index'
+import { derivePartNameGeneral } from './normalize'
 
 const ID = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
 
@@ -12,7 +13,43 @@ describe('derivePartName', () => {
     ['story/12.sty', '12'],
     ['story/ch-3.sty', 'Ch 3'],
     ['story/0003-élan.sty', 'Élan'],
+    ['story/0004-p.sty', 'P'],
+    ['story/0005.x', '0005'],
+    ['story/0006-.sty', '0006-'],
+    ['story/7 Zed.sty.', 'Zed.sty.'],
+    ['a/b/.sty', '.sty'],
+    ['story/', ''],
   ])('%s → %s', (file, name) => expect(derivePartName(file)).toBe(name))
+
+  // The common case is computed by a scan; the general path defines the result.
+  const char = fc.oneof(
+    fc.constantFrom(
+      '/',
+      '.',
+      '-',
+      '_',
+      ' ',
+      '0',
+      '7',
+      '9',
+      'a',
+      'z',
+      'A',
+      'é',
+      'ß',
+      '\t',
+      '\u00a0',
+      '~',
+      '!',
+    ),
+    fc.string({ maxLength: 1, unit: 'binary' }),
+  )
+  test.prop([fc.array(char, { maxLength: 14 }).map((cs) => cs.join(''))], { numRuns: 2000 })(
+    'equals the general derivation on any file name',
+    (file) => {
+      expect(derivePartName(file)).toBe(derivePartNameGeneral(file))
+    },
+  )
 })
 
 describe('normalizeDigest', () => {

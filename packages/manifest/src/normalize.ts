@@ -14,12 +14,48 @@ import type { ManifestField } from './schema'
  * derivePartName('story/0002-forest-edge.sty') // 'Forest edge'
  */
 export function derivePartName(file: string): string {
+  // The common case in one scan of character codes, no helper call: a name after the number
+  // prefix that starts and ends with printable ASCII (so trimming leaves it) and has no `-` or
+  // `_`. Anything else takes the general path below, which defines the result.
+  const from = file.lastIndexOf('/') + 1
+  const dot = file.lastIndexOf('.')
+  const end = dot >= from && dot < file.length - 1 ? dot : file.length
+  let digits = from
+  while (digits < end) {
+    const c = file.charCodeAt(digits)
+    if (c < 0x30 || c > 0x39) break
+    digits++
+  }
+  let start = from
+  if (digits > from) {
+    let after = digits
+    while (after < end) {
+      const c = file.charCodeAt(after)
+      if (c !== 0x2d && c !== 0x5f && c !== 0x2e && c !== 0x20) break
+      after++
+    }
+    if (after > digits || digits === end) start = after
+  }
+  if (start < end) {
+    const first = file.charCodeAt(start)
+    const last = file.charCodeAt(end - 1)
+    if (first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f) {
+      const rest = file.slice(start, end)
+      if (!rest.includes('-') && !rest.includes('_'))
+        return first >= 0x61 && first <= 0x7a ? String.fromCharCode(first - 0x20) + rest.slice(1) : rest
+    }
+  }
+  return derivePartNameGeneral(file)
+}
+
+/** {@link derivePartName} for any file name (the reference its common case is tested against). @internal */
+export function derivePartNameGeneral(file: string): string {
   const base = file.slice(file.lastIndexOf('/') + 1)
   // Without the extension: the last dot and what follows it, when something follows it.
   const dot = base.lastIndexOf('.')
   const stem = dot >= 0 && dot < base.length - 1 ? base.slice(0, dot) : base
   // A number prefix goes with the separators after it (`0002-`), or alone when it is all there
-  // is: /^\d+(?:[-_. ]+|$)/ written as a scan (this runs for every bare part, cold).
+  // is: /^\d+(?:[-_. ]+|$)/ written as a scan.
   let digits = 0
   while (digits < stem.length && isDigit(stem.charCodeAt(digits))) digits++
   let start = 0
@@ -106,6 +142,23 @@ const partOf = (p: unknown) => {
   if (isPlainObject(p) && typeof p.file === 'string' && p.name === undefined)
     return { ...p, name: derivePartName(p.file) }
   return p
+}
+
+/**
+ * `parts` given as bare file names, the way a packer writes them: each becomes `{ file, name }`
+ * (what normalising gives, already canonical), in one loop without a call per member besides
+ * the name. `undefined` when `value` is not a non-empty array of strings.
+ */
+export function nameBareParts(value: unknown): { file: string; name: string }[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined
+  const n = value.length
+  for (let i = 0; i < n; i++) if (typeof value[i] !== 'string') return undefined
+  const out = new Array<{ file: string; name: string }>(n)
+  for (let i = 0; i < n; i++) {
+    const file = value[i] as string
+    out[i] = { file, name: derivePartName(file) }
+  }
+  return out
 }
 
 /**

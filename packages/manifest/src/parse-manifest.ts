@@ -10,7 +10,7 @@ import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
 import { fastField } from './fast-fields'
 import { describeJsonType, isPlainObject, parseJsonText } from './json'
-import { normalizeField } from './normalize'
+import { nameBareParts, normalizeField } from './normalize'
 import { runManifestRules } from './rules'
 import { MANIFEST_FIELD_NAMES, MANIFEST_FIELDS, type Manifest, type ManifestField } from './schema'
 
@@ -172,8 +172,15 @@ export function parseManifestWith(
     // A canonical digest map (the large field of a real manifest) is taken as it is: the fast
     // path accepts only lowercase hex digests, which normalising would return unchanged, so the
     // normalising pass over every digest is skipped.
-    const canonical = fast && field === 'integrity' ? fastField(field, raw, owned) : undefined
-    const normalized = canonical ? raw : normalizeField(field, raw)
+    // Bare part file names (how packers write `parts`) are named in one loop; the result is
+    // canonical `{ file, name }` strings, which validation would take unchanged.
+    const named = fast && field === 'parts' ? nameBareParts(raw) : undefined
+    const canonical = named
+      ? { value: named, same: true }
+      : fast && field === 'integrity'
+        ? fastField(field, raw, owned)
+        : undefined
+    const normalized = named ?? (canonical ? raw : normalizeField(field, raw))
     if (field === 'id') {
       if (typeof normalized !== 'string' || normalized.trim().length === 0) continue
     }
