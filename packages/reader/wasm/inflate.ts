@@ -456,3 +456,45 @@ export function crc32(p: usize, n: i32, previous: u32): u32 {
     c = load<u32>(CRC_T + ((<usize>((c ^ <u32>load<u8>(p + <usize>i)) & 0xff)) << 2)) ^ (c >>> 8)
   return ~c
 }
+
+/**
+ * True (1) when the `n` bytes at `p` are valid UTF-8 as the WHATWG decoder's fatal mode requires
+ * (no overlong forms, no surrogates, nothing above U+10FFFF, no truncated sequence); ASCII is
+ * checked eight bytes at a time.
+ */
+export function utf8Valid(p: usize, n: i32): i32 {
+  let i: i32 = 0
+  while (i < n) {
+    if (i + 8 <= n && (load<u64>(p + <usize>i) & 0x8080808080808080) === 0) {
+      i += 8
+      continue
+    }
+    const b = <i32>load<u8>(p + <usize>i)
+    if (b < 0x80) {
+      i++
+      continue
+    }
+    let need: i32
+    let lo: i32 = 0x80
+    let hi: i32 = 0xbf
+    if (b >= 0xc2 && b <= 0xdf) need = 1
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2
+      if (b === 0xe0) lo = 0xa0
+      else if (b === 0xed) hi = 0x9f
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3
+      if (b === 0xf0) lo = 0x90
+      else if (b === 0xf4) hi = 0x8f
+    } else return 0
+    if (i + need >= n) return 0 // truncated: the sequence runs past the end
+    const c = <i32>load<u8>(p + <usize>i + 1)
+    if (c < lo || c > hi) return 0
+    for (let k = 2; k <= need; k++) {
+      const d = <i32>load<u8>(p + <usize>(i + k))
+      if (d < 0x80 || d > 0xbf) return 0
+    }
+    i += need + 1
+  }
+  return 1
+}

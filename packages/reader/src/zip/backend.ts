@@ -7,6 +7,7 @@
 import { crc32 } from './crc32'
 import { createWebInflater, type Inflater } from './inflate'
 import { hasDeflateRawStream, inflateRawStream } from './inflate-stream'
+import { isUtf8Wasm } from './inflate-wasm'
 import { sha256Hex } from './sha256'
 import { isUtf8 } from './utf8'
 
@@ -87,7 +88,8 @@ export function createWebBackend(options?: WebBackendOptions): ReaderBackend {
     }),
     crc32,
     sha256Hex: (data) => (data.length < get().jsHashBelow ? sha256Hex(data) : webSha256Hex(data)),
-    isUtf8,
+    // In the WebAssembly module once it is loaded (the JavaScript check's first runs are slow).
+    isUtf8: (data) => (get().wasm !== false ? isUtf8Wasm(data) : undefined) ?? isUtf8(data),
   }
 }
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { compileInflateWasm } from '../../wasm/compile'
 import { crc32 } from './crc32'
 import { inflateBounded } from './inflate-bounded'
-import { inflateWasm, loadInflateWasm, WASM_MAX_BYTES } from './inflate-wasm'
+import { inflateWasm, isUtf8Wasm, loadInflateWasm, WASM_MAX_BYTES } from './inflate-wasm'
 import { INFLATE_WASM_BASE64 } from './inflate-wasm-binary'
 
 expect(await loadInflateWasm()).toBe(true)
@@ -80,6 +80,65 @@ describe('inflateWasm', () => {
     const bomb = deflateRawSync(new Uint8Array(32 << 20), { level: 9 })
     expect(inflateWasm(bomb, 100, 1 << 30)).toMatchObject({ ok: false, reason: 'size', produced: 32 << 20 })
     expect(inflateWasm(bomb, 100, 1 << 20)).toMatchObject({ ok: false, reason: 'limit' })
+  })
+})
+
+describe('isUtf8Wasm', () => {
+  const strict = new TextDecoder('utf-8', { fatal: true })
+  const decodes = (b: Uint8Array) => {
+    try {
+      strict.decode(b)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  it.each<[string, number[]]>([
+    ['empty', []],
+    ['ASCII across word boundaries', [...'0123456789abcdefghi'].map((c) => c.charCodeAt(0))],
+    [
+      '2-, 3- and 4-byte forms at their limits',
+      [
+        0xc2, 0x80, 0xdf, 0xbf, 0xe0, 0xa0, 0x80, 0xef, 0xbf, 0xbf, 0xf0, 0x90, 0x80, 0x80, 0xf4, 0x8f, 0xbf,
+        0xbf,
+      ],
+    ],
+    ['an overlong 2-byte form', [0xc0, 0x80]],
+    ['an overlong 3-byte form', [0xe0, 0x9f, 0xbf]],
+    ['an overlong 4-byte form', [0xf0, 0x8f, 0xbf, 0xbf]],
+    ['a surrogate', [0xed, 0xa0, 0x80]],
+    ['the last code point before the surrogates', [0xed, 0x9f, 0xbf]],
+    ['above U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+    ['lead byte F5', [0xf5, 0x80, 0x80, 0x80]],
+    ['a lone continuation byte', [0x41, 0x80]],
+    ['a sequence cut at the end', [0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0xe2, 0x82]],
+    ['a sequence cut by ASCII', [0xe2, 0x41, 0x41]],
+    ['a byte-order mark', [0xef, 0xbb, 0xbf, 0x41]],
+  ])('agrees with TextDecoder (fatal) on %s', (_, bytes) => {
+    const b = new Uint8Array(bytes)
+    expect(isUtf8Wasm(b)).toBe(decodes(b))
+  })
+
+  test.prop(
+    [
+      fc.string({ unit: 'binary', maxLength: 300 }),
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 3 }),
+    ],
+    { numRuns: 3000 },
+  )('agrees with TextDecoder (fatal) on any text with any bytes changed', (text, edits) => {
+    const b = new TextEncoder().encode(text)
+    for (const [at, v] of edits) if (b.length > 0) b[at % b.length] = v
+    expect(isUtf8Wasm(b)).toBe(decodes(b))
+  })
+
+  test.prop([fc.uint8Array({ maxLength: 64 })], { numRuns: 3000 })('agrees on arbitrary bytes', (b) => {
+    expect(isUtf8Wasm(b)).toBe(decodes(b))
+  })
+
+  it('declines data larger than its memory bound', () => {
+    expect(isUtf8Wasm(new Uint8Array(WASM_MAX_BYTES + 1))).toBeUndefined()
+    expect(isUtf8Wasm(new Uint8Array(WASM_MAX_BYTES).fill(0x41))).toBe(true)
   })
 })
 

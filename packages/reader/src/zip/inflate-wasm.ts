@@ -23,6 +23,7 @@ interface Exports {
   failOffset(): number
   inflate(input: number, inputLength: number, out: number, mask: number, cap: number): number
   crc32(at: number, length: number, previous: number): number
+  utf8Valid(at: number, length: number): number
 }
 
 /** zlib's messages, by the module's failure codes. */
@@ -50,6 +51,8 @@ const PAGE = 65536
 let wasm: Exports | undefined
 let loading: Promise<boolean> | undefined
 let heap = new Uint8Array(0)
+/** Where the caller's buffers start in module memory (after the module's static data). */
+let base = 0
 
 /**
  * Loads the module once, compiled asynchronously (off the main thread in browsers, so it overlaps
@@ -65,6 +68,7 @@ export function loadInflateWasm(): Promise<boolean> {
       const exports = instance.exports as unknown as Exports
       exports.init()
       heap = new Uint8Array(exports.memory.buffer)
+      base = exports.heapBase()
       wasm = exports
       return true
     } catch {
@@ -79,9 +83,9 @@ export function inflateWasmReady(): boolean {
   return wasm !== undefined
 }
 
-/** Makes the module's memory at least `bytes` above its heap base and returns a current view. */
+/** Makes the module's memory at least `bytes` above {@link base} and returns a current view. */
 function room(x: Exports, bytes: number): Uint8Array {
-  const need = x.heapBase() + bytes
+  const need = base + bytes
   if (need > heap.length) {
     x.memory.grow(Math.ceil((need - x.memory.buffer.byteLength) / PAGE))
     heap = new Uint8Array(x.memory.buffer)
@@ -103,11 +107,12 @@ export function inflateWasm(
 ): InflateResult | undefined {
   const x = wasm
   if (!x) return undefined
-  const keep = Math.max(0, Math.min(declared, limit))
+  const keep = declared < limit ? declared : limit > 0 ? limit : 0
   const inputRoom = (input.length + 15) & ~15
-  if (inputRoom + Math.max(keep, WINDOW) > WASM_MAX_BYTES) return undefined
-  const mem = room(x, inputRoom + Math.max(keep, WINDOW))
-  const at = x.heapBase()
+  const size = inputRoom + (keep > WINDOW ? keep : WINDOW)
+  if (size > WASM_MAX_BYTES) return undefined
+  const mem = base + size > heap.length ? room(x, size) : heap
+  const at = base
   const out = at + inputRoom
   mem.set(input, at)
   const n = x.inflate(at, input.length, out, -1, keep)
@@ -128,6 +133,18 @@ export function inflateWasm(
 
 const OVER = -1
 const CORRUPT = -2
+
+/**
+ * Whether `data` is valid UTF-8 (strict, as `TextDecoder`'s fatal mode), checked in the module:
+ * `undefined` when it is not loaded or `data` is larger than {@link WASM_MAX_BYTES}.
+ */
+export function isUtf8Wasm(data: Uint8Array): boolean | undefined {
+  const x = wasm
+  if (!x || data.length > WASM_MAX_BYTES) return undefined
+  const mem = base + data.length > heap.length ? room(x, data.length) : heap
+  mem.set(data, base)
+  return x.utf8Valid(base, data.length) === 1
+}
 
 function corrupt(x: Exports): InflateResult {
   return { ok: false, reason: 'corrupt', produced: x.failOffset(), message: MESSAGES[x.failCode()] }
