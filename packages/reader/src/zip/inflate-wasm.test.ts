@@ -142,43 +142,43 @@ describe('isUtf8Wasm', () => {
   })
 })
 
+/** Fresh copies of the modules (nothing loaded yet), and a web inflater that never streams. */
+async function fresh() {
+  vi.resetModules()
+  const wasm = await import('./inflate-wasm')
+  const inflater = (await import('./inflate')).createWebInflater({
+    streamFrom: Number.POSITIVE_INFINITY,
+    stream: () => Promise.reject(),
+  })
+  return { wasm, inflater }
+}
+
 describe('loading', () => {
   afterEach(() => {
     vi.resetModules()
   })
 
   it('starts on prepare() or on the first asynchronous call, in the background; JavaScript answers until then', async () => {
-    vi.resetModules()
-    const fresh = await import('./inflate-wasm')
-    const { createWebInflater } = await import('./inflate')
-    const inflater = createWebInflater({
-      streamFrom: Number.POSITIVE_INFINITY,
-      stream: () => Promise.reject(),
-    })
+    const { wasm, inflater } = await fresh()
     const packed = deflateRawSync(text)
     const crc = crc32(text)
     // Synchronous calls never wait for the module.
     expect(inflater.inflateRaw(packed, text.length, text.length)).toEqual({ ok: true, data: text })
-    expect(fresh.inflateWasmReady()).toBe(false)
+    expect(wasm.inflateWasmReady()).toBe(false)
     const first = inflater.inflateRawAsync!(packed, text.length, text.length, crc)
     expect(first).toBeInstanceOf(Promise)
     expect(await first).toEqual({ ok: true, data: text, crcChecked: true })
-    expect(fresh.inflateWasmReady()).toBe(true)
+    expect(wasm.inflateWasmReady()).toBe(true)
     expect(inflater.inflateRawAsync!(packed, text.length, text.length, crc)).toEqual({
       ok: true,
       data: text,
       crcChecked: true,
     })
 
-    vi.resetModules()
-    const again = await import('./inflate-wasm')
-    const web = (await import('./inflate')).createWebInflater({
-      streamFrom: Number.POSITIVE_INFINITY,
-      stream: () => Promise.reject(),
-    })
-    web.prepare!()
-    expect(await again.loadInflateWasm()).toBe(true)
-    expect(web.inflateRaw(packed, text.length, text.length)).toEqual({ ok: true, data: text })
+    const again = await fresh()
+    again.inflater.prepare!()
+    expect(await again.wasm.loadInflateWasm()).toBe(true)
+    expect(again.inflater.inflateRaw(packed, text.length, text.length)).toEqual({ ok: true, data: text })
   })
 })
 
@@ -193,29 +193,20 @@ describe('without WebAssembly', () => {
     [
       'refused (a Content Security Policy without wasm-unsafe-eval)',
       {
-        Module: () => {
-          throw new Error('Refused to compile or instantiate WebAssembly module')
-        },
-        compile: () => Promise.reject(new Error('Refused to compile or instantiate WebAssembly module')),
+        instantiate: () => Promise.reject(new Error('Refused to compile or instantiate WebAssembly module')),
       },
     ],
   ])('when it is %s, loading answers false and the web inflater inflates in JavaScript', async (_, stub) => {
-    vi.resetModules()
     vi.stubGlobal('WebAssembly', stub)
-    const fresh = await import('./inflate-wasm')
-    const { createWebInflater } = await import('./inflate')
-    const inflater = createWebInflater({
-      streamFrom: Number.POSITIVE_INFINITY,
-      stream: () => Promise.reject(),
-    })
+    const { wasm, inflater } = await fresh()
     const packed = deflateRawSync(text)
     expect(await inflater.inflateRawAsync?.(packed, text.length, text.length, crc32(text))).toEqual({
       ok: true,
       data: text,
     })
     expect(inflater.inflateRaw(packed, text.length, text.length)).toEqual({ ok: true, data: text })
-    expect(await fresh.loadInflateWasm()).toBe(false)
-    expect(fresh.inflateWasmReady()).toBe(false)
-    expect(fresh.inflateWasm(packed, text.length, text.length)).toBeUndefined()
+    expect(await wasm.loadInflateWasm()).toBe(false)
+    expect(wasm.inflateWasmReady()).toBe(false)
+    expect(wasm.inflateWasm(packed, text.length, text.length)).toBeUndefined()
   })
 })

@@ -107,9 +107,9 @@ export function inflateWasm(
 ): InflateResult | undefined {
   const x = wasm
   if (!x) return undefined
-  const keep = declared < limit ? declared : limit > 0 ? limit : 0
+  const keep = Math.max(0, Math.min(declared, limit))
   const inputRoom = (input.length + 15) & ~15
-  const size = inputRoom + (keep > WINDOW ? keep : WINDOW)
+  const size = inputRoom + Math.max(keep, WINDOW)
   if (size > WASM_MAX_BYTES) return undefined
   const mem = base + size > heap.length ? room(x, size) : heap
   const at = base
