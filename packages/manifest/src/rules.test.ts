@@ -47,6 +47,31 @@ describe('cross-field rules', () => {
     ])
     expect(codes({ integrity: { '../a.sty': h } })).toEqual(['manifest/unsafe-path'])
   })
+  it('finds the one bad path of a long list, a path spanning lines included', () => {
+    const h = 'a'.repeat(64)
+    const found = (m: Record<string, unknown>) =>
+      parseManifest({ id: ID, ...m }).diagnostics.map((d) => [d.code, d.field])
+    const files = ['story/a.sty', 'story/b.sty', 'story/c.sty']
+    const parts = (bad: string) => [...files, bad].map((file) => ({ file, name: 'N' }))
+    expect(found({ parts: parts('story/d.sty') })).toEqual([])
+    expect(found({ parts: parts('story/d.sty\nstory/e.sty') })).toEqual([
+      ['manifest/unsafe-path', '/parts/3/file'],
+    ])
+    expect(found({ parts: parts('') })).toEqual([['manifest/unsafe-path', '/parts/3/file']])
+    expect(found({ parts: parts('assets/d.sty') })).toEqual([['manifest/path-outside-dir', '/parts/3/file']])
+    expect(found({ parts: parts('story/d.txt') })).toEqual([['manifest/invalid-value', '/parts/3/file']])
+    expect(found({ parts: parts('story/a.sty') })).toEqual([['manifest/duplicate-entry', '/parts/3']])
+    const integrity = (bad: string) => Object.fromEntries([...files, bad].map((f) => [f, h]))
+    expect(found({ integrity: integrity('assets/x.png') })).toEqual([])
+    expect(found({ integrity: integrity('a\nb') })).toEqual([['manifest/unsafe-path', '/integrity/a\nb']])
+    expect(found({ integrity: integrity('a/') })).toEqual([['manifest/unsafe-path', '/integrity/a~1']])
+    expect(found({ integrity: integrity('META-PKG/sig') })).toEqual([
+      ['manifest/integrity-self', '/integrity/META-PKG~1sig'],
+    ])
+    expect(found({ integrity: integrity('manifest.json') })).toEqual([
+      ['manifest/integrity-self', '/integrity/manifest.json'],
+    ])
+  })
   it('warns about unknown versions but still loads', () => {
     const r = parseManifest({ id: ID, story_lang: '1.1', manifest: '2.0' })
     expect(r.manifest).toBeDefined()
