@@ -68,6 +68,14 @@ describe('cross-field rules', () => {
     expect(found({ integrity: integrity('META-PKG/sig') })).toEqual([
       ['manifest/integrity-self', '/integrity/META-PKG~1sig'],
     ])
+    expect(
+      found({ parts: parts('story/a.sty'), integrity: integrity('a/'), assets: ['assets/x', 'assets/x'] }),
+    ).toEqual([
+      ['manifest/normalized', '/assets'],
+      ['manifest/unsafe-path', '/integrity/a~1'],
+      ['manifest/duplicate-entry', '/parts/3'],
+      ['manifest/duplicate-entry', '/assets/1'],
+    ])
     expect(found({ integrity: integrity('manifest.json') })).toEqual([
       ['manifest/integrity-self', '/integrity/manifest.json'],
     ])

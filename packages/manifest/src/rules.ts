@@ -51,22 +51,27 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
  * instead of echoing it.
  */
 const displayText: Rule = (m, push, path) => {
-  const check = (segments: (string | number)[], value: string) => {
-    const at = value.search(CONTROL)
-    if (at < 0) return
-    const field = toPointer(segments)
-    const hex = value.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')
-    push(
-      createDiagnostic(
-        'manifest/invalid-value',
-        `"${field.slice(1)}" contains a control character (U+${hex} at character ${at + 1}); display text must be printable.`,
-        { path, field },
-      ),
-    )
-  }
-  if (m.title !== undefined) check(['title'], m.title)
-  const authors = m.author ?? []
-  for (let i = 0; i < authors.length; i++) check(['author', i, 'name'], authors[i]!.name)
+  // Only a text with a control character goes further (a call, a pointer, a message).
+  if (m.title !== undefined && CONTROL.test(m.title)) controlCharacter(push, path, ['title'], m.title)
+  const authors = m.author
+  if (authors)
+    for (let i = 0; i < authors.length; i++) {
+      const name = authors[i]!.name
+      if (CONTROL.test(name)) controlCharacter(push, path, ['author', i, 'name'], name)
+    }
+}
+
+function controlCharacter(push: Push, path: string, segments: (string | number)[], value: string): void {
+  const at = value.search(CONTROL)
+  const field = toPointer(segments)
+  const hex = value.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')
+  push(
+    createDiagnostic(
+      'manifest/invalid-value',
+      `"${field.slice(1)}" contains a control character (U+${hex} at character ${at + 1}); display text must be printable.`,
+      { path, field },
+    ),
+  )
 }
 
 /** Checks one archive path field; `dir` and `ext` add the layout rule (parts in story/, .sty...). */
@@ -113,8 +118,6 @@ function checkPath(
 }
 
 function checkDuplicates(push: Push, path: string, field: string, values: readonly string[]): void {
-  // The common case (no repeat) is one native Set build, no call per value.
-  if (new Set(values).size === values.length) return
   const seen = new Set<string>()
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!
@@ -155,53 +158,66 @@ function linesIfAllMatch(list: readonly string[], lines: RegExp): string | undef
   return lines.test(text) && text.split('\n').length === list.length ? text : undefined
 }
 
+/**
+ * The archive paths of a manifest. The long lists (parts, integrity) are tested whole in the
+ * common case (every path safe, where it belongs, no repeat); the checks that find something
+ * live in functions of their own, so a clean manifest never compiles them (this runs cold).
+ */
 const paths: Rule = (m, push, path) => {
   if (m.cover !== undefined) checkPath(push, path, ['cover'], m.cover)
-  // The long lists test the common case at once (every path safe, where it belongs); otherwise
-  // one by one, the safe ones inline: no call and no pointer per safe path.
-  const parts = m.parts ?? []
-  const partFiles = files(parts)
-  if (parts.length === 0 || linesIfAllMatch(partFiles, PART_LINES) === undefined)
-    for (let i = 0; i < parts.length; i++) {
-      const file = partFiles[i]!
-      if (!(COMMON_SAFE_PATH.test(file) && file.startsWith('story/') && file.endsWith('.sty')))
-        checkPath(push, path, ['parts', i, 'file'], file, PART_RULE)
-    }
-  const assets = m.assets ?? []
+  const partFiles = m.parts ? files(m.parts) : undefined
+  if (partFiles && partFiles.length > 0 && linesIfAllMatch(partFiles, PART_LINES) === undefined)
+    checkPartFiles(push, path, partFiles)
+  if (m.assets) checkAssetFiles(push, path, m.assets)
+  m.extensions?.forEach((e, i) => {
+    checkPath(push, path, ['extensions', i], e, EXTENSION_RULE)
+  })
+  if (m.build?.names_map !== undefined) checkPath(push, path, ['build', 'names_map'], m.build.names_map)
+  const integrity = m.integrity
+  const keys = integrity ? Object.keys(integrity) : []
+  if (integrity && keys.length > 0) {
+    // Every key a safe path and none the map cannot cover (manifest.json, META-PKG/): nothing to report.
+    const keyLines = Object.hasOwn(integrity, 'manifest.json') ? undefined : linesIfAllMatch(keys, SAFE_LINES)
+    if (keyLines === undefined || keyLines.startsWith('META-PKG/') || keyLines.includes('\nMETA-PKG/'))
+      checkIntegrityKeys(push, path, keys)
+  }
+  // Repeats are looked for only when one native Set build says there is one.
+  if (partFiles && new Set(partFiles).size !== partFiles.length)
+    checkDuplicates(push, path, 'parts', partFiles)
+  if (m.assets) checkDuplicates(push, path, 'assets', files(m.assets))
+  if (m.extensions) checkDuplicates(push, path, 'extensions', m.extensions)
+}
+
+/** Each part file in turn, the safe ones inline: no call and no pointer per safe path. */
+function checkPartFiles(push: Push, path: string, partFiles: readonly string[]): void {
+  for (let i = 0; i < partFiles.length; i++) {
+    const file = partFiles[i]!
+    if (!(COMMON_SAFE_PATH.test(file) && file.startsWith('story/') && file.endsWith('.sty')))
+      checkPath(push, path, ['parts', i, 'file'], file, PART_RULE)
+  }
+}
+
+function checkAssetFiles(push: Push, path: string, assets: readonly { file: string }[]): void {
   for (let i = 0; i < assets.length; i++) {
     const file = assets[i]!.file
     if (!(COMMON_SAFE_PATH.test(file) && file.startsWith('assets/')))
       checkPath(push, path, ['assets', i, 'file'], file, ASSET_RULE)
   }
-  m.extensions?.forEach((e, i) => {
-    checkPath(push, path, ['extensions', i], e, EXTENSION_RULE)
-  })
-  if (m.build?.names_map !== undefined) checkPath(push, path, ['build', 'names_map'], m.build.names_map)
-  const integrity = m.integrity ?? {}
-  const keys = Object.keys(integrity)
-  // Every key a safe path and none the map cannot cover (manifest.json, META-PKG/): nothing to report.
-  const keyLines =
-    keys.length > 0 && !Object.hasOwn(integrity, 'manifest.json')
-      ? linesIfAllMatch(keys, SAFE_LINES)
-      : undefined
-  const allClear =
-    keyLines !== undefined && !keyLines.startsWith('META-PKG/') && !keyLines.includes('\nMETA-PKG/')
-  if (!allClear)
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!
-      if (!COMMON_SAFE_PATH.test(key) && !checkPath(push, path, ['integrity', key], key)) continue
-      if (key === 'manifest.json' || key.startsWith('META-PKG/'))
-        push(
-          createDiagnostic(
-            'manifest/integrity-self',
-            `"integrity" lists "${key}", which it cannot cover (manifest.json and META-PKG/ are covered by the checksum file).`,
-            { path, field: toPointer(['integrity', key]) },
-          ),
-        )
-    }
-  if (m.parts) checkDuplicates(push, path, 'parts', partFiles)
-  if (m.assets) checkDuplicates(push, path, 'assets', files(m.assets))
-  if (m.extensions) checkDuplicates(push, path, 'extensions', m.extensions)
+}
+
+function checkIntegrityKeys(push: Push, path: string, keys: readonly string[]): void {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    if (!COMMON_SAFE_PATH.test(key) && !checkPath(push, path, ['integrity', key], key)) continue
+    if (key === 'manifest.json' || key.startsWith('META-PKG/'))
+      push(
+        createDiagnostic(
+          'manifest/integrity-self',
+          `"integrity" lists "${key}", which it cannot cover (manifest.json and META-PKG/ are covered by the checksum file).`,
+          { path, field: toPointer(['integrity', key]) },
+        ),
+      )
+  }
 }
 
 const progressive: Rule = (m, push, path) => {
