@@ -166,20 +166,17 @@ export function parseManifestWith(
     return { diagnostics }
   }
   const out: Record<string, unknown> = {}
-  for (const field of MANIFEST_FIELD_NAMES) {
+  for (let f = 0; f < MANIFEST_FIELD_NAMES.length; f++) {
+    const field = MANIFEST_FIELD_NAMES[f]!
     if (!Object.hasOwn(value, field) || value[field] === undefined) continue
     const raw = value[field]
-    // A canonical digest map (the large field of a real manifest) is taken as it is: the fast
-    // path accepts only lowercase hex digests, which normalising would return unchanged, so the
-    // normalising pass over every digest is skipped.
     // Bare part file names (how packers write `parts`) are named in one loop; the result is
     // canonical `{ file, name }` strings, which validation would take unchanged.
     const named = fast && field === 'parts' ? nameBareParts(raw) : undefined
-    const canonical = named
-      ? { value: named, same: true }
-      : fast && field === 'integrity'
-        ? fastField(field, raw, owned)
-        : undefined
+    // A field already canonical (the digest map of a real manifest among them) is taken as it
+    // is: the fast path accepts no looser form, and normalising returns every other value
+    // itself, so neither normalising nor a second check runs.
+    const canonical = named ? { value: named, same: true } : fast ? fastField(field, raw, owned) : undefined
     const normalized = named ?? (canonical ? raw : normalizeField(field, raw))
     if (field === 'id') {
       if (typeof normalized !== 'string' || normalized.trim().length === 0) continue
@@ -207,9 +204,11 @@ export function parseManifestWith(
         JSON.stringify(normalized) === JSON.stringify(r.value)
     if (looser) diagnostics.push(report.normalized(path, field))
   }
-  for (const [key, v] of Object.entries(value)) {
+  const keys = Object.keys(value)
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!
     if (KNOWN.has(key)) continue
-    out[key] = v
+    out[key] = value[key]
     diagnostics.push(report.unknownField(path, key))
   }
   const candidate = out as Manifest
