@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hasErrors, MANIFEST_FIELD_NAMES, parseManifest, parseManifestText } from './index'
+import { hasErrors, MANIFEST_FIELD_NAMES, parseManifest, parseManifestText, toPointer } from './index'
 import type { ManifestField } from './schema'
 
 const ID = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
@@ -181,6 +181,9 @@ describe('every manifest field', () => {
   )
   it('covers every known field', () => {
     expect(new Set(['id', ...ROWS.map((r) => r.field)])).toEqual(new Set(MANIFEST_FIELD_NAMES))
+  })
+  it('names fields whose JSON pointer needs no escaping (manifest/normalized writes it as /<field>)', () => {
+    for (const field of MANIFEST_FIELD_NAMES) expect(toPointer([field])).toBe(`/${field}`)
   })
 })
 

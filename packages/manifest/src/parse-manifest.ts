@@ -111,10 +111,11 @@ const report = {
         path,
       },
     ),
-  normalized: (path: string, field: string) =>
+  // A manifest field's name has no `~` or `/`: its pointer needs no escaping.
+  normalized: (path: string, field: ManifestField) =>
     createDiagnostic('manifest/normalized', `"${field}" was written in a looser form and normalised.`, {
       path,
-      field: toPointer([field]),
+      field: `/${field}`,
     }),
   unknownField: (path: string, key: string) =>
     createDiagnostic('manifest/unknown-field', `"${key}" is not a manifest field; it is kept and ignored.`, {
