@@ -462,10 +462,13 @@ export function crc32(p: usize, n: i32, previous: u32): u32 {
  * (no overlong forms, no surrogates, nothing above U+10FFFF, no truncated sequence); ASCII is
  * checked eight bytes at a time.
  */
+/** The high bit of each of eight bytes (written in halves: a JavaScript number cannot hold it). */
+const HIGH_BITS: u64 = ((<u64>0x80808080) << 32) | 0x80808080
+
 export function utf8Valid(p: usize, n: i32): i32 {
   let i: i32 = 0
   while (i < n) {
-    if (i + 8 <= n && (load<u64>(p + <usize>i) & 0x8080808080808080) === 0) {
+    if (i + 8 <= n && (load<u64>(p + <usize>i) & HIGH_BITS) === 0) {
       i += 8
       continue
     }
