@@ -171,7 +171,7 @@ export async function runCase(bytes: Uint8Array, name: string): Promise<number> 
           : variant === 'default, fflate'
             ? fflateBackend
             : variant === 'default, module loaded'
-              ? (await loadInflateWasm(), webBackend)
+              ? await loadInflateWasm().then(() => webBackend)
               : variant === 'default, JS inflater'
                 ? createWebBackend({ ...defaultWebOptions(), wasm: false })
                 : variant === 'inflated beforehand'
