@@ -8,7 +8,7 @@
  * evaluated, so module loading is outside the figure for the floor and for the reader alike.
  *
  * Cases: `reader-node` (openPackageFile, node:zlib + node:crypto), `reader-web` (file read, then
- * the isomorphic openPackage on its JavaScript inflater + WebCrypto), `floor` (the minimal central-directory walk
+ * the isomorphic openPackage on its WebAssembly inflater + WebCrypto), `floor` (the minimal central-directory walk
  * below), `peek-floor` (the least a quick look does, below), `peek-node`, `peek-web`, `baseline` (nothing: the process's own footprint).
  */
 import { createHash } from 'node:crypto'

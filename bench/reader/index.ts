@@ -120,7 +120,7 @@ try {
       ['floor (node:zlib + node:crypto, minimal walk)', measure(() => child('floor', file))],
       ['@spkg/reader/node openPackageFile', measure(() => child('reader-node', file))],
       [
-        '@spkg/reader openPackage (JavaScript inflater + WebCrypto)',
+        '@spkg/reader openPackage (WebAssembly inflater + WebCrypto)',
         measure(() => child('reader-web', file)),
       ],
       ['unzip + sha256sum -c (native)', measure(() => native(file, sums))],
