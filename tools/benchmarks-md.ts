@@ -25,7 +25,8 @@ export const SECTIONS: readonly BenchSection[] = [
     file: 'bench/reader-browser/RESULTS.md',
   },
   {
-    title: 'Reader: the bounded inflater (WebAssembly, JavaScript) vs fflate and node:zlib, ordinary and hostile streams (issue 3)',
+    title:
+      'Reader: the bounded inflater (WebAssembly, JavaScript) vs fflate and node:zlib, ordinary and hostile streams (issue 3)',
     command: 'pnpm bench inflate',
     file: 'bench/inflate/RESULTS.md',
   },
