@@ -1,6 +1,6 @@
 /**
- * The bounded inflater and CRC-32 compiled to WebAssembly (wasm/inflate.ts, a line-for-line
- * AssemblyScript port of {@link inflateBounded}'s decoder). Same contract and same answers as the
+ * The bounded inflater, CRC-32 and a strict UTF-8 check compiled to WebAssembly (wasm/inflate.ts,
+ * the decoder a line-for-line AssemblyScript port of {@link inflateBounded}'s). Same contract and same answers as the
  * JavaScript inflater (tests compare them on generated, mutated and random streams); it exists
  * because a fresh page runs JavaScript in its interpreter first: inflating and checking 500 small
  * entries cold took about 28 ms in JavaScript in Chromium, and a 4 KB WebAssembly module is
@@ -9,7 +9,8 @@
  * It is optional by design. Where WebAssembly is missing or refused (a page whose Content Security
  * Policy lacks `'wasm-unsafe-eval'`, a browser's lockdown mode), loading answers `false` once and
  * the reader keeps the JavaScript inflater. Entries too large for {@link WASM_MAX_BYTES} of module
- * memory also stay in JavaScript, so the module never holds more than that.
+ * memory are declined (the web inflater streams them or inflates them in JavaScript), so the
+ * module never holds more than that.
  */
 import type { InflateResult } from './inflate'
 import { inflateBounded } from './inflate-bounded'
