@@ -29,6 +29,19 @@ describe('lazySchema', () => {
     expect(builds).toBe(1)
   })
 
+  it('still parses when zod internals are not the ones it initialises (a later zod): it delegates', () => {
+    const S = lazySchema(() => {
+      const s = z.object({ a: z.string() })
+      // As if a later zod kept its constructor elsewhere.
+      ;(s._zod as unknown as { constr: unknown }).constr = undefined
+      return s
+    })
+    expect(S.parse({ a: 'x' })).toEqual({ a: 'x' })
+    expect(S.safeParse({ a: 1 }).success).toBe(false)
+    expect(z.object({ s: S }).parse({ s: { a: 'y' } })).toEqual({ s: { a: 'y' } })
+    expect(S instanceof z.ZodObject).toBe(true)
+  })
+
   it('is the schema zod sees: instanceof, meta, composition, JSON Schema', () => {
     const Inner = lazySchema(() => z.object({ n: z.number() }), { id: 'LazyTestInner' })
     expect(Inner instanceof z.ZodObject).toBe(true)

@@ -57,8 +57,14 @@ export function lazySchema<T extends z.ZodType>(build: () => T, meta?: z.GlobalM
   }) as T
   function ensure(): void {
     state = 'building'
+    let base: T
     try {
-      const base = build()
+      base = build()
+    } catch (e) {
+      state = 'lazy'
+      throw e
+    }
+    try {
       const internals = base._zod as unknown as Internals
       // What `new constr(def)` does (zod's $constructor), with the Proxy as `this`.
       Object.setPrototypeOf(target, Object.getPrototypeOf(base))
@@ -75,11 +81,22 @@ export function lazySchema<T extends z.ZodType>(build: () => T, meta?: z.GlobalM
         own.parent = base
         z.globalRegistry.add(proxy, meta)
       }
-      state = 'built'
-    } catch (e) {
-      state = 'lazy'
-      throw e
+    } catch {
+      // A zod whose internals differ from the ones above (a later release): fall back to
+      // delegating to the built schema, so parsing still works; only JSON Schema ids of this
+      // schema may then be missing.
+      delegate(base)
     }
+    state = 'built'
+  }
+  /** Turns the Proxy into a plain stand-in whose prototype is the built schema. */
+  function delegate(base: T): void {
+    for (const key of Reflect.ownKeys(target)) Reflect.deleteProperty(target, key)
+    Object.setPrototypeOf(target, base)
+    if (meta)
+      try {
+        z.globalRegistry.add(proxy, meta)
+      } catch {}
   }
   return proxy
 }
