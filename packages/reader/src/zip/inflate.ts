@@ -7,7 +7,8 @@
  * It replaced fflate (bench/reader-browser/RESULTS.md, 2026-11-26): fflate builds a lookup table
  * of 2^(longest code) entries for every block, so a stream of tiny blocks with 15-bit codes that
  * inflates to nothing kept it busy for seconds per megabyte (4.5 s for 0.9 MB in Node), and its
- * per-block allocations made it the slowest part of opening many small entries.
+ * per-block allocations made it the slowest part of opening many small entries. The web inflater
+ * runs its WebAssembly build (`inflate-wasm.ts`, same answers) once that has loaded.
  */
 import { inflateBounded } from './inflate-bounded'
 import { inflateFastest, inflateWasm, inflateWasmReady, loadInflateWasm } from './inflate-wasm'
@@ -56,7 +57,7 @@ export const boundedInflater: Inflater = { inflateRaw: inflateBounded }
 export interface WebInflaterOptions {
   /**
    * Inflate with the WebAssembly build of the bounded inflater where it loads (the same answers,
-   * several times faster on a cold page, and faster than the stream at every size measured): it
+   * several times faster on a cold page, and faster than the stream on every bench package): it
    * then takes every entry that fits its memory, whatever `streamFrom` says. `false` leaves the
    * choice to `streamFrom`. Default `true`.
    */
