@@ -10,6 +10,15 @@
 export const COMMON_SAFE_PATH = /^\w[\w. -]*(?:\/\w[\w. -]*)*$/
 
 /**
+ * One segment of {@link COMMON_SAFE_PATH} as pattern source, for the patterns built on it (a test
+ * checks it rebuilds that pattern exactly). @internal
+ */
+export const SAFE_SEGMENT = String.raw`\w[\w. -]*`
+
+/** C0 and C1 control characters (U+0000-U+001F, U+007F-U+009F), DEL included. @internal */
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/
+
+/**
  * Explains why `path` is not a safe archive-relative path, or returns `undefined` when it is.
  * Refused: empty, absolute (`/x`), drive letters (`C:`), schemes or protocol-relative URLs,
  * backslashes, NUL/control characters (C0 and C1)/DEL, and `..`, `.` or empty segments.
@@ -22,7 +31,7 @@ export function checkArchivePath(path: string): string | undefined {
   // Fast path for the common case.
   if (COMMON_SAFE_PATH.test(path)) return undefined
   if (path.length === 0) return 'is empty'
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(path)) return 'contains a control character'
+  if (CONTROL_CHARACTER.test(path)) return 'contains a control character'
   if (path.includes('\\')) return 'contains a backslash (use forward slashes)'
   if (path.startsWith('//')) return 'is a protocol-relative URL (media are never fetched from the network)'
   if (path.startsWith('/')) return 'is absolute (paths are relative to the archive root)'

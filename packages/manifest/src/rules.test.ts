@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkArchivePath, isLanguageTag, parseManifest } from './index'
+import { COMMON_SAFE_PATH, SAFE_SEGMENT } from './paths'
 
 const ID = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
 const codes = (m: Record<string, unknown>) => parseManifest({ id: ID, ...m }).diagnostics.map((d) => d.code)
@@ -116,6 +117,9 @@ describe('cross-field rules', () => {
 })
 
 describe('checkArchivePath', () => {
+  it('has one safe-segment pattern: SAFE_SEGMENT rebuilds COMMON_SAFE_PATH exactly', () => {
+    expect(`^${SAFE_SEGMENT}(?:\\/${SAFE_SEGMENT})*$`).toBe(COMMON_SAFE_PATH.source)
+  })
   it.each([
     ['', 'is empty'],
     ['/abs.sty', 'is absolute (paths are relative to the archive root)'],

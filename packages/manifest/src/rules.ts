@@ -5,7 +5,7 @@
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
-import { COMMON_SAFE_PATH, checkArchivePath } from './paths'
+import { COMMON_SAFE_PATH, CONTROL_CHARACTER, checkArchivePath, SAFE_SEGMENT } from './paths'
 import { KNOWN_MANIFEST_VERSIONS, KNOWN_STORY_LANG_VERSIONS, type Manifest } from './schema'
 
 type Push = (d: Diagnostic) => void
@@ -41,9 +41,6 @@ const idFormat: Rule = (m, push, path) => {
     )
 }
 
-/** C0 and C1 control characters (U+0000-U+001F, U+007F-U+009F), DEL included. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
-
 /**
  * Display texts (the title and the author names) are shown to readers and printed by tools: a
  * control character there (a NUL, an ANSI escape, a line break in a one-line name) is refused as
@@ -52,17 +49,18 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
  */
 const displayText: Rule = (m, push, path) => {
   // Only a text with a control character goes further (a call, a pointer, a message).
-  if (m.title !== undefined && CONTROL.test(m.title)) controlCharacter(push, path, ['title'], m.title)
+  if (m.title !== undefined && CONTROL_CHARACTER.test(m.title))
+    controlCharacter(push, path, ['title'], m.title)
   const authors = m.author
   if (authors)
     for (let i = 0; i < authors.length; i++) {
       const name = authors[i]!.name
-      if (CONTROL.test(name)) controlCharacter(push, path, ['author', i, 'name'], name)
+      if (CONTROL_CHARACTER.test(name)) controlCharacter(push, path, ['author', i, 'name'], name)
     }
 }
 
 function controlCharacter(push: Push, path: string, segments: (string | number)[], value: string): void {
-  const at = value.search(CONTROL)
+  const at = value.search(CONTROL_CHARACTER)
   const field = toPointer(segments)
   const hex = value.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')
   push(
@@ -143,10 +141,12 @@ const PART_RULE = { dir: 'story/', ext: '.sty', what: 'story parts' }
 const ASSET_RULE = { dir: 'assets/', what: 'media' }
 const EXTENSION_RULE = { ext: '.xty', what: 'extension modules' }
 
-/** One common safe path (see {@link COMMON_SAFE_PATH}) per line. */
-const SAFE_LINES = /^\w[\w. -]*(?:\/\w[\w. -]*)*(?:\n\w[\w. -]*(?:\/\w[\w. -]*)*)*$/
-/** One common safe path under `story/` ending in `.sty` per line. */
-const PART_LINES = /^story\/(?:\w[\w. -]*\/)*\w[\w. -]*\.sty(?:\nstory\/(?:\w[\w. -]*\/)*\w[\w. -]*\.sty)*$/
+/** A common safe path ({@link COMMON_SAFE_PATH}), and one under `story/` ending in `.sty`. */
+const SAFE = `${SAFE_SEGMENT}(?:\\/${SAFE_SEGMENT})*`
+const PART = `story\\/(?:${SAFE_SEGMENT}\\/)*${SAFE_SEGMENT}\\.sty`
+/** One of them per line. */
+const SAFE_LINES = new RegExp(`^${SAFE}(?:\\n${SAFE})*$`)
+const PART_LINES = new RegExp(`^${PART}(?:\\n${PART})*$`)
 
 /**
  * The paths of `list` joined by line breaks when each matches `lines` on its own, else
