@@ -1,8 +1,9 @@
 /**
  * Inflating with the platform's `DecompressionStream('deflate-raw')` under the same budget as
- * the JavaScript inflater. Measured in Chromium it inflates large entries 3-5 times faster than
- * fflate did (native zlib); per stream it costs a few promise round trips, so small entries stay
- * on the JavaScript inflater (see the chooser in inflate.ts and bench/reader-browser/RESULTS.md).
+ * the bounded inflater. Measured in Chromium it inflates large entries 3-5 times faster than
+ * fflate did (native zlib); per stream it costs a few promise round trips. The web inflater uses it
+ * for the entries too large for the WebAssembly module, and, where WebAssembly is refused, for
+ * entries from 1 KiB (see the chooser in inflate.ts and bench/reader-browser/RESULTS.md).
  *
  * Budget: the compressed bytes are written in slices no bigger than the remaining budget divided
  * by deflate's maximum ratio (1032:1), minus what the previous slice may still produce. The

@@ -112,7 +112,7 @@ export function inflateWasm(
   const inputRoom = (input.length + 15) & ~15
   const size = inputRoom + Math.max(keep, WINDOW)
   if (size > WASM_MAX_BYTES) return undefined
-  const mem = base + size > heap.length ? room(x, size) : heap
+  const mem = room(x, size)
   const at = base
   const out = at + inputRoom
   mem.set(input, at)
@@ -142,7 +142,7 @@ const CORRUPT = -2
 export function isUtf8Wasm(data: Uint8Array): boolean | undefined {
   const x = wasm
   if (!x || data.length > WASM_MAX_BYTES) return undefined
-  const mem = base + data.length > heap.length ? room(x, data.length) : heap
+  const mem = room(x, data.length)
   mem.set(data, base)
   return x.utf8Valid(base, data.length) === 1
 }
