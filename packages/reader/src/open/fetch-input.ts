@@ -16,10 +16,9 @@ function fetchError(e: unknown, url: string | URL, label: string): string {
   const code = (cause as { code?: unknown } | undefined)?.code
   let why = e instanceof Error ? e.message : String(e)
   if (cause) why += ` (${typeof code === 'string' ? code : cause.message})`
-  for (const raw of [String(url), url instanceof URL ? url.href : '']) {
-    if (raw) why = why.split(raw).join(label)
-  }
-  return why
+  // `String(url)` is the href for a URL object too.
+  const raw = String(url)
+  return raw ? why.split(raw).join(label) : why
 }
 
 /** Downloads `url`; returns the bytes or the diagnostics that refuse it. Never throws but on abort. */
