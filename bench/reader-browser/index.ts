@@ -7,6 +7,10 @@
  * `RUNS=n` cold runs per case (default 3), `WARM=n` warm repetitions after each (default 3),
  * `ONLY=node|chromium` one environment, `PACKAGES=small-500,...` some packages, `CASES=...` some cases,
  * `JS_FLAGS=...` V8 flags for Chromium (investigation only: never for published figures).
+ * `SETTLE=ms` (default 300) is the pause before every cold run: in Chromium after the page has
+ * loaded and holds the package, so the previous run's renderer teardown (kernel reclaim) and the
+ * spare renderer Chromium launches after a navigation are over before the clock starts; before
+ * every Node and native process too. `SETTLE=0` measures right after the load.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -22,6 +26,8 @@ import { pack, specs } from './packages'
 const RUNS = Number(process.env.RUNS ?? 3)
 const WARM = Number(process.env.WARM ?? 3)
 const ONLY = process.env.ONLY
+const SETTLE = Number(process.env.SETTLE ?? 300)
+const pause = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SETTLE)
 const PACKAGES = process.env.PACKAGES?.split(',')
 /** `CASES=name,name` runs some cases only (names as printed). */
 const CASES = process.env.CASES
@@ -75,6 +81,7 @@ await bundle('child.ts', 'node', childScript)
 const pageScript = await bundle('page.ts', 'browser')
 
 function nodeRun(name: string, file: string): Sample {
+  pause()
   const out = execFileSync(process.execPath, [childScript, name, file, String(WARM)], { encoding: 'utf8' })
   return JSON.parse(out.trim().split('\n').pop()!) as Sample
 }
@@ -82,6 +89,7 @@ function nodeRun(name: string, file: string): Sample {
 /** unzip to tmpfs, then sha256sum -c on the same files; wall and CPU time (bash's `time`). */
 function nativeRun(file: string, sums: string): Sample {
   const dir = mkdtempSync(join('/dev/shm', 'spkg-bench-'))
+  pause()
   try {
     const script = `TIMEFORMAT='%3R %3U %3S'; time ( unzip -qo '${file}' -d '${dir}' && cd '${dir}' && sha256sum -c --quiet --strict '${sums}' )`
     const r = spawnSync('bash', ['-c', script], { encoding: 'utf8' })
@@ -141,6 +149,7 @@ async function chromiumRuns(body: Uint8Array): Promise<Map<string, Sample>> {
           (n) => (globalThis as unknown as { runBench: (n: string) => Promise<number> }).runBench(n),
           name,
         )
+      await new Promise((r) => setTimeout(r, SETTLE))
       const cpu0 = await processTime()
       const ms = await run()
       const cpuMs = ((await processTime()) - cpu0) * 1000
@@ -159,7 +168,7 @@ async function chromiumRuns(body: Uint8Array): Promise<Map<string, Sample>> {
 const loads: string[] = []
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 console.log(
-  `machine: ${cpus()[0]?.model} × ${cpus().length}, Node ${process.version}, Chromium ${execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8' }).trim()}, RUNS=${RUNS}, WARM=${WARM}`,
+  `machine: ${cpus()[0]?.model} × ${cpus().length}, Node ${process.version}, Chromium ${execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8' }).trim()}, RUNS=${RUNS}, WARM=${WARM}, SETTLE=${SETTLE}`,
 )
 const rows: string[] = []
 const n1 = (v: number) => (Number.isNaN(v) ? 'n/a' : v.toFixed(1))
