@@ -83,6 +83,29 @@ function withGap(): Uint8Array {
   return out
 }
 
+/** One stored entry with 4 hidden bytes spliced between its data and the central directory. */
+function withGapBeforeDirectory(): Uint8Array {
+  const first = 30 + 1 + 1
+  const zip = buildArchive([file('a', 'x', { method: 0 })], { end: { cdOffset: first + 4 } })
+  const out = new Uint8Array(zip.length + 4)
+  out.set(zip.subarray(0, first))
+  out.set(zip.subarray(first), first + 4)
+  return out
+}
+
+/**
+ * A quoted overlap (the trick of the overlapping-entry zip bombs): stored entry "a" carries a
+ * whole local entry "b" as its data, and the directory points "b" at it, so both end on the same
+ * byte and every local header agrees with its record.
+ */
+function quotedOverlap(): Uint8Array {
+  const inner = buildArchive([file('b', 'y', { method: 0 })]).slice(0, 30 + 1 + 1)
+  return buildArchive([
+    file('a', inner, { method: 0 }),
+    file('b', 'y', { method: 0, offset: 30 + 1, omitLocal: true }),
+  ])
+}
+
 const refusals: [string, DiagnosticCode, () => Uint8Array][] = [
   ['random bytes', 'pkg/not-zip', () => new Uint8Array(100).fill(7)],
   ['an empty input', 'pkg/not-zip', () => new Uint8Array(0)],
@@ -153,6 +176,11 @@ const refusals: [string, DiagnosticCode, () => Uint8Array][] = [
   ['drive letters', 'pkg/unsafe-path', () => buildArchive([file('C:/x.sty')])],
   ['backslashes', 'pkg/unsafe-path', () => buildArchive([file('story\\a.sty')])],
   ['NUL', 'pkg/unsafe-path', () => buildArchive([file('a\u0000.sty')])],
+  ['a C0 control character (U+0001)', 'pkg/unsafe-path', () => buildArchive([file('a\u0001.sty')])],
+  ['a tab', 'pkg/unsafe-path', () => buildArchive([file('a\t.sty')])],
+  ['a newline', 'pkg/unsafe-path', () => buildArchive([file('story/a\n.sty')])],
+  ['an escape (U+001B)', 'pkg/unsafe-path', () => buildArchive([file('\u001b[2Ja.sty')])],
+  ['U+001F', 'pkg/unsafe-path', () => buildArchive([file('a\u001f.sty')])],
   ['DEL', 'pkg/unsafe-path', () => buildArchive([file('a\u007f.sty')])],
   ['a C1 control character (U+0085)', 'pkg/unsafe-path', () => buildArchive([file('a\u0085.sty')])],
   [
@@ -238,6 +266,8 @@ const refusals: [string, DiagnosticCode, () => Uint8Array][] = [
     () => buildArchive([file('a', 'x', { method: 0, compressedSize: 0 })]),
   ],
   ['hidden bytes between entries', 'pkg/unexpected-data', withGap],
+  ['hidden bytes before the central directory', 'pkg/unexpected-data', withGapBeforeDirectory],
+  ['an entry quoted inside the data of the one before', 'pkg/overlapping-entries', quotedOverlap],
 ]
 
 describe('readZipDirectory refuses', () => {
@@ -255,6 +285,15 @@ describe('readZipDirectory refuses', () => {
       ['pkg/unsafe-path', '/b'],
     ])
     expect(d[0]?.message).toBe('Entry name "../a" has a ".." segment.')
+  })
+
+  it('names the entry that overlaps, and says where hidden bytes sit', () => {
+    expect(fatal(quotedOverlap()).map((d) => [d.code, d.message, d.path])).toEqual([
+      ['pkg/overlapping-entries', '"b" overlaps the entry before it.', 'b'],
+    ])
+    expect(fatal(withGapBeforeDirectory()).map((d) => d.message)).toEqual([
+      '4 bytes of unknown data sit before the central directory.',
+    ])
   })
 
   it('checks names before anything else (an unsafe name in a corrupt archive is reported as unsafe)', () => {
