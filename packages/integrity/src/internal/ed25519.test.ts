@@ -1,5 +1,5 @@
 import { fc, test } from '@fast-check/vitest'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fromHex } from './bytes'
 import { ed25519Backend, ed25519PublicKey, ed25519Sign, ed25519Verify, forceEd25519Backend } from './ed25519'
 
@@ -51,5 +51,54 @@ describe('Ed25519 backends', () => {
     expect(await ed25519Verify(pk, message, a)).toBe(true)
     forceEd25519Backend('webcrypto')
     expect(await ed25519Verify(pk, message, b)).toBe(true)
+  })
+})
+
+describe('Ed25519 detection falls back to @noble/ed25519', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+    vi.resetModules()
+  })
+
+  const isEd25519 = (alg: unknown) =>
+    (typeof alg === 'string' ? alg : (alg as { name?: string }).name) === 'Ed25519'
+
+  // A fresh copy of the module: detection runs once per module instance.
+  const fresh = async () => {
+    vi.resetModules()
+    return import('./ed25519')
+  }
+
+  it('when WebCrypto does not know Ed25519 (importKey throws, as in older browsers)', async () => {
+    const importKey = crypto.subtle.importKey.bind(crypto.subtle)
+    const spy = vi.spyOn(crypto.subtle, 'importKey').mockImplementation(((
+      ...args: Parameters<typeof importKey>
+    ) => {
+      if (isEd25519(args[2]))
+        return Promise.reject(new DOMException('Unrecognized name.', 'NotSupportedError'))
+      return importKey(...args)
+    }) as typeof crypto.subtle.importKey)
+    const m = await fresh()
+    expect(await m.ed25519Backend()).toBe('noble')
+    // Signing and verifying still work, and never ask WebCrypto for Ed25519 again.
+    const calls = spy.mock.calls.length
+    expect(await m.ed25519Sign(SEED, MSG)).toEqual(SIG)
+    expect(await m.ed25519Verify(PK, MSG, SIG)).toBe(true)
+    expect(await m.ed25519Verify(PK, new Uint8Array([0x73]), SIG)).toBe(false)
+    expect(spy.mock.calls.slice(calls).filter((c) => isEd25519(c[2]))).toEqual([])
+  })
+
+  it('when WebCrypto has Ed25519 but fails the RFC 8032 vector', async () => {
+    const verify = crypto.subtle.verify.bind(crypto.subtle)
+    vi.spyOn(crypto.subtle, 'verify').mockImplementation(((...args: Parameters<typeof verify>) =>
+      isEd25519(args[0]) ? Promise.resolve(false) : verify(...args)) as typeof crypto.subtle.verify)
+    const m = await fresh()
+    expect(await m.ed25519Backend()).toBe('noble')
+    expect(await m.ed25519Verify(PK, MSG, SIG)).toBe(true)
+  })
+
+  it('and keeps WebCrypto when it passes the vector', async () => {
+    const m = await fresh()
+    expect(await m.ed25519Backend()).toBe('webcrypto')
   })
 })
