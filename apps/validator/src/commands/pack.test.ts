@@ -278,6 +278,27 @@ describe('spkg pack', () => {
   it('prints help', async () => {
     const r = await runCli(['pack', '--help'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toContain('Usage: spkg pack <folder> -o <file.spkg|-> [--allow-errors] [--quiet]')
+    expect(r.stdout).toContain(
+      'Usage: spkg pack <folder> -o <file.spkg|-> [--allow-errors] [--host-namespace <ns>]... [--quiet]',
+    )
+    expect(r.stdout).toMatch(
+      /--host-namespace <ns> +register a host-extension namespace, as an embedder would; repeatable/,
+    )
+  })
+
+  it('packs a story that requires a host namespace only when --host-namespace registers it', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), storyTree({ requires: ['host'] }))
+    const refused = await runCli(['pack', 'inn', '-o', 'inn.spkg', '--allow-errors'], { cwd })
+    expect(refused.code).toBe(1)
+    expect(refused.stdout).toContain(
+      'fatal pkg/unsupported-requires: The story requires the host-extension namespace "host", which this host has not registered. Pass --host-namespace host to register it',
+    )
+    expect(refused.stdout).toMatch(/nothing was written\n$/)
+    expect(existsSync(join(cwd, 'inn.spkg'))).toBe(false)
+    const ok = await runCli(['pack', 'inn', '-o', 'inn.spkg', '--host-namespace', 'host'], { cwd })
+    expect(ok.stderr).toBe('')
+    expect(ok.code).toBe(0)
+    expect(existsSync(join(cwd, 'inn.spkg'))).toBe(true)
   })
 })

@@ -8,13 +8,14 @@ import { isStandardOutput, resolvePath, writeOutputAtomic } from '../io'
 import { packFolder } from '../pack/pack-folder'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, summarize, useColor } from '../report'
+import { HOST_NAMESPACE_OPTION, readNamespaces } from '../validate/trusted-keys'
 import { validatePackageBytes } from '../validate/validate-package'
 
 /** `spkg pack`: a story folder to a deterministic, validated `.spkg`. */
 export const pack: Command = {
   path: ['pack'],
   summary: 'build a deterministic .spkg from a story folder',
-  usage: 'pack <folder> -o <file.spkg|-> [--allow-errors] [--quiet]',
+  usage: 'pack <folder> -o <file.spkg|-> [--allow-errors] [--host-namespace <ns>]... [--quiet]',
   description: `Zips a story folder (manifest.json, story/, assets/, extensions/, session.json...) into a
 package: manifest.json first and in canonical form, "parts" and "assets" completed from the folder when
 the manifest omits them, "id" generated (with a warning) when absent, "integrity" recomputed, text
@@ -25,7 +26,8 @@ folder always gives the same bytes. The package is then validated as 'spkg valid
 has an error or breaks a limit nothing is written and the exit code is 1 (--allow-errors writes a
 package with errors, for testing a work in progress, but never one a reader would refuse). With -o - (or
 /dev/stdout) the package is written to standard output, and the findings and the result line to
-standard error. A signed source loses its signature: run 'spkg sign' afterwards.`,
+standard error. A signed source loses its signature: run 'spkg sign' afterwards. A story whose manifest
+"requires" a host namespace is refused unless --host-namespace registers it, as 'spkg validate' does.`,
   positionals: [1, 1],
   options: {
     output: {
@@ -38,6 +40,7 @@ standard error. A signed source loses its signature: run 'spkg sign' afterwards.
       type: 'boolean',
       description: 'write the package even when it has errors (never when a reader would refuse it)',
     },
+    'host-namespace': HOST_NAMESPACE_OPTION,
     quiet: { type: 'boolean', short: 'q', description: 'print only errors and the result, no progress' },
   },
   examples: ['spkg pack examples/crooked-inn -o crooked-inn.spkg'],
@@ -46,6 +49,7 @@ standard error. A signed source loses its signature: run 'spkg sign' afterwards.
     if (typeof out !== 'string' || out === '') throw new UsageError('missing -o <file.spkg>')
     const folder = positionals[0]!
     const quiet = values.quiet === true
+    const hostNamespaces = readNamespaces(values['host-namespace'])
     // With the package on standard output, everything a person reads goes to standard error.
     const toStdout = isStandardOutput(io, out)
     if (toStdout && io.stdout.isTTY === true)
@@ -62,7 +66,11 @@ standard error. A signed source loses its signature: run 'spkg sign' afterwards.
     if (packed.bytes) {
       progress.update('validating the package')
       // The folder's findings go first; the package's own (a manifest warning again) are not repeated.
-      const report = await validatePackageBytes(packed.bytes, { built: true, before: packed.diagnostics })
+      const report = await validatePackageBytes(packed.bytes, {
+        built: true,
+        before: packed.diagnostics,
+        hostNamespaces,
+      })
       diagnostics = report.diagnostics
     }
     progress.done()

@@ -158,4 +158,29 @@ describe('spkg sign', () => {
     expect(gone.code).toBe(2)
     expect(gone.stderr).toBe("spkg sign: cannot read 'nope.sec': no such file or directory\n")
   })
+
+  it('signs a story that requires a host namespace only when --host-namespace registers it', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), storyTree({ requires: ['host'] }))
+    expect((await runCli(['pack', 'inn', '-o', 'inn.spkg', '--host-namespace', 'host'], { cwd })).code).toBe(
+      0,
+    )
+    expect((await runCli(['keygen', '-o', 'author'], { cwd })).code).toBe(0)
+    const refused = await runCli(['sign', 'inn.spkg', '-k', 'author.sec', '-o', 'signed.spkg'], { cwd })
+    expect(refused.code).toBe(1)
+    expect(refused.stdout).toContain('fatal pkg/unsupported-requires')
+    expect(refused.stdout).toContain('Pass --host-namespace host to register it')
+    expect(existsSync(join(cwd, 'signed.spkg'))).toBe(false)
+    const ok = await runCli(
+      ['sign', 'inn.spkg', '-k', 'author.sec', '-o', 'signed.spkg', '--host-namespace', 'host'],
+      { cwd },
+    )
+    expect(ok.stderr).toBe('')
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toMatch(/^signed signed\.spkg with ed25519:/m)
+    const help = await runCli(['sign', '--help'])
+    expect(help.stdout).toMatch(
+      /--host-namespace <ns> +register a host-extension namespace, as an embedder would; repeatable/,
+    )
+  })
 })

@@ -19,6 +19,8 @@ import { isRefusal, isStandardOutput, readInput, readPackageInput, writeOutputAt
 import { buildPackage, zipPackageFiles } from '../pack/build-package'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, summarize, useColor } from '../report'
+import { withCliAdvice } from '../validate/decryption-key'
+import { HOST_NAMESPACE_OPTION, readNamespaces } from '../validate/trusted-keys'
 
 /** Findings about the old signature, which signing replaces: not a reason to refuse. */
 const REPLACED =
@@ -30,14 +32,15 @@ const encoder = new TextEncoder()
 export const sign: Command = {
   path: ['sign'],
   summary: 'sign a package with an Ed25519 key (signify format)',
-  usage: 'sign <file.spkg> --key <secret.sec> [-o <out.spkg>] [--quiet]',
+  usage: 'sign <file.spkg> --key <secret.sec> [-o <out.spkg>] [--host-namespace <ns>]... [--quiet]',
   description: `Writes META-PKG/author.pub (the public half of the key), META-PKG/checksum.sha256 (GNU
 sha256sum lines for every file except itself and the signature, so 'sha256sum -c --strict' accepts it
 from the extracted package) and META-PKG/signature.sig (Ed25519 over the exact checksum bytes, which
 'signify -V -p author.pub -x signature.sig -m checksum.sha256' verifies), sets "signed": true and
 "signature": "ed25519:<fingerprint>" in the manifest, and re-packs deterministically. An existing
 signature is replaced. The package is opened and verified first: a package with an error is not signed
-(exit 1). Without -o the package is replaced in place, atomically.`,
+(exit 1). Without -o the package is replaced in place, atomically. A story whose manifest "requires" a
+host namespace is refused unless --host-namespace registers it.`,
   positionals: [1, 1],
   options: {
     key: {
@@ -52,6 +55,7 @@ signature is replaced. The package is opened and verified first: a package with 
       valueName: '<out.spkg>',
       description: 'write the signed package here (default: replace the input); - for standard output',
     },
+    'host-namespace': HOST_NAMESPACE_OPTION,
     quiet: { type: 'boolean', short: 'q', description: 'print only errors and the result, no progress' },
   },
   examples: [
@@ -66,6 +70,7 @@ signature is replaced. The package is opened and verified first: a package with 
     if (out === '-' && values.output !== '-')
       throw new UsageError('a package read from standard input needs -o <out.spkg>')
     const quiet = values.quiet === true
+    const hostNamespaces = readNamespaces(values['host-namespace'])
     // With the package on standard output (-o -), everything a person reads goes to standard error.
     const toStdout = isStandardOutput(io, out)
     if (toStdout && io.stdout.isTTY === true)
@@ -88,7 +93,7 @@ signature is replaced. The package is opened and verified first: a package with 
     const input = await readPackageInput(io, file)
     const opened = isRefusal(input)
       ? { ok: false as const, diagnostics: [input.refused] }
-      : await openPackage(input)
+      : await openPackage(input, { hostNamespaces })
     const color = useColor(io, toStdout ? 'stderr' : 'stdout')
     const report = (diagnostics: readonly Diagnostic[]) => {
       for (const d of diagnostics) {
@@ -98,8 +103,9 @@ signature is replaced. The package is opened and verified first: a package with 
     }
     if (!opened.ok) {
       progress.done()
-      report(opened.diagnostics)
-      say.write(`${file}: ${summarize(opened.diagnostics)}; a reader refuses it, so it was not signed\n`)
+      const ds = withCliAdvice(opened.diagnostics)
+      report(ds)
+      say.write(`${file}: ${summarize(ds)}; a reader refuses it, so it was not signed\n`)
       return EXIT.invalid
     }
     const pkg = opened.package
@@ -164,7 +170,7 @@ signature is replaced. The package is opened and verified first: a package with 
     const signed = zipPackageFiles(all)
     // Open what was just written as a reader would, trusting the signing key: it must verify.
     progress.update('checking the signed package')
-    const check = await openPackage(signed.bytes, { trustedKeys: [publicKeyText] })
+    const check = await openPackage(signed.bytes, { trustedKeys: [publicKeyText], hostNamespaces })
     if (!check.ok || check.package.signature.status !== 'verified') {
       progress.done()
       report(check.diagnostics)

@@ -17,7 +17,7 @@ import {
   writeTextDiagnostics,
 } from '../report'
 import { DECRYPTION_KEY_OPTION, readDecryptionKey } from '../validate/decryption-key'
-import { readNamespaces, readTrustedKeys } from '../validate/trusted-keys'
+import { HOST_NAMESPACE_OPTION, readNamespaces, readTrustedKeys } from '../validate/trusted-keys'
 import { type ValidationReport, validatePackageBytes } from '../validate/validate-package'
 
 async function isFolder(path: string): Promise<boolean> {
@@ -59,12 +59,7 @@ manifest not in canonical form. A folder is validated as the package 'spkg pack'
       valueName: '<pub>',
       description: 'a public key (.pub file or ed25519: fingerprint) the embedder trusts; repeatable',
     },
-    'host-namespace': {
-      type: 'string',
-      multiple: true,
-      valueName: '<ns>',
-      description: 'register a host-extension namespace, as an embedder would; repeatable',
-    },
+    'host-namespace': HOST_NAMESPACE_OPTION,
     'decryption-key': DECRYPTION_KEY_OPTION,
     quiet: { type: 'boolean', short: 'q', description: 'print only errors and fatal problems, no progress' },
   },

@@ -134,4 +134,25 @@ describe('spkg verify', () => {
     )
     expect(shortPrint.stderr).not.toContain('no such file')
   })
+
+  it('verifies a story that requires a host namespace only when --host-namespace registers it', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), storyTree({ requires: ['host'] }))
+    const hostNs = ['--host-namespace', 'host']
+    expect((await runCli(['pack', 'inn', '-o', 'inn.spkg', ...hostNs], { cwd })).code).toBe(0)
+    expect((await runCli(['keygen', '-o', 'author'], { cwd })).code).toBe(0)
+    expect((await runCli(['sign', 'inn.spkg', '-k', 'author.sec', ...hostNs], { cwd })).code).toBe(0)
+    const refused = await runCli(['verify', 'inn.spkg', '-k', 'author.pub'], { cwd })
+    expect(refused.code).toBe(1)
+    expect(refused.stdout).toContain('fatal pkg/unsupported-requires')
+    expect(refused.stdout).toContain('Pass --host-namespace host to register it')
+    expect(refused.stdout).toMatch(/REFUSED/)
+    const ok = await runCli(['verify', 'inn.spkg', '-k', 'author.pub', ...hostNs], { cwd })
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toMatch(/signature: verified.*\ninn\.spkg: OK\n$/s)
+    const help = await runCli(['verify', '--help'])
+    expect(help.stdout).toMatch(
+      /--host-namespace <ns> +register a host-extension namespace, as an embedder would; repeatable/,
+    )
+  })
 })

@@ -9,7 +9,7 @@ import { isRefusal, readPackageInput } from '../io'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, parseFormat, useColor, writeJson } from '../report'
 import { DECRYPTION_KEY_OPTION, readDecryptionKey, withCliAdvice } from '../validate/decryption-key'
-import { readTrustedKeys } from '../validate/trusted-keys'
+import { HOST_NAMESPACE_OPTION, readNamespaces, readTrustedKeys } from '../validate/trusted-keys'
 
 const INTEGRITY = /^pkg\/integrity-/
 const CHECKSUM = /^pkg\/checksum-/
@@ -50,7 +50,7 @@ export const verify: Command = {
   path: ['verify'],
   summary: "check a package's integrity hashes, checksum file and signature",
   usage:
-    'verify <file.spkg> [--trusted-key <pub|fingerprint>]... [--format text|json] [--decryption-key <key-file>] [--quiet]',
+    'verify <file.spkg> [--trusted-key <pub|fingerprint>]... [--host-namespace <ns>]... [--format text|json] [--decryption-key <key-file>] [--quiet]',
   description: `Opens the package as a reader does (every entry inflated, size and CRC-32 checked) and reports
 three verdicts: "integrity" (manifest.integrity against the recomputed SHA-256 of every file),
 "checksums" (META-PKG/checksum.sha256, closed world) and "signature" (META-PKG/signature.sig over the
@@ -60,7 +60,8 @@ ed25519:<base64> fingerprint) makes the publisher "verified"; META-PKG/author.pu
 Exit 0: the bytes are intact and the signature verifies with a trusted key, or, when no --trusted-key
 is given, with the key the package embeds (reported as "valid, key not trusted"). Exit 1: the package
 is refused, a hash or checksum fails, the signature is missing or does not verify, or it verifies only
-with a key none of the --trusted-key values vouches for. Exit 2: usage or I/O error.`,
+with a key none of the --trusted-key values vouches for. Exit 2: usage or I/O error. A story whose
+manifest "requires" a host namespace is refused unless --host-namespace registers it.`,
   positionals: [1, 1],
   options: {
     'trusted-key': {
@@ -71,6 +72,7 @@ with a key none of the --trusted-key values vouches for. Exit 2: usage or I/O er
       description:
         'a public key (.pub file or ed25519: fingerprint) trusted to sign this package; repeatable',
     },
+    'host-namespace': HOST_NAMESPACE_OPTION,
     format: {
       type: 'string',
       short: 'f',
@@ -89,13 +91,18 @@ with a key none of the --trusted-key values vouches for. Exit 2: usage or I/O er
     const format = parseFormat(values.format, ['text', 'json'] as const)
     const file = positionals[0]!
     const trustedKeys = await readTrustedKeys(io, values['trusted-key'])
+    const hostNamespaces = readNamespaces(values['host-namespace'])
     const progress = createProgress(io, values.quiet !== true && format === 'text')
     progress.update(`verifying ${file}`)
     const decryptionKey = await readDecryptionKey(io, values['decryption-key'])
     const input = await readPackageInput(io, file)
     const opened = isRefusal(input)
       ? { ok: false as const, diagnostics: [input.refused] }
-      : await openPackage(input, { trustedKeys, ...(decryptionKey ? { decryptionKey } : {}) })
+      : await openPackage(input, {
+          trustedKeys,
+          hostNamespaces,
+          ...(decryptionKey ? { decryptionKey } : {}),
+        })
     progress.done()
     const ds = withCliAdvice(opened.diagnostics)
     const verdict: Verdict = {

@@ -38,14 +38,24 @@ export async function readDecryptionKey(io: CliIO, value: unknown): Promise<Uint
   }
 }
 
-/** The reader's diagnostics with its library advice (`decryptionKey`) said as the command's option. */
+/**
+ * The reader's diagnostics with its library advice said as the command's options:
+ * `decryptionKey` as --decryption-key, `hostNamespaces` as --host-namespace.
+ */
 export function withCliAdvice(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return diagnostics.map((d) =>
-    d.code === 'pkg/key-required'
-      ? {
-          ...d,
-          message: 'The package is encrypted (.spkg.enc); pass its key with --decryption-key <key-file>.',
-        }
-      : d,
-  )
+  return diagnostics.map((d) => {
+    if (d.code === 'pkg/key-required')
+      return {
+        ...d,
+        message: 'The package is encrypted (.spkg.enc); pass its key with --decryption-key <key-file>.',
+      }
+    if (d.code === 'pkg/unsupported-requires' && !d.message.includes('--host-namespace')) {
+      const ns = /"([^"]*)"/.exec(d.message)?.[1]
+      return {
+        ...d,
+        message: `${d.message} Pass --host-namespace ${ns && /^[\w.:-]+$/.test(ns) ? ns : '<ns>'} to register it, as an embedder whose host provides it would.`,
+      }
+    }
+    return d
+  })
 }
