@@ -183,4 +183,47 @@ describe('spkg sign', () => {
       /--host-namespace <ns> +register a host-extension namespace, as an embedder would; repeatable/,
     )
   })
+
+  it('refuses a package validate calls invalid (a story error), unless --allow-errors', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'broken'), {
+      ...storyTree(),
+      'story/0001-inn.sty': '# The inn\n\nYou wake in the inn.\n[[ 0009-cellar.sty ]]\n',
+    })
+    const packed = await runCli(['pack', 'broken', '-o', 'broken.spkg', '--allow-errors'], { cwd })
+    expect(packed.code).toBe(0)
+    expect((await runCli(['validate', 'broken.spkg'], { cwd })).code).toBe(1)
+    expect((await runCli(['keygen', '-o', 'author'], { cwd })).code).toBe(0)
+    const before = readFileSync(join(cwd, 'broken.spkg'))
+    const refused = await runCli(['sign', 'broken.spkg', '-k', 'author.sec'], { cwd })
+    expect(refused.code).toBe(1)
+    expect(refused.stdout).toMatch(/^story\/0001-inn\.sty:\d+:\d+: error story\/unknown-part: /m)
+    expect(refused.stdout).toMatch(
+      /broken\.spkg: .*1 error.*; fix the errors before signing \(--allow-errors signs it anyway\)\n$/,
+    )
+    expect(readFileSync(join(cwd, 'broken.spkg'))).toEqual(before)
+    const allowed = await runCli(['sign', 'broken.spkg', '-k', 'author.sec', '--allow-errors'], { cwd })
+    expect(allowed.code).toBe(0)
+    expect(allowed.stdout).toMatch(/error story\/unknown-part: /)
+    expect(allowed.stdout).toMatch(/^signed broken\.spkg with ed25519:/m)
+    const verified = await runCli(['verify', 'broken.spkg', '-k', 'author.pub'], { cwd })
+    expect(verified.code).toBe(0)
+    // Signing it again: the earlier signature's findings are replaced, not counted against it.
+    const again = await runCli(['sign', 'broken.spkg', '-k', 'author.sec'], { cwd })
+    expect(again.code).toBe(1)
+    expect(again.stdout).not.toMatch(/pkg\/(signature-|checksum-|untrusted-key)/)
+  })
+
+  it('signs a package with only warnings and infos (no cover), and prints them', async () => {
+    const cwd = freshDir()
+    const tree = storyTree({ cover: undefined, assets: undefined })
+    delete tree['assets/cover.jpg']
+    writeTree(join(cwd, 'inn'), tree)
+    expect((await runCli(['pack', 'inn', '-o', 'inn.spkg'], { cwd })).code).toBe(0)
+    expect((await runCli(['keygen', '-o', 'author'], { cwd })).code).toBe(0)
+    const r = await runCli(['sign', 'inn.spkg', '-k', 'author.sec'], { cwd })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/warning pkg\/no-cover/)
+    expect(r.stdout).toMatch(/^signed inn\.spkg with ed25519:/m)
+  })
 })

@@ -12,15 +12,15 @@ import {
 } from '@spkg/integrity'
 import { sha256HexSync } from '@spkg/integrity/node'
 import { publicKeyFromSecret, signChecksum } from '@spkg/integrity/sign'
-import { createDiagnostic, type Diagnostic, hasErrors, isSpkgError, LIMITS } from '@spkg/manifest'
+import { createDiagnostic, type Diagnostic, hasErrors, hasFatal, isSpkgError, LIMITS } from '@spkg/manifest'
 import { openPackage } from '@spkg/reader/node'
 import { type Command, EXIT, IOFailure, UsageError } from '../cli-types'
 import { isRefusal, isStandardOutput, readInput, readPackageInput, writeOutputAtomic } from '../io'
 import { buildPackage, zipPackageFiles } from '../pack/build-package'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, summarize, useColor } from '../report'
-import { withCliAdvice } from '../validate/decryption-key'
 import { HOST_NAMESPACE_OPTION, readNamespaces } from '../validate/trusted-keys'
+import { validatePackageBytes } from '../validate/validate-package'
 
 /** Findings about the old signature, which signing replaces: not a reason to refuse. */
 const REPLACED =
@@ -32,14 +32,16 @@ const encoder = new TextEncoder()
 export const sign: Command = {
   path: ['sign'],
   summary: 'sign a package with an Ed25519 key (signify format)',
-  usage: 'sign <file.spkg> --key <secret.sec> [-o <out.spkg>] [--host-namespace <ns>]... [--quiet]',
+  usage:
+    'sign <file.spkg> --key <secret.sec> [-o <out.spkg>] [--allow-errors] [--host-namespace <ns>]... [--quiet]',
   description: `Writes META-PKG/author.pub (the public half of the key), META-PKG/checksum.sha256 (GNU
 sha256sum lines for every file except itself and the signature, so 'sha256sum -c --strict' accepts it
 from the extracted package) and META-PKG/signature.sig (Ed25519 over the exact checksum bytes, which
 'signify -V -p author.pub -x signature.sig -m checksum.sha256' verifies), sets "signed": true and
 "signature": "ed25519:<fingerprint>" in the manifest, and re-packs deterministically. An existing
-signature is replaced. The package is opened and verified first: a package with an error is not signed
-(exit 1). Without -o the package is replaced in place, atomically. A story whose manifest "requires" a
+signature is replaced. The package is first checked as 'spkg validate' checks it (reader, author and
+story checks; findings about the signature being replaced do not count): a package with an error is
+not signed (exit 1) unless --allow-errors is given, and one a reader refuses never is. Without -o the package is replaced in place, atomically. A story whose manifest "requires" a
 host namespace is refused unless --host-namespace registers it.`,
   positionals: [1, 1],
   options: {
@@ -54,6 +56,10 @@ host namespace is refused unless --host-namespace registers it.`,
       short: 'o',
       valueName: '<out.spkg>',
       description: 'write the signed package here (default: replace the input); - for standard output',
+    },
+    'allow-errors': {
+      type: 'boolean',
+      description: 'sign the package even when it has errors (never when a reader would refuse it)',
     },
     'host-namespace': HOST_NAMESPACE_OPTION,
     quiet: { type: 'boolean', short: 'q', description: 'print only errors and the result, no progress' },
@@ -71,6 +77,7 @@ host namespace is refused unless --host-namespace registers it.`,
       throw new UsageError('a package read from standard input needs -o <out.spkg>')
     const quiet = values.quiet === true
     const hostNamespaces = readNamespaces(values['host-namespace'])
+    const allowErrors = values['allow-errors'] === true
     // With the package on standard output (-o -), everything a person reads goes to standard error.
     const toStdout = isStandardOutput(io, out)
     if (toStdout && io.stdout.isTTY === true)
@@ -91,9 +98,20 @@ host namespace is refused unless --host-namespace registers it.`,
     const progress = createProgress(io, !quiet)
     progress.update(`verifying ${file}`)
     const input = await readPackageInput(io, file)
-    const opened = isRefusal(input)
-      ? { ok: false as const, diagnostics: [input.refused] }
-      : await openPackage(input, { hostNamespaces })
+    // The checks of 'spkg validate'; the files to re-pack are read while the package is open.
+    let opened = false
+    let files: Map<string, Uint8Array> | undefined
+    const checked = isRefusal(input)
+      ? { diagnostics: [input.refused] }
+      : await validatePackageBytes(input, {
+          hostNamespaces,
+          onOpened: async (pkg) => {
+            opened = true
+            if (pkg.layout !== 'packaged') return
+            files = new Map()
+            for (const e of pkg.entries) files.set(e.path, await pkg.readBytes(e.path))
+          },
+        })
     const color = useColor(io, toStdout ? 'stderr' : 'stdout')
     const report = (diagnostics: readonly Diagnostic[]) => {
       for (const d of diagnostics) {
@@ -101,31 +119,24 @@ host namespace is refused unless --host-namespace registers it.`,
         say.write(`${formatDiagnosticLine(d, color)}\n`)
       }
     }
-    if (!opened.ok) {
+    if (!opened) {
       progress.done()
-      const ds = withCliAdvice(opened.diagnostics)
-      report(ds)
-      say.write(`${file}: ${summarize(ds)}; a reader refuses it, so it was not signed\n`)
+      report(checked.diagnostics)
+      say.write(`${file}: ${summarize(checked.diagnostics)}; a reader refuses it, so it was not signed\n`)
       return EXIT.invalid
     }
-    const pkg = opened.package
-    const kept = opened.diagnostics.filter((d) => !REPLACED.test(d.code))
-    if (pkg.layout !== 'packaged' || hasErrors(kept)) {
-      pkg.close()
+    const kept = checked.diagnostics.filter((d) => !REPLACED.test(d.code))
+    if (!files || hasFatal(kept) || (hasErrors(kept) && !allowErrors)) {
       progress.done()
       report(kept)
       say.write(
-        pkg.layout !== 'packaged'
+        !files
           ? `${file}: a flat archive has no manifest to sign; move its .sty files into a story/ folder and pack that with 'spkg pack', which writes the manifest\n`
-          : `${file}: ${summarize(kept)}; fix the errors before signing\n`,
+          : hasFatal(kept)
+            ? `${file}: ${summarize(kept)}; it was not signed\n`
+            : `${file}: ${summarize(kept)}; fix the errors before signing (--allow-errors signs it anyway)\n`,
       )
       return EXIT.invalid
-    }
-    const files = new Map<string, Uint8Array>()
-    try {
-      for (const e of pkg.entries) files.set(e.path, await pkg.readBytes(e.path))
-    } finally {
-      pkg.close()
     }
     progress.update('signing')
     const built = buildPackage(files, {
@@ -134,7 +145,7 @@ host namespace is refused unless --host-namespace registers it.`,
       editManifest: (m) => ({ ...m, signed: true, signature: fingerprint }),
     })
     const problems = built.diagnostics.filter((d) => !REPLACED.test(d.code))
-    if (!built.bytes || hasErrors(problems)) {
+    if (!built.bytes || hasFatal(problems) || (hasErrors(problems) && !allowErrors)) {
       progress.done()
       report(problems)
       say.write(`${file}: ${summarize(problems)}; nothing was written\n`)

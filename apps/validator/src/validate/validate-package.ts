@@ -36,6 +36,11 @@ export interface ValidateOptions {
   before?: readonly Diagnostic[]
   /** The bytes were just built by `spkg pack`: their manifest is canonical by construction. */
   built?: boolean
+  /**
+   * Called with the opened package after the checks, before it is closed (`spkg sign` reads the
+   * files it re-packs here instead of opening the package a second time). Not called when refused.
+   */
+  onOpened?: (pkg: SpkgPackage) => Promise<void>
 }
 
 /**
@@ -129,6 +134,7 @@ export async function validatePackageBytes(
       ...(pkg.session ? { session: pkg.session } : {}),
     })
     diagnostics = [...diagnostics, ...story]
+    await options.onOpened?.(pkg)
     return {
       loads: !hasFatal(diagnostics),
       valid: !hasErrors(diagnostics),
