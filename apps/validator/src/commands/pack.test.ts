@@ -48,7 +48,24 @@ describe('spkg pack', () => {
     mkdirSync(out)
     execFileSync('unzip', ['-q', join(cwd, 'inn.spkg'), '-d', out])
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
-    expect(Object.keys(manifest)).toEqual(['id', 'title', 'cover', 'parts', 'assets', 'integrity'])
+    // The source manifest has no versions: the canonical form gets the current ones.
+    expect(Object.keys(manifest)).toEqual([
+      'story_lang',
+      'manifest',
+      'id',
+      'title',
+      'cover',
+      'parts',
+      'assets',
+      'integrity',
+    ])
+    expect([manifest.story_lang, manifest.manifest]).toEqual(['1.0', '1.0'])
+    expect(r.stdout).toContain(
+      `manifest.json: info pkg/pack-rewritten-field: "story_lang" was completed with the current version '1.0' [/story_lang]`,
+    )
+    expect(r.stdout).toContain(
+      `manifest.json: info pkg/pack-rewritten-field: "manifest" was completed with the current version '1.0' [/manifest]`,
+    )
     expect(manifest.parts).toEqual([
       { file: 'story/0001-inn.sty', name: 'Inn' },
       { file: 'story/0002-road.sty', name: 'Road' },
@@ -300,5 +317,24 @@ describe('spkg pack', () => {
     expect(ok.stderr).toBe('')
     expect(ok.code).toBe(0)
     expect(existsSync(join(cwd, 'inn.spkg'))).toBe(true)
+  })
+
+  it('completes only the version fields the source manifest omits', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'inn'), storyTree({ story_lang: '1.0' }))
+    const r = await runCli(['pack', 'inn', '-o', 'inn.spkg'], { cwd })
+    expect(r.code).toBe(0)
+    expect(r.stdout).not.toContain('"story_lang" was completed')
+    expect(r.stdout).toContain(`"manifest" was completed with the current version '1.0'`)
+    const out = join(cwd, 'x')
+    mkdirSync(out)
+    execFileSync('unzip', ['-q', join(cwd, 'inn.spkg'), '-d', out])
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))
+    expect([manifest.story_lang, manifest.manifest]).toEqual(['1.0', '1.0'])
+    // Both given: nothing is said about them.
+    writeTree(join(cwd, 'inn'), storyTree({ story_lang: '1.0', manifest: '1.0' }))
+    const both = await runCli(['pack', 'inn', '-o', 'inn.spkg'], { cwd })
+    expect(both.code).toBe(0)
+    expect(both.stdout).not.toContain('was completed with the current version')
   })
 })

@@ -49,6 +49,8 @@ export interface BuildPackageOptions {
 }
 
 const MANIFEST = 'manifest.json'
+/** The current `story_lang` and `manifest` versions (SPEC "Versioning"). */
+const CURRENT_VERSION = '1.0'
 const decoder = new TextDecoder('utf-8', { fatal: true })
 const encoder = new TextEncoder()
 
@@ -136,7 +138,10 @@ export function buildPackage(
   }
   const src = readSourceManifest(source.get(MANIFEST), diagnostics)
   if (src.failed) return { files, entries: [], diagnostics }
-  const value: Record<string, unknown> = src.value ?? { story_lang: '1.0', manifest: '1.0' }
+  const value: Record<string, unknown> = src.value ?? {
+    story_lang: CURRENT_VERSION,
+    manifest: CURRENT_VERSION,
+  }
   if (src.text !== undefined) {
     const asIs = parseManifestText(src.text)
     if (asIs.manifest && serializeManifest(asIs.manifest) !== src.text)
@@ -147,6 +152,14 @@ export function buildPackage(
           { path: MANIFEST },
         ),
       )
+  }
+  // SPEC "Versioning": tools that emit a manifest write the canonical form, versions included.
+  for (const field of ['story_lang', 'manifest'] as const) {
+    if (value[field] !== undefined) continue
+    value[field] = CURRENT_VERSION
+    diagnostics.push(
+      rewritten(`"${field}" was completed with the current version '${CURRENT_VERSION}'`, `/${field}`),
+    )
   }
   if (typeof value.id !== 'string' || value.id.trim() === '') {
     const id = randomUUID()

@@ -139,7 +139,7 @@ export const PKG_CODES = defineCodes({
   'pkg/pack-rewritten-field': {
     severity: 'info',
     description:
-      '`spkg pack` replaced a field it writes itself (`integrity`, `signed`, `signature`) or completed `parts`/`assets`',
+      '`spkg pack` replaced a field it writes itself (`integrity`, `signed`, `signature`) or completed `story_lang`/`manifest`/`parts`/`assets`',
   },
   'pkg/unreferenced-file': {
     severity: 'info',
