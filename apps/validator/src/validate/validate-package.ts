@@ -7,6 +7,7 @@ import { type Diagnostic, hasErrors, hasFatal, type Manifest } from '@spkg/manif
 import { openPackage, peekPackage, type SpkgPackage } from '@spkg/reader/node'
 import { authorChecks, mergeDiagnostics } from './author-checks'
 import { withCliAdvice } from './decryption-key'
+import { secretKeyFindings } from './secret-key'
 import { storyChecks } from './story-checks'
 
 /** The result of validating a package, as `--format json` prints it. */
@@ -116,6 +117,7 @@ export async function validatePackageBytes(
       texts,
     })
     let diagnostics = mergeDiagnostics(before, opened.diagnostics)
+    diagnostics.push(...(await secretKeyFindings(pkg)))
     diagnostics = mergeDiagnostics(diagnostics, author)
     // checkStory wants every .sty of the archive, not only the listed parts.
     for (const e of pkg.entries) {

@@ -146,6 +146,11 @@ export const PKG_CODES = defineCodes({
     description:
       'a file in the archive is referenced by nothing (not a part, asset, cover, extension, session or META-PKG file)',
   },
+  'pkg/secret-key': {
+    severity: 'fatal',
+    description:
+      'a file is a signify secret key (what `spkg keygen` writes as `.sec`); `spkg pack` and `spkg validate` refuse it: secret keys must never be published',
+  },
   'pkg/no-cover': {
     severity: 'warning',
     description: 'a packaged story has no `cover` image, so catalogs and the envelope show a placeholder',
