@@ -136,6 +136,14 @@ export function writeJson(io: CliIO, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
 }
 
+/**
+ * A diagnostic as every `--format json` report writes it: `code`, `severity`, `message`, `path`
+ * (null when it is about the archive as a whole), then `field`, `line`, `column` when known.
+ */
+export function jsonDiagnostic({ code, severity, message, path, ...rest }: Diagnostic): object {
+  return { code, severity, message, path: path ?? null, ...rest }
+}
+
 /** Items written per `stdout.write` by {@link writeJsonList}. */
 const LIST_CHUNK = 512
 

@@ -12,6 +12,7 @@ import { createProgress } from '../pack/progress'
 import {
   formatArchiveAnnotation,
   formatGithubAnnotation,
+  jsonDiagnostic,
   parseFormat,
   writeJsonList,
   writeTextDiagnostics,
@@ -117,13 +118,7 @@ manifest not in canonical form. A folder is validated as the package 'spkg pack'
       : report.diagnostics
     if (format === 'json') {
       // Every diagnostic carries `path` (null when it is about the archive as a whole).
-      writeJsonList(io, report, 'diagnostics', shown, ({ code, severity, message, path, ...rest }) => ({
-        code,
-        severity,
-        message,
-        path: path ?? null,
-        ...rest,
-      }))
+      writeJsonList(io, report, 'diagnostics', shown, jsonDiagnostic)
     } else if (format === 'github') {
       const fileOf = (p: string | undefined) => (p ? join(target, p) : target)
       for (const d of shown)

@@ -155,4 +155,16 @@ describe('spkg verify', () => {
       /--host-namespace <ns> +register a host-extension namespace, as an embedder would; repeatable/,
     )
   })
+
+  it('writes diagnostics in --format json as validate does: path null for the archive as a whole', async () => {
+    const cwd = freshDir()
+    writeFileSync(join(cwd, 'notes.txt'), 'just some text, not a package\n')
+    const verified = await runCli(['verify', 'notes.txt', '--format', 'json'], { cwd })
+    const validated = await runCli(['validate', 'notes.txt', '--format', 'json'], { cwd })
+    expect(verified.code).toBe(1)
+    const ds = JSON.parse(verified.stdout).diagnostics
+    expect(ds).toEqual(JSON.parse(validated.stdout).diagnostics)
+    expect(ds[0]).toMatchObject({ code: 'pkg/not-zip', severity: 'fatal', path: null })
+    expect(Object.keys(ds[0]).slice(0, 4)).toEqual(['code', 'severity', 'message', 'path'])
+  })
 })

@@ -7,7 +7,7 @@ import { openPackage } from '@spkg/reader/node'
 import { type Command, EXIT } from '../cli-types'
 import { isRefusal, readPackageInput } from '../io'
 import { createProgress } from '../pack/progress'
-import { formatDiagnosticLine, parseFormat, useColor, writeJson } from '../report'
+import { formatDiagnosticLine, jsonDiagnostic, parseFormat, useColor, writeJsonList } from '../report'
 import { DECRYPTION_KEY_OPTION, readDecryptionKey, withCliAdvice } from '../validate/decryption-key'
 import { HOST_NAMESPACE_OPTION, readNamespaces, readTrustedKeys } from '../validate/trusted-keys'
 
@@ -139,7 +139,8 @@ manifest "requires" a host namespace is refused unless --host-namespace register
       verdict.signature = null
     }
     if (format === 'json') {
-      writeJson(io, verdict)
+      // The diagnostics as 'spkg validate --format json' writes them (`path` null for the archive).
+      writeJsonList(io, verdict, 'diagnostics', verdict.diagnostics, jsonDiagnostic)
       return verdict.ok ? EXIT.ok : EXIT.invalid
     }
     const color = useColor(io)
