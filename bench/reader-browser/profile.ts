@@ -45,6 +45,7 @@ try {
   const cdp = await context.newCDPSession(page)
   await cdp.send('Profiler.enable')
   await cdp.send('Profiler.setSamplingInterval', { interval: Number(process.env.INTERVAL ?? 100) })
+  await new Promise((r) => setTimeout(r, Number(process.env.SETTLE ?? 300)))
   await cdp.send('Profiler.start')
   const ms = await page.evaluate(
     (n) => (globalThis as unknown as { runBench: (n: string) => Promise<number> }).runBench(n),

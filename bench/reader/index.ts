@@ -5,7 +5,9 @@
  * minimal central-directory walk on node:zlib + node:crypto (bench/reader/child.ts). Also peek
  * time (beside a peek floor: the file's tail, a bare directory walk, the manifest inflated and
  * JSON.parse'd) and peak memory (VmHWM of the case's process). `RUNS=n` sets the cold runs per case
- * (default 3), `WARM=n` the warm repetitions inside each case process (default 3).
+ * (default 3), `WARM=n` the warm repetitions inside each case process (default 3), `SETTLE=ms`
+ * the pause before every process (default 300), so the previous process's teardown is over
+ * before the next one starts, for every case alike.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -17,6 +19,8 @@ import { pack, specs } from './packages.ts'
 
 const MB = 1024 * 1024
 const RUNS = Number(process.env.RUNS ?? 3)
+const SETTLE = Number(process.env.SETTLE ?? 300)
+const pause = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SETTLE)
 const here = import.meta.dirname
 
 interface Sample {
@@ -46,6 +50,7 @@ await build({
 })
 
 function child(kind: string, file: string): Sample {
+  pause()
   const out = execFileSync(process.execPath, [childScript, kind, file, String(WARM)], { encoding: 'utf8' })
   return JSON.parse(out.trim().split('\n').pop()!) as Sample
 }
@@ -53,6 +58,7 @@ function child(kind: string, file: string): Sample {
 /** unzip to tmpfs, then sha256sum -c on the same files; wall time and peak RSS via /usr/bin/time. */
 function native(file: string, sums: string): Sample {
   const dir = mkdtempSync(join('/dev/shm', 'spkg-bench-'))
+  pause()
   try {
     const script = `unzip -qo '${file}' -d '${dir}' && cd '${dir}' && sha256sum -c --quiet --strict '${sums}'`
     const t0 = performance.now()
@@ -94,7 +100,9 @@ function measure(run: () => Sample): Figures {
 }
 
 const rows: string[] = []
-console.log(`machine: ${cpus()[0]?.model} × ${cpus().length}, Node ${process.version}, RUNS=${RUNS}`)
+console.log(
+  `machine: ${cpus()[0]?.model} × ${cpus().length}, Node ${process.version}, RUNS=${RUNS}, SETTLE=${SETTLE}`,
+)
 const base = measure(() => child('baseline', ''))
 console.log(`baseline process (node, reader bundle loaded): ${base.rssMiB.toFixed(0)} MiB maxRSS`)
 try {
