@@ -101,7 +101,7 @@ function withGapBeforeDirectory(): Uint8Array {
 function quotedOverlap(): Uint8Array {
   const inner = buildArchive([file('b', 'y', { method: 0 })]).slice(0, 30 + 1 + 1)
   return buildArchive([
-    file('a', inner, { method: 0 }),
+    file('a', 'x', { method: 0, data: inner }),
     file('b', 'y', { method: 0, offset: 30 + 1, omitLocal: true }),
   ])
 }
