@@ -5,7 +5,8 @@
 
 /**
  * The common safe path: segments of word characters, dots, spaces and hyphens that start with a
- * word character (so never empty, `.` or `..`; no colon, backslash or control). @internal
+ * word character (so never empty, `.` or `..`; no colon, backslash or control). Paths and ZIP
+ * entry names of this shape need no further check (the reader's entry-name rule uses it too).
  */
 export const COMMON_SAFE_PATH = /^\w[\w. -]*(?:\/\w[\w. -]*)*$/
 
@@ -15,7 +16,10 @@ export const COMMON_SAFE_PATH = /^\w[\w. -]*(?:\/\w[\w. -]*)*$/
  */
 export const SAFE_SEGMENT = String.raw`\w[\w. -]*`
 
-/** C0 and C1 control characters (U+0000-U+001F, U+007F-U+009F), DEL included. @internal */
+/**
+ * C0 and C1 control characters (U+0000-U+001F, U+007F-U+009F), DEL included: refused in archive
+ * paths, ZIP entry names (the reader's rule uses it too) and display text.
+ */
 export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/
 
 /**

@@ -2,13 +2,15 @@
  * The canonical entry-name rule: an archive entry name is accepted exactly as written or
  * refused, never repaired (no stripping of `./`, no resolving of `..`).
  */
+import { COMMON_SAFE_PATH, CONTROL_CHARACTER } from '@spkg/manifest'
 
 /**
  * The usual shape of a name, accepted without the checks below: ASCII word characters, dots,
  * hyphens and spaces, in segments that start with a word character (so never empty, `.` or
- * `..`; no slash at either end, no colon, backslash or control character).
+ * `..`; no slash at either end, no colon, backslash or control character). The manifest's
+ * common safe path, so entry names and manifest paths share one rule.
  */
-export const COMMON_NAME = /^\w[\w. -]*(?:\/\w[\w. -]*)*$/
+export const COMMON_NAME = COMMON_SAFE_PATH
 
 const SYSTEM_BASENAME = /^(?:\._.*|\.DS_Store)$/
 
@@ -25,7 +27,7 @@ const SYSTEM_BASENAME = /^(?:\._.*|\.DS_Store)$/
 export function checkEntryName(name: string): string | undefined {
   if (COMMON_NAME.test(name)) return undefined
   if (name.length === 0) return 'is empty'
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'contains NUL, a control character or DEL'
+  if (CONTROL_CHARACTER.test(name)) return 'contains NUL, a control character or DEL'
   if (name.includes('\\')) return 'contains a backslash'
   if (name.startsWith('/')) return 'is absolute'
   if (/^[A-Za-z]:/.test(name)) return 'starts with a drive letter'
