@@ -7,7 +7,7 @@ import { readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promise
 import { basename, dirname, join, resolve } from 'node:path'
 import { createDiagnostic, type Diagnostic, LIMITS } from '@spkg/manifest'
 import type { CliIO } from './cli-types'
-import { IOFailure } from './cli-types'
+import { IOFailure, UsageError } from './cli-types'
 
 /** Resolves a command-line path against the command's working directory. */
 export function resolvePath(io: CliIO, p: string): string {
@@ -157,6 +157,27 @@ const STDOUT_PATHS = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1'])
  */
 export function isStandardOutput(io: CliIO, p: string): boolean {
   return p === '-' || (process.platform !== 'win32' && STDOUT_PATHS.has(resolvePath(io, p)))
+}
+
+/**
+ * Where a command that writes its result to `out` prints what a person reads: standard error when
+ * `out` is standard output (the package goes there), else standard output. A package is never
+ * written to a terminal: that is a usage error naming `option`, the command's `-o` placeholder.
+ *
+ * @example
+ * const { toStdout, say } = messageStream(io, out, '<file.spkg>')
+ */
+export function messageStream(
+  io: CliIO,
+  out: string,
+  option: string,
+): { toStdout: boolean; say: CliIO['stdout'] | CliIO['stderr'] } {
+  const toStdout = isStandardOutput(io, out)
+  if (toStdout && io.stdout.isTTY === true)
+    throw new UsageError(
+      `standard output is a terminal; redirect it to a file or a pipe, or give -o ${option}`,
+    )
+  return { toStdout, say: toStdout ? io.stderr : io.stdout }
 }
 
 /**

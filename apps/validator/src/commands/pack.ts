@@ -4,7 +4,7 @@
  */
 import { hasErrors, hasFatal } from '@spkg/manifest'
 import { type Command, EXIT, UsageError } from '../cli-types'
-import { isStandardOutput, resolvePath, writeOutputAtomic } from '../io'
+import { messageStream, resolvePath, writeOutputAtomic } from '../io'
 import { packFolder } from '../pack/pack-folder'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, summarize, useColor } from '../report'
@@ -51,12 +51,7 @@ standard error. A signed source loses its signature: run 'spkg sign' afterwards.
     const quiet = values.quiet === true
     const hostNamespaces = readNamespaces(values['host-namespace'])
     // With the package on standard output, everything a person reads goes to standard error.
-    const toStdout = isStandardOutput(io, out)
-    if (toStdout && io.stdout.isTTY === true)
-      throw new UsageError(
-        'standard output is a terminal; redirect it to a file or a pipe, or give -o <file.spkg>',
-      )
-    const say = toStdout ? io.stderr : io.stdout
+    const { toStdout, say } = messageStream(io, out, '<file.spkg>')
     const progress = createProgress(io, !quiet)
     const packed = await packFolder(resolvePath(io, folder), folder, {
       exclude: toStdout ? [] : [resolvePath(io, out)],

@@ -15,7 +15,7 @@ import { publicKeyFromSecret, signChecksum } from '@spkg/integrity/sign'
 import { createDiagnostic, type Diagnostic, hasErrors, hasFatal, isSpkgError, LIMITS } from '@spkg/manifest'
 import { openPackage } from '@spkg/reader/node'
 import { type Command, EXIT, IOFailure, UsageError } from '../cli-types'
-import { isRefusal, isStandardOutput, readInput, readPackageInput, writeOutputAtomic } from '../io'
+import { isRefusal, messageStream, readInput, readPackageInput, writeOutputAtomic } from '../io'
 import { buildPackage, zipPackageFiles } from '../pack/build-package'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, summarize, useColor } from '../report'
@@ -79,12 +79,7 @@ host namespace is refused unless --host-namespace registers it.`,
     const hostNamespaces = readNamespaces(values['host-namespace'])
     const allowErrors = values['allow-errors'] === true
     // With the package on standard output (-o -), everything a person reads goes to standard error.
-    const toStdout = isStandardOutput(io, out)
-    if (toStdout && io.stdout.isTTY === true)
-      throw new UsageError(
-        'standard output is a terminal; redirect it to a file or a pipe, or give -o <out.spkg>',
-      )
-    const say = toStdout ? io.stderr : io.stdout
+    const { toStdout, say } = messageStream(io, out, '<out.spkg>')
     const secretText = new TextDecoder().decode(await readInput(io, values.key))
     let publicKeyText: string
     try {
