@@ -20,14 +20,13 @@ import { join } from 'node:path'
 import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
 import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
+import { pause, SETTLE, settle } from '../reader/settle'
 import { CASES as ALL_CASES } from './cases'
 import { pack, specs } from './packages'
 
 const RUNS = Number(process.env.RUNS ?? 3)
 const WARM = Number(process.env.WARM ?? 3)
 const ONLY = process.env.ONLY
-const SETTLE = Number(process.env.SETTLE ?? 300)
-const pause = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SETTLE)
 const PACKAGES = process.env.PACKAGES?.split(',')
 /** `CASES=name,name` runs some cases only (names as printed). */
 const CASES = process.env.CASES
@@ -149,7 +148,7 @@ async function chromiumRuns(body: Uint8Array): Promise<Map<string, Sample>> {
           (n) => (globalThis as unknown as { runBench: (n: string) => Promise<number> }).runBench(n),
           name,
         )
-      await new Promise((r) => setTimeout(r, SETTLE))
+      await settle()
       const cpu0 = await processTime()
       const ms = await run()
       const cpuMs = ((await processTime()) - cpu0) * 1000

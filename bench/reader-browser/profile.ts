@@ -6,6 +6,7 @@
 import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
 import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
+import { settle } from '../reader/settle'
 import { pack, specs } from './packages'
 
 const name = process.argv[2] ?? 'default web backend (shipped choice)'
@@ -45,7 +46,7 @@ try {
   const cdp = await context.newCDPSession(page)
   await cdp.send('Profiler.enable')
   await cdp.send('Profiler.setSamplingInterval', { interval: Number(process.env.INTERVAL ?? 100) })
-  await new Promise((r) => setTimeout(r, Number(process.env.SETTLE ?? 300)))
+  await settle()
   await cdp.send('Profiler.start')
   const ms = await page.evaluate(
     (n) => (globalThis as unknown as { runBench: (n: string) => Promise<number> }).runBench(n),

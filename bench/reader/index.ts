@@ -16,11 +16,10 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { pack, specs } from './packages.ts'
+import { pause, SETTLE } from './settle.ts'
 
 const MB = 1024 * 1024
 const RUNS = Number(process.env.RUNS ?? 3)
-const SETTLE = Number(process.env.SETTLE ?? 300)
-const pause = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SETTLE)
 const here = import.meta.dirname
 
 interface Sample {
