@@ -68,6 +68,14 @@ describe('readZipDirectory accepts well-formed archives', () => {
   })
 })
 
+/** `zip` with 4 zero bytes inserted at `at` (the archive's offsets already count them). */
+function hideBytesAt(zip: Uint8Array, at: number): Uint8Array {
+  const out = new Uint8Array(zip.length + 4)
+  out.set(zip.subarray(0, at))
+  out.set(zip.subarray(at), at + 4)
+  return out
+}
+
 /** Two stored entries with 4 hidden bytes spliced between them (offsets adjusted to match). */
 function withGap(): Uint8Array {
   const first = 30 + 1 + 1
@@ -77,20 +85,13 @@ function withGap(): Uint8Array {
       end: { cdOffset: 2 * first + 4 },
     },
   )
-  const out = new Uint8Array(zip.length + 4)
-  out.set(zip.subarray(0, first))
-  out.set(zip.subarray(first), first + 4)
-  return out
+  return hideBytesAt(zip, first)
 }
 
 /** One stored entry with 4 hidden bytes spliced between its data and the central directory. */
 function withGapBeforeDirectory(): Uint8Array {
   const first = 30 + 1 + 1
-  const zip = buildArchive([file('a', 'x', { method: 0 })], { end: { cdOffset: first + 4 } })
-  const out = new Uint8Array(zip.length + 4)
-  out.set(zip.subarray(0, first))
-  out.set(zip.subarray(first), first + 4)
-  return out
+  return hideBytesAt(buildArchive([file('a', 'x', { method: 0 })], { end: { cdOffset: first + 4 } }), first)
 }
 
 /**
