@@ -6,7 +6,7 @@ import { isUtf8 } from 'node:buffer'
 import * as crypto from 'node:crypto'
 import { crc32, inflateRawSync } from 'node:zlib'
 import type { ReaderBackend } from '../zip/backend'
-import type { InflateResult, Inflater } from '../zip/inflate'
+import type { InflateResult, Inflater } from '../zip/inflate-types'
 
 /** What a node:zlib error means: past the limit (`maxOutputLength`), else corrupt data. */
 function inflateFailure(err: NodeJS.ErrnoException, limit: number): InflateResult {

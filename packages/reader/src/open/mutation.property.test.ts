@@ -18,7 +18,7 @@ import * as web from '../index'
 import * as node from '../node'
 import { nodeBackend } from '../node/backend'
 import { type ReaderBackend, webBackend } from '../zip/backend'
-import type { InflateResult } from '../zip/inflate'
+import type { InflateResult } from '../zip/inflate-types'
 import { openArchive } from './open-archive'
 import type { OpenResult } from './types'
 

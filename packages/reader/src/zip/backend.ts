@@ -5,8 +5,9 @@
  * `@spkg/reader/node` swaps in node:zlib and node:crypto.
  */
 import { crc32 } from './crc32'
-import { createWebInflater, type Inflater } from './inflate'
+import { createWebInflater } from './inflate'
 import { hasDeflateRawStream, inflateRawStream } from './inflate-stream'
+import type { Inflater } from './inflate-types'
 import { isUtf8Wasm } from './inflate-wasm'
 import { sha256Hex } from './sha256'
 import { isUtf8 } from './utf8'

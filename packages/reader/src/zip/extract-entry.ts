@@ -3,7 +3,7 @@
  */
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
 import type { ReaderBackend } from './backend'
-import type { InflateResult } from './inflate'
+import type { InflateResult } from './inflate-types'
 import type { ZipEntry } from './types'
 
 /** The shared uncompressed-size budget of one archive. */

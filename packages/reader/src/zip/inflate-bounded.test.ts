@@ -2,8 +2,8 @@ import { constants, deflateRawSync, inflateRawSync, type ZlibOptions } from 'nod
 import { fc, test } from '@fast-check/vitest'
 import { DeflateBits as Bits, manyHuffmanBlocks, mutate } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
-import type { InflateResult } from './inflate'
 import { inflateBounded } from './inflate-bounded'
+import type { InflateResult } from './inflate-types'
 import { inflateWasm, loadInflateWasm } from './inflate-wasm'
 
 type Inflate = (input: Uint8Array, declared: number, limit: number) => InflateResult

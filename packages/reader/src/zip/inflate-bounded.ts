@@ -19,7 +19,7 @@
  * start of the output, stored blocks whose length does not match its complement, block type 3,
  * and a stream that ends before its final block. Bytes after the final block are ignored.
  */
-import type { InflateResult } from './inflate'
+import type { InflateResult } from './inflate-types'
 
 const MAXBITS = 15
 const CODES = 0

@@ -11,7 +11,7 @@
  * the next slice only once its output queue is empty and a read is pending, that is once every
  * earlier chunk was counted, so at most the current and the previous slice are uncounted.
  */
-import type { InflateResult } from './inflate'
+import type { InflateResult } from './inflate-types'
 
 const MAX_RATIO = 1032
 const MIN_SLICE = 512

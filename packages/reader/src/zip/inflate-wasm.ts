@@ -12,8 +12,9 @@
  * memory are declined (the web inflater streams them or inflates them in JavaScript), so the
  * module never holds more than that.
  */
-import type { InflateResult } from './inflate'
+
 import { inflateBounded } from './inflate-bounded'
+import type { InflateResult } from './inflate-types'
 import { INFLATE_WASM_BASE64 } from './inflate-wasm-binary'
 
 interface Exports {

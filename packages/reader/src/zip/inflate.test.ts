@@ -3,8 +3,9 @@ import { deflateSync } from 'fflate'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { zlibInflater } from '../node/backend'
 import { crc32 } from './crc32'
-import { boundedInflater, createWebInflater, type InflateResult } from './inflate'
+import { boundedInflater, createWebInflater } from './inflate'
 import { hasDeflateRawStream, inflateRawStream } from './inflate-stream'
+import type { InflateResult } from './inflate-types'
 import { loadInflateWasm, WASM_MAX_BYTES } from './inflate-wasm'
 
 const text = new TextEncoder().encode('the inn door creaks open. '.repeat(4000))

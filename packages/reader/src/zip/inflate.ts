@@ -11,44 +11,8 @@
  * runs its WebAssembly build (`inflate-wasm.ts`, same answers) once that has loaded.
  */
 import { inflateBounded } from './inflate-bounded'
+import type { InflateResult, Inflater } from './inflate-types'
 import { inflateFastest, inflateWasm, inflateWasmReady, loadInflateWasm } from './inflate-wasm'
-
-/** Outcome of one inflation: exactly `declared` bytes, or why not. */
-export type InflateResult =
-  | {
-      ok: true
-      data: Uint8Array
-      /** True when the inflater already checked the data against the `crc` it was given. */
-      crcChecked?: boolean
-    }
-  | { ok: false; reason: 'limit' | 'size' | 'corrupt'; produced: number; message?: string }
-
-/** A raw-deflate inflater that never produces more than `limit` bytes of work. */
-export interface Inflater {
-  /**
-   * Inflates `input`; output beyond `declared` is counted, not kept; the moment more than
-   * `limit` bytes came out it stops with reason `limit`.
-   */
-  inflateRaw(input: Uint8Array, declared: number, limit: number): InflateResult
-  /**
-   * The same contract, for callers that can wait: an inflater with a faster asynchronous path
-   * (`DecompressionStream`) takes it here for the entries it pays off on, and answers the others
-   * synchronously. With the entry's expected `crc` it may check the CRC-32 itself (natively) and
-   * say so with `crcChecked`; otherwise the caller checks it.
-   */
-  inflateRawAsync?(
-    input: Uint8Array,
-    declared: number,
-    limit: number,
-    crc?: number,
-  ): InflateResult | Promise<InflateResult>
-  /**
-   * Called when a caller is about to inflate many entries (`openPackage` calls it first thing):
-   * an inflater with something to load (the WebAssembly module) starts loading it here, in the
-   * background, instead of at its first entry.
-   */
-  prepare?(): void
-}
 
 /** The isomorphic inflater (zlib's algorithm in JavaScript, bounded by construction). */
 export const boundedInflater: Inflater = { inflateRaw: inflateBounded }
