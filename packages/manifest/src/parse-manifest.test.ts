@@ -215,3 +215,25 @@ describe('not a manifest', () => {
     expect(parseManifestText(`\uFEFF{"id":"${ID}"}`).manifest?.id).toBe(ID)
   })
 })
+
+describe('$schema (the editor hint the README recommends)', () => {
+  const SCHEMA = './node_modules/@spkg/manifest/manifest.schema.json'
+  it('is accepted silently and left out of the canonical manifest', () => {
+    const r = parseManifestText(JSON.stringify({ $schema: SCHEMA, id: ID, title: 'T' }))
+    expect(r.diagnostics).toEqual([])
+    expect(r.manifest).toEqual({ id: ID, title: 'T' })
+    expect(Object.hasOwn(r.manifest!, '$schema')).toBe(false)
+  })
+  it('is dropped whatever its value, in both parse entries', () => {
+    for (const $schema of [SCHEMA, 42, null, { url: SCHEMA }]) {
+      const r = parseManifest({ id: ID, $schema })
+      expect(r.diagnostics).toEqual([])
+      expect(r.manifest).toEqual({ id: ID })
+    }
+  })
+  it('leaves other $-keys unknown fields (kept, reported)', () => {
+    const r = parseManifest({ id: ID, $schemas: SCHEMA })
+    expect(r.manifest).toEqual({ id: ID, $schemas: SCHEMA })
+    expect(r.diagnostics).toMatchObject([{ code: 'manifest/unknown-field', field: '/$schemas' }])
+  })
+})

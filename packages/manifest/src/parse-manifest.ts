@@ -27,6 +27,12 @@ export interface ParseManifestOptions {
 
 const MANIFEST_PATH = 'manifest.json'
 const KNOWN = new Set<string>(MANIFEST_FIELD_NAMES)
+/**
+ * The JSON Schema hint an editor reads (`"$schema": "./node_modules/@spkg/manifest/manifest.schema.json"`,
+ * as the README recommends): not manifest data, so it is dropped without a word whatever its
+ * value, and a packed package never ships it.
+ */
+const EDITOR_HINT = '$schema'
 
 function describeForField(field: ManifestField) {
   return (issue: z.core.$ZodIssue): string | undefined =>
@@ -136,7 +142,8 @@ const report = {
  * Parses a manifest value (already decoded from JSON) into the canonical manifest.
  * Looser forms are normalised (a bare-string part becomes `{file, name}`, a string author
  * becomes `[{name}]`, a `sha256-<base64>` digest becomes lowercase hex...), unknown fields are
- * preserved untouched, and every problem comes back as a diagnostic. Never throws.
+ * preserved untouched (except the editor hint `$schema`, dropped silently), and every problem
+ * comes back as a diagnostic. Never throws.
  *
  * Fatal (no manifest returned): not an object (`manifest/not-object`), no usable `id` (`manifest/missing-id`).
  *
@@ -208,7 +215,7 @@ export function parseManifestWith(
   const keys = Object.keys(value)
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k]!
-    if (KNOWN.has(key)) continue
+    if (KNOWN.has(key) || key === EDITOR_HINT) continue
     out[key] = value[key]
     diagnostics.push(report.unknownField(path, key))
   }
