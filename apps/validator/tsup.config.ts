@@ -8,5 +8,6 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   platform: 'node',
+  removeNodeProtocol: false,
   banner: { js: '#!/usr/bin/env node' },
 })

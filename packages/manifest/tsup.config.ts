@@ -11,4 +11,6 @@ export default defineConfig({
   target: 'es2022',
   platform: 'neutral',
   external: [/^node:/],
+  // keep `node:fs`, not `fs`: browser bundlers then know these are Node built-ins, not packages to polyfill
+  removeNodeProtocol: false,
 })
