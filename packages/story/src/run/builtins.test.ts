@@ -2,7 +2,7 @@
  * Every operator, built-in and runtime diagnostic of section 6 (clarifications 19-25), one row each.
  */
 import { describe, expect, it } from 'vitest'
-import { memorySource, play } from './_play-helpers.ts'
+import { memorySource, play } from '../../test/helpers/play.ts'
 import { createRng, drawInt } from './rng.ts'
 
 /** Renders `${expr}` in a one-line story (seed 42) and returns the text and diagnostic codes. */

@@ -3,10 +3,10 @@
  * evaluated arguments; a wrong type reports `story/type-error` and yields `false`. Internal.
  */
 import type { Pos } from '../ast.ts'
-import type { Vm } from './_vm.ts'
 import { drawInt, drawUint32 } from './rng.ts'
 import type { Value } from './types.ts'
 import { equal, show, typeName } from './values.ts'
+import type { Vm } from './vm.ts'
 
 type Impl = (m: Vm, a: Value[], file: string, pos: Pos) => Value
 

@@ -3,11 +3,11 @@
  * addresses, so the machine runs a tight loop with no tree walking. Internal.
  */
 import type { Node, OptionNode, Pos, SetStmt } from '../ast.ts'
-import { type Ev, intern, type ModuleScope, type PassageDef, type Scope, type Vm } from './_vm.ts'
 import { add, arith, compileExpr, localKey, sectionVisitsKey } from './expr.ts'
 import { type CompiledInline, compileInline } from './render.ts'
 import type { PauseOption, Value } from './types.ts'
 import { typeName } from './values.ts'
+import { type Ev, intern, type ModuleScope, type PassageDef, type Scope, type Vm } from './vm.ts'
 
 /** A compiled option. */
 export interface COption {

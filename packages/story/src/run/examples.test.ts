@@ -4,7 +4,7 @@
 import { parseReadingState } from '@spkg/manifest'
 import { E1, E2, E3, E4, E5, E6_MODULE, E6_PART, E8 } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
-import { memorySource, play } from './_play-helpers.ts'
+import { memorySource, play } from '../../test/helpers/play.ts'
 import { resumeStoryRun } from './resume-story-run.ts'
 
 describe('E1: blocks, tags, defaults, session', () => {

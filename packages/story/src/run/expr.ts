@@ -4,10 +4,10 @@
  */
 import type { JsonValue } from '@spkg/manifest'
 import type { BinOp, Expr, Pos } from '../ast.ts'
-import { type Ev, type FnDef, intern, type Scope, type Vm } from './_vm.ts'
 import { BUILTINS, rollDice } from './builtins.ts'
 import type { Value } from './types.ts'
 import { equal, fromJson, show, truthy, typeName } from './values.ts'
+import { type Ev, type FnDef, intern, type Scope, type Vm } from './vm.ts'
 
 const MAX_DEPTH = 64
 

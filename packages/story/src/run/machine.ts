@@ -11,8 +11,7 @@ import {
   type ReadingState,
 } from '@spkg/manifest'
 import type { Pos } from '../ast.ts'
-import { parseStory } from '../parse-story.ts'
-import type { Vm } from './_vm.ts'
+import { parseStory } from '../parse/parse-story.ts'
 import {
   type COption,
   compileBody,
@@ -52,6 +51,7 @@ import type {
   Value,
 } from './types.ts'
 import { fromJson, truthy } from './values.ts'
+import type { Vm } from './vm.ts'
 
 /** A compiled part. */
 interface Part {

@@ -4,12 +4,12 @@
  */
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
 import type { ModuleAst, Pos } from '../ast.ts'
-import { parseModule } from '../parse-module.ts'
-import { emptyModuleScope, type ModuleScope, type Scope, type Vm } from './_vm.ts'
+import { parseModule } from '../parse/parse-module.ts'
 import { BUILTIN_NAMES } from './builtins.ts'
 import { compileBody, compileDefault } from './compile.ts'
 import { compileExpr } from './expr.ts'
 import { createRng } from './rng.ts'
+import { emptyModuleScope, type ModuleScope, type Scope, type Vm } from './vm.ts'
 
 /** A loaded module. */
 export interface LoadedModule {

@@ -4,10 +4,10 @@
  * delimiters left to right, then collapse spaces and trim. Internal.
  */
 import type { Inline } from '../ast.ts'
-import type { Ev, Scope, Vm } from './_vm.ts'
 import { compileExpr } from './expr.ts'
 import type { TextRun } from './types.ts'
 import { show, truthy } from './values.ts'
+import type { Ev, Scope, Vm } from './vm.ts'
 
 /** A compiled inline piece. */
 export type Piece =

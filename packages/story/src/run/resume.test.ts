@@ -6,7 +6,7 @@
 import { fc, test } from '@fast-check/vitest'
 import { parseReadingState, type ReadingState } from '@spkg/manifest'
 import { describe, expect, it } from 'vitest'
-import { memorySource, play } from './_play-helpers.ts'
+import { memorySource, play } from '../../test/helpers/play.ts'
 import { createStoryRun } from './create-story-run.ts'
 import { resumeStoryRun } from './resume-story-run.ts'
 import type { StoryEvent, StoryRun, StorySourceLike } from './types.ts'

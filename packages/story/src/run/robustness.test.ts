@@ -6,7 +6,7 @@
 import { fc, test } from '@fast-check/vitest'
 import { parseReadingState } from '@spkg/manifest'
 import { expect } from 'vitest'
-import { memorySource } from './_play-helpers.ts'
+import { memorySource } from '../../test/helpers/play.ts'
 import { createStoryRun } from './create-story-run.ts'
 import { resumeStoryRun } from './resume-story-run.ts'
 import type { StoryRun } from './types.ts'

@@ -4,7 +4,7 @@
  * choice groups, scopes, modules, host calls and the flow-level runtime diagnostics.
  */
 import { describe, expect, it } from 'vitest'
-import { memorySource, play } from './_play-helpers.ts'
+import { memorySource, play } from '../../test/helpers/play.ts'
 import { createStoryRun } from './create-story-run.ts'
 import { resumeStoryRun } from './resume-story-run.ts'
 import type { StoryEvent } from './types.ts'

@@ -1,0 +1,230 @@
+/**
+ * `checkStory`: the static checker behind `spkg validate`. Parses every part and module of a
+ * package and checks what only the whole package can tell.
+ */
+import { createDiagnostic, type Diagnostic, type DiagnosticCode, isVariableName } from '@spkg/manifest'
+import type { ModuleAst, Pos } from '../ast.ts'
+import { parseModule } from '../parse/parse-module.ts'
+import { parseStory } from '../parse/parse-story.ts'
+import type { IdKind } from '../parse/resolve.ts'
+import { checkModules, scopeOf } from './modules.ts'
+import { NameChecks } from './names.ts'
+import { PartChecks } from './parts.ts'
+
+/** What {@link checkStory} checks: the story files of one package and what the manifest says. */
+export interface CheckStoryInput {
+  /** Every part (`.sty`) by archive path. */
+  parts: Record<string, string | Uint8Array>
+  /** `manifest.parts` in play order; the first is the entry part. */
+  order: string[]
+  /** Every module (`.xty`) by archive path. @default {} */
+  modules?: Record<string, string | Uint8Array>
+  /** Every file path in the archive, for `story/missing-media`. When absent, media is not checked. */
+  assets?: string[]
+  /** `manifest.requires`: the host namespaces `{extern}` may use. @default [] */
+  requires?: string[]
+  /** The values of `session.json`; its keys declare story variables. */
+  session?: Record<string, unknown>
+  /** `manifest.story_lang` (`"1.0"`); another major version is `story/lang-version`. */
+  storyLang?: string
+  /** `manifest.extensions`: module load order; otherwise lexicographic. */
+  extensions?: string[]
+  /** A flat archive: modules sit at the root (`{use combat}` is `combat.xty`). @default false */
+  flat?: boolean
+}
+
+/** When a finding is reported: findings about one file at one position keep this order. */
+export const PHASE = {
+  manifest: 0,
+  parse: 1,
+  targets: 2,
+  media: 3,
+  seed: 4,
+  implicitIds: 5,
+  deadSections: 6,
+  deadParts: 7,
+  modules: 8,
+  partUses: 9,
+  names: 10,
+  calls: 11,
+} as const
+
+/** Shared state of one check run. Internal to the checker files. */
+export interface CheckContext {
+  /** Every part path (parsed or not yet). */
+  partPaths: ReadonlySet<string>
+  /** The id table of each part parsed so far. */
+  partIds: Map<string, Map<string, IdKind>>
+  modules: Map<string, ModuleAst>
+  moduleOrder: string[]
+  entry: string | undefined
+  /** `manifest.parts` as given. */
+  order: string[]
+  assets: Set<string> | undefined
+  requires: Set<string>
+  sessionKeys: string[]
+  flat: boolean
+  /** The phase {@link CheckContext.report} files findings under. */
+  phase: number
+  /** Reports at `pos` in `file`; without `pos`, a finding about a JSON file (with `field`). */
+  report(file: string, code: DiagnosticCode, message: string, pos?: Pos, field?: string): void
+  /** A place in the report order, for a finding only decided later ({@link CheckContext.reportAt}). */
+  reserve(): number
+  /** Reports a finding in the place `seq` reserved, under `phase`. */
+  reportAt(seq: number, phase: number, file: string, code: DiagnosticCode, message: string, pos: Pos): void
+}
+
+/**
+ * Checks a whole story: every parse diagnostic of every part and module, then unknown part
+ * targets and scene ids, unreachable sections, undeclared variables, missing media, `{use}` of
+ * absent modules, module cycles, duplicate declarations, recursion, `{extern}` namespaces not in
+ * `manifest.requires`, unknown functions and passages, wrong argument counts, and (info)
+ * once-only options without explicit ids. Never throws. Diagnostics come grouped by file (parts
+ * in play order, then modules), each file sorted by position; manifest and session findings first.
+ *
+ * Parts are checked one at a time: a part's syntax tree is dropped once its own checks have run,
+ * and only what the cross-part checks need (ids, targets, candidates) is kept, so memory grows
+ * with the largest part, not with the whole story.
+ *
+ * @example
+ * ```ts
+ * checkStory({ parts: { 'story/a.sty': '[[ b.sty ]]' }, order: ['story/a.sty'] })
+ * // [{ code: 'story/unknown-part', severity: 'error', path: 'story/a.sty', line: 1, column: 1, ... }]
+ * ```
+ */
+export function checkStory(input: CheckStoryInput): Diagnostic[] {
+  const partOrder = [
+    ...new Set([
+      ...input.order.filter((p) => Object.hasOwn(input.parts, p)),
+      ...Object.keys(input.parts).sort(),
+    ]),
+  ]
+  const modules = input.modules ?? {}
+  const moduleOrder = [
+    ...new Set([
+      ...(input.extensions ?? []).filter((p) => Object.hasOwn(modules, p)),
+      ...Object.keys(modules).sort(),
+    ]),
+  ]
+  const findings = new Findings([...partOrder, ...moduleOrder])
+  const cx: CheckContext = {
+    partPaths: new Set(partOrder),
+    partIds: new Map(),
+    modules: new Map(),
+    moduleOrder,
+    entry: input.order.find((p) => Object.hasOwn(input.parts, p)),
+    order: input.order,
+    assets: input.assets ? new Set(input.assets) : undefined,
+    requires: new Set(input.requires ?? []),
+    sessionKeys: [],
+    flat: input.flat ?? false,
+    phase: PHASE.manifest,
+    report(file, code, message, pos, field) {
+      const at = pos ? { path: file, line: pos.line, column: pos.column } : { path: file, field }
+      findings.add(createDiagnostic(code, message, at), cx.phase)
+    },
+    reserve: () => findings.reserve(),
+    reportAt(seq, phase, file, code, message, pos) {
+      findings.add(
+        createDiagnostic(code, message, { path: file, line: pos.line, column: pos.column }),
+        phase,
+        seq,
+      )
+    },
+  }
+  checkManifestFields(cx, input)
+  // Modules first (they are small and every part's scope needs them), then the parts one by one.
+  for (const path of moduleOrder) {
+    const r = parseModule(modules[path]!, { path })
+    for (const d of r.diagnostics) findings.add(d, PHASE.parse)
+    cx.modules.set(path, r.ast)
+  }
+  cx.phase = PHASE.modules
+  const moduleScopes = checkModules(cx)
+  const names = new NameChecks(cx, moduleScopes)
+  const parts = new PartChecks(cx)
+  for (const path of partOrder) {
+    const r = parseStory(input.parts[path]!, { path })
+    for (const d of r.diagnostics) findings.add(d, PHASE.parse)
+    parts.scan(path, r.ast)
+    cx.phase = PHASE.partUses
+    const scope = scopeOf(cx, path, r.ast.declarations.uses, true)
+    names.scanPart(path, r.ast, scope)
+  }
+  parts.finish()
+  names.finish()
+  return findings.sorted()
+}
+
+/**
+ * The findings of one run with their sort keys: file (parts in play order, then modules; others
+ * first), line, column, then phase and report order, which is the order the checks ran in when
+ * they each walked the whole story.
+ */
+class Findings {
+  private readonly items: Array<{ d: Diagnostic; rank: number; phase: number; seq: number }> = []
+  private readonly rank: Map<string, number>
+  private seq = 0
+
+  constructor(order: string[]) {
+    this.rank = new Map(order.map((p, i) => [p, i + 1]))
+  }
+
+  reserve(): number {
+    return this.seq++
+  }
+
+  add(d: Diagnostic, phase: number, seq = this.seq++): void {
+    this.items.push({ d, rank: this.rank.get(d.path ?? '') ?? 0, phase, seq })
+  }
+
+  sorted(): Diagnostic[] {
+    return this.items
+      .sort(
+        (a, b) =>
+          a.rank - b.rank ||
+          (a.d.line ?? 0) - (b.d.line ?? 0) ||
+          (a.d.column ?? 0) - (b.d.column ?? 0) ||
+          a.phase - b.phase ||
+          a.seq - b.seq,
+      )
+      .map((x) => x.d)
+  }
+}
+
+function checkManifestFields(cx: CheckContext, input: CheckStoryInput): void {
+  if (input.storyLang !== undefined) {
+    const major = /^(\d+)(?:\.\d+)*$/.exec(input.storyLang)?.[1]
+    if (major !== '1')
+      cxReport(
+        cx,
+        'manifest.json',
+        'story/lang-version',
+        'story_lang',
+        `story_lang '${input.storyLang}' is not a 1.x version of the story language; this library reads 1.x`,
+      )
+  }
+  for (const [key, value] of Object.entries(input.session ?? {})) {
+    if (!isVariableName(key))
+      cxReport(
+        cx,
+        'session.json',
+        'story/session-name',
+        key,
+        `session key '${key}' is not a variable name a story can read; it is ignored`,
+      )
+    else if (value === null)
+      cxReport(cx, 'session.json', 'story/session-name', key, `session key '${key}' is null; it is ignored`)
+    else cx.sessionKeys.push(key)
+  }
+}
+
+function cxReport(
+  cx: CheckContext,
+  file: string,
+  code: DiagnosticCode,
+  field: string,
+  message: string,
+): void {
+  cx.report(file, code, message, undefined, field)
+}

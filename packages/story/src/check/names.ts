@@ -1,0 +1,328 @@
+/**
+ * Checks of names across the package: undeclared variables, calls and inserts of names no
+ * `{use}`d module declares, wrong argument counts, assignments to constants, and locals that
+ * hide story variables. Internal.
+ */
+
+import type { Expr, Node, PartAst, Pos, SetStmt } from '../ast.ts'
+import { BUILTINS, describeArity } from '../builtins.ts'
+import { inlineSets, nodeExprs, optionExprs, visitNodes, walkExpr } from '../parse/walk.ts'
+import { type CheckContext, PHASE } from './check-story.ts'
+import type { Scope } from './modules.ts'
+
+/** One use of a name, with the chain of sections (innermost last) it appears in. */
+type Use =
+  | { k: 'read'; name: string; pos: Pos; sections: string[] }
+  | { k: 'set'; stmt: SetStmt; sections: string[] }
+  | { k: 'local'; name: string; pos: Pos; section: string }
+
+/** A file's uses of names and the scope it sees. */
+interface FileUses {
+  file: string
+  scope: Scope
+  /** Parameters in scope (fn and passage bodies). */
+  params: Set<string>
+  uses: Use[]
+  /** The sub-expressions checked by {@link checkCalls} (calls, dice, division), in walk order. */
+  checked: Expr[]
+  inserts: Array<{ name: string; args: number; pos: Pos }>
+  calls: Array<{ ns: string; fn: string; args: number; pos: Pos }>
+}
+
+/** Collects the uses in `nodes`, tracking the heading sections they sit in. */
+function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = []): void {
+  for (const d of defaults) fu.uses.push({ k: 'set', stmt: d, sections: ['h0'] })
+  for (const d of defaults) addExpr(fu, d.e, ['h0'])
+  let stack: Array<{ level: number; id: string }> = []
+  // the section chain, rebuilt only when a heading or the end of an option body changes it;
+  // uses share it (nothing mutates it)
+  let secs = ['h0']
+  const outer: Array<{ stack: typeof stack; secs: string[] }> = []
+  visitNodes(nodes, {
+    node(n) {
+      if (n.kind === 'heading') {
+        while (stack.length && stack[stack.length - 1]!.level >= n.level) stack.pop()
+        stack.push({ level: n.level, id: n.id })
+        secs = ['h0', ...stack.map((s) => s.id)]
+      }
+      if (n.kind === 'set') fu.uses.push({ k: 'set', stmt: n.stmt, sections: secs })
+      else if (n.kind === 'local')
+        fu.uses.push({ k: 'local', name: n.name, pos: n.pos, section: secs[secs.length - 1]! })
+      else if (n.kind === 'insert') fu.inserts.push({ name: n.name, args: n.args.length, pos: n.pos })
+      else if (n.kind === 'call') fu.calls.push({ ns: n.ns, fn: n.fn, args: n.args.length, pos: n.pos })
+      else if (n.kind === 'paragraph' || n.kind === 'heading')
+        for (const line of n.kind === 'paragraph' ? n.lines : [n.label])
+          for (const stmt of inlineSets(line)) fu.uses.push({ k: 'set', stmt, sections: secs })
+      for (const e of nodeExprs(n)) addExpr(fu, e, secs)
+    },
+    option(o) {
+      for (const stmt of inlineSets(o.label)) fu.uses.push({ k: 'set', stmt, sections: secs })
+      for (const e of optionExprs(o)) addExpr(fu, e, secs)
+      outer.push({ stack: stack.slice(), secs })
+    },
+    leaveOption() {
+      ;({ stack, secs } = outer.pop()!)
+    },
+  })
+}
+
+function addExpr(fu: FileUses, root: Expr, sections: string[]): void {
+  walkExpr(root, (e) => {
+    if (e.k === 'name') fu.uses.push({ k: 'read', name: e.name, pos: e.pos, sections })
+    else if (e.k === 'call' || e.k === 'dice' || e.k === 'bin') fu.checked.push(e)
+  })
+}
+
+const blank = (file: string, scope: Scope, params: string[] = []): FileUses => ({
+  file,
+  scope,
+  params: new Set(params),
+  uses: [],
+  checked: [],
+  inserts: [],
+  calls: [],
+})
+
+/** The `{local}` names of `files`, by file and section. */
+type Locals = Map<string, Map<string, Set<string>>>
+
+function addLocals(locals: Locals, fu: FileUses): void {
+  for (const u of fu.uses)
+    if (u.k === 'local') {
+      const bySection = locals.get(fu.file) ?? new Map<string, Set<string>>()
+      locals.set(fu.file, bySection)
+      const set = bySection.get(u.section) ?? new Set<string>()
+      bySection.set(u.section, set)
+      set.add(u.name)
+    }
+}
+
+const isLocal = (locals: Locals, fu: FileUses, name: string, sections: string[]) =>
+  fu.params.has(name) || sections.some((s) => locals.get(fu.file)?.get(s)?.has(name))
+
+/** A use whose finding depends on the story variables of the whole package. */
+interface Pending {
+  k: 'undeclared' | 'shadowing'
+  file: string
+  name: string
+  pos: Pos
+  seq: number
+}
+
+/**
+ * The name checks over every part and module. Story variables are those of the whole package
+ * (defaults, session keys, `=` assignments anywhere), so {@link NameChecks.scanPart} reports what
+ * one part can tell and keeps only the uses whose verdict waits for the other parts;
+ * {@link NameChecks.finish} decides those and checks the modules.
+ */
+export class NameChecks {
+  private readonly declared: Set<string>
+  private readonly moduleFiles: FileUses[] = []
+  private readonly moduleLocals: Locals = new Map()
+  private readonly pending: Pending[] = []
+
+  constructor(
+    private readonly cx: CheckContext,
+    moduleScopes: Map<string, Scope>,
+  ) {
+    this.declared = new Set(cx.sessionKeys)
+    for (const path of cx.moduleOrder) {
+      const mod = cx.modules.get(path)!
+      const scope = moduleScopes.get(path)!
+      const top = blank(path, scope)
+      collect(top, [], mod.defaults)
+      this.moduleFiles.push(top)
+      for (const f of mod.fns) {
+        const fu = blank(path, scope, f.params)
+        addExpr(fu, f.e, ['h0'])
+        this.moduleFiles.push(fu)
+      }
+      for (const p of mod.passages) {
+        const fu = blank(path, scope, p.params)
+        collect(fu, p.body)
+        this.moduleFiles.push(fu)
+      }
+    }
+    for (const fu of this.moduleFiles) addLocals(this.moduleLocals, fu)
+    for (const fu of this.moduleFiles) this.declare(this.moduleLocals, fu)
+  }
+
+  /** Story variables: `=` assignments that are not to a local or parameter. */
+  private declare(locals: Locals, fu: FileUses): void {
+    for (const u of fu.uses)
+      if (u.k === 'set' && u.stmt.op === '=' && !isLocal(locals, fu, u.stmt.name, u.sections))
+        this.declared.add(u.stmt.name)
+  }
+
+  /** Checks the names of one part seen with `scope`. */
+  scanPart(file: string, ast: PartAst, scope: Scope): void {
+    const cx = this.cx
+    const fu = blank(file, scope)
+    collect(fu, ast.body, ast.declarations.defaults)
+    const locals: Locals = new Map()
+    addLocals(locals, fu)
+    this.declare(locals, fu)
+    cx.phase = PHASE.names
+    for (const u of fu.uses) {
+      if (u.k === 'local') {
+        // `declared` only grows: a name declared already is declared at the end too
+        if (this.declared.has(u.name)) reportShadowing(cx, file, u.name, u.pos)
+        else this.pending.push({ k: 'shadowing', file, name: u.name, pos: u.pos, seq: cx.reserve() })
+        continue
+      }
+      const open = unresolvedUse(cx, fu, u, locals, this.declared)
+      if (open)
+        this.pending.push({ k: 'undeclared', file, name: open.name, pos: open.pos, seq: cx.reserve() })
+    }
+    cx.phase = PHASE.calls
+    checkCalls(cx, fu)
+  }
+
+  /** Decides the uses kept by {@link NameChecks.scanPart}, then checks the modules. */
+  finish(): void {
+    const cx = this.cx
+    for (const p of this.pending) {
+      const isDeclared = this.declared.has(p.name)
+      if (p.k === 'shadowing' && isDeclared)
+        cx.reportAt(p.seq, PHASE.names, p.file, 'story/shadowing', shadowingMessage(p.name), p.pos)
+      else if (p.k === 'undeclared' && !isDeclared)
+        cx.reportAt(p.seq, PHASE.names, p.file, 'story/undeclared', undeclaredMessage(p.name), p.pos)
+    }
+    cx.phase = PHASE.names
+    for (const fu of this.moduleFiles) {
+      for (const u of fu.uses) {
+        if (u.k === 'local') {
+          if (this.declared.has(u.name)) reportShadowing(cx, fu.file, u.name, u.pos)
+          continue
+        }
+        const open = unresolvedUse(cx, fu, u, this.moduleLocals, this.declared)
+        if (open) cx.report(fu.file, 'story/undeclared', undeclaredMessage(open.name), open.pos)
+      }
+      checkCalls(cx, fu)
+    }
+  }
+}
+
+const shadowingMessage = (name: string) =>
+  `the local '${name}' hides the story variable '${name}' in this section`
+const undeclaredMessage = (name: string) =>
+  `'${name}' is never given a value: declare it with '{set ${name} = …}' in a declaration block, a module or session.json`
+
+function reportShadowing(cx: CheckContext, file: string, name: string, pos: Pos): void {
+  cx.report(file, 'story/shadowing', shadowingMessage(name), pos)
+}
+
+/**
+ * A read or write of a name that no local, parameter, const or story variable covers, with its
+ * position; undefined when it is covered (an assignment to a const is reported here) or when it is
+ * an `=` assignment, which declares.
+ */
+function unresolvedUse(
+  cx: CheckContext,
+  fu: FileUses,
+  u: Exclude<Use, { k: 'local' }>,
+  locals: Locals,
+  declared: ReadonlySet<string>,
+): { name: string; pos: Pos } | undefined {
+  const name = u.k === 'read' ? u.name : u.stmt.name
+  if (isLocal(locals, fu, name, u.sections)) return undefined
+  if (u.k === 'set' && fu.scope.consts.has(name)) {
+    reportConstAssign(cx, fu, name, u.stmt.pos)
+    return undefined
+  }
+  if (u.k === 'read' && fu.scope.consts.has(name)) return undefined
+  if (declared.has(name)) return undefined
+  if (u.k === 'set' && u.stmt.op === '=') return undefined
+  return { name, pos: u.k === 'read' ? u.pos : u.stmt.pos }
+}
+
+function reportConstAssign(cx: CheckContext, fu: FileUses, name: string, pos: Pos): void {
+  cx.report(
+    fu.file,
+    'story/const-assign',
+    `'${name}' is a constant of '${fu.scope.consts.get(name)}' and cannot change`,
+    pos,
+  )
+}
+
+/** Function calls, `{insert}` and `{call}`: visible names and argument counts. */
+function checkCalls(cx: CheckContext, fu: FileUses): void {
+  const arity = (pos: Pos, what: string, want: readonly [number, number], got: number) => {
+    if (got < want[0] || got > want[1])
+      cx.report(fu.file, 'story/arity', `${what} takes ${describeArity(want)}, not ${got}`, pos)
+  }
+  // One pass: a node's literal finding comes before its call finding, as when each had a walk of
+  // its own (two findings at one position are always about one node).
+  for (const e of fu.checked) {
+    checkLiterals(cx, fu.file, e)
+    if (e.k !== 'call') continue
+    const fn = fu.scope.fns.get(e.callee) ?? fu.scope.externs.get(e.callee)
+    if (fn) arity(e.pos, `${e.callee}()`, [fn.params.length, fn.params.length], e.args.length)
+    else if (BUILTINS.has(e.callee)) arity(e.pos, `${e.callee}()`, BUILTINS.get(e.callee)!, e.args.length)
+    else
+      cx.report(
+        fu.file,
+        'story/unknown-function',
+        e.callee.includes('.')
+          ? `no '{extern ${e.callee}}' in the modules this file uses`
+          : `no function '${e.callee}': it is not a built-in and no module this file uses declares it`,
+        e.pos,
+      )
+  }
+  for (const i of fu.inserts) {
+    const p = fu.scope.passages.get(i.name)
+    if (p) arity(i.pos, `{passage ${i.name}}`, [p.params.length, p.params.length], i.args)
+    else
+      cx.report(
+        fu.file,
+        'story/unknown-function',
+        `no passage '${i.name}' in the modules this file uses`,
+        i.pos,
+      )
+  }
+  for (const c of fu.calls) {
+    const x = fu.scope.externs.get(`${c.ns}.${c.fn}`)
+    if (x) arity(c.pos, `${c.ns}.${c.fn}()`, [x.params.length, x.params.length], c.args)
+    else
+      cx.report(
+        fu.file,
+        'story/unknown-function',
+        `no '{extern ${c.ns}.${c.fn}}' in the modules this file uses`,
+        c.pos,
+      )
+  }
+}
+
+const num = (e: Expr | undefined): number | undefined => {
+  if (e?.k === 'num') return e.v
+  if (e?.k === 'un' && e.op === '-' && e.e.k === 'num') return -e.e.v
+  return undefined
+}
+
+/**
+ * Runtime errors that literal arguments make certain: dice and rolls out of range, `random`
+ * with a bad range, `pick([])`, division by a literal zero.
+ */
+function checkLiterals(cx: CheckContext, file: string, e: Expr): void {
+  const rollRange = (n: number, m: number) =>
+    !(Number.isInteger(n) && Number.isInteger(m) && n >= 1 && n <= 100 && m >= 1)
+  if (e.k === 'dice' && rollRange(e.n, e.m))
+    cx.report(file, 'story/roll-range', `${e.n}d${e.m}: dice are 1 to 100 dice of at least 1 side`, e.pos)
+  else if (e.k === 'bin' && (e.op === '/' || e.op === '%') && num(e.b) === 0)
+    cx.report(file, 'story/division-by-zero', `'${e.op} 0' always divides by zero`, e.pos)
+  else if (e.k === 'call' && e.args.length === 2 && (e.callee === 'roll' || e.callee === 'random')) {
+    const a = num(e.args[0])
+    const b = num(e.args[1])
+    if (a === undefined || b === undefined) return
+    if (e.callee === 'roll' && rollRange(a, b))
+      cx.report(file, 'story/roll-range', `roll(${a}, ${b}): roll 1 to 100 dice of at least 1 side`, e.pos)
+    else if (e.callee === 'random' && !(Number.isInteger(a) && Number.isInteger(b) && a <= b && b - a < 1e6))
+      cx.report(
+        file,
+        'story/roll-range',
+        `random(${a}, ${b}) needs whole numbers a <= b less than 1,000,000 apart`,
+        e.pos,
+      )
+  } else if (e.k === 'call' && e.callee === 'pick' && e.args[0]?.k === 'list' && e.args[0].items.length === 0)
+    cx.report(file, 'story/empty-pick', 'pick([]) has nothing to pick from', e.pos)
+}

@@ -1,0 +1,278 @@
+/**
+ * The line-level parser shared by parts and passages: builds nodes from classified lines,
+ * recovering line by line. Internal; see parse-story.ts and parse-module.ts.
+ */
+
+import type { Inline, JumpNode, Node, OptionNode, Pos } from '../ast.ts'
+import { classify, type LineKind } from './classify.ts'
+import { commandLineNode } from './command-line.ts'
+import type { ParseContext } from './context.ts'
+import type { InlineToken } from './inline.ts'
+import { buildInline, tokenizeInline } from './inline.ts'
+import { singleLineNode } from './line-nodes.ts'
+import { optionNode } from './option-line.ts'
+import { type Line, parseTagList, posAt, splitTags } from './scan.ts'
+
+/** How deeply blocks (`{if}`, option bodies) may nest before the rest is skipped. */
+const MAX_DEPTH = 100
+
+/** An explicit id seen in the file, for `story/duplicate-id` and jump checks. */
+export interface IdInfo {
+  line: number
+  kind: 'heading' | 'anchor' | 'group' | 'option'
+}
+
+/** Parses a sequence of lines into nodes. */
+export class LineParser {
+  i = 0
+  readonly kinds: LineKind[]
+  readonly ids = new Map<string, IdInfo>()
+  readonly jumps: JumpNode[] = []
+  headingCount = 0
+  /** How many `{if}` blocks are open around the line being parsed. */
+  ifDepth = 0
+  /** Set by module parsing: where passages are parsed, what is not allowed. */
+  passage = false
+
+  constructor(
+    readonly ctx: ParseContext,
+    readonly lines: Line[],
+  ) {
+    this.kinds = lines.map(classify)
+  }
+
+  /** Records an explicit id, reporting reserved and duplicate ids. */
+  declareId(id: string, kind: IdInfo['kind'], pos: Pos): void {
+    if (/^h[0-9]+$/.test(id)) {
+      this.ctx.report(
+        'story/reserved-id',
+        `'#${id}' has the form of an implicit heading id (h<digits>); choose another`,
+        pos,
+      )
+      return
+    }
+    const prev = this.ids.get(id)
+    if (prev) this.ctx.report('story/duplicate-id', `'#${id}' already names line ${prev.line}`, pos)
+    else this.ids.set(id, { line: pos.line, kind })
+  }
+
+  /** Parses nodes until a line at or left of `parentIndent`, or a `{elif}`/`{else}`/`{end}` of an open `{if}`. */
+  seq(parentIndent: number): Node[] {
+    const nodes: Node[] = []
+    let pendingTags: string[] = []
+    let tagsPos: Pos = { line: 1, column: 1 }
+    let deadAfter: number | undefined
+    let bodyIndent: number | undefined
+    let bodyFirst = 0
+    const push = (n: Node, line: Line) => {
+      if ((n.kind === 'paragraph' || n.kind === 'heading' || n.kind === 'media') && pendingTags.length) {
+        n.tags = [...pendingTags, ...n.tags]
+        pendingTags = []
+      }
+      nodes.push(n)
+      if (n.kind === 'jump' || n.kind === 'gate') {
+        deadAfter = line.no
+        this.deadWhat = n.kind === 'jump' ? 'jump' : 'gate'
+      }
+    }
+    if (++this.depth > MAX_DEPTH) {
+      const line = this.lines[this.i]
+      if (line)
+        this.ctx.report(
+          'story/bad-expression',
+          `blocks are nested more than ${MAX_DEPTH} deep; the rest of this block is skipped`,
+          posAt(line, line.start),
+        )
+      while (
+        this.i < this.lines.length &&
+        (this.kinds[this.i] === 'blank' || this.lines[this.i]!.indent > parentIndent)
+      )
+        this.i++
+      this.depth--
+      return nodes
+    }
+    while (this.i < this.lines.length) {
+      const line = this.lines[this.i]!
+      const kind = this.kinds[this.i]!
+      if (kind === 'blank' || kind === 'comment') {
+        this.i++
+        continue
+      }
+      if (line.indent <= parentIndent) break
+      if (parentIndent >= 0) {
+        if (bodyIndent === undefined) {
+          bodyIndent = line.indent
+          bodyFirst = line.no
+        } else if (line.indent < bodyIndent)
+          this.ctx.report(
+            'story/indentation',
+            `this line is indented less than the first line of the option body (line ${bodyFirst}); indent it like that line`,
+            posAt(line, line.start),
+          )
+      }
+      const word = kind === 'command' ? /^\{\s*([a-z]+)/.exec(line.text)?.[1] : undefined
+      if (kind === 'command') {
+        if ((word === 'elif' || word === 'else' || word === 'end') && this.ifDepth > 0) break
+        if (word === 'end' && this.passage && this.ifDepth === 0) break
+      }
+      if (deadAfter !== undefined && kind !== 'tags') {
+        // a heading or an anchor can be reached by a jump; anything else after a jump or gate cannot
+        if (kind !== 'heading' && kind !== 'anchor')
+          this.ctx.report(
+            'story/unreachable',
+            `unreachable after the ${this.deadWhat} on line ${deadAfter}`,
+            posAt(line, line.start),
+          )
+        deadAfter = undefined
+      }
+      if (kind === 'command') {
+        const node = commandLineNode(this, line, word, parentIndent)
+        if (node) push(node, line)
+        continue
+      }
+      if (kind === 'unclosed') {
+        this.ctx.report('story/unclosed-brace', 'command is not closed on its line', posAt(line, line.start))
+        this.i++
+        continue
+      }
+      if (kind === 'text') {
+        push(this.paragraph(parentIndent), line)
+        continue
+      }
+      if (kind === 'tags') {
+        if (pendingTags.length === 0) tagsPos = posAt(line, line.start)
+        pendingTags.push(...this.tagLine(line))
+        this.i++
+        continue
+      }
+      if (kind === 'option') {
+        if (this.passage) {
+          this.notInPassage('an option', posAt(line, line.start))
+          this.i++
+          continue
+        }
+        const prev = nodes[nodes.length - 1]
+        const named = prev?.kind === 'anchor' && prev.pos.line === line.no - 1 ? prev : undefined
+        if (named) nodes.pop()
+        push(this.group(line.indent, named), line)
+        continue
+      }
+      this.i++
+      const node = singleLineNode(this, kind, line)
+      if (node) push(node, line)
+    }
+    // tag lines that no block follows are kept as a node, so that nothing an author wrote is lost
+    if (pendingTags.length) nodes.push({ kind: 'tags', pos: tagsPos, tags: pendingTags })
+    this.depth--
+    return nodes
+  }
+
+  private deadWhat = 'jump'
+  private depth = 0
+
+  /** {@link splitTags}, reporting words in the tag list that are not tags (`text` starts at `offset` of the line). */
+  splitTagsAt(line: Line, text: string, offset: number): ReturnType<typeof splitTags> {
+    const split = splitTags(text)
+    if (split.at >= 0) this.checkTagWords(line, text.slice(split.at), offset + split.at)
+    return split
+  }
+
+  /** The tags of a tag line, reporting words that are not tags. */
+  tagLine(line: Line): string[] {
+    this.checkTagWords(line, line.text, line.start)
+    return parseTagList(line.text)
+  }
+
+  private checkTagWords(line: Line, list: string, offset: number): void {
+    const word = /(?:^|\s)([^#\s]\S*)/.exec(list)
+    if (word)
+      this.ctx.report(
+        'story/tag-text',
+        `'${word[1]!.slice(0, 20)}' follows the tags, so it is ignored; write \\# for a literal '#' in text`,
+        posAt(line, offset + word.index + word[0].length - word[1]!.length),
+      )
+  }
+
+  badId(id: string, pos: Pos): void {
+    this.ctx.report(
+      'story/bad-expression',
+      `'${id}' is not an id (a letter, then up to 63 letters, digits, _ or -)`,
+      pos,
+    )
+  }
+
+  notInPassage(what: string, pos: Pos): void {
+    this.ctx.report('story/module-content', `${what} cannot be part of a passage`, pos)
+  }
+
+  private paragraph(parentIndent: number): Node {
+    const first = this.lines[this.i]!
+    const tokens: InlineToken[] = []
+    const tags: string[] = []
+    let join: InlineToken | undefined
+    // in an option body, a less indented line is not a continuation (see story/indentation)
+    const minIndent = parentIndent < 0 ? 0 : first.indent
+    while (
+      this.i < this.lines.length &&
+      this.kinds[this.i] === 'text' &&
+      this.lines[this.i]!.indent > parentIndent &&
+      this.lines[this.i]!.indent >= minIndent
+    ) {
+      const line = this.lines[this.i]!
+      const split = this.splitTagsAt(line, line.text, line.start)
+      tags.push(...split.tags)
+      let content = split.content
+      let hard = false
+      let back = 0
+      while (back < content.length && content[content.length - 1 - back] === '\\') back++
+      if (back % 2 === 1 && split.tags.length === 0) {
+        hard = true
+        content = content.slice(0, -1)
+      }
+      if (join) tokens.push(join)
+      tokens.push(
+        ...tokenizeInline(
+          this.ctx,
+          line,
+          line.start,
+          line.start + content.length,
+          this.passage ? { noLinks: 'a passage', linkCode: 'story/module-content' } : {},
+        ),
+      )
+      join = hard ? { k: 'break' } : { k: 'text', v: ' ' }
+      this.i++
+    }
+    return { kind: 'paragraph', pos: posAt(first, first.start), lines: [buildInline(this.ctx, tokens)], tags }
+  }
+
+  label(line: Line, from: number, to: number, where: string): Inline[] {
+    return buildInline(this.ctx, tokenizeInline(this.ctx, line, from, to, { noLinks: where }))
+  }
+
+  private group(indent: number, named: Extract<Node, { kind: 'anchor' }> | undefined): Node {
+    const first = this.lines[this.i]!
+    const options: OptionNode[] = []
+    for (;;) {
+      let j = this.i
+      while (j < this.lines.length && (this.kinds[j] === 'blank' || this.kinds[j] === 'comment')) j++
+      if (
+        options.length > 0 &&
+        (j >= this.lines.length || this.kinds[j] !== 'option' || this.lines[j]!.indent !== indent)
+      )
+        break
+      this.i = j
+      const line = this.lines[this.i++]!
+      const opt = optionNode(this, line, options.length + 1)
+      opt.body = this.seq(indent)
+      options.push(opt)
+    }
+    if (named) this.ids.set(named.id, { line: named.pos.line, kind: 'group' })
+    return {
+      kind: 'group',
+      pos: named?.pos ?? posAt(first, first.start),
+      id: named?.id ?? '',
+      explicitId: !!named,
+      options,
+    }
+  }
+}

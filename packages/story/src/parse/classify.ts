@@ -1,0 +1,41 @@
+/**
+ * Line kinds (section 1): after stripping indentation, the first rule that matches wins. Internal.
+ */
+import { findClose, type Line } from './scan.ts'
+
+/** The kind of a source line. */
+export type LineKind =
+  | 'blank'
+  | 'comment'
+  | 'heading'
+  | 'gate'
+  | 'anchor'
+  | 'jump'
+  | 'option'
+  | 'media'
+  | 'command'
+  | 'unclosed'
+  | 'tags'
+  | 'text'
+
+const COMMAND_WORD = /^\{\s*(if|elif|else|end|set|local|use|seed|insert|call|const|fn|passage|extern)\b/
+
+/** Classifies a line. `unclosed` is a command line whose brace is not closed on the line. */
+export function classify(line: Line): LineKind {
+  const t = line.text
+  if (t === '') return 'blank'
+  if (t.startsWith('//')) return 'comment'
+  if (/^#{1,6}(?: |$)/.test(t)) return 'heading'
+  if (t.startsWith('[[') && t.endsWith(']]')) return 'gate'
+  if (/^\[#[^\]\s]*\]$/.test(t)) return 'anchor'
+  if (t.startsWith('->')) return 'jump'
+  if (/^[*+](?: |$)/.test(t)) return 'option'
+  if (/^!\[[^\]]*\]\([^)]*\)/.test(t)) return 'media'
+  if (t.startsWith('{')) {
+    const close = findClose(t, 0)
+    if (close === t.length - 1) return 'command'
+    if (close < 0 && COMMAND_WORD.test(t)) return 'unclosed'
+  }
+  if (/^#\S/.test(t)) return 'tags'
+  return 'text'
+}

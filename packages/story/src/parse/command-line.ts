@@ -1,0 +1,97 @@
+/**
+ * Command lines in a body (`{if}` blocks, `{set}`, `{local}`, `{insert}`, `{call}`) and the
+ * commands that do not belong there. Internal; called by the line parser (_parse-lines.ts).
+ */
+
+import type { Expr, Node, Pos } from '../ast.ts'
+import type { LineParser } from './body-parser.ts'
+import { parseCommand } from './command.ts'
+import { type Line, posAt } from './scan.ts'
+
+/**
+ * The node of the command line at `p.i` (which it consumes; an `{if}` also its block), or
+ * `undefined` after reporting a command that is misplaced or unreadable.
+ */
+export function commandLineNode(
+  p: LineParser,
+  line: Line,
+  word: string | undefined,
+  parentIndent: number,
+): Node | undefined {
+  const close = line.start + line.text.length - 1
+  const cmd = parseCommand(p.ctx, line, line.start, close)
+  p.i++
+  const pos = posAt(line, line.start)
+  if (!cmd) {
+    // an unreadable `{if …}` still opens a block, so that its `{end}` is not reported too
+    return word === 'if' ? blockIf(p, { k: 'bool', v: false, pos }, pos, parentIndent) : undefined
+  }
+  switch (cmd.c) {
+    case 'if':
+      return blockIf(p, cmd.cond, pos, parentIndent)
+    case 'elif':
+    case 'else':
+      p.ctx.report('story/else-without-if', `'{${cmd.c}}' has no '{if}' before it`, pos)
+      return undefined
+    case 'end':
+      p.ctx.report('story/unexpected-end', "'{end}' closes nothing", pos)
+      return undefined
+    case 'set':
+      return { kind: 'set', pos, stmt: cmd.stmt }
+    case 'local':
+      if (!p.passage) return { kind: 'local', pos, name: cmd.name, e: cmd.e }
+      p.notInPassage('{local}', pos)
+      return undefined
+    case 'insert':
+      return { kind: 'insert', pos, name: cmd.name, args: cmd.args }
+    case 'call':
+      if (!p.passage) return { kind: 'call', pos, ns: cmd.ns, fn: cmd.fn, args: cmd.args }
+      p.notInPassage('{call}', pos)
+      return undefined
+    case 'use':
+      p.ctx.report(
+        'story/use-placement',
+        "'{use}' belongs in the declaration block at the top of the part",
+        pos,
+      )
+      return undefined
+    case 'seed':
+      p.ctx.report('story/seed-placement', "'{seed}' belongs in the declaration block of the entry part", pos)
+      return undefined
+    default:
+      p.ctx.report('story/unknown-command', `'{${cmd.c}}' is only allowed in a module (.xty)`, pos)
+      return undefined
+  }
+}
+
+/** An `{if}` block: its branches up to the matching `{end}` (lines at `parentIndent` or left end it). */
+export function blockIf(p: LineParser, cond: Expr, pos: Pos, parentIndent: number): Node {
+  const node: Extract<Node, { kind: 'if' }> = { kind: 'if', pos, branches: [], otherwise: [] }
+  p.ifDepth++
+  let current: Node[] = p.seq(parentIndent)
+  node.branches.push({ cond, body: current })
+  let sawElse = false
+  for (;;) {
+    const line = p.lines[p.i]
+    if (!line || p.kinds[p.i] !== 'command' || line.indent <= parentIndent) {
+      p.ctx.report('story/missing-end', "'{if}' is not closed by '{end}'", pos)
+      break
+    }
+    const close = line.start + line.text.length - 1
+    const cmd = parseCommand(p.ctx, line, line.start, close)
+    p.i++
+    if (cmd?.c === 'end') break
+    if (cmd?.c === 'elif' || cmd?.c === 'else') {
+      if (sawElse)
+        p.ctx.report('story/else-without-if', `'{${cmd.c}}' after '{else}'`, posAt(line, line.start))
+      current = p.seq(parentIndent)
+      if (cmd.c === 'elif') node.branches.push({ cond: cmd.cond, body: current })
+      else if (!sawElse) node.otherwise = current
+      sawElse ||= cmd.c === 'else'
+      continue
+    }
+    current = p.seq(parentIndent)
+  }
+  p.ifDepth--
+  return node
+}

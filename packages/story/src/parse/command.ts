@@ -1,0 +1,219 @@
+/**
+ * Commands `{keyword …}` (sections 2, 4, 8): one brace group parsed into a typed command.
+ */
+
+import type { Expr, Pos, SetStmt } from '../ast.ts'
+import type { ParseContext } from './context.ts'
+import { KEYWORDS } from './expression.ts'
+import { ID_ONLY, type Line, posAt } from './scan.ts'
+
+/** A parsed command. */
+export type Command =
+  | { c: 'if' | 'elif'; cond: Expr }
+  | { c: 'else' | 'end' }
+  | { c: 'set'; stmt: SetStmt }
+  | { c: 'local'; name: string; e: Expr }
+  | { c: 'use'; module: string }
+  | { c: 'seed'; value: number }
+  | { c: 'insert'; name: string; args: Expr[] }
+  | { c: 'call'; ns: string; fn: string; args: Expr[] }
+  | { c: 'const'; name: string; e: Expr }
+  | { c: 'fn'; name: string; params: string[]; e: Expr }
+  | { c: 'passage'; name: string; params: string[] }
+  | { c: 'extern'; ns: string; fn: string; params: string[] }
+
+const COMMANDS = new Set([
+  'if',
+  'elif',
+  'else',
+  'end',
+  'set',
+  'local',
+  'use',
+  'seed',
+  'insert',
+  'call',
+  'const',
+  'fn',
+  'passage',
+  'extern',
+])
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/
+
+/**
+ * Parses the command between the braces at `open` and `close` of `line`. Reports a problem and
+ * returns undefined when it cannot be read.
+ */
+export function parseCommand(
+  ctx: ParseContext,
+  line: Line,
+  open: number,
+  close: number,
+): Command | undefined {
+  const pos = posAt(line, open)
+  const inner = line.raw.slice(open + 1, close)
+  const kw = /^\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(inner)
+  if (!kw || !COMMANDS.has(kw[1]!)) {
+    ctx.report(
+      'story/unknown-command',
+      `unknown command '{${kw?.[1] ?? inner.trim().slice(0, 12)}}'; write \\{ for a literal brace`,
+      pos,
+    )
+    return undefined
+  }
+  const word = kw[1]!
+  const from = open + 1 + kw[0].length
+  const rest = line.raw.slice(from, close)
+  switch (word) {
+    case 'if':
+    case 'elif': {
+      if (!rest.trim()) return bad(ctx, `'{${word}}' needs a condition`, posAt(line, close))
+      const cond = ctx.expr(line, from, close)
+      return cond && { c: word, cond }
+    }
+    case 'else':
+    case 'end':
+      if (rest.trim()) return bad(ctx, `'{${word}}' takes nothing after it`, posAt(line, from))
+      return { c: word }
+    case 'set': {
+      const stmt = parseAssignment(ctx, line, from, close, pos)
+      return stmt && { c: 'set', stmt }
+    }
+    case 'local': {
+      const stmt = parseAssignment(ctx, line, from, close, pos)
+      if (!stmt) return undefined
+      if (stmt.op !== '=') return bad(ctx, "'{local}' defines a value with '='", stmt.pos)
+      return { c: 'local', name: stmt.name, e: stmt.e }
+    }
+    case 'use': {
+      const m = rest.trim()
+      if (!/^[A-Za-z0-9_./-]+$/.test(m))
+        return bad(ctx, "'{use}' names a module: '{use combat}' or '{use extensions/combat.xty}'", pos)
+      return { c: 'use', module: m }
+    }
+    case 'seed': {
+      const m = rest.trim()
+      if (!/^-?[0-9]+$/.test(m)) return bad(ctx, "'{seed}' takes a whole number", posAt(line, from))
+      const value = Number(m)
+      if (value < 0 || value > 0xffffffff) {
+        ctx.report('story/seed-range', `seed ${m} is outside 0..4294967295; it is ignored`, pos)
+        return undefined
+      }
+      return { c: 'seed', value }
+    }
+    case 'insert':
+    case 'call':
+    case 'fn':
+    case 'passage':
+    case 'extern':
+    case 'const':
+      return parseDeclarationLike(ctx, line, word, from, close, pos)
+  }
+  return undefined
+}
+
+function bad(ctx: ParseContext, message: string, pos: Pos): undefined {
+  ctx.report('story/bad-expression', message, pos)
+  return undefined
+}
+
+function parseAssignment(
+  ctx: ParseContext,
+  line: Line,
+  from: number,
+  close: number,
+  pos: Pos,
+): SetStmt | undefined {
+  const rest = line.raw.slice(from, close)
+  const m = /^(\s*)([A-Za-z_][A-Za-z0-9_]*)\s*(\+=|-=|=)(?!=)/.exec(rest)
+  if (!m)
+    return bad(
+      ctx,
+      "expected 'name = value', 'name += value' or 'name -= value'",
+      posAt(line, from + (/\S/.exec(rest)?.index ?? 0)),
+    )
+  const nameAt = from + m[1]!.length
+  if (isReservedName(m[2]!))
+    return bad(ctx, `'${m[2]}' is a reserved word and cannot name a variable`, posAt(line, nameAt))
+  const exprFrom = from + m[0].length
+  if (!line.raw.slice(exprFrom, close).trim())
+    return bad(ctx, `expected an expression after '${m[3]}'`, posAt(line, close))
+  const e = ctx.expr(line, exprFrom, close)
+  return e && { name: m[2]!, op: m[3] as SetStmt['op'], e, pos }
+}
+
+function parseDeclarationLike(
+  ctx: ParseContext,
+  line: Line,
+  word: string,
+  from: number,
+  close: number,
+  pos: Pos,
+): Command | undefined {
+  const rest = line.raw.slice(from, close)
+  const lead = /^\s*/.exec(rest)![0].length
+  if (word === 'const') {
+    const stmt = parseAssignment(ctx, line, from, close, pos)
+    if (!stmt) return undefined
+    if (stmt.op !== '=') return bad(ctx, "'{const}' defines a value with '='", pos)
+    return { c: 'const', name: stmt.name, e: stmt.e }
+  }
+  return ctx.withParser(line, from, close, (p) => {
+    p.i = lead
+    const first = NAME.exec(rest.slice(p.i))?.[0]
+    if (!first) return p.fail(`expected a name after '{${word}'`)
+    if ((word === 'fn' || word === 'passage') && isReservedName(first))
+      return p.fail(
+        `'${first}' is a reserved word and cannot name a ${word === 'fn' ? 'function' : 'passage'}`,
+      )
+    p.i += first.length
+    let ns: string | undefined
+    let name = first
+    if (word === 'call' || word === 'extern') {
+      p.expect('.', `'.' (write '{${word} namespace.function(...)}')`)
+      ns = first
+      const fn = NAME.exec(rest.slice(p.i))?.[0]
+      if (!fn) return p.fail("expected a function name after '.'")
+      p.i += fn.length
+      name = fn
+    }
+    if (word === 'insert' || word === 'call') {
+      const args = p.eat('(') ? p.args(')') : []
+      p.ws()
+      if (p.i < rest.length) p.fail(`unexpected '${rest.slice(p.i, p.i + 8)}' after the arguments`)
+      return word === 'insert' ? { c: 'insert', name, args } : { c: 'call', ns: ns!, fn: name, args }
+    }
+    const params: string[] = []
+    if (p.eat('(') && !p.eat(')')) {
+      for (;;) {
+        p.ws()
+        const param = NAME.exec(rest.slice(p.i))?.[0]
+        if (!param) return p.fail('expected a parameter name')
+        if (isReservedName(param)) return p.fail(`'${param}' is a reserved word and cannot name a parameter`)
+        params.push(param)
+        p.i += param.length
+        if (p.eat(')')) break
+        p.expect(',', "',' or ')'")
+      }
+    }
+    if (word === 'fn') {
+      p.expect('=', "'=' and the function's expression")
+      const e = p.parseAll()
+      return { c: 'fn', name, params, e }
+    }
+    p.ws()
+    if (p.i < rest.length) p.fail(`unexpected '${rest.slice(p.i, p.i + 8)}'`)
+    if (word === 'passage') return { c: 'passage', name, params }
+    return { c: 'extern', ns: ns!, fn: name, params }
+  })
+}
+
+/** True for the reserved words of clarification 18 and `d<digits>`. */
+export function isReservedName(name: string): boolean {
+  return KEYWORDS.has(name) || /^d[0-9]+$/.test(name)
+}
+
+/** True when `id` is a valid id (for messages elsewhere). */
+export function isId(id: string): boolean {
+  return ID_ONLY.test(id)
+}

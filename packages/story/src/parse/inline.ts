@@ -1,0 +1,218 @@
+/**
+ * Inline content (section 2): text, `${expr}`, inline `{if}`/`{set}`, style delimiters and links.
+ * A paragraph is tokenised line by line, then its `{if}` structure is built across its lines.
+ */
+
+import type { DiagnosticCode } from '@spkg/manifest'
+import type { Expr, Inline, Pos } from '../ast.ts'
+import { parseCommand } from './command.ts'
+import type { ParseContext } from './context.ts'
+import { createCloser, isAsciiPunct, type Line, posAt, TARGET_RE } from './scan.ts'
+
+/** A flat inline token: an inline node or a piece of `{if}` structure. */
+export type InlineToken = Inline | { k: 'cmd'; c: 'if' | 'elif' | 'else' | 'end'; cond?: Expr; pos: Pos }
+
+/** Options of {@link tokenizeInline}. */
+export interface InlineOptions {
+  /** Where links are not allowed (`story/link-in-label`), the kind of line for the message. */
+  noLinks?: string
+  /** The code reported for a link where none is allowed. @default 'story/link-in-label' */
+  linkCode?: DiagnosticCode
+}
+
+/** Tokenises `line.raw.slice(from, to)`. */
+export function tokenizeInline(
+  ctx: ParseContext,
+  line: Line,
+  from: number,
+  to: number,
+  opts: InlineOptions = {},
+): InlineToken[] {
+  const s = line.raw.slice(0, to)
+  const findClose = createCloser(s)
+  const out: InlineToken[] = []
+  let text = ''
+  const flush = () => {
+    if (text) out.push({ k: 'text', v: text })
+    text = ''
+  }
+  for (let i = from; i < to; i++) {
+    const c = s[i]!
+    if (c === '\\' && isAsciiPunct(s[i + 1])) {
+      text += s[++i]
+      continue
+    }
+    if (c === '$' && s[i + 1] === '{') {
+      const close = findClose(i + 1)
+      if (close < 0) {
+        ctx.report('story/unclosed-interpolation', "'${' is not closed", posAt(line, i))
+        flush()
+        return out
+      }
+      flush()
+      if (!s.slice(i + 2, close).trim())
+        ctx.report(
+          'story/bad-expression',
+          'expected an expression inside the interpolation',
+          posAt(line, close),
+        )
+      else {
+        const e = ctx.expr(line, i + 2, close)
+        if (e) out.push({ k: 'interp', e })
+      }
+      i = close
+      continue
+    }
+    if (c === '{') {
+      const close = findClose(i)
+      if (close < 0) {
+        ctx.report('story/unclosed-brace', 'command is not closed on its line', posAt(line, i))
+        flush()
+        return out
+      }
+      flush()
+      const cmd = parseCommand(ctx, line, i, close)
+      if (cmd) {
+        if (cmd.c === 'if' || cmd.c === 'elif')
+          out.push({ k: 'cmd', c: cmd.c, cond: cmd.cond, pos: posAt(line, i) })
+        else if (cmd.c === 'else' || cmd.c === 'end') out.push({ k: 'cmd', c: cmd.c, pos: posAt(line, i) })
+        else if (cmd.c === 'set') out.push({ k: 'set', stmt: cmd.stmt })
+        else ctx.report('story/unknown-command', `'{${cmd.c}}' must stand on its own line`, posAt(line, i))
+      }
+      i = close
+      continue
+    }
+    if (c === '[') {
+      const close = findClose(i)
+      const inner = close < 0 || !mayEndWithTarget(s, close) ? '' : s.slice(i + 1, close)
+      const sep = inner.lastIndexOf(' > ')
+      const target = sep < 0 ? '' : inner.slice(sep + 3).trim()
+      if (close >= 0 && sep >= 0 && TARGET_RE.test(target)) {
+        flush()
+        const pos = posAt(line, i)
+        if (opts.noLinks)
+          ctx.report(opts.linkCode ?? 'story/link-in-label', `a link cannot be part of ${opts.noLinks}`, pos)
+        else {
+          checkTarget(
+            ctx,
+            target,
+            posAt(
+              line,
+              i + 1 + sep + 3 + (inner.slice(sep + 3).length - inner.slice(sep + 3).trimStart().length),
+            ),
+          )
+          const body = buildInline(ctx, tokenizeInline(ctx, line, i + 1, i + 1 + sep, { noLinks: 'a link' }))
+          out.push({ k: 'link', body, target, pos })
+        }
+        i = close
+        continue
+      }
+    }
+    if (c === '*') {
+      flush()
+      let n = 1
+      while (s[i + n] === '*') n++
+      i += n - 1
+      while (n >= 2) {
+        out.push({ k: 'delim', n: 2 })
+        n -= 2
+      }
+      if (n === 1) out.push({ k: 'delim', n: 1 })
+      continue
+    }
+    text += c
+  }
+  flush()
+  return out
+}
+
+/** Reports `story/bad-target` for a target that escapes the archive. Returns true when it is safe. */
+export function checkTarget(ctx: ParseContext, target: string, pos: Pos): boolean {
+  const path = target.split(':')[0]!
+  if (path.startsWith('/'))
+    ctx.report('story/bad-target', 'target starts with / (targets are archive-relative)', pos)
+  else if (path.split('/').includes('..'))
+    ctx.report('story/bad-target', "target escapes the archive ('..')", pos)
+  else if (!path.endsWith('.sty') || path.split('/').some((s) => s === '' || s === '.'))
+    ctx.report(
+      'story/bad-target',
+      `'${target}' is not a part target (a path ending .sty, optionally :id)`,
+      pos,
+    )
+  else return true
+  return false
+}
+
+/** How deeply inline `{if}`s may nest in one paragraph. */
+const MAX_INLINE_DEPTH = 64
+
+/** Builds the `{if}` structure from tokens; reports unbalanced pieces. */
+export function buildInline(ctx: ParseContext, tokens: InlineToken[]): Inline[] {
+  type Frame = { node: Extract<Inline, { k: 'if' }>; target: Inline[]; pos: Pos; sawElse: boolean }
+  const root: Inline[] = []
+  const stack: Frame[] = []
+  let target = root
+  // `{if}`s beyond the nesting limit are dropped with their `{elif}`/`{else}`/`{end}`, so that
+  // tree walkers never recurse without bound
+  let dropped = 0
+  for (const t of tokens) {
+    if (t.k !== 'cmd') {
+      target.push(t)
+      continue
+    }
+    const top = stack[stack.length - 1]
+    if (dropped > 0 && t.c !== 'if') {
+      if (t.c === 'end') dropped--
+      continue
+    }
+    if (t.c === 'if' && (dropped > 0 || stack.length >= MAX_INLINE_DEPTH)) {
+      if (dropped++ === 0)
+        ctx.report(
+          'story/bad-expression',
+          `inline '{if}' blocks nest more than ${MAX_INLINE_DEPTH} deep; this one is ignored`,
+          t.pos,
+        )
+    } else if (t.c === 'if') {
+      const node: Extract<Inline, { k: 'if' }> = {
+        k: 'if',
+        branches: [{ cond: t.cond!, body: [] }],
+        otherwise: [],
+      }
+      target.push(node)
+      stack.push({ node, target, pos: t.pos, sawElse: false })
+      target = node.branches[0]!.body
+    } else if (t.c === 'elif' || t.c === 'else') {
+      if (!top)
+        ctx.report('story/else-without-if', `'{${t.c}}' has no '{if}' before it in this paragraph`, t.pos)
+      else if (top.sawElse) ctx.report('story/else-without-if', `'{${t.c}}' after '{else}'`, t.pos)
+      else if (t.c === 'elif') {
+        const b = { cond: t.cond!, body: [] as Inline[] }
+        top.node.branches.push(b)
+        target = b.body
+      } else {
+        top.sawElse = true
+        target = top.node.otherwise
+      }
+    } else if (!top) ctx.report('story/unexpected-end', "'{end}' closes nothing", t.pos)
+    else {
+      stack.pop()
+      target = top.target
+    }
+  }
+  for (const f of stack)
+    ctx.report('story/missing-end', "'{if}' is not closed by '{end}' within its paragraph", f.pos)
+  return root
+}
+
+/**
+ * A cheap test that the text before `close` can end with a target (`….sty` or `….sty:id`), so
+ * that only plausible links pay for the full check: nested brackets stay linear.
+ */
+function mayEndWithTarget(s: string, close: number): boolean {
+  let end = close
+  while (end > 0 && s[end - 1] === ' ') end--
+  if (s.startsWith('.sty', end - 4)) return true
+  for (let colon = end - 1; colon >= Math.max(4, end - 66); colon--)
+    if (s[colon] === ':') return s.startsWith('.sty', colon - 4)
+  return false
+}

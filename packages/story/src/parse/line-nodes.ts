@@ -1,0 +1,154 @@
+/**
+ * The nodes that one line makes: heading, anchor, gate, jump and media (line kinds 3-6 and 8 of
+ * section 1). Internal; called by the line parser (_parse-lines.ts).
+ */
+
+import type { JumpNode, MediaKind, Node } from '../ast.ts'
+import type { LineParser } from './body-parser.ts'
+import type { LineKind } from './classify.ts'
+import { checkTarget } from './inline.ts'
+import { ID, ID_ONLY, type Line, posAt, TARGET_RE, trailingId } from './scan.ts'
+
+/** A whole jump: `-> #id` or `-> END`. */
+const JUMP = new RegExp(`^->\\s*(?:#(${ID})|(END))$`)
+
+const MEDIA_KINDS: Record<string, MediaKind> = {}
+for (const e of 'png jpg jpeg gif webp avif svg'.split(' ')) MEDIA_KINDS[e] = 'image'
+for (const e of 'ogg oga opus mp3 m4a wav flac'.split(' ')) MEDIA_KINDS[e] = 'audio'
+for (const e of 'mp4 webm'.split(' ')) MEDIA_KINDS[e] = 'video'
+
+/** The node of a heading, anchor, gate, jump or media line, or `undefined` after reporting why not. */
+export function singleLineNode(p: LineParser, kind: LineKind, line: Line): Node | undefined {
+  const t = line.text
+  const pos = posAt(line, line.start)
+  if (p.passage && (kind === 'heading' || kind === 'gate' || kind === 'anchor' || kind === 'jump')) {
+    p.notInPassage(`a ${kind}`, pos)
+    return undefined
+  }
+  switch (kind) {
+    case 'heading': {
+      const level = /^#+/.exec(t)![0].length
+      const split = p.splitTagsAt(line, t.slice(level), line.start + level)
+      let content = split.content
+      let id: string | undefined
+      const m = trailingId(content)
+      if (m) {
+        const idPos = posAt(line, line.start + level + m.bracket)
+        if (m.valid) {
+          id = m.id
+          p.declareId(id, 'heading', idPos)
+        } else p.badId(m.id, idPos)
+        content = content.slice(0, m.at)
+      }
+      p.headingCount++
+      const from = line.start + level + (content.length - content.trimStart().length)
+      const label = p.label(line, from, line.start + level + content.length, 'a heading')
+      return {
+        kind: 'heading',
+        pos,
+        level,
+        id: id ?? `h${p.headingCount}`,
+        explicitId: id !== undefined,
+        label,
+        tags: split.tags,
+        silent: content.trim() === '',
+      }
+    }
+    case 'anchor': {
+      const id = t.slice(2, -1)
+      if (!ID_ONLY.test(id)) {
+        p.ctx.report(
+          'story/bad-expression',
+          `'${id}' is not an id (a letter, then letters, digits, _ or -)`,
+          pos,
+        )
+        return undefined
+      }
+      p.declareId(id, 'anchor', pos)
+      return { kind: 'anchor', pos, id }
+    }
+    case 'gate': {
+      const target = t.slice(2, -2).trim()
+      const tpos = posAt(line, line.start + t.indexOf(target, 2))
+      if (!TARGET_RE.test(target) && !target.includes('..') && !target.startsWith('/')) {
+        p.ctx.report(
+          'story/bad-target',
+          `'${target}' is not a part target (a path ending .sty, optionally :id)`,
+          tpos,
+        )
+        return undefined
+      }
+      if (!checkTarget(p.ctx, target, tpos)) return undefined
+      return { kind: 'gate', pos, target }
+    }
+    case 'jump':
+      return jumpNode(p, line, line.start)
+    case 'media': {
+      const m = /^!\[([^\]]*)\]\(([^)]*)\)/.exec(t)!
+      const after = ` ${t.slice(m[0].length)}`
+      const rest = p.splitTagsAt(line, after, line.start + m[0].length - 1)
+      if (rest.content.trim()) {
+        // Only tags may follow the closing ')': other text would be silently lost.
+        const at = after.search(/\S/)
+        const word = /^\S+/.exec(after.slice(at))![0]
+        p.ctx.report(
+          'story/tag-text',
+          `'${word.slice(0, 20)}' follows a media block, so it is ignored; only tags (#loop) may follow its ')'`,
+          posAt(line, line.start + m[0].length - 1 + at),
+        )
+      }
+      const path = m[2]!.trim()
+      const ppos = posAt(line, line.start + m[1]!.length + 4)
+      const ext = /^[A-Za-z0-9]+$/.exec(path.slice(path.lastIndexOf('.') + 1))?.[0].toLowerCase()
+      const media = ext ? MEDIA_KINDS[ext] : undefined
+      if (/^[a-z][a-z0-9+.-]*:/i.test(path))
+        p.ctx.report(
+          'story/bad-path',
+          `media path '${path}' has a URL scheme; media must be inside the archive`,
+          ppos,
+        )
+      else if (path.startsWith('/'))
+        p.ctx.report(
+          'story/bad-path',
+          `media path '${path}' starts with / (paths are archive-relative)`,
+          ppos,
+        )
+      else if (path.split('/').includes('..'))
+        p.ctx.report('story/bad-path', `media path '${path}' escapes the archive ('..')`, ppos)
+      else if (!media)
+        p.ctx.report(
+          'story/bad-path',
+          `media path '${path}' has no known image, audio or video extension`,
+          ppos,
+        )
+      else
+        return {
+          kind: 'media',
+          pos,
+          path,
+          alt: m[1]!.replace(/\\([!-/:-@[-`{-~])/g, '$1'),
+          media,
+          tags: rest.tags,
+        }
+      return undefined
+    }
+  }
+  return undefined
+}
+
+/** A jump `-> #id` or `-> END` from `at` to `end` of the line (also the end of an option line). */
+export function jumpNode(p: LineParser, line: Line, at: number, end = line.raw.length): JumpNode | undefined {
+  const t = line.raw.slice(at, end).trimEnd()
+  const m = JUMP.exec(t)
+  if (!m) {
+    p.ctx.report('story/bad-expression', "a jump is written '-> #id' or '-> END'", posAt(line, at))
+    return undefined
+  }
+  const node: JumpNode = {
+    kind: 'jump',
+    pos: posAt(line, at + t.indexOf(m[1] ? '#' : 'END')),
+    target: m[1] ?? null,
+  }
+  p.jumps.push(node)
+  return node
+}

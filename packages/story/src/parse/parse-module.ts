@@ -1,0 +1,124 @@
+/**
+ * `parseModule`: an extension module (`.xty`, section 8) to its syntax tree plus diagnostics.
+ */
+
+import type { ModuleAst } from '../ast.ts'
+import { LineParser } from './body-parser.ts'
+import { parseCommand } from './command.ts'
+import { ParseContext } from './context.ts'
+import { type ParseOptions, type ParseResult, sortDiagnostics } from './parse-story.ts'
+import { posAt, splitLines } from './scan.ts'
+import { sourceText } from './source.ts'
+
+const ALLOWED = "a module holds only '{use}', '{set}', '{const}', '{fn}', '{passage}' and '{extern}'"
+
+/**
+ * Parses a module (`.xty`). Never throws: lines that are not declarations at column 1 get
+ * `story/module-content`, and every other problem its own `story/...` diagnostic.
+ *
+ * @example
+ * ```ts
+ * const { ast } = parseModule('{const MAX = 10}\n{fn half(n) = n / 2}', { path: 'extensions/m.xty' })
+ * ast.consts[0]?.name // 'MAX'
+ * ast.fns[0]?.params // ['n']
+ * ```
+ */
+export function parseModule(source: string | Uint8Array, options: ParseOptions): ParseResult<ModuleAst> {
+  const ctx = new ParseContext(options.path)
+  const lines = splitLines(sourceText(ctx, source))
+  const lp = new LineParser(ctx, lines)
+  lp.passage = true
+  const ast: ModuleAst = {
+    kind: 'module',
+    file: options.path,
+    uses: [],
+    defaults: [],
+    consts: [],
+    fns: [],
+    passages: [],
+    externs: [],
+  }
+  let i = 0
+  while (i < lines.length) {
+    const line = lines[i]!
+    const kind = lp.kinds[i]!
+    const pos = posAt(line, line.start)
+    i++
+    if (kind === 'blank' || kind === 'comment') continue
+    if (kind === 'unclosed') {
+      ctx.report('story/unclosed-brace', 'command is not closed on its line', pos)
+      continue
+    }
+    if (kind !== 'command') {
+      ctx.report('story/module-content', `${ALLOWED}; this line is ${describe(kind)}`, pos)
+      continue
+    }
+    if (line.indent > 0)
+      ctx.report('story/module-content', 'module declarations start at column 1 (no indentation)', pos)
+    const cmd = parseCommand(ctx, line, line.start, line.start + line.text.length - 1)
+    if (!cmd) {
+      // a `{passage …}` whose head cannot be read still owns the lines up to its `{end}`
+      if (/^\{\s*passage\b/.test(line.text)) i = skipPassage(lp, i)
+      continue
+    }
+    switch (cmd.c) {
+      case 'use':
+        ast.uses.push({ module: cmd.module, pos })
+        break
+      case 'set':
+        if (cmd.stmt.op !== '=')
+          ctx.report(
+            'story/bad-default',
+            `a module default is written '{set ${cmd.stmt.name} = value}', not '${cmd.stmt.op}'`,
+            pos,
+          )
+        else ast.defaults.push(cmd.stmt)
+        break
+      case 'const':
+        ast.consts.push({ name: cmd.name, e: cmd.e, pos })
+        break
+      case 'fn':
+        ast.fns.push({ name: cmd.name, params: cmd.params, e: cmd.e, pos })
+        break
+      case 'extern':
+        ast.externs.push({ ns: cmd.ns, fn: cmd.fn, params: cmd.params, pos })
+        break
+      case 'passage': {
+        lp.i = i
+        const body = lp.seq(-1)
+        i = lp.i
+        if (i < lines.length && /^\{\s*end\s*\}$/.test(lines[i]!.text)) i++
+        else ctx.report('story/missing-end', `'{passage ${cmd.name}}' is not closed by '{end}'`, pos)
+        ast.passages.push({ name: cmd.name, params: cmd.params, body, pos })
+        break
+      }
+      case 'end':
+        ctx.report('story/unexpected-end', "'{end}' closes nothing", pos)
+        break
+      case 'elif':
+      case 'else':
+        ctx.report('story/else-without-if', `'{${cmd.c}}' has no '{if}' before it`, pos)
+        break
+      default:
+        ctx.report('story/module-content', `${ALLOWED}; '{${cmd.c}}' belongs in a part`, pos)
+    }
+  }
+  return { ast, diagnostics: sortDiagnostics(ctx.diagnostics) }
+}
+
+function skipPassage(lp: LineParser, i: number): number {
+  lp.i = i
+  lp.seq(-1)
+  return lp.i < lp.lines.length ? lp.i + 1 : lp.i
+}
+
+function describe(kind: string): string {
+  switch (kind) {
+    case 'text':
+      return 'text'
+    case 'tags':
+      return 'a tag line'
+    default:
+      return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The resolution pass run after a part is parsed: implicit group ids (`<section>@<k>`), jump
+ * targets, `#id` references in expressions and `{local}` placement. Internal.
+ */
+
+import type { Expr, Node, PartAst } from '../ast.ts'
+import type { LineParser } from './body-parser.ts'
+import type { ParseContext } from './context.ts'
+import { nodeExprs, optionExprs, visitNodes, walkExpr } from './walk.ts'
+
+/** Built-ins whose `#id` argument must name a heading. */
+const HEADING_REF = new Set(['visits'])
+/** Built-ins whose `#id` argument must name a choice group. */
+const GROUP_REF = new Set(['passed', 'picked'])
+
+/** What an id names in a part, for jumps and references. */
+export type IdKind = 'heading' | 'anchor' | 'group' | 'option'
+
+/**
+ * Fills implicit group ids and checks the same-file references of `ast`. Returns the id table
+ * (explicit and implicit heading ids, anchors, named groups, explicit option ids).
+ */
+export function resolvePart(ctx: ParseContext, lp: LineParser, ast: PartAst): Map<string, IdKind> {
+  const ids = new Map<string, IdKind>()
+  for (const [id, info] of lp.ids) ids.set(id, info.kind)
+  let section = 'h0'
+  const outer: string[] = []
+  const groupCount = new Map<string, number>()
+  const exprs: Expr[] = []
+  visitNodes(ast.body, {
+    node(n: Node) {
+      exprs.push(...nodeExprs(n))
+      if (n.kind === 'heading') {
+        section = n.id
+        if (!n.explicitId) ids.set(n.id, 'heading')
+      } else if (n.kind === 'group') {
+        const k = (groupCount.get(section) ?? 0) + 1
+        groupCount.set(section, k)
+        if (!n.explicitId) n.id = `${section}@${k}`
+        else ids.set(n.id, 'group')
+      } else if (n.kind === 'local' && section === 'h0') {
+        ctx.report(
+          'story/local-placement',
+          `'{local ${n.name}}' must be inside a section (after a heading); use '{set}' for a story variable`,
+          n.pos,
+        )
+      }
+    },
+    option(o) {
+      exprs.push(...optionExprs(o))
+      outer.push(section)
+    },
+    // a heading inside an option body opens a section for that body only (as the interpreter runs it)
+    leaveOption() {
+      section = outer.pop()!
+    },
+  })
+  for (const j of lp.jumps) {
+    if (j.target === null) continue
+    const kind = ids.get(j.target)
+    if (kind === undefined)
+      ctx.report('story/unknown-id', `no heading, anchor or group '#${j.target}'`, j.pos)
+    else if (kind === 'option')
+      ctx.report(
+        'story/not-a-target',
+        `'#${j.target}' names an option; jump to its group's anchor or a heading instead`,
+        j.pos,
+      )
+  }
+  for (const d of ast.declarations.defaults) exprs.push(d.e)
+  for (const root of exprs)
+    walkExpr(root, (e) => {
+      if (e.k === 'call') {
+        const arg = e.args[0]
+        if (arg?.k !== 'ref') return
+        const kind = ids.get(arg.id)
+        if (HEADING_REF.has(e.callee) && kind !== 'heading')
+          ctx.report(
+            'story/unknown-id',
+            kind === undefined
+              ? `no heading '#${arg.id}' in this file`
+              : `'#${arg.id}' names ${article(kind)}; visits() counts headings only`,
+            arg.pos,
+          )
+        else if (GROUP_REF.has(e.callee) && kind !== 'group')
+          ctx.report(
+            'story/unknown-id',
+            kind === undefined
+              ? `no choice group '#${arg.id}' in this file`
+              : `'#${arg.id}' names ${article(kind)}; ${e.callee}() takes a choice group`,
+            arg.pos,
+          )
+      }
+    })
+  return ids
+}
+
+function article(kind: IdKind): string {
+  return kind === 'anchor' ? 'an anchor' : `a ${kind}`
+}
