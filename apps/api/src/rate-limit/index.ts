@@ -22,7 +22,8 @@
  * error is logged at most once a minute, and counting resumes when Redis is back. Without Redis: in memory, per
  * instance.
  */
-import rateLimit from '@fastify/rate-limit'
+import { createRequire } from 'node:module'
+import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type {
   FastifyInstance,
   FastifyReply,
@@ -63,6 +64,15 @@ export const THROTTLES = {
     { name: 'short', max: 3, ttl: 1000 },
     { name: 'long', max: 10, ttl: 60_000 },
   ],
+  /**
+   * CORS preflights (`OPTIONS`), by IP only (a preflight carries no token). Not in the SPEC's table: generous, since a
+   * browser sends one per URL and method before caching it, and the callers behind one address share it; it stops a
+   * flood (300 preflights in a quarter of a second were all answered before).
+   */
+  preflight: [
+    { name: 'short', max: 50, ttl: 1000 },
+    { name: 'long', max: 1000, ttl: 60_000 },
+  ],
 } as const satisfies Record<string, readonly ThrottleTier[]>
 
 /** A named row of {@link THROTTLES}. */
@@ -98,6 +108,40 @@ export interface RateLimitPluginOptions {
   nameSpace?: string
   /** Multiplies every `max` (benchmarks only). @default 1 */
   maxFactor?: number
+}
+
+/** The Redis store of @fastify/rate-limit (its Lua counter script), which the package does not export by name. */
+type RedisStoreCtor = new (
+  continueExceeding: boolean | undefined,
+  exponentialBackoff: boolean | undefined,
+  redis: Redis,
+  prefix: string,
+) => FastifyRateLimitStore & { read?: FastifyRateLimitStore['incr'] }
+const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as RedisStoreCtor
+
+/**
+ * A Redis store whose every key is `<prefix><limiter key>` (`spkg:rl:short|GET /api/stories|u:alice`). The package's
+ * own store adds `<method><url>-` of the route to the prefix of each child store, and `createRateLimit()` children
+ * have no route, so every key read `spkg:rl:undefinedundefined-short|...`; the route and the tier are in our keys.
+ */
+export function prefixedRedisStore(redis: Redis, prefix: string): FastifyRateLimitStoreCtor {
+  type Params = { continueExceeding?: boolean; exponentialBackoff?: boolean }
+  class PrefixedRedisStore {
+    readonly #inner: InstanceType<RedisStoreCtor>
+    constructor(params: Params) {
+      this.#inner = new RedisStore(params.continueExceeding, params.exponentialBackoff, redis, prefix)
+    }
+    incr(...args: Parameters<FastifyRateLimitStore['incr']>): void {
+      this.#inner.incr(...args)
+    }
+    read(...args: Parameters<FastifyRateLimitStore['incr']>): void {
+      this.#inner.read?.(...args)
+    }
+    child(params: Params): PrefixedRedisStore {
+      return new PrefixedRedisStore(params)
+    }
+  }
+  return PrefixedRedisStore as unknown as FastifyRateLimitStoreCtor
 }
 
 const tooManyRequests = (tier: string) =>
@@ -164,7 +208,7 @@ async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promi
   await app.register(rateLimit, {
     global: false,
     skipOnError: true,
-    ...(redis && { redis, nameSpace: opts.nameSpace ?? 'spkg:rl:' }),
+    ...(redis && { store: prefixedRedisStore(redis, opts.nameSpace ?? 'spkg:rl:') }),
   })
 
   const makeHook = (tiers: readonly ThrottleTier[], id: string) => {
@@ -223,11 +267,26 @@ async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promi
     }
   }
 
+  // Preflights: the CORS plugin's `OPTIONS *` route exists before this plugin (so `onRoute` never sees it) and its
+  // hook answers in onRequest. It lets the request continue (`preflightContinue`, security plugin), so this hook
+  // counts every OPTIONS request by IP (a preflight carries no token) before the preflight is answered.
+  const preflight = makeHook(THROTTLES.preflight, 'OPTIONS *')
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'OPTIONS') await preflight(request, reply)
+  })
+
+  // One limiter per route and tier set, shared by the GET route and the HEAD route Fastify adds for it: HEAD runs the
+  // GET handler, so it is counted under its GET (own counters would double every GET route's limits).
+  const routeHooks = new Map<string, ReturnType<typeof makeHook>>()
   app.addHook('onRoute', (route: RouteOptions) => {
     const setting = route.config?.throttle
     if (setting === false || route.method === 'OPTIONS') return
-    const id = `${hooksOf(route.method).join(',')} ${route.url}`
-    const hook = makeHook(tiersOf(setting), id)
+    const methods = [...new Set(hooksOf(route.method).map((m) => (m === 'HEAD' ? 'GET' : String(m))))]
+    const id = `${methods.join(',')} ${route.url}`
+    const tiers = tiersOf(setting)
+    const shared = `${id}\n${JSON.stringify(tiers)}`
+    const hook = routeHooks.get(shared) ?? makeHook(tiers, id)
+    routeHooks.set(shared, hook)
     // A refused request is counted (IP-keyed) before its 401/403 leaves: each auth hook of the route is wrapped.
     for (const p of ['onRequest', 'preValidation', 'preHandler'] as const) {
       if (hooksOf(route[p]).some(isAuthHook)) {

@@ -34,6 +34,12 @@ export interface SecurityOptions {
   }
   /** Absolute address of the API; `Reporting-Endpoints` points at `<publicUrl>/api/csp-report`. */
   publicUrl: string
+  /**
+   * `NODE_ENV=production`. Outside production the policy leaves out `upgrade-insecure-requests`: the development
+   * server speaks plain http, and on any address but loopback browsers would rewrite the docs' scripts and styles to
+   * https and show a blank page. @default true (the SPEC's policy)
+   */
+  isProduction?: boolean
 }
 
 const present = (...values: (string | undefined)[]): string[] =>
@@ -41,14 +47,18 @@ const present = (...values: (string | undefined)[]): string[] =>
 
 /**
  * Builds the SPEC's content security policy directives, in the SPEC's order, with the configured URLs filled in
- * (an unset URL is left out rather than written as an empty source).
+ * (an unset URL is left out rather than written as an empty source). `upgradeInsecureRequests: false` (outside
+ * production) leaves that one directive out.
  *
  * @example
  * buildCspDirectives({ authUrl: 'https://id.example', fontCssHost: 'https://f.css', fontHost: 'https://f' })
  * // { defaultSrc: ["'self'"], ..., connectSrc: ["'self'", 'https://id.example'], ... }
  */
-export function buildCspDirectives(csp: SecurityOptions['csp']): Record<string, string[]> {
-  return {
+export function buildCspDirectives(
+  csp: SecurityOptions['csp'],
+  { upgradeInsecureRequests = true }: { upgradeInsecureRequests?: boolean } = {},
+): Record<string, string[]> {
+  const directives: Record<string, string[]> = {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],
     styleSrc: ["'self'", "'unsafe-inline'", ...present(csp.fontCssHost)],
@@ -65,7 +75,16 @@ export function buildCspDirectives(csp: SecurityOptions['csp']): Record<string, 
     reportUri: ['/api/csp-report'],
     reportTo: ['csp-endpoint'],
   }
+  if (!upgradeInsecureRequests) delete directives.upgradeInsecureRequests
+  return directives
 }
+
+/** A preflight needs `Origin` and `Access-Control-Request-Method` (the CORS plugin's own refusal is text/plain). */
+const invalidPreflight = () =>
+  Object.assign(
+    new Error('Invalid preflight request: the Origin and Access-Control-Request-Method headers are required'),
+    { statusCode: 400, code: 'VALIDATION_FAILED' },
+  )
 
 async function security(app: FastifyInstance, opts: SecurityOptions): Promise<void> {
   await app.register(cors, {
@@ -75,9 +94,23 @@ async function security(app: FastifyInstance, opts: SecurityOptions): Promise<vo
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization'],
     exposedHeaders: [...EXPOSED_HEADERS],
+    // The plugin answers preflights inside its onRequest hook, before any later hook; continuing lets the
+    // rate-limit plugin count them (by IP) and the hook below answer them, with the API's error body when invalid.
+    preflightContinue: true,
+    strictPreflight: false,
+  })
+  // Every OPTIONS request is a preflight (the CORS plugin's `OPTIONS *` route): 204 with the preflight headers the
+  // CORS plugin set, or 400 in the API's error body when it lacks Origin or Access-Control-Request-Method.
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'OPTIONS') return
+    if (!request.headers.origin || !request.headers['access-control-request-method']) throw invalidPreflight()
+    reply.code(204).header('content-length', '0')
   })
   await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: buildCspDirectives(opts.csp) },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: buildCspDirectives(opts.csp, { upgradeInsecureRequests: opts.isProduction !== false }),
+    },
   })
   const reportingEndpoints = `csp-endpoint="${opts.publicUrl.replace(/\/+$/, '')}/api/csp-report"`
   app.addHook('onRequest', async (_request, reply) => {
@@ -87,8 +120,10 @@ async function security(app: FastifyInstance, opts: SecurityOptions): Promise<vo
 
 /**
  * CORS from the configured origin list (methods GET POST PUT PATCH DELETE OPTIONS, headers `Content-Type` and
- * `Authorization`, credentials, preflight max age 7200, the rate-limit and `Retry-After` headers exposed), helmet
- * with the SPEC's CSP (`report-uri /api/csp-report`, `report-to csp-endpoint`) and a `Reporting-Endpoints` header.
+ * `Authorization`, credentials, preflight max age 7200, the rate-limit and `Retry-After` headers exposed; a preflight
+ * without `Origin` or `Access-Control-Request-Method` is a 400 in the API's error body), helmet with the SPEC's CSP
+ * (`report-uri /api/csp-report`, `report-to csp-endpoint`; outside production without `upgrade-insecure-requests`)
+ * and a `Reporting-Endpoints` header.
  *
  * @example
  * await app.register(securityPlugin, config) // before authPlugin

@@ -99,6 +99,44 @@ describe('in memory', () => {
     expect((await app.inject({ url: '/nowhere/else', remoteAddress })).statusCode).toBe(429)
   })
 
+  it('counts HEAD under its GET route (one counter, not a second one that doubles the limits)', async () => {
+    const remoteAddress = freshIp()
+    for (let i = 1; i <= 10; i++) {
+      const res = await app.inject({ method: i % 2 ? 'GET' : 'HEAD', url: '/public', remoteAddress })
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['x-ratelimit-remaining-short']).toBe(String(10 - i))
+    }
+    expect((await app.inject({ method: 'HEAD', url: '/public', remoteAddress })).statusCode).toBe(429)
+    expect((await app.inject({ method: 'GET', url: '/public', remoteAddress })).statusCode).toBe(429)
+  })
+
+  it('throttles CORS preflights by IP with the generous preflight tier, 429 with the CORS headers', async () => {
+    expect(THROTTLES.preflight).toEqual([
+      { name: 'short', max: 50, ttl: 1000 },
+      { name: 'long', max: 1000, ttl: 60_000 },
+    ])
+    const remoteAddress = freshIp()
+    const preflight = (url: string) =>
+      app.inject({
+        method: 'OPTIONS',
+        url,
+        remoteAddress,
+        headers: { origin: 'https://app.example.org', 'access-control-request-method': 'POST' },
+      })
+    for (let i = 0; i < 50; i++) {
+      const res = await preflight(i % 2 ? '/private' : `/anything/${i}`)
+      expect(res.statusCode).toBe(204)
+      expect(res.headers['x-ratelimit-remaining-short']).toBe(String(49 - i))
+    }
+    const over = await preflight('/public')
+    expect(over.statusCode).toBe(429)
+    expect(over.headers['retry-after']).toBe('1')
+    expect(over.headers['access-control-allow-origin']).toBe('https://app.example.org')
+    expect(over.json()).toMatchObject({ statusCode: 429, code: 'THROTTLED' })
+    // Another address, and the same address's ordinary requests, have their own counters.
+    expect((await app.inject({ url: '/public', remoteAddress })).statusCode).toBe(200)
+  })
+
   it('never throttles health', async () => {
     const remoteAddress = freshIp()
     for (let i = 0; i < 30; i++) {
@@ -313,9 +351,26 @@ describe('Redis', () => {
         expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200))
         expect(statuses[10]).toBe(429)
         // one request moved each tier by exactly one (no double counting between limiters)
-        const other = await a.inject({ url: '/public', remoteAddress: freshIp() })
+        const otherIp = freshIp()
+        const other = await a.inject({ url: '/public', remoteAddress: otherIp })
         expect(other.headers['x-ratelimit-remaining-short']).toBe('9')
         expect(other.headers['x-ratelimit-remaining-long']).toBe('99')
+        // HEAD shares the GET route's counter in Redis too.
+        const head = await b.inject({ method: 'HEAD', url: '/public', remoteAddress: otherIp })
+        expect(head.headers['x-ratelimit-remaining-short']).toBe('8')
+
+        // The keys in Redis: prefix, tier, route and caller, nothing undefined.
+        const r = new Redis(SHARED_REDIS)
+        try {
+          const keys = (await r.keys(`${nameSpace}*`)).map((k) => k.slice(nameSpace.length)).sort()
+          expect(keys).toEqual(
+            [remoteAddress, otherIp]
+              .flatMap((ip) => [`long|GET /public|ip:${ip}`, `short|GET /public|ip:${ip}`])
+              .sort(),
+          )
+        } finally {
+          r.disconnect()
+        }
       } finally {
         await a.close()
         await b.close()
