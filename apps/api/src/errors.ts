@@ -23,6 +23,8 @@ export const API_ERROR_CODES = {
   AUTH_UNAVAILABLE: 'the identity provider was never reachable (503)',
   FORBIDDEN: 'valid token without the right to do this',
   SESSION_NOT_FOUND: 'no such session of the caller',
+  AUTH_EVENTS_FORBIDDEN:
+    '`GET /api/auth/events?subject=` naming another user, by a caller who is not an administrator',
   THROTTLED: 'over a rate-limit tier (429, with Retry-After)',
   STORY_EXISTS: 'a story with this slug exists already',
   SERIES_EXISTS: 'a series with this slug exists already',

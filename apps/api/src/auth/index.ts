@@ -17,6 +17,7 @@ import {
   insertAuthEvent,
   purgeAuthEvents,
   revokeSession,
+  revokesByIssueTime,
   sessionKey,
   touchSession,
 } from './store.ts'
@@ -53,7 +54,10 @@ declare module 'fastify' {
     recordAuthEvent(kind: AuthEventKind, sessionId?: string | null, detail?: Record<string, unknown>): void
     /** Resolves when every pending auth-event write has finished (tests, shutdown). */
     flushAuthEvents(): Promise<void>
-    /** Revokes a session (database and this instance's cache) and records the event; later tokens are refused. */
+    /**
+     * Revokes a session (database and this instance's cache) and records the event. Its tokens issued up to now are
+     * refused; later ones too when the session is one login (`sid` or `auth_time`, see `revokesByIssueTime`).
+     */
     revokeAuthSession(id: string, by: 'owner' | 'admin'): Promise<void>
   }
 }
@@ -108,9 +112,18 @@ const REFUSALS: Record<string, [string, string]> = {
   FST_JWT_AUTHORIZATION_TOKEN_EXPIRED: ['AUTH_TOKEN_EXPIRED', 'Token expired'],
 }
 
+/**
+ * Whether a token of a revoked session was issued after the revocation and so is accepted: only for sessions revoked
+ * by issue time, and only with an `iat` (whole seconds: a token issued in the second of the revocation is refused).
+ */
+function issuedAfter(payload: Record<string, unknown>, revokedAt: number, byIssueTime: boolean): boolean {
+  return byIssueTime && typeof payload.iat === 'number' && payload.iat * 1000 > revokedAt
+}
+
 interface CachedSession {
   id: string
-  revoked: boolean
+  /** When the session was last revoked (epoch ms), or null. */
+  revokedAt: number | null
   checkedAt: number
 }
 
@@ -186,15 +199,16 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
   const recheck = opts.sessionRecheckMs ?? 5000
   const sessions = new Map<string, CachedSession>()
   const inflight = new Map<string, Promise<CachedSession>>()
-  const resolveSession = async (sub: string, key: string): Promise<CachedSession> => {
+  // A session revoked for good stays revoked; one revoked by issue time may be revoked again later (a newer time).
+  const resolveSession = async (sub: string, key: string, byIssueTime: boolean): Promise<CachedSession> => {
     const hit = sessions.get(key)
-    if (hit && (hit.revoked || Date.now() - hit.checkedAt < recheck)) return hit
+    if (hit && ((hit.revokedAt !== null && !byIssueTime) || Date.now() - hit.checkedAt < recheck)) return hit
     let p = inflight.get(key)
     if (!p) {
       p = touchSession(opts.db, sub, key)
         .then((row) => {
           if (row.created) recordAuthEvent('session_created', row.id)
-          const entry = { id: row.id, revoked: row.revoked, checkedAt: Date.now() }
+          const entry = { id: row.id, revokedAt: row.revokedAt, checkedAt: Date.now() }
           sessions.delete(key)
           if (sessions.size >= 10_000) sessions.delete(sessions.keys().next().value as string)
           sessions.set(key, entry)
@@ -206,8 +220,8 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
     return p
   }
   app.decorate('revokeAuthSession', async (id: string, by: 'owner' | 'admin') => {
-    await revokeSession(opts.db, id)
-    for (const entry of sessions.values()) if (entry.id === id) entry.revoked = true
+    const revokedAt = await revokeSession(opts.db, id)
+    for (const entry of sessions.values()) if (entry.id === id) entry.revokedAt = revokedAt
     recordAuthEvent('session_revoked', id, { by })
   })
 
@@ -231,8 +245,9 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
       request.user = undefined as never
       throw refuse('AUTH_INVALID_TOKEN', 'Invalid token')
     }
-    const session = await resolveSession(sub, sessionKey(issuer, payload))
-    if (session.revoked) {
+    const byIssueTime = revokesByIssueTime(payload)
+    const session = await resolveSession(sub, sessionKey(issuer, payload), byIssueTime)
+    if (session.revokedAt !== null && !issuedAfter(payload, session.revokedAt, byIssueTime)) {
       request.user = undefined as never
       throw refuse('AUTH_SESSION_REVOKED', 'Session revoked', 401, session.id)
     }

@@ -1,5 +1,6 @@
 /**
- * The auth plugin's own routes: the caller's sessions, revoking one, and the auth-event log.
+ * The auth plugin's own routes: the caller's sessions, revoking one, and the auth-event log (every user reads the
+ * events of their own sessions; administrators everyone's, or one user's with `subject`).
  * Authentication runs in `onRequest`, so an anonymous caller gets 401 before any validation message.
  */
 import type { FastifyInstance } from 'fastify'
@@ -82,12 +83,22 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: { db: SqlEx
     r.get(
       '/api/auth/events',
       {
-        onRequest: app.requireRole('administrator'),
+        onRequest: app.authenticate,
         schema: {
-          summary: 'Auth events (no personal data), newest first; administrators only',
+          summary:
+            "Auth events (no personal data), newest first: the caller's own; administrators read everyone's, or one subject's with `subject`",
           tags: ['auth'],
           security: [{ bearerAuth: [] }],
-          querystring: z.object({ limit: clamped(1, 200, 50), offset: clamped(0, 1_000_000, 0) }),
+          querystring: z.object({
+            limit: clamped(1, 200, 50),
+            offset: clamped(0, 1_000_000, 0),
+            subject: z
+              .string()
+              .min(1)
+              .max(255)
+              .optional()
+              .describe("A user's `sub`: that user's events (administrators; anyone else only their own)"),
+          }),
           response: {
             200: z.object({
               events: z.array(EventSchema),
@@ -100,7 +111,15 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: { db: SqlEx
       },
       async (request) => {
         const { limit, offset } = request.query
-        const page = await listAuthEvents(deps.db, limit, offset)
+        const isAdmin = request.user.roles.includes('administrator')
+        const subject = request.query.subject ?? (isAdmin ? undefined : request.user.sub)
+        if (subject !== undefined && subject !== request.user.sub && !isAdmin) {
+          throw Object.assign(new Error("Only administrators can read another user's auth events"), {
+            statusCode: 403,
+            code: 'AUTH_EVENTS_FORBIDDEN',
+          })
+        }
+        const page = await listAuthEvents(deps.db, limit, offset, subject)
         return { ...page, limit, offset }
       },
     )

@@ -52,13 +52,29 @@ export async function rowsOf<T>(db: SqlExecutor, query: SQL): Promise<T[]> {
 const isoOf = (v: unknown): string =>
   v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString()
 const isoOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : isoOf(v))
+const epochMsOrNull = (v: unknown): number | null =>
+  v === null || v === undefined ? null : Date.parse(isoOf(v))
+
+/**
+ * Whether a revocation of this token's session refuses only the tokens issued up to it (`iat` <= revoked at). True
+ * for tokens that carry neither `sid` nor `auth_time` (the development provider's, many providers' access tokens):
+ * all of a user's logins through one client share one session key, so a revocation that refused later tokens too
+ * would lock the user out for good. A token with `sid` or `auth_time` names one login: later tokens of a revoked
+ * one are refreshes of that login, and stay refused.
+ */
+export function revokesByIssueTime(payload: Record<string, unknown>): boolean {
+  return !hasSid(payload) && (payload.auth_time === undefined || payload.auth_time === null)
+}
+
+const hasSid = (payload: Record<string, unknown>) =>
+  typeof payload.sid === 'string' && payload.sid.length <= 500
 
 /**
  * The stored session key of a token: SHA-256 over issuer, `sub` and the session claim (`sid`), or the token family
  * (`azp`/`client_id` plus `auth_time`) when the token carries no `sid`.
  */
 export function sessionKey(issuer: string, payload: Record<string, unknown>): string {
-  const sid = typeof payload.sid === 'string' && payload.sid.length <= 500 ? `sid:${payload.sid}` : undefined
+  const sid = hasSid(payload) ? `sid:${String(payload.sid)}` : undefined
   const client = payload.azp ?? payload.client_id ?? ''
   const family = `family:${typeof client === 'string' ? client : ''}:${String(payload.auth_time ?? '')}`
   return createHash('sha256')
@@ -68,13 +84,13 @@ export function sessionKey(issuer: string, payload: Record<string, unknown>): st
 
 /**
  * Inserts the session if new, else refreshes `last_seen_at`; returns its id, whether it was created and its
- * revocation time.
+ * revocation time (epoch ms, or null).
  */
 export async function touchSession(
   db: SqlExecutor,
   sub: string,
   key: string,
-): Promise<{ id: string; created: boolean; revoked: boolean }> {
+): Promise<{ id: string; created: boolean; revokedAt: number | null }> {
   const [row] = await rowsOf<{ id: string; inserted: boolean; revoked_at: unknown }>(
     db,
     sql`insert into auth_sessions (sub, sid) values (${sub}, ${key})
@@ -82,7 +98,7 @@ export async function touchSession(
         returning id, revoked_at, (xmax = 0) as inserted`,
   )
   if (!row) throw new Error('session upsert returned no row')
-  return { id: row.id, created: row.inserted === true, revoked: row.revoked_at !== null }
+  return { id: row.id, created: row.inserted === true, revokedAt: epochMsOrNull(row.revoked_at) }
 }
 
 /** The sessions of one `sub`, most recently seen first (at most 100). */
@@ -106,9 +122,17 @@ export async function sessionOwner(db: SqlExecutor, id: string): Promise<string 
   return row?.sub
 }
 
-/** Marks a session revoked (idempotent: the first revocation time is kept). */
-export async function revokeSession(db: SqlExecutor, id: string): Promise<void> {
-  await db.execute(sql`update auth_sessions set revoked_at = coalesce(revoked_at, now()) where id = ${id}`)
+/**
+ * Marks a session revoked now and returns that time (epoch ms). Revoking again moves the time forward: for a
+ * session revoked by issue time ({@link revokesByIssueTime}) the tokens issued since the last revocation are
+ * refused too.
+ */
+export async function revokeSession(db: SqlExecutor, id: string): Promise<number> {
+  const [row] = await rowsOf<{ revoked_at: unknown }>(
+    db,
+    sql`update auth_sessions set revoked_at = now() where id = ${id} returning revoked_at`,
+  )
+  return epochMsOrNull(row?.revoked_at) ?? Date.now()
 }
 
 /** Appends an auth event; `detail` must hold no personal data. */
@@ -123,18 +147,26 @@ export async function insertAuthEvent(
   )
 }
 
-/** A page of auth events, newest first, with the total count. */
+/**
+ * A page of auth events, newest first, with the total count: all of them, or with `subject` those of that `sub`'s
+ * sessions (events carry no `sub`: they are tied to a user through their session).
+ */
 export async function listAuthEvents(
   db: SqlExecutor,
   limit: number,
   offset: number,
+  subject?: string,
 ): Promise<{ events: AuthEventRow[]; total: number }> {
+  const where =
+    subject === undefined
+      ? sql``
+      : sql`where session_id in (select id from auth_sessions where sub = ${subject})`
   const rows = await rowsOf<Record<string, unknown>>(
     db,
-    sql`select id, kind, session_id, created_at, detail from auth_events
+    sql`select id, kind, session_id, created_at, detail from auth_events ${where}
         order by created_at desc, id desc limit ${limit} offset ${offset}`,
   )
-  const [count] = await rowsOf<{ n: unknown }>(db, sql`select count(*)::int as n from auth_events`)
+  const [count] = await rowsOf<{ n: unknown }>(db, sql`select count(*)::int as n from auth_events ${where}`)
   return {
     total: Number(count?.n ?? 0),
     events: rows.map((r) => ({

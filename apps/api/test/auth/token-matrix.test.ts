@@ -24,7 +24,7 @@ let database: Awaited<ReturnType<typeof createAuthDb>>
 let app: FastifyInstance
 
 beforeAll(async () => {
-  idp = await startTestIdp({ alice: ['creator'], bob: [], carol: ['administrator'] })
+  idp = await startTestIdp({ alice: ['creator'], bob: [], carol: ['administrator'], dave: [] })
   database = await createAuthDb()
   // Limits raised: this suite sends dozens of refused tokens from one address on purpose, and refused requests
   // count against the IP's tiers (test/security/rate-limit.test.ts); here the refusals themselves are under test.
@@ -189,10 +189,66 @@ describe('sessions', () => {
     const again = await get('/private', bearer(token))
     expect(again.statusCode).toBe(401)
     expect(again.json().code).toBe('AUTH_SESSION_REVOKED')
-    const later = await get('/private', bearer(await idp.mintToken('bob')))
-    expect(later.json().code).toBe('AUTH_SESSION_REVOKED')
     // alice is unaffected
     expect((await get('/private', bearer(await idp.mintToken('alice')))).statusCode).toBe(200)
+  })
+
+  it('refuses the tokens issued up to a revocation, never a later login (tokens without sid or auth_time)', async () => {
+    // The provider's tokens carry neither sid nor auth_time: every login of dave maps to one session.
+    const before1 = await idp.mintToken('dave')
+    const before2 = await idp.mintToken('dave')
+    for (const t of [before1, before2]) expect((await get('/private', bearer(t))).statusCode).toBe(200)
+    const [session] = (await get('/api/auth/sessions', bearer(before2))).json().sessions
+    const del = await app.inject({
+      method: 'DELETE',
+      url: `/api/auth/sessions/${session.id}`,
+      headers: bearer(before1),
+    })
+    expect(del.statusCode).toBe(204)
+    for (const t of [before1, before2]) {
+      const res = await get('/private', bearer(t))
+      expect(res.statusCode).toBe(401)
+      expect(res.json().code).toBe('AUTH_SESSION_REVOKED')
+    }
+    // `iat` is in whole seconds: a login in the next second is after the revocation.
+    await new Promise((r) => setTimeout(r, 1100))
+    const after = await idp.mintToken('dave')
+    const res = await get('/private', bearer(after))
+    expect(res.statusCode).toBe(200)
+    expect(res.json().user).toMatchObject({ sub: 'dave', sid: session.id })
+    // The earlier tokens stay refused, also once the later one was seen.
+    expect((await get('/private', bearer(before1))).statusCode).toBe(401)
+    // Revoking again refuses the later login too.
+    expect(
+      (
+        await app.inject({
+          method: 'DELETE',
+          url: `/api/auth/sessions/${session.id}`,
+          headers: bearer(after),
+        })
+      ).statusCode,
+    ).toBe(204)
+    expect((await get('/private', bearer(after))).json().code).toBe('AUTH_SESSION_REVOKED')
+  })
+
+  it('keeps a revoked login (sid) refused, later tokens of it included', async () => {
+    const sid = `sid-${randomUUID()}`
+    const first = real({ sub: 'erin', sid })
+    const [session] = (await get('/api/auth/sessions', bearer(first))).json().sessions
+    const del = await app.inject({
+      method: 'DELETE',
+      url: `/api/auth/sessions/${session.id}`,
+      headers: bearer(first),
+    })
+    expect(del.statusCode).toBe(204)
+    await new Promise((r) => setTimeout(r, 1100))
+    // A refresh of that login: same sid, issued after the revocation.
+    const refreshed = real({ sub: 'erin', sid, iat: Math.floor(Date.now() / 1000) })
+    expect((await get('/private', bearer(refreshed))).json().code).toBe('AUTH_SESSION_REVOKED')
+    // Another login (another sid) is a session of its own.
+    expect(
+      (await get('/private', bearer(real({ sub: 'erin', sid: `sid-${randomUUID()}` })))).statusCode,
+    ).toBe(200)
   })
 
   it('answers 400 for a session id that is not a UUID and 404 for an unknown one', async () => {
@@ -208,10 +264,40 @@ describe('sessions', () => {
 })
 
 describe('auth events', () => {
-  it('lists events to administrators only, clamps limit and offset, and holds no personal data', async () => {
+  it("lists a user's own events to that user; another subject's only to administrators", async () => {
+    await app.flushAuthEvents()
+    const mine = async (user: string, query = '') => {
+      const res = await get(`/api/auth/events${query}`, bearer(await idp.mintToken(user)))
+      expect(res.statusCode).toBe(200)
+      return res.json() as { events: Array<{ kind: string; sessionId: string | null }>; total: number }
+    }
+    const sessionsOf = async (user: string) =>
+      (await get('/api/auth/sessions', bearer(await idp.mintToken(user)))).json().sessions as Array<{
+        id: string
+      }>
+    const aliceSessions = new Set((await sessionsOf('alice')).map((s) => s.id))
+    const alice = await mine('alice')
+    expect(alice.events.length).toBeGreaterThan(0)
+    expect(alice.total).toBe(alice.events.length)
+    for (const e of alice.events) expect(aliceSessions.has(e.sessionId as string)).toBe(true)
+    expect(alice.events.map((e) => e.kind)).toContain('session_created')
+    // Naming oneself is the same; naming someone else is refused with its own code.
+    expect((await mine('alice', '?subject=alice')).total).toBe(alice.total)
+    const other = await get('/api/auth/events?subject=carol', bearer(await idp.mintToken('alice')))
+    expect(other.statusCode).toBe(403)
+    expect(other.json()).toMatchObject({ statusCode: 403, code: 'AUTH_EVENTS_FORBIDDEN' })
+    // An administrator reads one user's events with `subject`, everyone's without.
+    const forAlice = await mine('carol', '?subject=alice')
+    expect(forAlice.events.map((e) => e.sessionId)).toEqual(alice.events.map((e) => e.sessionId))
+    const all = await mine('carol')
+    expect(all.total).toBeGreaterThan(forAlice.total)
+    expect(all.events.map((e) => e.kind)).toContain('token_refused')
+    expect((await get('/api/auth/events')).statusCode).toBe(401)
+  })
+
+  it('lists all events to administrators, clamps limit and offset, and holds no personal data', async () => {
     await app.flushAuthEvents()
     const admin = bearer(await idp.mintToken('carol'))
-    expect((await get('/api/auth/events', bearer(await idp.mintToken('alice')))).statusCode).toBe(403)
     const page = await get('/api/auth/events?limit=999&offset=-4', admin)
     expect(page.statusCode).toBe(200)
     const body = page.json()
