@@ -12,7 +12,20 @@ import { archiveTooLarge, fileLabel, fileReadFailed, maxInputBytes } from './ope
 import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
 
-export * from './index'
+export {
+  type OpenOptions,
+  type OpenResult,
+  type OpenUrlOptions,
+  openPackageUrl,
+  type PackageEntry,
+  type PackageInput,
+  type PackageLimits,
+  type PeekOptions,
+  type PeekResult,
+  type SignatureInfo,
+  type SpkgPackage,
+  type StorySource,
+} from './index'
 
 const maxFileBytes = (limits: PeekOptions['limits']) =>
   maxInputBytes(limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
@@ -140,7 +153,7 @@ export async function peekPackageFile(path: string, options: PeekOptions = {}): 
     return peekArchive(read.bytes, options, nodeBackend)
   }
   try {
-    return await peekArchive(sparse.bytes, options, nodeBackend, sparse.fill)
+    return await peekArchive(sparse.bytes, options, nodeBackend, { fill: sparse.fill })
   } finally {
     sparse.close()
   }

@@ -1,0 +1,59 @@
+import type { Diagnostic } from '@spkg/manifest'
+import { buildPackage } from '@spkg/test-utils'
+import { describe, expect, it } from 'vitest'
+import { nodeBackend } from '../../node/backend'
+import { webBackend } from '../../zip/backend'
+import { readZipDirectory } from '../../zip/read-zip-directory'
+import { EntryStore, FileIndex } from '../entry-store'
+import { readManifest } from './04-manifest'
+
+async function read(bytes: Uint8Array, quick: boolean) {
+  const dir = readZipDirectory(bytes, {}, { localHeaders: quick ? 'lazy' : 'all' })
+  const entries = dir.directory!.entries
+  const store = new EntryStore(bytes, new FileIndex(entries), nodeBackend)
+  const entry = entries.find((e) => e.name === 'manifest.json')!
+  const diagnostics: Diagnostic[] = []
+  const m = await readManifest(
+    { bytes, entry, store, maxBytes: 1 << 20, confirm: dir.checkLocal, quick },
+    quick ? webBackend : nodeBackend,
+    diagnostics,
+  )
+  return { m, codes: diagnostics.map((d) => d.code) }
+}
+
+describe('step 4: the manifest', () => {
+  it('parses the canonical manifest, the same for an open and a quick look', async () => {
+    const bytes = buildPackage({
+      manifest: { title: 'Inn', integrity: { 'story/0001-start.sty': 'a'.repeat(64) } },
+    })
+    for (const quick of [false, true]) {
+      const { m, codes } = await read(bytes, quick)
+      expect(m?.manifest.title).toBe('Inn')
+      expect(m?.integrity).toEqual({ 'story/0001-start.sty': 'a'.repeat(64) })
+      expect(codes.filter((c) => c !== 'manifest/normalized')).toEqual([])
+    }
+  })
+
+  it('refuses a manifest that is not UTF-8, not JSON or has no id', async () => {
+    const notUtf8 = buildPackage({ entry: { 'manifest.json': { data: new Uint8Array([0x7b, 0xff, 0x7d]) } } })
+    expect(await read(notUtf8, false)).toEqual({ m: undefined, codes: ['manifest/not-json'] })
+    expect((await read(buildPackage({ manifest: '{ nope' }), false)).codes).toEqual(['manifest/not-json'])
+    expect((await read(buildPackage({ manifest: '{"parts":[]}' }), true)).codes).toContain(
+      'manifest/missing-id',
+    )
+  })
+
+  it('reports a byte-order mark and reads on', async () => {
+    const { m, codes } = await read(
+      buildPackage({ manifest: '\ufeff{"id":"x","parts":["story/0001-start.sty"]}' }),
+      false,
+    )
+    expect(m?.manifest.id).toBe('x')
+    expect(codes).toContain('pkg/text-bom')
+  })
+
+  it('checks the local header before inflating in a quick look', async () => {
+    const bytes = buildPackage({ entry: { 'manifest.json': { local: { crc: 1 } } } })
+    expect((await read(bytes, true)).codes).toEqual(['pkg/header-mismatch'])
+  })
+})

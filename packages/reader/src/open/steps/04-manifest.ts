@@ -1,0 +1,82 @@
+/**
+ * Step 4, the manifest (packaged layout): `manifest.json`'s local header confirmed, the entry
+ * inflated under the budget, decoded as strict UTF-8 and parsed by `@spkg/manifest` (its
+ * findings pass through). Not UTF-8, not JSON, not an object or no `id` refuses the package.
+ */
+import { createDiagnostic, type Diagnostic, hasFatal, type Manifest, parseManifestText } from '@spkg/manifest'
+import type { ReaderBackend } from '../../zip/backend'
+import { extractEntry, extractEntryAsync } from '../../zip/extract-entry'
+import type { ZipEntry } from '../../zip/types'
+import { type EntryStore, utf8 } from '../entry-store'
+import type { Opening, SparseSource } from '../opening'
+import { MANIFEST_PATH } from './03-layout'
+
+/** What {@link readManifest} needs of the archive read so far. */
+export interface ManifestInput {
+  bytes: Uint8Array
+  /** The `manifest.json` entry the layout found. */
+  entry: ZipEntry
+  store: EntryStore
+  maxBytes: number
+  confirm: Opening['confirm']
+  /** A quick look inflates the manifest at once; an open takes the inflater's faster asynchronous path. */
+  quick: boolean
+  sparse?: SparseSource
+}
+
+/**
+ * The canonical manifest and the `integrity` it declares, or undefined after a fatal finding
+ * (pushed to `diagnostics`).
+ */
+export async function readManifest(
+  m: ManifestInput,
+  backend: ReaderBackend,
+  diagnostics: Diagnostic[],
+): Promise<{ manifest: Manifest; integrity?: unknown } | undefined> {
+  if (m.sparse?.fillHeader) await m.sparse.fillHeader(m.entry)
+  const entry = m.confirm ? m.confirm(m.entry, diagnostics) : m.entry
+  if (!entry) return undefined
+  if (m.sparse) await m.sparse.fill(entry.dataOffset, entry.dataOffset + entry.compressedSize)
+  const budget = { remaining: m.maxBytes, limit: m.maxBytes }
+  // The manifest is often the largest deflated entry of a package of many small parts: an open
+  // takes the asynchronous path (WebAssembly or the stream), a quick look the synchronous one.
+  const data = m.quick
+    ? extractEntry(m.bytes, entry, backend, budget, diagnostics)
+    : await extractEntryAsync(m.bytes, entry, backend, budget, diagnostics)
+  if (!data) return undefined
+  m.store.keep(entry, data)
+  const text = manifestText(data, diagnostics)
+  if (text === undefined) return undefined
+  const parsed = parseManifestText(text)
+  diagnostics.push(...parsed.diagnostics)
+  if (!parsed.manifest || hasFatal(diagnostics)) return undefined
+  return { manifest: parsed.manifest, integrity: parsed.manifest.integrity }
+}
+
+/**
+ * The text of `manifest.json` (a BOM reported and kept for the JSON reader to drop), or
+ * undefined with `manifest/not-json` pushed when it is not UTF-8.
+ */
+function manifestText(data: Uint8Array, diagnostics: Diagnostic[]): string | undefined {
+  let text: string
+  try {
+    text = utf8.decode(data)
+  } catch {
+    diagnostics.push(manifestFinding.notUtf8())
+    return undefined
+  }
+  if (text.charCodeAt(0) === 0xfeff) diagnostics.push(manifestFinding.bom())
+  return text
+}
+
+/** The wording of {@link manifestText}'s findings, compiled only when one is made. */
+const manifestFinding = {
+  notUtf8: () =>
+    createDiagnostic('manifest/not-json', 'manifest.json is not valid UTF-8, so it is not JSON.', {
+      path: MANIFEST_PATH,
+    }),
+  bom: () =>
+    createDiagnostic('pkg/text-bom', 'manifest.json starts with a UTF-8 byte-order mark; it is ignored.', {
+      path: MANIFEST_PATH,
+    }),
+}

@@ -1,0 +1,32 @@
+/**
+ * Step 7, the signature through `@spkg/integrity`: the signify Ed25519 signature over the
+ * checksum file, against the embedder's `trustedKeys`. A signature that does not verify is an
+ * error, not fatal: the package loads as `unverified` and the diagnostics say why.
+ */
+import { CHECKSUM_PATH, PUBLIC_KEY_PATH, SIGNATURE_PATH, verifyPackageSignature } from '@spkg/integrity'
+import type { Opening } from '../opening'
+import type { SignatureInfo } from '../types'
+
+/**
+ * Who signed the package: `unsigned` when the manifest does not say `signed` and there is no
+ * signature file; otherwise `verified` (a trusted key) or `unverified` (untrusted key, bad or
+ * missing signature), with the findings pushed. `@spkg/integrity`'s `untrusted` and `invalid`
+ * both map to `unverified`.
+ */
+export async function checkSignature(o: Opening, trustedKeys: string[]): Promise<SignatureInfo> {
+  const { manifest, store } = o
+  const has = (path: string) => store.files.has(path)
+  if (manifest?.signed !== true && !has(SIGNATURE_PATH)) return { status: 'unsigned' }
+  const files = new Map<string, Uint8Array>()
+  for (const path of [CHECKSUM_PATH, SIGNATURE_PATH, PUBLIC_KEY_PATH])
+    if (has(path)) files.set(path, store.read(path))
+  const r = await verifyPackageSignature({
+    files,
+    manifest: { signed: manifest?.signed, signature: manifest?.signature },
+    trustedKeys,
+  })
+  o.diagnostics.push(...r.diagnostics)
+  if (r.status === 'verified') return { status: 'verified', fingerprint: r.fingerprint }
+  if (r.status === 'unsigned') return { status: 'unsigned' }
+  return { status: 'unverified', ...(r.fingerprint ? { fingerprint: r.fingerprint } : {}) }
+}
