@@ -1,0 +1,113 @@
+/**
+ * The pure parts of `tools/check-packaging.ts` (the whole check packs, installs and builds, so it
+ * runs as `pnpm check:packaging` in CI, not here): what it finds wrong in a packed package.json,
+ * and which built files import Node built-ins without their `node:` prefix.
+ */
+import { describe, expect, it } from 'vitest'
+import {
+  barePrefixImports,
+  checkPackedManifest,
+  moduleSubpaths,
+  type PackageManifest,
+  publishablePackages,
+  specifierOf,
+} from './check-packaging.ts'
+
+const good: PackageManifest = {
+  name: '@spkg/x',
+  version: '1.0.0',
+  license: 'MIT',
+  type: 'module',
+  exports: {
+    '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+    './schema.json': './schema.json',
+    './package.json': './package.json',
+  },
+  dependencies: { '@spkg/manifest': '^1.0.0' },
+}
+const files = ['package.json', 'LICENSE', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'schema.json']
+
+describe('checkPackedManifest', () => {
+  it('accepts a package with types then default, a LICENSE and every target packed', () => {
+    expect(checkPackedManifest(good, files)).toEqual([])
+  })
+
+  it('refuses the source condition, devDependencies and workspace ranges', () => {
+    const bad: PackageManifest = {
+      ...good,
+      exports: {
+        '.': { '@spkg/source': './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' },
+      },
+      devDependencies: { '@spkg/test-utils': '0.0.0' },
+      dependencies: { '@spkg/manifest': 'workspace:^' },
+    }
+    expect(checkPackedManifest(bad, files)).toEqual([
+      'exports name the @spkg/source condition (it points into src/, which is not packed)',
+      'has devDependencies',
+      'depends on @spkg/manifest@workspace:^',
+      'exports "." -> ./src/index.ts, not in the tarball',
+      'exports ".": types is not the first condition',
+    ])
+  })
+
+  it('refuses an import-only export map (require() fails) and types after the code', () => {
+    const importOnly = {
+      ...good,
+      exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
+    }
+    expect(checkPackedManifest(importOnly, files)).toEqual([
+      'exports "." has no default condition (require() fails)',
+      'exports ".": default is not the last condition',
+    ])
+    const typesLast = {
+      ...good,
+      exports: { '.': { default: './dist/index.js', types: './dist/index.d.ts' } },
+    }
+    expect(checkPackedManifest(typesLast, files)).toEqual([
+      'exports ".": types is not the first condition',
+      'exports ".": default is not the last condition',
+    ])
+  })
+
+  it('refuses a missing LICENSE, packed sources, a missing target or bin', () => {
+    const withBin = { ...good, bin: { spkg: './dist/bin.js' } }
+    expect(
+      checkPackedManifest(withBin, ['package.json', 'src/index.ts', 'dist/index.d.ts', 'schema.json']),
+    ).toEqual([
+      'has no LICENSE file',
+      'packs src/',
+      'exports "." -> ./dist/index.js, not in the tarball',
+      'bin ./dist/bin.js is not in the tarball',
+    ])
+  })
+})
+
+describe('barePrefixImports', () => {
+  it('finds built-ins imported without node:, in every form tsup or esbuild writes', () => {
+    const code = [
+      'import { readFile } from "fs/promises";',
+      "import*as z from 'zlib'",
+      'const c = await import("crypto")',
+      'const p = require("path")',
+      'import "stream";',
+      'import { x } from "node:fs"; import y from "fsevents"; import "./fs"',
+    ].join('\n')
+    expect(barePrefixImports(code)).toEqual(['fs/promises', 'zlib', 'crypto', 'path', 'stream'])
+  })
+})
+
+describe('export subpaths', () => {
+  it('names every JavaScript subpath as a consumer writes it, JSON files apart', () => {
+    expect(moduleSubpaths(good)).toEqual(['.'])
+    expect(specifierOf('@spkg/state', '.')).toBe('@spkg/state')
+    expect(specifierOf('@spkg/state', './drivers/fs')).toBe('@spkg/state/drivers/fs')
+  })
+
+  it('finds the published packages of this repository, and no private one', () => {
+    const names = publishablePackages().map((p) => p.manifest.name)
+    expect(names).toContain('@spkg/reader')
+    expect(names).toContain('@spkg/validator')
+    expect(names).not.toContain('@spkg/test-utils')
+    expect(names).not.toContain('@spkg/api')
+  })
+})

@@ -1,0 +1,485 @@
+/**
+ * `pnpm check:packaging`: every published package tried as a third-party developer gets it.
+ *
+ * 1. `pnpm pack` of every publishable workspace package (not `private`), from its built `dist/`
+ *    (run `pnpm build` first; CI does). The packed package.json must name no `@spkg/source`
+ *    condition, no devDependencies and no `workspace:` range (the beforePacking hook in
+ *    `.pnpmfile.cjs` strips them); every export target must be in the tarball, with a LICENSE and
+ *    no `src/`. Every built file imports Node built-ins with their `node:` prefix.
+ * 2. `publint --strict` and `@arethetypeswrong/cli` on each tarball.
+ * 3. A scratch project in the system temporary directory (outside the repository) installs the
+ *    tarballs with `npm install` (third-party dependencies such as zod come from the npm registry).
+ *    It imports every export subpath from ES modules and `require()`s it from CommonJS, runs the
+ *    installed `spkg --help`, type-checks a consumer under `module: nodenext` (`.mts` and a `.cts`
+ *    that uses `import x = require(...)`, then runs what tsc emitted) and under
+ *    `moduleResolution: bundler`, with the strictest flags and `skipLibCheck: false`.
+ * 4. A Vite production build for browsers of a small player on `@spkg/reader` + `@spkg/story`,
+ *    from the installed tarballs; its minified and gzip sizes are printed. A Node built-in in the
+ *    browser bundle fails the check.
+ *
+ * Every problem is collected and printed; any problem exits 1. `KEEP=1` keeps the scratch folder.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+
+const root = join(import.meta.dirname, '..')
+
+export interface WorkspacePackage {
+  readonly dir: string
+  readonly manifest: PackageManifest
+}
+
+export interface PackageManifest {
+  name: string
+  version: string
+  private?: boolean
+  exports?: Record<string, unknown> | string
+  files?: string[]
+  bin?: Record<string, string> | string
+  dependencies?: Record<string, string>
+  devDependencies?: Record<string, string>
+  peerDependencies?: Record<string, string>
+  [key: string]: unknown
+}
+
+/** Publishable workspace packages: every package.json under packages/ and apps/ that is not private. */
+export function publishablePackages(base = root): WorkspacePackage[] {
+  return ['packages', 'apps']
+    .flatMap((d) => readdirSync(join(base, d)).map((n) => join(base, d, n)))
+    .filter((dir) => existsSync(join(dir, 'package.json')))
+    .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
+    .filter((p) => p.manifest.private !== true)
+}
+
+/** Every export subpath (`.`, `./node`, ...) with the conditions object or target it maps to. */
+export function exportEntries(manifest: PackageManifest): Array<[subpath: string, target: unknown]> {
+  const { exports } = manifest
+  if (exports === undefined) return []
+  if (typeof exports === 'string') return [['.', exports]]
+  return Object.entries(exports)
+}
+
+/** The specifier a consumer writes for a subpath: `@spkg/state` + `./drivers/fs` = `@spkg/state/drivers/fs`. */
+export const specifierOf = (name: string, subpath: string) =>
+  subpath === '.' ? name : `${name}/${subpath.slice(2)}`
+
+/** Subpaths that are JavaScript modules (JSON files such as `./package.json` are not). */
+export function moduleSubpaths(manifest: PackageManifest): string[] {
+  return exportEntries(manifest)
+    .filter(
+      ([subpath, target]) =>
+        !(typeof target === 'string' && target.endsWith('.json')) && !subpath.endsWith('.json'),
+    )
+    .map(([subpath]) => subpath)
+}
+
+function targetsOf(target: unknown): string[] {
+  if (typeof target === 'string') return [target]
+  if (Array.isArray(target)) return target.flatMap(targetsOf)
+  if (target && typeof target === 'object') return Object.values(target).flatMap(targetsOf)
+  return []
+}
+
+/**
+ * Problems with a packed package.json, given the list of files in the tarball (paths relative to
+ * the package root, as `package.json`, `dist/index.js`).
+ */
+export function checkPackedManifest(manifest: PackageManifest, files: readonly string[]): string[] {
+  const problems: string[] = []
+  const has = new Set(files)
+  if (JSON.stringify(manifest.exports ?? {}).includes('@spkg/source'))
+    problems.push('exports name the @spkg/source condition (it points into src/, which is not packed)')
+  if (manifest.devDependencies !== undefined) problems.push('has devDependencies')
+  const ranges = { ...manifest.dependencies, ...manifest.peerDependencies }
+  for (const [dep, range] of Object.entries(ranges))
+    if (range.startsWith('workspace:')) problems.push(`depends on ${dep}@${range}`)
+  if (!has.has('LICENSE')) problems.push('has no LICENSE file')
+  if (manifest.license !== 'MIT') problems.push(`license is ${String(manifest.license)}, not MIT`)
+  if (files.some((f) => f.startsWith('src/'))) problems.push('packs src/')
+  for (const [subpath, target] of exportEntries(manifest)) {
+    for (const file of targetsOf(target)) {
+      if (!has.has(file.replace(/^\.\//, '')))
+        problems.push(`exports "${subpath}" -> ${file}, not in the tarball`)
+    }
+    if (target && typeof target === 'object' && !Array.isArray(target)) {
+      const conditions = Object.keys(target)
+      if (!conditions.includes('default'))
+        problems.push(`exports "${subpath}" has no default condition (require() fails)`)
+      if (conditions.includes('types') && conditions[0] !== 'types')
+        problems.push(`exports "${subpath}": types is not the first condition`)
+      if (conditions.at(-1) !== 'default')
+        problems.push(`exports "${subpath}": default is not the last condition`)
+    }
+  }
+  const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin ?? {})
+  for (const bin of bins)
+    if (!has.has(bin.replace(/^\.\//, ''))) problems.push(`bin ${bin} is not in the tarball`)
+  return problems
+}
+
+/** Node built-ins imported without the `node:` prefix (`from "fs"`, `import("zlib")`, `require("crypto")`). */
+export function barePrefixImports(code: string): string[] {
+  const builtins =
+    'assert|buffer|child_process|crypto|events|fs|fs/promises|http|https|module|net|os|path|process|stream|stream/web|url|util|worker_threads|zlib'
+  const re = new RegExp(
+    `(?:from\\s*|import\\s*\\(\\s*|require\\s*\\(\\s*|import\\s+)["'](${builtins})["']`,
+    'g',
+  )
+  return [...code.matchAll(re)].map((m) => m[1] as string)
+}
+
+interface Run {
+  readonly status: number | null
+  readonly out: string
+}
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Run {
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  if (r.error) return { status: 1, out: String(r.error) }
+  return { status: r.status, out: `${r.stdout}${r.stderr}` }
+}
+
+const bin = (name: string) => join(root, 'node_modules', '.bin', name)
+
+async function main(): Promise<number> {
+  const started = performance.now()
+  const problems: string[] = []
+  const fail = (where: string, what: string) => problems.push(`${where}: ${what}`)
+  const step = (title: string) =>
+    console.log(`\n--- ${title} (${((performance.now() - started) / 1000).toFixed(1)} s)`)
+
+  const scratch = mkdtempSync(join(tmpdir(), 'spkg-packaging-'))
+  const tarballs = join(scratch, 'tarballs')
+  const consumer = join(scratch, 'consumer')
+  mkdirSync(tarballs)
+  mkdirSync(consumer)
+  const packages = publishablePackages()
+  const packed: Array<WorkspacePackage & { tarball: string; packedManifest: PackageManifest }> = []
+
+  try {
+    step(`pack ${packages.map((p) => p.manifest.name).join(', ')}`)
+    for (const pkg of packages) {
+      const { name } = pkg.manifest
+      if (!existsSync(join(pkg.dir, 'dist'))) {
+        fail(name, 'no dist/: run `pnpm build` first')
+        continue
+      }
+      const r = run('pnpm', ['pack', '--pack-destination', tarballs], pkg.dir)
+      const tarball = join(tarballs, `${name.replace('@', '').replace('/', '-')}-${pkg.manifest.version}.tgz`)
+      if (r.status !== 0 || !existsSync(tarball)) {
+        fail(name, `pnpm pack failed\n${r.out}`)
+        continue
+      }
+      const list = run('tar', ['-tzf', tarball], scratch)
+      const files = list.out
+        .split('\n')
+        .filter(Boolean)
+        .map((f) => f.replace(/^package\//, ''))
+      const packedManifest = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json'], scratch).out)
+      for (const p of checkPackedManifest(packedManifest, files)) fail(`${name} packed package.json`, p)
+      const unpacked = join(scratch, 'unpacked', name)
+      mkdirSync(unpacked, { recursive: true })
+      run('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1'], scratch)
+      for (const file of files.filter((f) => /\.(js|mjs|cjs)$/.test(f))) {
+        const bare = barePrefixImports(readFileSync(join(unpacked, file), 'utf8'))
+        if (bare.length > 0)
+          fail(`${name} ${file}`, `imports Node built-ins without node: (${bare.join(', ')})`)
+      }
+      console.log(`${name}: ${files.length} files`)
+      packed.push({ ...pkg, tarball, packedManifest })
+    }
+
+    step('publint --strict, @arethetypeswrong/cli')
+    for (const { manifest, tarball, packedManifest } of packed) {
+      const lint = run(bin('publint'), ['run', tarball, '--strict'], scratch)
+      if (lint.status !== 0 || /warning|error/i.test(lint.out.replace(/All good!/, '')))
+        fail(`${manifest.name} publint`, lint.out.trim())
+      if (packedManifest.exports === undefined) continue // the CLI: a bin, nothing to import
+      // --profile node16: no `node10` resolution (export maps need Node 12+; engines says >=20.19).
+      // cjs-resolves-to-esm: the tool's TypeScript (5.6) predates require(esm); Node 20.19+ loads
+      // these files with require(), which step 3 proves by running it, as it proves TypeScript 5.9
+      // `nodenext` type-checks a `.cts` consumer.
+      const attw = run(
+        bin('attw'),
+        [tarball, '--profile', 'node16', '--ignore-rules', 'cjs-resolves-to-esm', '--no-emoji', '--no-color'],
+        scratch,
+      )
+      if (attw.status !== 0) fail(`${manifest.name} attw`, attw.out.trim())
+    }
+
+    step('npm install the tarballs into a scratch project')
+    const typesNode = JSON.parse(
+      readFileSync(join(root, 'node_modules/@types/node/package.json'), 'utf8'),
+    ).version
+    const fileSpecs = Object.fromEntries(packed.map((p) => [p.manifest.name, `file:${p.tarball}`]))
+    writeFileSync(
+      join(consumer, 'package.json'),
+      JSON.stringify(
+        {
+          name: 'spkg-consumer',
+          private: true,
+          type: 'module',
+          dependencies: fileSpecs,
+          devDependencies: { '@types/node': typesNode },
+          // our packages depend on each other by version (`^0.0.0`): take them from the tarballs, never the registry
+          overrides: fileSpecs,
+        },
+        null,
+        2,
+      ),
+    )
+    const install = run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
+      consumer,
+    )
+    if (install.status !== 0) {
+      fail('npm install', install.out)
+      return report(problems, scratch, started)
+    }
+    for (const p of packed) {
+      const installed = join(consumer, 'node_modules', p.manifest.name, 'package.json')
+      if (!existsSync(installed)) fail(p.manifest.name, 'not installed')
+    }
+    const nested = run(
+      'find',
+      ['node_modules', '-mindepth', '3', '-path', '*/node_modules/@spkg/*', '-prune'],
+      consumer,
+    )
+    if (nested.out.trim()) fail('npm install', `nested copies of our packages:\n${nested.out}`)
+
+    const libraries = packed.filter((p) => p.packedManifest.exports !== undefined)
+    const specifiers = libraries.flatMap((p) =>
+      moduleSubpaths(p.packedManifest).map((s) => specifierOf(p.manifest.name, s)),
+    )
+    const jsonSpecifiers = libraries.flatMap((p) =>
+      exportEntries(p.packedManifest)
+        .map(([s]) => s)
+        .filter((s) => !moduleSubpaths(p.packedManifest).includes(s))
+        .map((s) => specifierOf(p.manifest.name, s)),
+    )
+
+    step(`import and require() ${specifiers.length} subpaths, ${jsonSpecifiers.length} JSON files`)
+    const checkLoaded = `
+      const empty = Object.entries(loaded).filter(([, m]) => Object.keys(m).length === 0).map(([s]) => s)
+      if (empty.length) { console.error('no exports: ' + empty.join(', ')); process.exit(1) }
+      console.log(Object.keys(loaded).length + ' loaded, ' + Object.values(loaded).reduce((n, m) => n + Object.keys(m).length, 0) + ' exports')`
+    writeFileSync(
+      join(consumer, 'esm.mjs'),
+      [
+        'const loaded = {}',
+        ...specifiers.map((s) => `loaded[${JSON.stringify(s)}] = await import(${JSON.stringify(s)})`),
+        ...jsonSpecifiers.map(
+          (s) =>
+            `loaded[${JSON.stringify(s)}] = (await import(${JSON.stringify(s)}, { with: { type: 'json' } })).default`,
+        ),
+        checkLoaded,
+      ].join('\n'),
+    )
+    writeFileSync(
+      join(consumer, 'cjs.cjs'),
+      [
+        "'use strict'",
+        'const loaded = {}',
+        ...[...specifiers, ...jsonSpecifiers].map(
+          (s) => `loaded[${JSON.stringify(s)}] = require(${JSON.stringify(s)})`,
+        ),
+        checkLoaded,
+      ].join('\n'),
+    )
+    for (const file of ['esm.mjs', 'cjs.cjs']) {
+      const r = run(process.execPath, [file], consumer)
+      console.log(`${file}: ${r.out.trim()}`)
+      if (r.status !== 0) fail(file, r.out)
+      if (/ExperimentalWarning/.test(r.out)) fail(file, `warns: ${r.out}`)
+    }
+    for (const p of packed) {
+      const bins =
+        typeof p.packedManifest.bin === 'string' ? [p.manifest.name] : Object.keys(p.packedManifest.bin ?? {})
+      for (const b of bins) {
+        const r = run(join(consumer, 'node_modules', '.bin', b), ['--help'], consumer)
+        if (r.status !== 0 || r.out.trim() === '') fail(`${b} --help`, `exit ${r.status}\n${r.out}`)
+        else console.log(`${b} --help: ${r.out.split('\n').length} lines`)
+      }
+    }
+
+    step('TypeScript: nodenext (.mts, .cts, run), bundler; strictest flags, skipLibCheck false')
+    const strictest = {
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      noImplicitOverride: true,
+      noImplicitReturns: true,
+      noFallthroughCasesInSwitch: true,
+      noPropertyAccessFromIndexSignature: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      allowUnusedLabels: false,
+      allowUnreachableCode: false,
+      isolatedModules: true,
+      verbatimModuleSyntax: true,
+      forceConsistentCasingInFileNames: true,
+      skipLibCheck: false,
+      target: 'ES2022',
+    }
+    // Browser-only drivers: their types name DOM interfaces (IDBFactory, Storage); a Node project has
+    // no DOM lib, so only the bundler (browser) consumer type-checks them. Node still loads them above.
+    const browserOnly = new Set(['@spkg/state/drivers/indexeddb', '@spkg/state/drivers/local-storage'])
+    const names = specifiers.map((s, i) => [s, `m${i}`] as const)
+    const nodeNames = names.filter(([s]) => !browserOnly.has(s))
+    const typed = [
+      "import { openPackage, type OpenResult } from '@spkg/reader'",
+      "import { createStoryRun } from '@spkg/story'",
+      "import { parseManifest } from '@spkg/manifest'",
+      'export async function open(bytes: Uint8Array): Promise<OpenResult> {',
+      '  const result = await openPackage(bytes)',
+      '  if (result.ok) createStoryRun(result.package.storySource())',
+      '  return result',
+      '}',
+      'export const parse: typeof parseManifest = parseManifest',
+    ].join('\n')
+    const imports = (list: typeof names) =>
+      `${list.map(([s, n]) => `import * as ${n} from '${s}'`).join('\n')}\n${typed}\n` +
+      `export const loaded: readonly object[] = [${list.map(([, n]) => n).join(', ')}]\n` +
+      `if (loaded.some((m) => Object.keys(m).length === 0)) throw new Error('a module has no exports')\n` +
+      `console.log(loaded.length + ' modules imported')\n`
+    mkdirSync(join(consumer, 'nodenext'))
+    writeFileSync(join(consumer, 'nodenext', 'esm.mts'), imports(nodeNames))
+    writeFileSync(
+      join(consumer, 'nodenext', 'cjs.cts'),
+      `${nodeNames.map(([s, n]) => `import ${n} = require('${s}')`).join('\n')}\n` +
+        `const loaded: readonly object[] = [${nodeNames.map(([, n]) => n).join(', ')}]\n` +
+        'if (loaded.some((m) => Object.keys(m).length === 0)) throw new Error("a module has no exports")\n' +
+        `console.log(loaded.length + ' modules required from a .cts file')\nexport = loaded\n`,
+    )
+    writeFileSync(
+      join(consumer, 'nodenext', 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          ...strictest,
+          lib: ['ES2023'],
+          types: ['node'],
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          outDir: 'out',
+        },
+        include: ['*.mts', '*.cts'],
+      }),
+    )
+    mkdirSync(join(consumer, 'bundler'))
+    writeFileSync(join(consumer, 'bundler', 'main.ts'), imports(names))
+    writeFileSync(
+      join(consumer, 'bundler', 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          ...strictest,
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          types: [],
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          noEmit: true,
+        },
+        include: ['*.ts'],
+      }),
+    )
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+    for (const project of ['nodenext', 'bundler']) {
+      const r = run(process.execPath, [tsc, '-p', join(consumer, project)], consumer)
+      if (r.status !== 0) fail(`tsc ${project}`, r.out)
+      else console.log(`tsc ${project}: ok`)
+    }
+    for (const file of ['esm.mjs', 'cjs.cjs']) {
+      const emitted = join(consumer, 'nodenext', 'out', file)
+      if (!existsSync(emitted)) continue
+      const r = run(process.execPath, [emitted], consumer)
+      if (r.status !== 0) fail(`node nodenext/out/${file}`, r.out)
+      else console.log(`node nodenext/out/${file}: ok ${r.out.trim()}`)
+    }
+
+    step('Vite production build for browsers: @spkg/reader + @spkg/story')
+    await browserBundle(consumer, fail)
+  } catch (error) {
+    fail('check-packaging', error instanceof Error ? (error.stack ?? error.message) : String(error))
+  }
+  return report(problems, scratch, started)
+}
+
+/** A small player (open a package, play to the first pause) built by Vite from the installed tarballs. */
+async function browserBundle(consumer: string, fail: (where: string, what: string) => void): Promise<void> {
+  const web = join(consumer, 'web')
+  mkdirSync(web)
+  writeFileSync(
+    join(web, 'index.html'),
+    '<!doctype html><input type="file"><script type="module" src="./main.js"></script>\n',
+  )
+  writeFileSync(
+    join(web, 'main.js'),
+    `import { openPackage } from '@spkg/reader'
+import { createStoryRun } from '@spkg/story'
+const input = document.querySelector('input')
+input.addEventListener('change', async () => {
+  const opened = await openPackage(new Uint8Array(await input.files[0].arrayBuffer()))
+  if (!opened.ok) return document.body.append(opened.diagnostics.map((d) => d.code).join('\\n'))
+  const run = createStoryRun(opened.package.storySource())
+  for (let e = await run.next(); e && e.type !== 'pause'; e = await run.next()) if (e.type === 'block') document.body.append(e.block.text)
+})
+`,
+  )
+  const warnings: string[] = []
+  const { build, createLogger } = await import('vite')
+  const logger = createLogger('warn')
+  const customLogger = {
+    ...logger,
+    warn: (msg: string) => warnings.push(msg),
+    warnOnce: (msg: string) => warnings.push(msg),
+    error: (msg: string) => warnings.push(msg),
+  }
+  await build({
+    root: web,
+    configFile: false,
+    logLevel: 'warn',
+    customLogger,
+    build: {
+      outDir: join(web, 'dist'),
+      emptyOutDir: true,
+      reportCompressedSize: false,
+      modulePreload: false,
+    },
+  })
+  const builtins = warnings.filter((w) => /externalized for browser compatibility|node:/i.test(w))
+  if (builtins.length > 0) fail('vite build', `Node built-ins in the browser bundle:\n${builtins.join('\n')}`)
+  else if (warnings.length > 0) console.log(`vite warnings:\n${warnings.join('\n')}`)
+  const assets = join(web, 'dist', 'assets')
+  const js = readdirSync(assets).filter((f) => f.endsWith('.js'))
+  const code = Buffer.concat(js.map((f) => readFileSync(join(assets, f))))
+  if (js.length === 0 || code.length === 0) fail('vite build', 'no JavaScript emitted')
+  if (/["']node:/.test(code.toString('utf8'))) fail('vite build', 'the browser bundle names a node: module')
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
+  console.log(
+    `reader + story, Vite ${js.length} file(s): ${kb(code.length)} minified, ${kb(gzipSync(code, { level: 9 }).length)} gzip (level 9)`,
+  )
+}
+
+function report(problems: string[], scratch: string, started: number): number {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1)
+  if (process.env.KEEP) console.log(`\nscratch project kept: ${scratch}`)
+  else rmSync(scratch, { recursive: true, force: true })
+  if (problems.length === 0) {
+    console.log(`\npackaging check passed in ${seconds} s`)
+    return 0
+  }
+  console.error(`\npackaging check FAILED (${problems.length} problem(s), ${seconds} s):`)
+  for (const p of problems) console.error(`\n✗ ${p}`)
+  return 1
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.filename === process.argv[1]
+if (isMain) process.exitCode = await main()
