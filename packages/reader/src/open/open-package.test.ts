@@ -356,6 +356,40 @@ describe.each(backends)('openPackage, %s', (_, openPackage) => {
       expect(pathsOf(r.diagnostics, 'pkg/integrity-mismatch')).toEqual(['story/0001-start.sty'])
     })
 
+    it('refuses a package whose integrity lists a hash that cannot be read, naming the file', async () => {
+      const files = packageFiles({ integrity: true, assets: { 'assets/a.png': 'png' } })
+      const manifest = JSON.parse(new TextDecoder().decode(files.get('manifest.json')))
+      for (const bad of ['xyz', 'a'.repeat(63), 5, null, { sha256: 'x' }]) {
+        manifest.integrity['assets/a.png'] = bad
+        files.set('manifest.json', enc.encode(JSON.stringify(manifest)))
+        const r = await open(buildArchive(Object.fromEntries(files)))
+        expect(r.ok, JSON.stringify(bad)).toBe(false)
+        expect(
+          r.diagnostics.filter((d) => d.severity === 'fatal').map((d) => [d.code, d.path, d.field]),
+        ).toEqual([['pkg/integrity-malformed', 'assets/a.png', '/integrity/assets~1a.png']])
+      }
+    })
+
+    it('refuses a package whose integrity is not an object: no file could be verified', async () => {
+      for (const bad of ['abc', '', 0, true, ['story/0001-start.sty']]) {
+        const r = await open(buildPackage({ manifest: { integrity: bad } }))
+        expect(r.ok, JSON.stringify(bad)).toBe(false)
+        const [fatal, ...more] = r.diagnostics.filter((d) => d.severity === 'fatal')
+        expect(more).toEqual([])
+        expect(fatal).toMatchObject({
+          code: 'pkg/integrity-malformed',
+          path: 'manifest.json',
+          field: '/integrity',
+        })
+        expect(fatal?.message).toMatch(/^integrity must be an object .*, so no file can be verified/)
+      }
+    })
+
+    it('still loads a manifest whose integrity is null or absent (nothing declared)', async () => {
+      expect((await open(buildPackage({ manifest: { integrity: null } }))).ok).toBe(true)
+      expect((await open(buildPackage())).ok).toBe(true)
+    })
+
     it('reports a file integrity omits (closed world) and still loads', async () => {
       const files = packageFiles({ integrity: true })
       files.set('assets/extra.png', enc.encode('x'))

@@ -34,6 +34,12 @@ describe('step 4: the manifest', () => {
     }
   })
 
+  it('hands step 6 the integrity as written when the parser could not read all of it', async () => {
+    const bad = { 'story/0001-start.sty': 'xyz' }
+    expect((await read(buildPackage({ manifest: { integrity: bad } }), false)).m?.integrity).toEqual(bad)
+    expect((await read(buildPackage({ manifest: { integrity: 'abc' } }), true)).m?.integrity).toBe('abc')
+  })
+
   it('refuses a manifest that is not UTF-8, not JSON or has no id', async () => {
     const notUtf8 = buildPackage({ entry: { 'manifest.json': { data: new Uint8Array([0x7b, 0xff, 0x7d]) } } })
     expect(await read(notUtf8, false)).toEqual({ m: undefined, codes: ['manifest/not-json'] })

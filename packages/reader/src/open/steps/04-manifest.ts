@@ -50,7 +50,28 @@ export async function readManifest(
   const parsed = parseManifestText(text)
   diagnostics.push(...parsed.diagnostics)
   if (!parsed.manifest || hasFatal(diagnostics)) return undefined
-  return { manifest: parsed.manifest, integrity: parsed.manifest.integrity }
+  return {
+    manifest: parsed.manifest,
+    integrity: declaredIntegrity(text, parsed.manifest, parsed.diagnostics),
+  }
+}
+
+/**
+ * The `integrity` the author wrote. The manifest parser keeps only what it can read (it drops a
+ * value that is not a SHA-256, and a map that is not an object, with a finding at `/integrity`),
+ * but a package that asks for verification must not load a file unverified: when the parser
+ * reported anything there, step 6 gets the value as written, which `verifyIntegrity` refuses
+ * (`pkg/integrity-malformed`, fatal) where it cannot be read.
+ */
+function declaredIntegrity(text: string, manifest: Manifest, found: readonly Diagnostic[]): unknown {
+  if (!found.some((d) => d.field === '/integrity' || d.field?.startsWith('/integrity/')))
+    return manifest.integrity
+  try {
+    return (JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as { integrity?: unknown })
+      .integrity
+  } catch {
+    return manifest.integrity
+  }
 }
 
 /**

@@ -14,7 +14,7 @@ export function needsHashes(o: Opening): boolean {
 
 /** Checks the hashes against `integrity` and the checksum file, pushing the findings. */
 export function checkIntegrity(o: Opening, hashes: ReadonlyMap<string, string>): void {
-  if (o.integrity)
+  if (o.integrity !== undefined)
     o.diagnostics.push(
       ...verifyIntegrity(hashes, o.integrity as Record<string, string>, { layout: o.layout }),
     )
