@@ -5,6 +5,7 @@
  * (`{ statusCode, code?, message }`, see errors.ts).
  */
 import { randomUUID } from 'node:crypto'
+import type { ServerOptions } from 'node:http'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { LIMITS } from '@spkg/manifest'
@@ -117,12 +118,21 @@ function failClosedAuth(app: FastifyInstance) {
  * await app.listen({ host: app.config.host, port: app.config.port })
  */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
-  const options: FastifyServerOptions = {
+  const options: FastifyServerOptions & { http?: ServerOptions } = {
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config) }),
     bodyLimit: LIMITS.maxRequestBodyBytes,
     // Fastify accepts a hop count at run time; its type omits it.
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
-    requestTimeout: 30_000,
+    // Connection timeouts (config.ts, README): a whole request, its headers, an idle kept-alive connection, and any
+    // connection on which nothing moves. Node checks the first two every `connectionsCheckingInterval` (30 s by
+    // default, so a request could outlive its timeout by that much): at most a second here.
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    connectionTimeout: config.timeouts.connectionMs,
+    http: {
+      headersTimeout: config.timeouts.headersMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.timeouts.headersMs / 4))),
+    },
     genReqId: requestId,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: handleFrameworkError,

@@ -38,6 +38,15 @@ const integer = (min: number, max: number, fallback: number) =>
       .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)),
   )
 
+/** Default connection timeouts, ms (`REQUEST_TIMEOUT_MS` and the others; see {@link Config.timeouts}). */
+export const TIMEOUT_DEFAULTS = {
+  requestMs: 30_000,
+  headersMs: 10_000,
+  keepAliveMs: 5_000,
+  connectionMs: 30_000,
+  shutdownMs: 10_000,
+} as const
+
 const EnvSchema = z.object({
   HOST: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(255).default('127.0.0.1')),
   PORT: integer(0, 65_535, 3000),
@@ -109,6 +118,11 @@ const EnvSchema = z.object({
   ),
   AUTH_EVENTS_RETENTION_DAYS: integer(1, 3650, 90),
   RATE_LIMIT_MAX_FACTOR: integer(1, 10_000_000, 1),
+  REQUEST_TIMEOUT_MS: integer(100, 3_600_000, TIMEOUT_DEFAULTS.requestMs),
+  HEADERS_TIMEOUT_MS: integer(100, 3_600_000, TIMEOUT_DEFAULTS.headersMs),
+  KEEP_ALIVE_TIMEOUT_MS: integer(100, 3_600_000, TIMEOUT_DEFAULTS.keepAliveMs),
+  CONNECTION_TIMEOUT_MS: integer(100, 3_600_000, TIMEOUT_DEFAULTS.connectionMs),
+  SHUTDOWN_TIMEOUT_MS: integer(100, 600_000, TIMEOUT_DEFAULTS.shutdownMs),
 })
 
 /** The environment variables the API reads (all optional; see apps/api/README.md for defaults). */
@@ -152,6 +166,19 @@ export interface Config {
    * need many requests of one user to reach a route (the report quota across instances) and benchmarks.
    */
   rateLimitMaxFactor: number
+  /** Connection timeouts, ms; `headersMs`, `keepAliveMs` and `connectionMs` are at most `requestMs`. */
+  timeouts: {
+    /** `REQUEST_TIMEOUT_MS`: a whole request, headers and body, must arrive within this (408 otherwise). */
+    requestMs: number
+    /** `HEADERS_TIMEOUT_MS`: the request headers must arrive within this (408 otherwise). */
+    headersMs: number
+    /** `KEEP_ALIVE_TIMEOUT_MS`: an idle kept-alive connection is closed after this. */
+    keepAliveMs: number
+    /** `CONNECTION_TIMEOUT_MS`: a connection on which nothing moves for this long is closed (idle sockets). */
+    connectionMs: number
+    /** `SHUTDOWN_TIMEOUT_MS`: a graceful shutdown may take this long; then the process exits 1 anyway. */
+    shutdownMs: number
+  }
 }
 
 /** Thrown by {@link loadConfig}: `issues` holds one line per bad setting, naming the variable. */
@@ -192,6 +219,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     )
   if (isProduction && e.RATE_LIMIT_MAX_FACTOR !== 1)
     issues.push('RATE_LIMIT_MAX_FACTOR: must be 1 in production (the SPEC limits apply)')
+  for (const name of ['HEADERS_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'CONNECTION_TIMEOUT_MS'] as const) {
+    if (e[name] > e.REQUEST_TIMEOUT_MS)
+      issues.push(`${name}: must be at most REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`)
+  }
   if (issues.length > 0) throw new ConfigError(issues)
   const publicHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST
   return deepFreeze({
@@ -216,6 +247,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     authEventsRetentionDays: e.AUTH_EVENTS_RETENTION_DAYS,
     rateLimitMaxFactor: e.RATE_LIMIT_MAX_FACTOR,
+    timeouts: {
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      headersMs: e.HEADERS_TIMEOUT_MS,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      connectionMs: e.CONNECTION_TIMEOUT_MS,
+      shutdownMs: e.SHUTDOWN_TIMEOUT_MS,
+    },
   })
 }
 

@@ -31,6 +31,47 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(c) && Object.isFrozen(c.oidc)).toBe(true)
   })
 
+  it('has connection timeouts, each settable, none above the request timeout', () => {
+    expect(loadConfig({}).timeouts).toEqual({
+      requestMs: 30_000,
+      headersMs: 10_000,
+      keepAliveMs: 5_000,
+      connectionMs: 30_000,
+      shutdownMs: 10_000,
+    })
+    expect(
+      loadConfig({
+        REQUEST_TIMEOUT_MS: '60000',
+        HEADERS_TIMEOUT_MS: '20000',
+        KEEP_ALIVE_TIMEOUT_MS: '59000',
+        CONNECTION_TIMEOUT_MS: '45000',
+        SHUTDOWN_TIMEOUT_MS: '2000',
+      }).timeouts,
+    ).toEqual({
+      requestMs: 60_000,
+      headersMs: 20_000,
+      keepAliveMs: 59_000,
+      connectionMs: 45_000,
+      shutdownMs: 2000,
+    })
+    expect(
+      issues({
+        REQUEST_TIMEOUT_MS: '5000',
+        HEADERS_TIMEOUT_MS: '6000',
+        KEEP_ALIVE_TIMEOUT_MS: '7000',
+        CONNECTION_TIMEOUT_MS: '8000',
+      }),
+    ).toEqual([
+      'HEADERS_TIMEOUT_MS: must be at most REQUEST_TIMEOUT_MS (5000)',
+      'KEEP_ALIVE_TIMEOUT_MS: must be at most REQUEST_TIMEOUT_MS (5000)',
+      'CONNECTION_TIMEOUT_MS: must be at most REQUEST_TIMEOUT_MS (5000)',
+    ])
+    expect(issues({ REQUEST_TIMEOUT_MS: '10', SHUTDOWN_TIMEOUT_MS: 'soon' })).toEqual([
+      'REQUEST_TIMEOUT_MS: must be at least 100',
+      'SHUTDOWN_TIMEOUT_MS: must be an integer from 100 to 600000',
+    ])
+  })
+
   it('reads every variable', () => {
     const c = loadConfig({
       HOST: '0.0.0.0',
