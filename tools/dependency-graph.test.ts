@@ -1,15 +1,29 @@
 /**
- * Dependencies point inward (STYLE.md section 1): this test reads every workspace package's
- * package.json and sources and fails on an edge the table does not allow, or on an import of
- * one of our packages that package.json does not declare.
+ * Dependencies point inward (STYLE.md section 1). This test reads the package.json and the
+ * TypeScript of every workspace package (packages/*, apps/*, bench/) and of the repository's own
+ * tools (tools/ and the root configs, declared by the root package.json), and fails on:
+ * - an import of one of our packages that the table below does not allow, or that package.json
+ *   does not declare;
+ * - a declared dependency that no file of the package imports. For our `@spkg/*` packages this is
+ *   strict (an import, type-only or not, is the only use); a `dependencies` entry imported only by
+ *   tests belongs in devDependencies. A third-party dependency counts as used when a file imports
+ *   it or one of the package's scripts runs it (`tsup`, `drizzle-kit`, `node --import tsx`);
+ *   `@types/*` packages are used by the compiler and not checked. The root package.json is
+ *   the workspace's shared toolchain (Biome, Vitest, tsup, TypeScript, ...), used by every
+ *   package's scripts and configs, so only its `@spkg/*` entries are checked;
+ * - `@spkg/test-utils` imported by anything but a test file (`*.test.ts`, or a file in a `test/`
+ *   folder) or the benchmarks (bench/ is private and builds its inputs with the fixture builders);
+ * - a runtime import cycle between the files of one package (relative imports; `import type`,
+ *   `export type`, type-only specifiers and dynamic `import()` do not count).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { importsOf, isTestFile, packageOf, readAll, runtimeCycles, sourceFiles } from './import-graph.ts'
 
 const root = join(import.meta.dirname, '..')
 
-/** Which of our packages each package may import (test-utils is allowed in tests everywhere). */
+/** Which of our packages each package may import (test files may also import `@spkg/test-utils`). */
 const ALLOWED: Record<string, string[]> = {
   '@spkg/manifest': [],
   '@spkg/integrity': ['@spkg/manifest'],
@@ -19,66 +33,137 @@ const ALLOWED: Record<string, string[]> = {
   '@spkg/repo-import': ['@spkg/reader', '@spkg/manifest'],
   '@spkg/client': ['@spkg/manifest', '@spkg/state'],
   '@spkg/test-utils': ['@spkg/manifest'],
+  'spkg-monorepo': [],
 }
+/** Apps and harnesses: they may import any package, and nothing may import them. */
 const APPS = new Set(['@spkg/validator', '@spkg/api', '@spkg/player', '@spkg/bench'])
 
-function walk(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'dist') continue
-    const p = join(dir, name)
-    if (statSync(p).isDirectory()) walk(p, out)
-    else if (/\.(ts|tsx|mts)$/.test(name)) out.push(p)
+interface Workspace {
+  readonly dir: string
+  readonly pkg: {
+    name: string
+    scripts?: Record<string, string>
+    dependencies?: Record<string, string>
+    devDependencies?: Record<string, string>
+    peerDependencies?: Record<string, string>
   }
-  return out
+  readonly files: string[]
 }
 
-const workspaces = ['packages', 'apps']
-  .flatMap((d) => readdirSync(join(root, d)).map((n) => join(root, d, n)))
-  .filter((d) => {
-    try {
-      return statSync(join(d, 'package.json')).isFile()
-    } catch {
-      return false
-    }
-  })
-  .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
+const read = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+const workspaces: Workspace[] = [
+  ...['packages', 'apps']
+    .flatMap((d) => readdirSync(join(root, d)).map((n) => join(root, d, n)))
+    .filter((dir) => existsSync(join(dir, 'package.json'))),
+  join(root, 'bench'),
+].map((dir) => ({ dir, pkg: read(dir), files: sourceFiles(dir) }))
+workspaces.push({
+  dir: root,
+  pkg: read(root),
+  files: [...sourceFiles(join(root, 'tools'), ['fixtures']), join(root, 'vitest.config.ts')],
+})
 
-const ours = (spec: string) => /^@spkg\/[a-z-]+/.exec(spec)?.[0]
+const rel = (file: string) => relative(root, file)
+
+const ours = (name: string) => name.startsWith('@spkg/')
 
 describe('dependency direction', () => {
+  it('scans bench/ and tools/ too', () => {
+    const names = workspaces.map((w) => w.pkg.name)
+    expect(names).toContain('@spkg/bench')
+    expect(names).toContain('spkg-monorepo')
+    expect(workspaces.find((w) => w.pkg.name === 'spkg-monorepo')?.files.map(rel)).toContain(
+      'tools/dependency-graph.test.ts',
+    )
+  })
+
   it('knows every workspace package', () => {
     for (const { pkg } of workspaces) expect(pkg.name in ALLOWED || APPS.has(pkg.name), pkg.name).toBe(true)
   })
-  it.each(workspaces.map((w) => [w.pkg.name as string, w]))(
-    '%s imports only what it may',
-    (name, { dir, pkg }) => {
-      const declared = new Set(
-        Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies }),
-      )
-      const problems: string[] = []
-      for (const dep of declared) {
-        const target = ours(dep)
-        if (!target || target === '@spkg/test-utils') continue
-        if (APPS.has(target)) problems.push(`package.json depends on the app ${target}`)
+
+  it.each(workspaces.map((w) => [w.pkg.name, w] as const))('%s imports only what it may', (name, w) => {
+    const { pkg, dir } = w
+    const declared = new Set(
+      Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies }),
+    )
+    const problems: string[] = []
+    for (const dep of declared) {
+      if (!ours(dep) || dep === '@spkg/test-utils') continue
+      if (APPS.has(dep)) problems.push(`package.json depends on the app ${dep}`)
+      else if (!APPS.has(name) && !ALLOWED[name]?.includes(dep))
+        problems.push(`package.json depends on ${dep}`)
+    }
+    for (const file of w.files) {
+      const isTest = isTestFile(file, dir)
+      for (const { specifier } of importsOf(readFileSync(file, 'utf8'), file)) {
+        const target = packageOf(specifier)
+        if (!target || !ours(target) || target === name) continue
+        const where = rel(file)
+        if (target === '@spkg/test-utils') {
+          if (!isTest && name !== '@spkg/bench')
+            problems.push(`${where} imports @spkg/test-utils; only tests (*.test.ts, test/) may`)
+        } else if (APPS.has(target)) problems.push(`${where} imports the app ${target}`)
         else if (!APPS.has(name) && !ALLOWED[name]?.includes(target))
-          problems.push(`package.json depends on ${target}`)
+          problems.push(`${where} imports ${target}`)
+        if (!declared.has(target))
+          problems.push(`${where} imports ${target}, which package.json does not declare`)
       }
-      for (const file of walk(dir)) {
-        const text = readFileSync(file, 'utf8')
-        const isTest = /\.test\.ts$|\/test\/|_test-/.test(file)
-        for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](@spkg\/[a-z-]+)(?:\/[^'"]*)?['"]/g)) {
-          const target = m[1]!
-          const where = relative(root, file)
-          if (target === name) continue
-          if (target === '@spkg/test-utils' && isTest) continue
-          if (APPS.has(target)) problems.push(`${where} imports the app ${target}`)
-          else if (!APPS.has(name) && !ALLOWED[name]?.includes(target))
-            problems.push(`${where} imports ${target}`)
-          if (!declared.has(target))
-            problems.push(`${where} imports ${target}, which package.json does not declare`)
+    }
+    expect(problems).toEqual([])
+  })
+})
+
+describe('declared dependencies are used', () => {
+  it.each(workspaces.map((w) => [w.pkg.name, w] as const))(
+    '%s imports or runs every dependency it declares',
+    (name, w) => {
+      const { pkg, dir } = w
+      const importedBy = new Map<string, { test: boolean; code: boolean }>()
+      for (const file of w.files) {
+        const test = isTestFile(file, dir)
+        for (const { specifier } of importsOf(readFileSync(file, 'utf8'), file)) {
+          const target = packageOf(specifier)
+          if (!target) continue
+          const seen = importedBy.get(target) ?? { test: false, code: false }
+          importedBy.set(target, { test: seen.test || test, code: seen.code || !test })
+        }
+      }
+      const scripts = Object.values(pkg.scripts ?? {}).join('\n')
+      const runByScript = (dep: string) =>
+        new RegExp(`(^|[\\s=/])${dep.replace(/[/.]/g, '\\$&')}(\\s|$)`, 'm').test(scripts)
+      const problems: string[] = []
+      const sections = {
+        dependencies: pkg.dependencies,
+        devDependencies: pkg.devDependencies,
+        peerDependencies: pkg.peerDependencies,
+      }
+      for (const [section, deps] of Object.entries(sections)) {
+        for (const dep of Object.keys(deps ?? {})) {
+          const use = importedBy.get(dep)
+          if (ours(dep)) {
+            if (!use) problems.push(`${section} names ${dep}, which no file imports`)
+            else if (section === 'dependencies' && !use.code && !APPS.has(name))
+              problems.push(`dependencies names ${dep}, which only tests import: move it to devDependencies`)
+          } else if (
+            name !== 'spkg-monorepo' &&
+            !use &&
+            !runByScript(dep) &&
+            !TOOLING[name]?.[dep] &&
+            !dep.startsWith('@types/')
+          )
+            problems.push(`${section} names ${dep}, which no file imports and no script runs`)
         }
       }
       expect(problems).toEqual([])
     },
   )
+})
+
+describe('no runtime import cycle inside a package', () => {
+  it.each(workspaces.map((w) => [w.pkg.name, w] as const))('%s', (_name, w) => {
+    const cycles = runtimeCycles(readAll(w.files)).map((c) =>
+      [...c, c[0]].map((f) => rel(f as string)).join(' -> '),
+    )
+    expect(cycles).toEqual([])
+  })
 })

@@ -1,0 +1,132 @@
+/**
+ * Import graph of the repository's TypeScript, for `tools/dependency-graph.test.ts`: which
+ * modules each file imports, whether an import is only for types, and the runtime import cycles
+ * between the files of one package.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import ts from 'typescript'
+
+export interface ImportRef {
+  /** The specifier as written: `@spkg/manifest`, `./check-story.ts`, `node:fs`. */
+  readonly specifier: string
+  /** `import type`, `export type`, or every named specifier marked `type`: erased at run time. */
+  readonly typeOnly: boolean
+  /** `import('...')`: loaded when called, so never part of a load-time cycle. */
+  readonly dynamic: boolean
+}
+
+/** Every import of a TypeScript source text, read with the TypeScript parser. */
+export function importsOf(code: string, fileName = 'file.ts'): ImportRef[] {
+  const source = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS)
+  const out: ImportRef[] = []
+  const add = (node: ts.Expression | undefined, typeOnly: boolean, dynamic: boolean) => {
+    if (node && ts.isStringLiteralLike(node)) out.push({ specifier: node.text, typeOnly, dynamic })
+  }
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause
+      // `import type X`, `import type { A }`, and `import { type A, type B }` (every name a type)
+      // count as type-only: bundlers (esbuild, tsup, Vite) drop the last one. tsc under
+      // verbatimModuleSyntax would keep it as `import {} from`; write `import type` to be sure.
+      const named = clause?.namedBindings
+      const allNamedTypes =
+        clause !== undefined &&
+        clause.name === undefined &&
+        named !== undefined &&
+        ts.isNamedImports(named) &&
+        named.elements.length > 0 &&
+        named.elements.every((e) => e.isTypeOnly)
+      add(node.moduleSpecifier, clause?.isTypeOnly === true || allNamedTypes, false)
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier) {
+      const clause = node.exportClause
+      const allNamedTypes =
+        clause !== undefined &&
+        ts.isNamedExports(clause) &&
+        clause.elements.length > 0 &&
+        clause.elements.every((e) => e.isTypeOnly)
+      add(node.moduleSpecifier, node.isTypeOnly || allNamedTypes, false)
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      add(node.moduleReference.expression, node.isTypeOnly, false)
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      add(node.arguments[0], false, true)
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      add(node.argument.literal as ts.Expression, true, false)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return out
+}
+
+/** The package name a bare specifier names: `@spkg/state/drivers/fs` -> `@spkg/state`, `zod/mini` -> `zod`. */
+export function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:'))
+    return undefined
+  const parts = specifier.split('/')
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
+}
+
+/** The file a relative specifier names, as TypeScript with `allowImportingTsExtensions` resolves it. */
+export function resolveRelative(
+  from: string,
+  specifier: string,
+  exists: (p: string) => boolean,
+): string | undefined {
+  const base = resolve(dirname(from), specifier)
+  const stem = base.replace(/\.(js|mjs|cjs)$/, '')
+  const candidates = [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, join(base, 'index.ts')]
+  return candidates.find((c) => /\.(ts|tsx|mts)$/.test(c) && exists(c))
+}
+
+/**
+ * Runtime import cycles among `files` (relative imports only; type-only and dynamic imports do not
+ * count). Each cycle is listed once, as the files in import order, starting from its smallest path.
+ */
+export function runtimeCycles(files: ReadonlyMap<string, string>): string[][] {
+  const edges = new Map<string, string[]>()
+  for (const [file, code] of files) {
+    const targets = importsOf(code)
+      .filter((i) => !i.typeOnly && !i.dynamic && i.specifier.startsWith('.'))
+      .map((i) => resolveRelative(file, i.specifier, (p) => files.has(p)))
+      .filter((t): t is string => t !== undefined)
+    edges.set(file, [...new Set(targets)].sort())
+  }
+  const cycles = new Map<string, string[]>()
+  const state = new Map<string, 'active' | 'done'>()
+  const stack: string[] = []
+  const visit = (file: string) => {
+    state.set(file, 'active')
+    stack.push(file)
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === 'active') {
+        const cycle = stack.slice(stack.indexOf(next))
+        const start = cycle.indexOf([...cycle].sort()[0] as string)
+        const rotated = [...cycle.slice(start), ...cycle.slice(0, start)]
+        cycles.set(rotated.join(' -> '), rotated)
+      } else if (!state.has(next)) visit(next)
+    }
+    stack.pop()
+    state.set(file, 'done')
+  }
+  for (const file of [...edges.keys()].sort()) if (!state.has(file)) visit(file)
+  return [...cycles.values()]
+}
+
+/** Every .ts/.tsx/.mts file under `dir`, skipping node_modules, dist and the folders in `skip`. */
+export function sourceFiles(dir: string, skip: readonly string[] = [], out: string[] = []): string[] {
+  if (!existsSync(dir)) return out
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || skip.includes(name)) continue
+    const p = join(dir, name)
+    if (statSync(p).isDirectory()) sourceFiles(p, skip, out)
+    else if (/\.(ts|tsx|mts)$/.test(name) && !name.endsWith('.d.ts')) out.push(p)
+  }
+  return out
+}
+
+export const readAll = (files: readonly string[]) => new Map(files.map((f) => [f, readFileSync(f, 'utf8')]))
+
+/** Tests and test-only code: `*.test.ts` files, and anything in a `test/` folder of the package. */
+export const isTestFile = (file: string, packageDir: string) =>
+  /\.test\.tsx?$/.test(file) || relative(packageDir, file).split('/').includes('test')
