@@ -144,13 +144,7 @@ describe('declared dependencies are used', () => {
             if (!use) problems.push(`${section} names ${dep}, which no file imports`)
             else if (section === 'dependencies' && !use.code && !APPS.has(name))
               problems.push(`dependencies names ${dep}, which only tests import: move it to devDependencies`)
-          } else if (
-            name !== 'spkg-monorepo' &&
-            !use &&
-            !runByScript(dep) &&
-            !TOOLING[name]?.[dep] &&
-            !dep.startsWith('@types/')
-          )
+          } else if (name !== 'spkg-monorepo' && !use && !runByScript(dep) && !dep.startsWith('@types/'))
             problems.push(`${section} names ${dep}, which no file imports and no script runs`)
         }
       }
