@@ -3,6 +3,9 @@
  * Positions are 1-based lines and code-point columns.
  */
 
+/** What an explicit or implicit id names in a part: the targets of jumps, gates and links. */
+export type IdKind = 'heading' | 'anchor' | 'group' | 'option'
+
 /** A source position. */
 export interface Pos {
   line: number

@@ -1,8 +1,23 @@
 /**
  * @spkg/story: the story language 1.0 (`.sty` parts and `.xty` modules): parser, static checker
  * and interpreter. Runs the same in browsers and Node; it never touches the DOM, files or network.
+ * Every export is listed here and described in the README ("Exports").
  */
-export type * from './ast.ts'
+
+export type {
+  BinOp,
+  DeclarationBlock,
+  Expr,
+  Inline,
+  JumpNode,
+  MediaKind,
+  ModuleAst,
+  Node,
+  OptionNode,
+  PartAst,
+  Pos,
+  SetStmt,
+} from './ast.ts'
 export type { CheckStoryInput } from './check/check-story.ts'
 export { checkStory } from './check/check-story.ts'
 export { parseModule } from './parse/parse-module.ts'
@@ -10,4 +25,24 @@ export type { ParseOptions, ParseResult } from './parse/parse-story.ts'
 export { parseStory } from './parse/parse-story.ts'
 export type { ModulePathOptions, ResolvedTarget } from './paths.ts'
 export { modulePathCandidates, resolveModulePath, resolveTarget } from './paths.ts'
-export * from './run/index.ts'
+export { createStoryRun } from './run/create-story-run.ts'
+export { resumeStoryRun } from './run/resume-story-run.ts'
+export type { Rng } from './run/rng.ts'
+export { createRng, drawUint32 } from './run/rng.ts'
+export type {
+  Block,
+  BlockEvent,
+  HostFunction,
+  HostFunctions,
+  PauseEvent,
+  PauseLink,
+  PauseOption,
+  ResumeResult,
+  StoryAnswer,
+  StoryEvent,
+  StoryRun,
+  StoryRunOptions,
+  StorySourceLike,
+  TextRun,
+  Value,
+} from './run/types.ts'

@@ -3,10 +3,9 @@
  * package and checks what only the whole package can tell.
  */
 import { createDiagnostic, type Diagnostic, type DiagnosticCode, isVariableName } from '@spkg/manifest'
-import type { ModuleAst, Pos } from '../ast.ts'
 import { parseModule } from '../parse/parse-module.ts'
 import { parseStory } from '../parse/parse-story.ts'
-import type { IdKind } from '../parse/resolve.ts'
+import { type CheckContext, PHASE } from './context.ts'
 import { checkModules, scopeOf } from './modules.ts'
 import { NameChecks } from './names.ts'
 import { PartChecks } from './parts.ts'
@@ -31,47 +30,6 @@ export interface CheckStoryInput {
   extensions?: string[]
   /** A flat archive: modules sit at the root (`{use combat}` is `combat.xty`). @default false */
   flat?: boolean
-}
-
-/** When a finding is reported: findings about one file at one position keep this order. */
-export const PHASE = {
-  manifest: 0,
-  parse: 1,
-  targets: 2,
-  media: 3,
-  seed: 4,
-  implicitIds: 5,
-  deadSections: 6,
-  deadParts: 7,
-  modules: 8,
-  partUses: 9,
-  names: 10,
-  calls: 11,
-} as const
-
-/** Shared state of one check run. Internal to the checker files. */
-export interface CheckContext {
-  /** Every part path (parsed or not yet). */
-  partPaths: ReadonlySet<string>
-  /** The id table of each part parsed so far. */
-  partIds: Map<string, Map<string, IdKind>>
-  modules: Map<string, ModuleAst>
-  moduleOrder: string[]
-  entry: string | undefined
-  /** `manifest.parts` as given. */
-  order: string[]
-  assets: Set<string> | undefined
-  requires: Set<string>
-  sessionKeys: string[]
-  flat: boolean
-  /** The phase {@link CheckContext.report} files findings under. */
-  phase: number
-  /** Reports at `pos` in `file`; without `pos`, a finding about a JSON file (with `field`). */
-  report(file: string, code: DiagnosticCode, message: string, pos?: Pos, field?: string): void
-  /** A place in the report order, for a finding only decided later ({@link CheckContext.reportAt}). */
-  reserve(): number
-  /** Reports a finding in the place `seq` reserved, under `phase`. */
-  reportAt(seq: number, phase: number, file: string, code: DiagnosticCode, message: string, pos: Pos): void
 }
 
 /**

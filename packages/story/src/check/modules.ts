@@ -8,20 +8,7 @@ import type { Expr, ModuleAst, Pos } from '../ast.ts'
 import { BUILTINS, IMPURE_BUILTINS } from '../builtins.ts'
 import { nodeExprs, visitNodes, walkExpr } from '../parse/walk.ts'
 import { modulePathCandidates } from '../paths.ts'
-import type { CheckContext } from './check-story.ts'
-
-/** What a module declares, by name, with the module that declares it. */
-export interface Scope {
-  consts: Map<string, string>
-  fns: Map<string, { params: string[]; module: string }>
-  passages: Map<string, { params: string[]; module: string }>
-  externs: Map<string, { params: string[]; module: string }>
-}
-
-/** An empty scope. */
-export function emptyScope(): Scope {
-  return { consts: new Map(), fns: new Map(), passages: new Map(), externs: new Map() }
-}
+import { type CheckContext, emptyScope, type Scope } from './context.ts'
 
 /** Adds the declarations of `mod` (at `path`) to `scope`, first declaration winning. */
 function addModule(scope: Scope, path: string, mod: ModuleAst): void {

@@ -7,8 +7,7 @@
 import type { Expr, Node, PartAst, Pos, SetStmt } from '../ast.ts'
 import { BUILTINS, describeArity } from '../builtins.ts'
 import { inlineSets, nodeExprs, optionExprs, visitNodes, walkExpr } from '../parse/walk.ts'
-import { type CheckContext, PHASE } from './check-story.ts'
-import type { Scope } from './modules.ts'
+import { type CheckContext, PHASE, type Scope } from './context.ts'
 
 /** One use of a name, with the chain of sections (innermost last) it appears in. */
 type Use =

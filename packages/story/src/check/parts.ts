@@ -3,11 +3,10 @@
  * sections that nothing reaches, and once-only groups without explicit ids. Internal.
  */
 
-import type { Node, PartAst, Pos } from '../ast.ts'
-import type { IdKind } from '../parse/resolve.ts'
+import type { IdKind, Node, PartAst, Pos } from '../ast.ts'
 import { visitInline, visitNodes } from '../parse/walk.ts'
 import { resolveTarget } from '../paths.ts'
-import { type CheckContext, PHASE } from './check-story.ts'
+import { type CheckContext, PHASE } from './context.ts'
 
 interface Target {
   target: string

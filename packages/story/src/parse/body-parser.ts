@@ -4,26 +4,21 @@
  */
 
 import type { Inline, JumpNode, Node, OptionNode, Pos } from '../ast.ts'
-import { classify, type LineKind } from './classify.ts'
+import { classify } from './classify.ts'
 import { commandLineNode } from './command-line.ts'
 import type { ParseContext } from './context.ts'
 import type { InlineToken } from './inline.ts'
 import { buildInline, tokenizeInline } from './inline.ts'
 import { singleLineNode } from './line-nodes.ts'
+import type { IdInfo, LineKind, LineParser } from './line-parser.ts'
 import { optionNode } from './option-line.ts'
 import { type Line, parseTagList, posAt, splitTags } from './scan.ts'
 
 /** How deeply blocks (`{if}`, option bodies) may nest before the rest is skipped. */
 const MAX_DEPTH = 100
 
-/** An explicit id seen in the file, for `story/duplicate-id` and jump checks. */
-export interface IdInfo {
-  line: number
-  kind: 'heading' | 'anchor' | 'group' | 'option'
-}
-
-/** Parses a sequence of lines into nodes. */
-export class LineParser {
+/** The line parser of parts and passages. */
+export class BodyParser implements LineParser {
   i = 0
   readonly kinds: LineKind[]
   readonly ids = new Map<string, IdInfo>()

@@ -1,22 +1,8 @@
 /**
  * Line kinds (section 1): after stripping indentation, the first rule that matches wins. Internal.
  */
+import type { LineKind } from './line-parser.ts'
 import { findClose, type Line } from './scan.ts'
-
-/** The kind of a source line. */
-export type LineKind =
-  | 'blank'
-  | 'comment'
-  | 'heading'
-  | 'gate'
-  | 'anchor'
-  | 'jump'
-  | 'option'
-  | 'media'
-  | 'command'
-  | 'unclosed'
-  | 'tags'
-  | 'text'
 
 const COMMAND_WORD = /^\{\s*(if|elif|else|end|set|local|use|seed|insert|call|const|fn|passage|extern)\b/
 

@@ -4,8 +4,8 @@
  */
 
 import type { Expr, Node, Pos } from '../ast.ts'
-import type { LineParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
+import type { LineParser } from './line-parser.ts'
 import { type Line, posAt } from './scan.ts'
 
 /**

@@ -4,7 +4,7 @@
 
 import type { Expr, Pos, SetStmt } from '../ast.ts'
 import type { ParseContext } from './context.ts'
-import { KEYWORDS } from './expression.ts'
+import { KEYWORDS, parseExpr, withExprParser } from './expression.ts'
 import { ID_ONLY, type Line, posAt } from './scan.ts'
 
 /** A parsed command. */
@@ -68,7 +68,7 @@ export function parseCommand(
     case 'if':
     case 'elif': {
       if (!rest.trim()) return bad(ctx, `'{${word}}' needs a condition`, posAt(line, close))
-      const cond = ctx.expr(line, from, close)
+      const cond = parseExpr(ctx, line, from, close)
       return cond && { c: word, cond }
     }
     case 'else':
@@ -138,7 +138,7 @@ function parseAssignment(
   const exprFrom = from + m[0].length
   if (!line.raw.slice(exprFrom, close).trim())
     return bad(ctx, `expected an expression after '${m[3]}'`, posAt(line, close))
-  const e = ctx.expr(line, exprFrom, close)
+  const e = parseExpr(ctx, line, exprFrom, close)
   return e && { name: m[2]!, op: m[3] as SetStmt['op'], e, pos }
 }
 
@@ -158,7 +158,7 @@ function parseDeclarationLike(
     if (stmt.op !== '=') return bad(ctx, "'{const}' defines a value with '='", pos)
     return { c: 'const', name: stmt.name, e: stmt.e }
   }
-  return ctx.withParser(line, from, close, (p) => {
+  return withExprParser(ctx, line, from, close, (p) => {
     p.i = lead
     const first = NAME.exec(rest.slice(p.i))?.[0]
     if (!first) return p.fail(`expected a name after '{${word}'`)

@@ -3,6 +3,8 @@
  * Errors become `story/bad-expression` at the offending token; the caller skips the construct.
  */
 import type { BinOp, Expr, Pos } from '../ast.ts'
+import type { ParseContext } from './context.ts'
+import { type Line, posAt } from './scan.ts'
 
 /** Words that cannot be names (clarification 18). */
 export const KEYWORDS: ReadonlySet<string> = new Set(
@@ -336,5 +338,28 @@ export class ExprParser {
       this.i++
     }
     this.fail('the string is not closed', start)
+  }
+}
+
+/** Parses `line.raw.slice(from, to)` as one expression; reports and returns undefined on error. */
+export function parseExpr(ctx: ParseContext, line: Line, from: number, to: number): Expr | undefined {
+  return withExprParser(ctx, line, from, to, (p) => p.parseAll())
+}
+
+/** Runs `parse` on an {@link ExprParser} over `line.raw.slice(from, to)`; reports syntax errors. */
+export function withExprParser<T>(
+  ctx: ParseContext,
+  line: Line,
+  from: number,
+  to: number,
+  parse: (p: ExprParser) => T,
+): T | undefined {
+  const p = new ExprParser(line.raw.slice(from, to), (o) => posAt(line, from + o))
+  try {
+    return parse(p)
+  } catch (e) {
+    if (!(e instanceof ExprSyntaxError)) throw e
+    ctx.report('story/bad-expression', e.message, posAt(line, from + e.offset))
+    return undefined
   }
 }

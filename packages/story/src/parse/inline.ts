@@ -7,6 +7,7 @@ import type { DiagnosticCode } from '@spkg/manifest'
 import type { Expr, Inline, Pos } from '../ast.ts'
 import { parseCommand } from './command.ts'
 import type { ParseContext } from './context.ts'
+import { parseExpr } from './expression.ts'
 import { createCloser, isAsciiPunct, type Line, posAt, TARGET_RE } from './scan.ts'
 
 /** A flat inline token: an inline node or a piece of `{if}` structure. */
@@ -57,7 +58,7 @@ export function tokenizeInline(
           posAt(line, close),
         )
       else {
-        const e = ctx.expr(line, i + 2, close)
+        const e = parseExpr(ctx, line, i + 2, close)
         if (e) out.push({ k: 'interp', e })
       }
       i = close

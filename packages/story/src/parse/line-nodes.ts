@@ -4,9 +4,8 @@
  */
 
 import type { JumpNode, MediaKind, Node } from '../ast.ts'
-import type { LineParser } from './body-parser.ts'
-import type { LineKind } from './classify.ts'
 import { checkTarget } from './inline.ts'
+import type { LineKind, LineParser } from './line-parser.ts'
 import { ID, ID_ONLY, type Line, posAt, TARGET_RE, trailingId } from './scan.ts'
 
 /** A whole jump: `-> #id` or `-> END`. */

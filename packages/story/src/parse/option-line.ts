@@ -4,9 +4,9 @@
  */
 
 import type { JumpNode, OptionNode } from '../ast.ts'
-import type { LineParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
 import { jumpNode } from './line-nodes.ts'
+import type { LineParser } from './line-parser.ts'
 import { findClose, type Line, posAt, trailingId } from './scan.ts'
 
 /** An option line (its body is parsed by the caller): bullet, guard, label, id, jump and tags. */

@@ -3,7 +3,7 @@
  */
 
 import type { ModuleAst } from '../ast.ts'
-import { LineParser } from './body-parser.ts'
+import { BodyParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
 import { ParseContext } from './context.ts'
 import { type ParseOptions, type ParseResult, sortDiagnostics } from './parse-story.ts'
@@ -26,7 +26,7 @@ const ALLOWED = "a module holds only '{use}', '{set}', '{const}', '{fn}', '{pass
 export function parseModule(source: string | Uint8Array, options: ParseOptions): ParseResult<ModuleAst> {
   const ctx = new ParseContext(options.path)
   const lines = splitLines(sourceText(ctx, source))
-  const lp = new LineParser(ctx, lines)
+  const lp = new BodyParser(ctx, lines)
   lp.passage = true
   const ast: ModuleAst = {
     kind: 'module',
@@ -106,7 +106,7 @@ export function parseModule(source: string | Uint8Array, options: ParseOptions):
   return { ast, diagnostics: sortDiagnostics(ctx.diagnostics) }
 }
 
-function skipPassage(lp: LineParser, i: number): number {
+function skipPassage(lp: BodyParser, i: number): number {
   lp.i = i
   lp.seq(-1)
   return lp.i < lp.lines.length ? lp.i + 1 : lp.i

@@ -3,7 +3,7 @@
  */
 import type { Diagnostic } from '@spkg/manifest'
 import type { DeclarationBlock, PartAst } from '../ast.ts'
-import { LineParser } from './body-parser.ts'
+import { BodyParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
 import { ParseContext } from './context.ts'
 import { resolvePart } from './resolve.ts'
@@ -40,7 +40,7 @@ export interface ParseResult<T> {
 export function parseStory(source: string | Uint8Array, options: ParseOptions): ParseResult<PartAst> {
   const ctx = new ParseContext(options.path)
   const lines = splitLines(sourceText(ctx, source))
-  const lp = new LineParser(ctx, lines)
+  const lp = new BodyParser(ctx, lines)
   const declarations = parseDeclarations(ctx, lines, lp)
   const body = lp.seq(-1)
   const ast: PartAst = { kind: 'part', file: options.path, declarations, body }
@@ -52,7 +52,7 @@ export function parseStory(source: string | Uint8Array, options: ParseOptions): 
  * Reads the declaration block (section 4): leading blank lines, comments, tag lines, `{use}`,
  * `{seed}` and `{set}`. Leaves `lp.i` at the first line of the body.
  */
-function parseDeclarations(ctx: ParseContext, lines: Line[], lp: LineParser): DeclarationBlock {
+function parseDeclarations(ctx: ParseContext, lines: Line[], lp: BodyParser): DeclarationBlock {
   const block: DeclarationBlock = { tags: [], uses: [], defaults: [] }
   let i = 0
   for (; i < lines.length; i++) {

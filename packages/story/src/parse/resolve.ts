@@ -3,18 +3,15 @@
  * targets, `#id` references in expressions and `{local}` placement. Internal.
  */
 
-import type { Expr, Node, PartAst } from '../ast.ts'
-import type { LineParser } from './body-parser.ts'
+import type { Expr, IdKind, Node, PartAst } from '../ast.ts'
 import type { ParseContext } from './context.ts'
+import type { LineParser } from './line-parser.ts'
 import { nodeExprs, optionExprs, visitNodes, walkExpr } from './walk.ts'
 
 /** Built-ins whose `#id` argument must name a heading. */
 const HEADING_REF = new Set(['visits'])
 /** Built-ins whose `#id` argument must name a choice group. */
 const GROUP_REF = new Set(['passed', 'picked'])
-
-/** What an id names in a part, for jumps and references. */
-export type IdKind = 'heading' | 'anchor' | 'group' | 'option'
 
 /**
  * Fills implicit group ids and checks the same-file references of `ast`. Returns the id table

@@ -3,6 +3,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { memorySource, play } from '../../test/helpers/play.ts'
+import { BUILTINS as LANGUAGE_BUILTINS, REF_BUILTINS } from '../builtins.ts'
+import { checkStory } from '../check/check-story.ts'
+import { BUILTIN_NAMES, BUILTINS } from './builtins.ts'
 import { createRng, drawInt } from './rng.ts'
 
 /** Renders `${expr}` in a one-line story (seed 42) and returns the text and diagnostic codes. */
@@ -149,5 +152,28 @@ describe('runtime errors never stop play', () => {
       line: 3,
       column: 7,
     })
+  })
+})
+
+describe('one table of built-ins', () => {
+  it('the interpreter implements exactly the value built-ins of the language table, with its arities', () => {
+    const valueNames = [...LANGUAGE_BUILTINS.keys()].filter((n) => !REF_BUILTINS.has(n))
+    expect([...BUILTINS.keys()].sort()).toEqual(valueNames.sort())
+    for (const [name, [min, max]] of BUILTINS) expect([min, max]).toEqual(LANGUAGE_BUILTINS.get(name))
+    expect([...BUILTIN_NAMES].sort()).toEqual([...LANGUAGE_BUILTINS.keys()].sort())
+  })
+
+  it('a module may not redeclare a built-in, at check time and at play time alike', async () => {
+    for (const name of LANGUAGE_BUILTINS.keys()) {
+      const files = { 'story/a.sty': '{use m}\nHi.', 'extensions/m.xty': `{fn ${name}(x) = x}` }
+      const checked = checkStory({
+        parts: { 'story/a.sty': files['story/a.sty'] },
+        order: ['story/a.sty'],
+        modules: { 'extensions/m.xty': files['extensions/m.xty'] },
+      })
+      expect(checked.map((d) => d.code)).toContain('story/duplicate-declaration')
+      const { lines } = await play(memorySource(files))
+      expect(lines.filter((l) => l.startsWith('! story/duplicate-declaration'))).toHaveLength(1)
+    }
   })
 })

@@ -3,6 +3,7 @@
  * evaluated arguments; a wrong type reports `story/type-error` and yields `false`. Internal.
  */
 import type { Pos } from '../ast.ts'
+import { BUILTINS as LANGUAGE_BUILTINS, type ValueBuiltinName } from '../builtins.ts'
 import { drawInt, drawUint32 } from './rng.ts'
 import type { Value } from './types.ts'
 import { equal, show, typeName } from './values.ts'
@@ -86,127 +87,81 @@ const cp = (s: string) => {
 
 const NUMERIC = /^\s*-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/
 
-/** name → [min arity, max arity, implementation]. */
-export const BUILTINS: ReadonlyMap<string, readonly [number, number, Impl]> = new Map<
-  string,
-  readonly [number, number, Impl]
->([
-  [
-    'len',
-    [
-      1,
-      1,
-      (m, a, file, pos) => {
-        const x = a[0]!
-        if (typeof x === 'string') return cp(x)
-        if (Array.isArray(x)) return x.length
-        return bad(m, `len() needs a string or a list, not ${typeName(x)}`, file, pos)
-      },
-    ],
-  ],
-  [
-    'join',
-    [
-      2,
-      2,
-      (m, a, file, pos) => {
-        const [x, sep] = a as [Value, Value]
-        if (!Array.isArray(x)) return bad(m, `join() needs a list, not ${typeName(x)}`, file, pos)
-        if (typeof sep !== 'string')
-          return bad(m, `join() needs a string separator, not ${typeName(sep)}`, file, pos)
-        return x.map(show).join(sep)
-      },
-    ],
-  ],
-  [
-    'contains',
-    [
-      2,
-      2,
-      (m, a, file, pos) => {
-        const [h, n] = a as [Value, Value]
-        if (Array.isArray(h)) return h.some((x) => equal(x, n))
-        if (typeof h === 'string' && typeof n === 'string') return h.includes(n)
-        return bad(
-          m,
-          `contains() needs a list, or two strings; got ${typeName(h)} and ${typeName(n)}`,
-          file,
-          pos,
-        )
-      },
-    ],
-  ],
-  ['min', [1, Infinity, extreme('min', true)]],
-  ['max', [1, Infinity, extreme('max', false)]],
-  ['abs', [1, 1, num1('abs', Math.abs)]],
-  ['floor', [1, 1, num1('floor', Math.floor)]],
-  ['ceil', [1, 1, num1('ceil', Math.ceil)]],
-  ['round', [1, 1, num1('round', (x) => Math.floor(x + 0.5))]],
-  ['str', [1, 1, (_m, a) => show(a[0]!)]],
-  [
-    'num',
-    [
-      1,
-      1,
-      (m, a, file, pos) => {
-        const x = a[0]!
-        if (typeof x === 'number') return x
-        if (typeof x === 'string' && NUMERIC.test(x)) return Number(x)
-        return bad(
-          m,
-          `num() cannot read a number from ${typeof x === 'string' ? `"${x}"` : typeName(x)}`,
-          file,
-          pos,
-        )
-      },
-    ],
-  ],
-  ['upper', [1, 1, str1('upper', (s) => s.toUpperCase())]],
-  ['lower', [1, 1, str1('lower', (s) => s.toLowerCase())]],
-  [
-    'cap',
-    [
-      1,
-      1,
-      str1('cap', (s) => {
-        const first = s.codePointAt(0)
-        if (first === undefined) return s
-        const n = first > 0xffff ? 2 : 1
-        return s.slice(0, n).toUpperCase() + s.slice(n)
-      }),
-    ],
-  ],
-  ['random', [2, 2, (m, a, file, pos) => randomInt(m, a[0]!, a[1]!, file, pos)]],
-  ['roll', [2, 2, (m, a, file, pos) => rollDice(m, a[0]!, a[1]!, file, pos)]],
-  [
-    'pick',
-    [
-      1,
-      1,
-      (m, a, file, pos) => {
-        const x = a[0]!
-        if (!Array.isArray(x)) return bad(m, `pick() needs a list, not ${typeName(x)}`, file, pos)
-        if (x.length === 0) {
-          m.report('story/empty-pick', 'pick() of an empty list', file, pos)
-          return false
-        }
-        return x[Math.floor((drawUint32(m.rng) * x.length) / 4294967296)]!
-      },
-    ],
-  ],
-  [
-    'chance',
-    [
-      1,
-      1,
-      (m, a, file, pos) => {
-        const p = a[0]!
-        if (typeof p !== 'number') return bad(m, `chance() needs a number, not ${typeName(p)}`, file, pos)
-        return drawUint32(m.rng) < Math.floor(p * 4294967296)
-      },
-    ],
-  ],
-])
+/**
+ * The implementations, keyed by exactly the value built-ins of the language's table (../builtins.ts):
+ * a name missing here or unknown there does not compile.
+ */
+const IMPLEMENTATIONS: { readonly [K in ValueBuiltinName]: Impl } = {
+  len: (m, a, file, pos) => {
+    const x = a[0]!
+    if (typeof x === 'string') return cp(x)
+    if (Array.isArray(x)) return x.length
+    return bad(m, `len() needs a string or a list, not ${typeName(x)}`, file, pos)
+  },
+  join: (m, a, file, pos) => {
+    const [x, sep] = a as [Value, Value]
+    if (!Array.isArray(x)) return bad(m, `join() needs a list, not ${typeName(x)}`, file, pos)
+    if (typeof sep !== 'string')
+      return bad(m, `join() needs a string separator, not ${typeName(sep)}`, file, pos)
+    return x.map(show).join(sep)
+  },
+  contains: (m, a, file, pos) => {
+    const [h, n] = a as [Value, Value]
+    if (Array.isArray(h)) return h.some((x) => equal(x, n))
+    if (typeof h === 'string' && typeof n === 'string') return h.includes(n)
+    return bad(m, `contains() needs a list, or two strings; got ${typeName(h)} and ${typeName(n)}`, file, pos)
+  },
+  min: extreme('min', true),
+  max: extreme('max', false),
+  abs: num1('abs', Math.abs),
+  floor: num1('floor', Math.floor),
+  ceil: num1('ceil', Math.ceil),
+  round: num1('round', (x) => Math.floor(x + 0.5)),
+  str: (_m, a) => show(a[0]!),
+  num: (m, a, file, pos) => {
+    const x = a[0]!
+    if (typeof x === 'number') return x
+    if (typeof x === 'string' && NUMERIC.test(x)) return Number(x)
+    return bad(
+      m,
+      `num() cannot read a number from ${typeof x === 'string' ? `"${x}"` : typeName(x)}`,
+      file,
+      pos,
+    )
+  },
+  upper: str1('upper', (s) => s.toUpperCase()),
+  lower: str1('lower', (s) => s.toLowerCase()),
+  cap: str1('cap', (s) => {
+    const first = s.codePointAt(0)
+    if (first === undefined) return s
+    const n = first > 0xffff ? 2 : 1
+    return s.slice(0, n).toUpperCase() + s.slice(n)
+  }),
+  random: (m, a, file, pos) => randomInt(m, a[0]!, a[1]!, file, pos),
+  roll: (m, a, file, pos) => rollDice(m, a[0]!, a[1]!, file, pos),
+  pick: (m, a, file, pos) => {
+    const x = a[0]!
+    if (!Array.isArray(x)) return bad(m, `pick() needs a list, not ${typeName(x)}`, file, pos)
+    if (x.length === 0) {
+      m.report('story/empty-pick', 'pick() of an empty list', file, pos)
+      return false
+    }
+    return x[Math.floor((drawUint32(m.rng) * x.length) / 4294967296)]!
+  },
+  chance: (m, a, file, pos) => {
+    const p = a[0]!
+    if (typeof p !== 'number') return bad(m, `chance() needs a number, not ${typeName(p)}`, file, pos)
+    return drawUint32(m.rng) < Math.floor(p * 4294967296)
+  },
+}
+
+/** name → [min arity, max arity, implementation], the arities from the language's table. */
+export const BUILTINS: ReadonlyMap<string, readonly [number, number, Impl]> = new Map(
+  Object.entries(IMPLEMENTATIONS).map(([name, impl]) => {
+    const [min, max] = LANGUAGE_BUILTINS.get(name)!
+    return [name, [min, max, impl] as const]
+  }),
+)
 
 /** Names of the built-ins, including `visits`, `passed` and `picked` (a module may not redeclare them). */
-export const BUILTIN_NAMES: ReadonlySet<string> = new Set([...BUILTINS.keys(), 'visits', 'passed', 'picked'])
+export const BUILTIN_NAMES: ReadonlySet<string> = new Set(LANGUAGE_BUILTINS.keys())

@@ -3,94 +3,35 @@
  * addresses, so the machine runs a tight loop with no tree walking. Internal.
  */
 import type { Node, OptionNode, Pos, SetStmt } from '../ast.ts'
+import { resolveTarget } from '../paths.ts'
+import {
+  type COption,
+  type Instr,
+  OP_BADJUMP,
+  OP_CALL,
+  OP_END,
+  OP_EOF,
+  OP_EXEC,
+  OP_GATE,
+  OP_GOTO,
+  OP_GROUP,
+  OP_HEAD,
+  OP_INSERT,
+  OP_JF,
+  OP_MEDIA,
+  OP_PARA,
+  OP_RET,
+} from './code.ts'
 import { add, arith, compileExpr, localKey, sectionVisitsKey } from './expr.ts'
-import { type CompiledInline, compileInline } from './render.ts'
-import type { PauseOption, Value } from './types.ts'
+import { compileInline } from './render.ts'
+import type { Value } from './types.ts'
 import { typeName } from './values.ts'
-import { type Ev, intern, type ModuleScope, type PassageDef, type Scope, type Vm } from './vm.ts'
+import { intern, type ModuleScope, type Scope, type Vm } from './vm.ts'
 
-/** A compiled option. */
-export interface COption {
-  id: string
-  sticky: boolean
-  fallback: boolean
-  guard: Ev | undefined
-  label: CompiledInline
-  tags: string[]
-  /** Address of the option body. */
-  body: number
-  /**
-   * The option as a pause offers it, built once when its label is constant: every pause that
-   * offers the option shares this object (events are read-only), so neither play nor a resume's
-   * replay allocates it again.
-   */
-  shown: PauseOption | undefined
-}
-
-/** Opcodes: small integers, so the machine's switch compiles to a jump table. */
-export const OP_PARA = 0
-export const OP_HEAD = 1
-export const OP_MEDIA = 2
-export const OP_EXEC = 3
-export const OP_JF = 4
-export const OP_GOTO = 5
-export const OP_END = 6
-export const OP_GATE = 7
-export const OP_GROUP = 8
-export const OP_INSERT = 9
-export const OP_CALL = 10
-export const OP_EOF = 11
-export const OP_RET = 12
-export const OP_BADJUMP = 13
-
-/** One instruction. */
-export type Instr =
-  | { op: typeof OP_PARA; inline: CompiledInline; tags: string[] }
-  | {
-      op: typeof OP_HEAD
-      level: number
-      id: string
-      inline: CompiledInline
-      tags: string[]
-      silent: boolean
-      key: string
-    }
-  | {
-      op: typeof OP_MEDIA
-      path: string
-      alt: string
-      media: 'image' | 'audio' | 'video'
-      tags: string[]
-      pos: Pos
-    }
-  | { op: typeof OP_EXEC; run: (m: Vm) => void }
-  | { op: typeof OP_JF; cond: Ev; to: number }
-  | { op: typeof OP_GOTO; to: number }
-  | { op: typeof OP_END }
-  | { op: typeof OP_GATE; target: string }
-  | { op: typeof OP_GROUP; key: string; options: COption[]; after: number }
-  | {
-      op: typeof OP_INSERT
-      name: string
-      def: PassageDef | undefined
-      args: Ev[]
-      visitsKey: string | undefined
-      inPart: boolean
-      file: string
-      pos: Pos
-    }
-  | { op: typeof OP_CALL; ns: string; fn: string; args: Ev[]; file: string; pos: Pos }
-  | { op: typeof OP_EOF }
-  | { op: typeof OP_RET }
-  | { op: typeof OP_BADJUMP; id: string; file: string; pos: Pos }
-
-/** Resolves a gate or link target against the current part's directory (section 3). */
-export function resolveTarget(target: string, from: string): string {
-  const colon = target.indexOf(':')
-  const path = colon < 0 ? target : target.slice(0, colon)
-  if (path.includes('/')) return target
-  const slash = from.lastIndexOf('/')
-  return slash < 0 ? target : from.slice(0, slash + 1) + target
+/** The archive target (`path[:id]`) of a gate or link written in `file` (section 3). */
+function archiveTarget(file: string, target: string): string {
+  const r = resolveTarget(file, target)
+  return r.id === undefined ? r.part : `${r.part}:${r.id}`
 }
 
 /** Compiles `{set}` (and the reads `+=`/`-=` need) in `scope`. */
@@ -248,7 +189,7 @@ class Compiler {
     return compileInline(
       label,
       this.scope,
-      (t) => resolveTarget(t, this.env.file),
+      (t) => archiveTarget(this.env.file, t),
       (s) => compileSet(s, this.scope),
     )
   }
@@ -296,7 +237,7 @@ class Compiler {
         }
         return
       case 'gate':
-        code.push({ op: OP_GATE, target: resolveTarget(n.target, file) })
+        code.push({ op: OP_GATE, target: archiveTarget(file, n.target) })
         return
       case 'media':
         code.push({ op: OP_MEDIA, path: n.path, alt: n.alt, media: n.media, tags: n.tags, pos: n.pos })

@@ -4,6 +4,7 @@
  */
 import type { JsonValue } from '@spkg/manifest'
 import type { BinOp, Expr, Pos } from '../ast.ts'
+import { REF_BUILTINS } from '../builtins.ts'
 import { BUILTINS, rollDice } from './builtins.ts'
 import type { Value } from './types.ts'
 import { equal, fromJson, show, truthy, typeName } from './values.ts'
@@ -228,8 +229,7 @@ export function localKey(name: string, scope: Scope): string | undefined {
 
 function compileCall(callee: string, argExprs: Expr[], pos: Pos, scope: Scope): Ev {
   const { file } = scope
-  if (callee === 'visits' || callee === 'passed' || callee === 'picked')
-    return compileRefBuiltin(callee, argExprs, pos, scope)
+  if (REF_BUILTINS.has(callee)) return compileRefBuiltin(callee, argExprs, pos, scope)
   const args = argExprs.map((x) => compileExpr(x, scope))
   const n = args.length
   const evalArgs = (m: Vm): Value[] => {

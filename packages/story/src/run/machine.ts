@@ -1,7 +1,8 @@
 /**
- * The story machine: runs compiled parts instruction by instruction, queues events, pauses at
- * decisions, enters parts lazily and snapshots the reading state. `createStoryRun` and
- * `resumeStoryRun` wrap it. Internal; a deliberate hot loop, kept in one place.
+ * The story machine: runs compiled parts instruction by instruction, queues events and enters
+ * parts lazily; at a choice group or the end of a part with live links it hands over to
+ * decisions.ts (pauses, answers, the reading state), and parts come compiled from parts.ts.
+ * `createStoryRun` and `resumeStoryRun` wrap it. Internal; a deliberate hot loop, kept in one place.
  */
 import {
   createDiagnostic,
@@ -11,11 +12,8 @@ import {
   type ReadingState,
 } from '@spkg/manifest'
 import type { Pos } from '../ast.ts'
-import { parseStory } from '../parse/parse-story.ts'
 import {
   type COption,
-  compileBody,
-  compileDefault,
   type Instr,
   OP_BADJUMP,
   OP_CALL,
@@ -31,9 +29,17 @@ import {
   OP_MEDIA,
   OP_PARA,
   OP_RET,
-} from './compile.ts'
+} from './code.ts'
+import {
+  arrive,
+  choose,
+  type DecisionState,
+  endOfPartPause,
+  restoreDecisions,
+  saveState,
+} from './decisions.ts'
 import { callHost } from './expr.ts'
-import { ModuleRegistry, mergeScopes, moduleClosure } from './modules.ts'
+import { compilePart, type Part } from './parts.ts'
 import { render, renderPlain } from './render.ts'
 import { createRng, type Rng, randomSeed } from './rng.ts'
 import type {
@@ -42,7 +48,6 @@ import type {
   HostFunctions,
   PauseEvent,
   PauseLink,
-  PauseOption,
   StoryAnswer,
   StoryEvent,
   StoryRun,
@@ -51,46 +56,7 @@ import type {
   Value,
 } from './types.ts'
 import { fromJson, truthy } from './values.ts'
-import type { Vm } from './vm.ts'
-
-/** A compiled part. */
-interface Part {
-  file: string
-  code: Instr[]
-  ids: Map<string, number>
-  tags: string[]
-  seed: number | undefined
-  defaults: Array<(m: Vm) => void>
-  diagnostics: Diagnostic[]
-}
-
-/** What resume plugs into the machine while it replays. */
-export interface ReplayHooks {
-  /** At a pause: the recorded entry (an option id, or `>` and a link target), or `undefined` to stop here. */
-  onPause(key: string): string | undefined
-  /** At an automatic fallback: false when it does not match the record. */
-  onAuto(key: string, id: string): boolean
-  /** At a part entry: false when it does not follow the record. */
-  onEnter(path: string): boolean
-  /** Set when the replay no longer follows the record. */
-  diverged: boolean
-  stopped: boolean
-}
-
-/** Compiled parts and modules per story source, shared by its runs (resume replays without re-parsing). */
-const CACHE = new WeakMap<
-  object,
-  { registry: ModuleRegistry; parts: Map<string, { text: string; part: Part }> }
->()
-
-function cacheOf(source: StorySourceLike) {
-  let c = CACHE.get(source)
-  if (!c) {
-    c = { registry: new ModuleRegistry(source.modules ?? []), parts: new Map() }
-    CACHE.set(source, c)
-  }
-  return c
-}
+import type { ReplayHooks } from './vm.ts'
 
 /** Steps without a block, pause or part entry before the machine gives up on an endless loop. */
 const STEP_LIMIT = 100_000
@@ -101,14 +67,8 @@ const STEP_LIMIT = 100_000
  */
 const REPLAY_BLOCKS = 20_000
 
-/** Decision records longer than this get a set of their chosen ids for once-only filtering. */
-const USED_SET_AFTER = 16
-
-/** The links of a pause that offers none: one shared, frozen array (events are read-only). */
-const NO_LINKS: PauseLink[] = Object.freeze([]) as unknown as PauseLink[]
-
 /** The interpreter. Implements {@link StoryRun}. */
-export class Machine implements StoryRun, Vm {
+export class Machine implements StoryRun, DecisionState {
   vars = new Map<string, Value>()
   rng: Rng
   frame: Value[] = []
@@ -119,7 +79,7 @@ export class Machine implements StoryRun, Vm {
   replaying = false
   choices = new Map<string, string[]>()
   /** The chosen ids of decision keys with long records (see `arrive`); short records are searched. */
-  private used = new Map<string, Set<string>>()
+  readonly used = new Map<string, Set<string>>()
   visited = new Set<string>()
   visitedList: string[] = []
   /** Every part entry in order; the last is the current part. */
@@ -135,20 +95,20 @@ export class Machine implements StoryRun, Vm {
   replayed: BlockEvent[] | undefined
   /** The length of `replayed` at the latest part entry: blocks from there on belong to the current part. */
   replayedEntry = 0
-  private qh = 0
+  qh = 0
   private nextIndex = 0
   /** Blocks since the last decision or part entry while replaying. */
-  private sinceDecision = 0
+  sinceDecision = 0
   /** Steps since the last block, pause or part entry: a loop that makes none is endless. */
-  private idle = 0
-  private links: PauseLink[] = []
-  private pauseOptions: COption[] = []
+  idle = 0
+  links: PauseLink[] = []
+  pauseOptions: COption[] = []
   /** Scratch list of the options a group offers at an arrival (copied only when the pause stays open). */
-  private readonly offered: COption[] = []
+  readonly offered: COption[] = []
   private code: Instr[] = []
-  private pc = 0
+  pc = 0
   private calls: Array<{ code: Instr[]; pc: number; frame: Value[]; visitsKey: string | undefined }> = []
-  private pending: { target: string; initial: boolean } | undefined
+  pending: { target: string; initial: boolean } | undefined
   private readonly parts = new Map<string, Part | null>()
   private readonly seedOption: number | undefined
 
@@ -217,60 +177,11 @@ export class Machine implements StoryRun, Vm {
   }
 
   choose(answer: StoryAnswer): void {
-    const pause = this.pause
-    const what =
-      'option' in answer ? `option '${answer.option}'` : `link '${(answer as { link: string }).link}'`
-    if (!pause) {
-      this.emitDiagnostic(
-        createDiagnostic('story/invalid-choice', `${what}: the story is not waiting for an answer`),
-      )
-      return
-    }
-    // Answered before it was pulled (e.g. right after a resume): the queued pause is stale.
-    const stale = this.queue.indexOf(pause, this.qh)
-    if ('option' in answer) {
-      const i = pause.options.findIndex((o) => o.id === answer.option)
-      if (i >= 0) {
-        if (stale >= 0) this.queue.splice(stale, 1)
-        this.select(pause.key, this.pauseOptions[i]!, pause.options[i]!.text, false)
-        return
-      }
-    } else {
-      const link = pause.links.find((l) => l.target === answer.link)
-      if (link) {
-        if (stale >= 0) this.queue.splice(stale, 1)
-        this.follow(pause.key, link)
-        return
-      }
-    }
-    this.emitDiagnostic(createDiagnostic('story/invalid-choice', `${what} is not offered at this pause`))
-    if (stale < 0) this.queue.push(pause)
+    choose(this, answer)
   }
 
   saveState(): ReadingState {
-    const multi = this.source.parts.length > 1
-    const choices: Record<string, string[]> = {}
-    this.choices.forEach((v, k) => {
-      choices[k] = v.slice()
-    })
-    const variables: ReadingState['variables'] = {}
-    this.vars.forEach((v, k) => {
-      variables[k] = v
-    })
-    const state: ReadingState = {
-      format: 1,
-      id: this.source.id ?? 'story',
-      variables,
-      choices,
-      visitedChoiceGroups: this.visitedList.slice(),
-      rng: { algorithm: 'mulberry32', seed: this.rng.seed, state: this.rng.state },
-      visitedParts: multi ? this.entered.slice(0, -1) : [],
-      renderedParagraph: this.lastIndex,
-    }
-    if (this.source.version !== undefined) state.version = this.source.version
-    const current = this.entered[this.entered.length - 1]
-    if (multi && current !== undefined) state.currentPart = current
-    return state
+    return saveState(this)
   }
 
   // ---- Vm ----
@@ -297,15 +208,7 @@ export class Machine implements StoryRun, Vm {
 
   /** Restores choices and groups from a saved state (resume). */
   restoreDecisions(state: ReadingState): void {
-    for (const k of Object.keys(state.choices)) {
-      const list = state.choices[k]!.slice()
-      this.choices.set(k, list)
-    }
-    for (const g of state.visitedChoiceGroups) {
-      if (this.visited.has(g)) continue
-      this.visited.add(g)
-      this.visitedList.push(g)
-    }
+    restoreDecisions(this, state)
   }
 
   /** Sets the part to (re-)enter next, as resume does after a divergence. */
@@ -336,7 +239,7 @@ export class Machine implements StoryRun, Vm {
         text = undefined
       }
       try {
-        part = text === undefined ? null : this.compilePart(path, String(text))
+        part = text === undefined ? null : compilePart(this.source, path, String(text))
       } catch {
         // The parser never throws by contract; this fence keeps a broken part from crashing play.
         part = null
@@ -352,15 +255,6 @@ export class Machine implements StoryRun, Vm {
       return
     }
     this.enter(part, path, scene, initial, fresh)
-  }
-
-  private compilePart(path: string, text: string): Part {
-    const cache = cacheOf(this.source)
-    const hit = cache.parts.get(path)
-    if (hit && hit.text === text) return hit.part
-    const part = compile(path, text, cache.registry)
-    cache.parts.set(path, { text, part })
-    return part
   }
 
   private enter(part: Part, path: string, scene: string | undefined, initial: boolean, fresh: boolean): void {
@@ -522,7 +416,7 @@ export class Machine implements StoryRun, Vm {
           this.pending = { target: ins.target, initial: false }
           break
         case OP_GROUP:
-          this.arrive(ins)
+          arrive(this, ins)
           break
         case OP_INSERT:
           this.insert(ins)
@@ -584,175 +478,15 @@ export class Machine implements StoryRun, Vm {
     this.frame = args
   }
 
-  private visit(key: string): void {
-    if (this.visited.has(key)) return
-    this.visited.add(key)
-    this.visitedList.push(key)
-  }
-
-  private arrive(ins: Extract<Instr, { op: typeof OP_GROUP }>): void {
-    const key = ins.key
-    this.visit(key)
-    // Once-only filtering: a short record is searched, a long one (a loop) gets a set, kept up to date by `record`.
-    const list = this.choices.get(key)
-    let used: Set<string> | undefined
-    if (list !== undefined && list.length > USED_SET_AFTER) {
-      used = this.used.get(key)
-      if (used === undefined) {
-        used = new Set(list)
-        this.used.set(key, used)
-      }
-    }
-    let fallback: COption | undefined
-    // Guards run in source order for every option (they may draw rolls or call functions).
-    const offered = this.offered
-    offered.length = 0
-    for (const o of ins.options) {
-      if (o.guard && !truthy(o.guard(this))) continue
-      if (!o.sticky && list !== undefined && (used ? used.has(o.id) : list.includes(o.id))) continue
-      if (o.fallback) fallback ??= o
-      else offered.push(o)
-    }
-    if (offered.length) {
-      this.openPause(key, offered)
-      return
-    }
-    if (fallback) {
-      if (this.replay && !this.replay.onAuto(key, fallback.id)) {
-        this.replay.diverged = true
-        return
-      }
-      this.select(key, fallback, '', true)
-      return
-    }
-    this.report(
-      'story/exhausted-group',
-      `no option of the group '${key}' is available; the story goes on after it`,
-      this.curFile,
-    )
-    this.pc = ins.after
-  }
-
-  /**
-   * Opens a pause offering `options` (possibly the scratch list: it is copied when the pause stays
-   * open) and the live links. While replaying, applies the recorded entry at once.
-   */
-  private openPause(key: string, options: COption[]): void {
-    this.idle = 0
-    const n = options.length
-    const opts: PauseOption[] = new Array(n)
-    for (let i = 0; i < n; i++) {
-      const o = options[i]!
-      let shown = o.shown
-      if (shown === undefined) {
-        const text = o.label.plain ? renderPlain(o.label, this) : render(o.label, this).text
-        shown = o.sticky ? { id: o.id, text, tags: o.tags, sticky: true } : { id: o.id, text, tags: o.tags }
-      }
-      opts[i] = shown
-    }
-    const links = this.links.length ? this.links.slice() : NO_LINKS
-    const e: PauseEvent = this.replaying
-      ? { type: 'pause', key, options: opts, links, replay: true }
-      : { type: 'pause', key, options: opts, links }
-    this.pause = e
-    this.queue.push(e)
-    const replay = this.replay
-    if (replay) {
-      const entry = replay.onPause(key)
-      if (entry !== undefined) {
-        if (entry.charCodeAt(0) === 62 /* '>' */) {
-          const target = entry.slice(1)
-          for (const l of links)
-            if (l.target === target) {
-              this.follow(key, l)
-              return
-            }
-        } else
-          for (let i = 0; i < n; i++)
-            if (options[i]!.id === entry) {
-              this.select(key, options[i]!, opts[i]!.text, false)
-              return
-            }
-        replay.diverged = true
-      } else replay.stopped = true
-    }
-    this.pauseOptions = options.slice()
-  }
-
-  private record(key: string, id: string): void {
-    this.sinceDecision = 0
-    const list = this.choices.get(key)
-    if (list) {
-      list.push(id)
-      if (list.length > USED_SET_AFTER) this.used.get(key)?.add(id)
-    } else this.choices.set(key, [id])
-  }
-
-  private select(key: string, o: COption, text: string, auto: boolean): void {
-    this.record(key, o.id)
-    const r = this.replaying
-    this.queue.push(
-      auto
-        ? r
-          ? { type: 'chosen', option: o.id, text, tags: o.tags, key, auto: true, replay: true }
-          : { type: 'chosen', option: o.id, text, tags: o.tags, key, auto: true }
-        : r
-          ? { type: 'chosen', option: o.id, text, tags: o.tags, key, replay: true }
-          : { type: 'chosen', option: o.id, text, tags: o.tags, key },
-    )
-    if (this.links.length) this.links.length = 0
-    this.pause = undefined
-    this.pc = o.body
-  }
-
-  private follow(key: string, link: PauseLink): void {
-    const id = `>${link.target}`
-    this.record(key, id)
-    const e: StoryEvent = { type: 'chosen', option: id, text: link.text, tags: [], key }
-    if (this.replaying) e.replay = true
-    this.queue.push(e)
-    this.links.length = 0
-    this.pause = undefined
-    this.pending = { target: link.target, initial: false }
-  }
-
   private endOfFile(): void {
     this.pc--
     if (this.links.length) {
-      const key = `${this.curFile}:@end`
-      this.visit(key)
-      this.openPause(key, [])
+      endOfPartPause(this)
       return
     }
     const i = this.source.parts.indexOf(this.curFile)
     const next = i >= 0 ? this.source.parts[i + 1] : undefined
     if (next === undefined) this.finish()
     else this.pending = { target: next, initial: false }
-  }
-}
-
-function compile(path: string, text: string, registry: ModuleRegistry): Part {
-  const { ast, diagnostics } = parseStory(text, { path })
-  const mods = registry.bindPart(ast.declarations.uses, path, diagnostics)
-  const module = mergeScopes(mods.map((m) => m.own))
-  const body = compileBody(ast.body, { file: path, module, params: [], part: true })
-  const scope = {
-    file: path,
-    module,
-    params: [],
-    chain: [],
-    locals: new Map(),
-    headings: new Set<string>(),
-  }
-  const defaults = ast.declarations.defaults.map((d) => compileDefault(d, scope))
-  for (const m of moduleClosure(mods)) defaults.push(...m.defaults)
-  return {
-    file: path,
-    code: body.code,
-    ids: body.ids,
-    tags: ast.declarations.tags,
-    seed: ast.declarations.seed?.value,
-    defaults,
-    diagnostics,
   }
 }

@@ -5,6 +5,7 @@
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
 import type { ModuleAst, Pos } from '../ast.ts'
 import { parseModule } from '../parse/parse-module.ts'
+import { modulePathCandidates } from '../paths.ts'
 import { BUILTIN_NAMES } from './builtins.ts'
 import { compileBody, compileDefault } from './compile.ts'
 import { compileExpr } from './expr.ts'
@@ -44,8 +45,7 @@ export class ModuleRegistry {
 
   /** Resolves `{use name}`: a path ending `.xty`, or a bare name meaning `extensions/<name>.xty` (or `<name>.xty` in a flat archive). */
   resolve(name: string): string | undefined {
-    const candidates = name.endsWith('.xty') ? [name] : [`extensions/${name}.xty`, `${name}.xty`]
-    return candidates.find((c) => this.byPath.has(c))
+    return modulePathCandidates(name).find((c) => this.byPath.has(c))
   }
 
   /** Binds the modules `uses` names; unknown modules, cycles and the modules' own problems go to `out`. */

@@ -4,35 +4,11 @@
  * delimiters left to right, then collapse spaces and trim. Internal.
  */
 import type { Inline } from '../ast.ts'
+import type { CompiledInline, Piece, Rendered } from './code.ts'
 import { compileExpr } from './expr.ts'
 import type { TextRun } from './types.ts'
 import { show, truthy } from './values.ts'
-import type { Ev, Scope, Vm } from './vm.ts'
-
-/** A compiled inline piece. */
-export type Piece =
-  | string
-  | { k: 'delim'; n: 1 | 2 }
-  | { k: 'break' }
-  | { k: 'interp'; e: Ev }
-  | { k: 'if'; conds: Ev[]; bodies: Piece[][]; otherwise: Piece[] }
-  | { k: 'set'; run: (m: Vm) => void }
-  | { k: 'link'; body: Piece[]; target: string }
-
-/** Compiled inline content; `constant` is set when it renders the same every time. */
-export interface CompiledInline {
-  pieces: Piece[]
-  constant?: Rendered
-  /** No style delimiters and no links anywhere: rendered as one run by string concatenation. */
-  plain: boolean
-}
-
-/** Rendered inline content. */
-export interface Rendered {
-  text: string
-  runs: TextRun[]
-  links: Array<{ target: string; text: string }>
-}
+import type { Scope, Vm } from './vm.ts'
 
 /** Compiles inline content; `resolve` maps a link target to its archive target; `set` compiles a `{set}`. */
 export function compileInline(

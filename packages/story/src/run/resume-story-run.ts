@@ -5,9 +5,10 @@
  * current part with `story/resume-diverged`.
  */
 import { createDiagnostic, type ReadingState } from '@spkg/manifest'
-import { Machine, type ReplayHooks } from './machine.ts'
+import { Machine } from './machine.ts'
 import type { BlockEvent, ResumeResult, StoryRunOptions, StorySourceLike } from './types.ts'
 import { fromJson } from './values.ts'
+import type { ReplayHooks } from './vm.ts'
 
 class Replay implements ReplayHooks {
   diverged = false

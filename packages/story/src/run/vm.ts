@@ -86,6 +86,19 @@ export interface Scope {
   headings?: ReadonlySet<string>
 }
 
+/** What resume plugs into the machine while it replays. */
+export interface ReplayHooks {
+  /** At a pause: the recorded entry (an option id, or `>` and a link target), or `undefined` to stop here. */
+  onPause(key: string): string | undefined
+  /** At an automatic fallback: false when it does not match the record. */
+  onAuto(key: string, id: string): boolean
+  /** At a part entry: false when it does not follow the record. */
+  onEnter(path: string): boolean
+  /** Set when the replay no longer follows the record. */
+  diverged: boolean
+  stopped: boolean
+}
+
 /** An empty module scope. */
 export function emptyModuleScope(): ModuleScope {
   return { consts: new Map(), fns: new Map(), passages: new Map(), externs: new Set() }

@@ -1,0 +1,263 @@
+/**
+ * Pauses and decisions: what the machine does when it reaches a choice group (guards, once-only
+ * filtering, fallbacks), opens a pause, takes an answer (an option or a live link, also the
+ * recorded one while replaying), and the reading state built from the decisions taken. The hot
+ * loop in machine.ts calls {@link arrive} and {@link openPause}; `choose` and `saveState` of the
+ * run call the rest. Internal.
+ */
+import { createDiagnostic, type Diagnostic, type ReadingState } from '@spkg/manifest'
+import type { COption, Instr, OP_GROUP } from './code.ts'
+import { render, renderPlain } from './render.ts'
+import type { PauseEvent, PauseLink, PauseOption, StoryAnswer, StoryEvent, StorySourceLike } from './types.ts'
+import { truthy } from './values.ts'
+import type { ReplayHooks, Vm } from './vm.ts'
+
+/** Decision records longer than this get a set of their chosen ids for once-only filtering. */
+const USED_SET_AFTER = 16
+
+/** The links of a pause that offers none: one shared, frozen array (events are read-only). */
+const NO_LINKS: PauseLink[] = Object.freeze([]) as unknown as PauseLink[]
+
+/** The machine state decisions read and change (the machine implements it). */
+export interface DecisionState extends Vm {
+  readonly source: StorySourceLike
+  /** Queued events; `next()` returns them from `qh` on. */
+  queue: StoryEvent[]
+  qh: number
+  /** The open pause, if any. */
+  pause: PauseEvent | undefined
+  /** The compiled options of the open pause, in the order of `pause.options`. */
+  pauseOptions: COption[]
+  /** Scratch list of the options a group offers at an arrival (copied only when the pause stays open). */
+  readonly offered: COption[]
+  /** The live links gathered since the last decision. */
+  links: PauseLink[]
+  /** The chosen ids of decision keys with long records (see {@link arrive}); short records are searched. */
+  readonly used: Map<string, Set<string>>
+  visitedList: string[]
+  /** Every part entry in order; the last is the current part. */
+  entered: string[]
+  lastIndex: number
+  replay: ReplayHooks | undefined
+  /** The next instruction. */
+  pc: number
+  /** The part to enter next. */
+  pending: { target: string; initial: boolean } | undefined
+  /** Steps since the last block, pause or part entry. */
+  idle: number
+  /** Blocks since the last decision or part entry while replaying. */
+  sinceDecision: number
+  emitDiagnostic(d: Diagnostic): void
+}
+
+/** Marks a choice group (or a part's `@end`) visited. */
+export function visit(m: DecisionState, key: string): void {
+  if (m.visited.has(key)) return
+  m.visited.add(key)
+  m.visitedList.push(key)
+}
+
+/**
+ * Arrives at a choice group: runs every guard, drops once-only options already taken, then opens a
+ * pause, takes the fallback, or reports an exhausted group and goes on after it.
+ */
+export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof OP_GROUP }>): void {
+  const key = ins.key
+  visit(m, key)
+  // Once-only filtering: a short record is searched, a long one (a loop) gets a set, kept up to date by `record`.
+  const list = m.choices.get(key)
+  let used: Set<string> | undefined
+  if (list !== undefined && list.length > USED_SET_AFTER) {
+    used = m.used.get(key)
+    if (used === undefined) {
+      used = new Set(list)
+      m.used.set(key, used)
+    }
+  }
+  let fallback: COption | undefined
+  // Guards run in source order for every option (they may draw rolls or call functions).
+  const offered = m.offered
+  offered.length = 0
+  for (const o of ins.options) {
+    if (o.guard && !truthy(o.guard(m))) continue
+    if (!o.sticky && list !== undefined && (used ? used.has(o.id) : list.includes(o.id))) continue
+    if (o.fallback) fallback ??= o
+    else offered.push(o)
+  }
+  if (offered.length) {
+    openPause(m, key, offered)
+    return
+  }
+  if (fallback) {
+    if (m.replay && !m.replay.onAuto(key, fallback.id)) {
+      m.replay.diverged = true
+      return
+    }
+    select(m, key, fallback, '', true)
+    return
+  }
+  m.report(
+    'story/exhausted-group',
+    `no option of the group '${key}' is available; the story goes on after it`,
+    m.curFile,
+  )
+  m.pc = ins.after
+}
+
+/**
+ * Opens a pause offering `options` (possibly the scratch list: it is copied when the pause stays
+ * open) and the live links. While replaying, applies the recorded entry at once.
+ */
+export function openPause(m: DecisionState, key: string, options: COption[]): void {
+  m.idle = 0
+  const n = options.length
+  const opts: PauseOption[] = new Array(n)
+  for (let i = 0; i < n; i++) {
+    const o = options[i]!
+    let shown = o.shown
+    if (shown === undefined) {
+      const text = o.label.plain ? renderPlain(o.label, m) : render(o.label, m).text
+      shown = o.sticky ? { id: o.id, text, tags: o.tags, sticky: true } : { id: o.id, text, tags: o.tags }
+    }
+    opts[i] = shown
+  }
+  const links = m.links.length ? m.links.slice() : NO_LINKS
+  const e: PauseEvent = m.replaying
+    ? { type: 'pause', key, options: opts, links, replay: true }
+    : { type: 'pause', key, options: opts, links }
+  m.pause = e
+  m.queue.push(e)
+  const replay = m.replay
+  if (replay) {
+    const entry = replay.onPause(key)
+    if (entry !== undefined) {
+      if (entry.charCodeAt(0) === 62 /* '>' */) {
+        const target = entry.slice(1)
+        for (const l of links)
+          if (l.target === target) {
+            follow(m, key, l)
+            return
+          }
+      } else
+        for (let i = 0; i < n; i++)
+          if (options[i]!.id === entry) {
+            select(m, key, options[i]!, opts[i]!.text, false)
+            return
+          }
+      replay.diverged = true
+    } else replay.stopped = true
+  }
+  m.pauseOptions = options.slice()
+}
+
+/** The end of a part with live links left: a pause offering only them (key `<file>:@end`). */
+export function endOfPartPause(m: DecisionState): void {
+  const key = `${m.curFile}:@end`
+  visit(m, key)
+  openPause(m, key, [])
+}
+
+/** `run.choose(answer)`: takes an answer to the open pause, or reports `story/invalid-choice`. */
+export function choose(m: DecisionState, answer: StoryAnswer): void {
+  const pause = m.pause
+  const what =
+    'option' in answer ? `option '${answer.option}'` : `link '${(answer as { link: string }).link}'`
+  if (!pause) {
+    m.emitDiagnostic(
+      createDiagnostic('story/invalid-choice', `${what}: the story is not waiting for an answer`),
+    )
+    return
+  }
+  // Answered before it was pulled (e.g. right after a resume): the queued pause is stale.
+  const stale = m.queue.indexOf(pause, m.qh)
+  if ('option' in answer) {
+    const i = pause.options.findIndex((o) => o.id === answer.option)
+    if (i >= 0) {
+      if (stale >= 0) m.queue.splice(stale, 1)
+      select(m, pause.key, m.pauseOptions[i]!, pause.options[i]!.text, false)
+      return
+    }
+  } else {
+    const link = pause.links.find((l) => l.target === answer.link)
+    if (link) {
+      if (stale >= 0) m.queue.splice(stale, 1)
+      follow(m, pause.key, link)
+      return
+    }
+  }
+  m.emitDiagnostic(createDiagnostic('story/invalid-choice', `${what} is not offered at this pause`))
+  if (stale < 0) m.queue.push(pause)
+}
+
+function record(m: DecisionState, key: string, id: string): void {
+  m.sinceDecision = 0
+  const list = m.choices.get(key)
+  if (list) {
+    list.push(id)
+    if (list.length > USED_SET_AFTER) m.used.get(key)?.add(id)
+  } else m.choices.set(key, [id])
+}
+
+function select(m: DecisionState, key: string, o: COption, text: string, auto: boolean): void {
+  record(m, key, o.id)
+  const r = m.replaying
+  m.queue.push(
+    auto
+      ? r
+        ? { type: 'chosen', option: o.id, text, tags: o.tags, key, auto: true, replay: true }
+        : { type: 'chosen', option: o.id, text, tags: o.tags, key, auto: true }
+      : r
+        ? { type: 'chosen', option: o.id, text, tags: o.tags, key, replay: true }
+        : { type: 'chosen', option: o.id, text, tags: o.tags, key },
+  )
+  if (m.links.length) m.links.length = 0
+  m.pause = undefined
+  m.pc = o.body
+}
+
+function follow(m: DecisionState, key: string, link: PauseLink): void {
+  const id = `>${link.target}`
+  record(m, key, id)
+  const e: StoryEvent = { type: 'chosen', option: id, text: link.text, tags: [], key }
+  if (m.replaying) e.replay = true
+  m.queue.push(e)
+  m.links.length = 0
+  m.pause = undefined
+  m.pending = { target: link.target, initial: false }
+}
+
+/** Restores choices and visited groups from a saved state (resume). */
+export function restoreDecisions(m: DecisionState, state: ReadingState): void {
+  for (const k of Object.keys(state.choices)) {
+    const list = state.choices[k]!.slice()
+    m.choices.set(k, list)
+  }
+  for (const g of state.visitedChoiceGroups) visit(m, g)
+}
+
+/** `run.saveState()`: the reading state, valid at any pause and after the end. */
+export function saveState(m: DecisionState): ReadingState {
+  const multi = m.source.parts.length > 1
+  const choices: Record<string, string[]> = {}
+  m.choices.forEach((v, k) => {
+    choices[k] = v.slice()
+  })
+  const variables: ReadingState['variables'] = {}
+  m.vars.forEach((v, k) => {
+    variables[k] = v
+  })
+  const state: ReadingState = {
+    format: 1,
+    id: m.source.id ?? 'story',
+    variables,
+    choices,
+    visitedChoiceGroups: m.visitedList.slice(),
+    rng: { algorithm: 'mulberry32', seed: m.rng.seed, state: m.rng.state },
+    visitedParts: multi ? m.entered.slice(0, -1) : [],
+    renderedParagraph: m.lastIndex,
+  }
+  if (m.source.version !== undefined) state.version = m.source.version
+  const current = m.entered[m.entered.length - 1]
+  if (multi && current !== undefined) state.currentPart = current
+  return state
+}

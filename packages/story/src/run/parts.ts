@@ -1,0 +1,75 @@
+/**
+ * Compiled parts: a part's text parsed, its modules bound and its body compiled, cached per story
+ * source so that later runs of it (a resume) reuse the code. Internal.
+ */
+import type { Diagnostic } from '@spkg/manifest'
+import { parseStory } from '../parse/parse-story.ts'
+import type { Instr } from './code.ts'
+import { compileBody, compileDefault } from './compile.ts'
+import { ModuleRegistry, mergeScopes, moduleClosure } from './modules.ts'
+import type { StorySourceLike } from './types.ts'
+import type { Vm } from './vm.ts'
+
+/** A compiled part. */
+export interface Part {
+  file: string
+  code: Instr[]
+  /** Heading, anchor and named-group ids → addresses. */
+  ids: Map<string, number>
+  tags: string[]
+  seed: number | undefined
+  defaults: Array<(m: Vm) => void>
+  /** The parse problems of the part and of the modules it binds. */
+  diagnostics: Diagnostic[]
+}
+
+/** Compiled parts and modules per story source, shared by its runs (resume replays without re-parsing). */
+const CACHE = new WeakMap<
+  object,
+  { registry: ModuleRegistry; parts: Map<string, { text: string; part: Part }> }
+>()
+
+function cacheOf(source: StorySourceLike) {
+  let c = CACHE.get(source)
+  if (!c) {
+    c = { registry: new ModuleRegistry(source.modules ?? []), parts: new Map() }
+    CACHE.set(source, c)
+  }
+  return c
+}
+
+/** The compiled part at `path` of `source` with the text `text`: from the cache when the text is the same. */
+export function compilePart(source: StorySourceLike, path: string, text: string): Part {
+  const cache = cacheOf(source)
+  const hit = cache.parts.get(path)
+  if (hit && hit.text === text) return hit.part
+  const part = compile(path, text, cache.registry)
+  cache.parts.set(path, { text, part })
+  return part
+}
+
+function compile(path: string, text: string, registry: ModuleRegistry): Part {
+  const { ast, diagnostics } = parseStory(text, { path })
+  const mods = registry.bindPart(ast.declarations.uses, path, diagnostics)
+  const module = mergeScopes(mods.map((m) => m.own))
+  const body = compileBody(ast.body, { file: path, module, params: [], part: true })
+  const scope = {
+    file: path,
+    module,
+    params: [],
+    chain: [],
+    locals: new Map(),
+    headings: new Set<string>(),
+  }
+  const defaults = ast.declarations.defaults.map((d) => compileDefault(d, scope))
+  for (const m of moduleClosure(mods)) defaults.push(...m.defaults)
+  return {
+    file: path,
+    code: body.code,
+    ids: body.ids,
+    tags: ast.declarations.tags,
+    seed: ast.declarations.seed?.value,
+    defaults,
+    diagnostics,
+  }
+}
