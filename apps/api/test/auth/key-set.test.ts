@@ -6,7 +6,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createRequestBudget, purgeAuthEvents, readRoles } from '../../src/auth/index.ts'
 import { rowsOf } from '../../src/auth/store.ts'
 import {
@@ -65,7 +65,7 @@ describe('unknown kid flood', () => {
 describe('key-set endpoint down after start', () => {
   it('keeps cached keys working, serves a stale key after expiry, and reports the failed fetch', async () => {
     idp.mode = 'up'
-    const app = await buildTestApp({ issuer: idp.issuer, db: database.db, auth: { keys: { ttlMs: 300 } } })
+    const app = await buildTestApp({ issuer: idp.issuer, db: database.db, auth: { keys: { ttlMs: 60_000 } } })
     try {
       const token = await idp.mintToken('alice')
       expect((await app.inject({ url: '/private', headers: bearer(token) })).statusCode).toBe(200)
@@ -75,7 +75,12 @@ describe('key-set endpoint down after start', () => {
       const fresh = signJwt({ alg: 'RS256', kid: 'test-key-1' }, claims(idp, { sub: 'dave' }), idp.signingKey)
       expect((await app.inject({ url: '/private', headers: bearer(fresh) })).statusCode).toBe(200)
 
-      await new Promise((r) => setTimeout(r, 400)) // let the cached key expire: the refetch fails
+      // Let the cached key expire without waiting: get-jwks keeps keys in lru-cache, whose clock is
+      // `performance.now()`; move it 61 s on (the TTL is 60 s, so nothing expires by itself during the
+      // test). lru-cache caches its clock reading for 1 ms (ttlResolution, a real timer): let it lapse.
+      const realNow = performance.now.bind(performance)
+      const clock = vi.spyOn(performance, 'now').mockImplementation(() => realNow() + 61_000)
+      await new Promise((r) => setTimeout(r, 2))
       const later = signJwt({ alg: 'RS256', kid: 'test-key-1' }, claims(idp, { sub: 'erin' }), idp.signingKey)
       expect((await app.inject({ url: '/private', headers: bearer(later) })).statusCode).toBe(200)
       const state = app.authState()
@@ -85,7 +90,9 @@ describe('key-set endpoint down after start', () => {
 
       const unknown = signJwt({ alg: 'RS256', kid: 'rotated-key' }, claims(idp), attackerKey())
       expect((await app.inject({ url: '/private', headers: bearer(unknown) })).statusCode).toBe(401)
+      expect(clock).toHaveBeenCalled()
     } finally {
+      vi.restoreAllMocks()
       idp.mode = 'up'
       await app.close()
     }
