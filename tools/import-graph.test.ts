@@ -58,7 +58,7 @@ describe('importsOf', () => {
     expect(isTestFile('/r/packages/a/src/x.test.ts', '/r/packages/a')).toBe(true)
     expect(isTestFile('/r/packages/a/test/helpers/build.ts', '/r/packages/a')).toBe(true)
     expect(isTestFile('/r/packages/a/src/testing.ts', '/r/packages/a')).toBe(false)
-    expect(isTestFile('/r/packages/a/src/contract/test-state-driver.ts', '/r/packages/a')).toBe(false)
+    expect(isTestFile('/r/packages/a/src/contract/driver-cases.ts', '/r/packages/a')).toBe(false)
   })
 })
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testStateDriver } from '../contract/test-state-driver'
+import { testStateDriver } from '../../test/helpers/test-state-driver'
 import { createHttpDriver, revisionFromEtag } from './http'
 
 /**

@@ -1,4 +1,4 @@
-import { testStateDriver } from '../contract/test-state-driver'
+import { testStateDriver } from '../../test/helpers/test-state-driver'
 import { createMemoryDriver } from './memory'
 
 testStateDriver('memory', () => createMemoryDriver())

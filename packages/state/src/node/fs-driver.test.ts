@@ -1,8 +1,8 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { testStateDriver } from '../contract/test-state-driver'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { testStateDriver } from '../../test/helpers/test-state-driver'
 import { createFsDriver, fileNameOf } from './fs-driver'
 
 const dirs: string[] = []
@@ -48,11 +48,18 @@ describe('fs driver files', () => {
 
   it('takes over a stale lock left by a crashed process', async () => {
     const dir = await freshDir()
-    const d = createFsDriver({ dir, staleLockMs: 0 })
+    const d = createFsDriver({ dir, staleLockMs: 10_000 })
     await writeFile(join(dir, `${fileNameOf('k')}.lock`), '')
-    await new Promise((r) => setTimeout(r, 5))
-    await d.set('k', 'after crash')
+    // The lock's age is Date.now() minus its mtime: 11 s later (fake Date, real file system), it is stale.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(Date.now() + 11_000)
+      await d.set('k', 'after crash')
+    } finally {
+      vi.useRealTimers()
+    }
     expect((await d.get('k'))?.value).toBe('after crash')
+    expect(await readdir(dir)).toEqual([fileNameOf('k')])
   })
 
   it('reports a directory it cannot create as state/storage-failed', async () => {
