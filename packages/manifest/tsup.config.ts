@@ -3,6 +3,7 @@ import { defineConfig } from 'tsup'
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    schemas: 'src/schemas.ts',
   },
   format: ['esm'],
   dts: true,

@@ -1,14 +1,24 @@
 /**
- * Writes the generated files of @spkg/manifest: manifest.schema.json, session.schema.json and
- * docs/diagnostic-codes.md at the repository root. `generated.test.ts` fails when they drift.
+ * Writes the generated files of @spkg/manifest: manifest.schema.json, session.schema.json,
+ * src/compiled/validators.ts (formatted with Biome) and docs/diagnostic-codes.md at the
+ * repository root. `generated.test.ts` fails when they drift.
  */
+import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { renderCodesMarkdown } from '../src/codes-doc'
+import { generateValidators } from '../src/compiled/generate'
 import { manifestJsonSchema, sessionJsonSchema } from '../src/json-schema'
 
 const pkg = join(import.meta.dirname, '..')
 writeFileSync(join(pkg, 'manifest.schema.json'), `${JSON.stringify(manifestJsonSchema(), null, 2)}\n`)
 writeFileSync(join(pkg, 'session.schema.json'), `${JSON.stringify(sessionJsonSchema(), null, 2)}\n`)
+const validators = join(pkg, 'src/compiled/validators.ts')
+writeFileSync(validators, generateValidators())
+execFileSync(join(pkg, '../../node_modules/.bin/biome'), ['format', '--write', validators], {
+  stdio: 'inherit',
+})
 writeFileSync(join(pkg, '../../docs/diagnostic-codes.md'), renderCodesMarkdown())
-console.log('wrote manifest.schema.json, session.schema.json, docs/diagnostic-codes.md')
+console.log(
+  'wrote manifest.schema.json, session.schema.json, src/compiled/validators.ts, docs/diagnostic-codes.md',
+)

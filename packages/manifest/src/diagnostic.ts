@@ -1,31 +1,11 @@
 /**
  * The one diagnostic shape of the whole project: findings are data, not exceptions.
  */
-import { z } from 'zod'
 import type { DiagnosticCode } from './codes'
-import { lazySchema } from './lazy-schema'
+import type { Severity } from './severity'
 
-/** How bad a finding is. `fatal` refuses a package; `error` fails a check; warnings and info never do. */
-export const SeveritySchema = lazySchema(() => z.enum(['fatal', 'error', 'warning', 'info']))
-export type Severity = z.infer<typeof SeveritySchema>
-
-/** Severities from worst to mildest. */
-export const SEVERITIES: readonly Severity[] = ['fatal', 'error', 'warning', 'info']
-
-/** The JSON shape of a diagnostic (the `code` is any `area/kebab-name` string here; see {@link CODES}). */
-export const DiagnosticSchema = lazySchema(
-  () =>
-    z.object({
-      code: z.string().regex(/^[a-z]+\/[a-z0-9]+(?:-[a-z0-9]+)*$/),
-      severity: SeveritySchema,
-      message: z.string(),
-      path: z.string().optional(),
-      field: z.string().optional(),
-      line: z.number().int().positive().optional(),
-      column: z.number().int().positive().optional(),
-    }),
-  { id: 'Diagnostic', title: 'A finding about a package, a manifest or a story' },
-)
+export type { Severity } from './severity'
+export { SEVERITIES } from './severity'
 
 /**
  * A finding. `path` is the archive file concerned (`story/0002-forest.sty`), `field` the JSON

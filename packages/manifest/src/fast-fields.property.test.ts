@@ -6,108 +6,12 @@
  */
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
+import { FIELD, manifest } from '../test/helpers/arbitraries'
 import type { Diagnostic } from './diagnostic'
 import { fastField } from './fast-fields'
+import { MANIFEST_FIELD_NAMES, type ManifestField } from './fields'
 import { derivePartName, normalizeField } from './normalize'
-import { parseManifestWith, validateFieldWithZod } from './parse-manifest'
-import { MANIFEST_FIELD_NAMES, type ManifestField } from './schema'
-
-const json = fc.jsonValue({ maxDepth: 2 })
-const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('__proto__', 'name', 'file', 'id', 'x'))
-// Control characters too: the title and author names are checked for them after either path.
-const str = fc.oneof(
-  fc.string({ maxLength: 8 }),
-  fc.constantFrom('', 'story/0001-a.sty', 'assets/a.png', 'a\u0000b', '\u001b[31m', 'x\u0085', '\u007f'),
-)
-const num = fc.oneof(fc.integer({ min: -3, max: 9 }), fc.double(), fc.constant(-0))
-const bool = fc.boolean()
-const hex = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: 63, maxLength: 65 })
-const junk = fc.oneof(json, fc.constant(null), fc.constant([]), fc.constant({}))
-
-/** Mostly valid, sometimes junk: both sides of every check get exercised. */
-const maybe = <T>(good: fc.Arbitrary<T>) =>
-  fc.oneof({ arbitrary: good, weight: 4 }, { arbitrary: junk, weight: 1 })
-const list = <T>(item: fc.Arbitrary<T>) => maybe(fc.array(maybe(item), { maxLength: 4 }))
-/** An object with some of `shape`'s keys (in random order) and some others. */
-const obj = (shape: Record<string, fc.Arbitrary<unknown>>) =>
-  maybe(
-    fc
-      .tuple(fc.record(shape, { requiredKeys: [] }), fc.dictionary(key, json, { maxKeys: 2 }), fc.boolean())
-      .map(([known, extra, knownFirst]) => (knownFirst ? { ...known, ...extra } : { ...extra, ...known })),
-  )
-
-const section = obj({ enabled: maybe(bool), label: maybe(str), icon: maybe(str) })
-const FIELD: Record<ManifestField, fc.Arbitrary<unknown>> = {
-  story_lang: maybe(str),
-  manifest: maybe(str),
-  type: maybe(fc.constantFrom('story', 'instruction', 'other')),
-  id: maybe(str),
-  title: maybe(str),
-  intro: maybe(str),
-  cover: maybe(str),
-  author: fc.oneof(list(obj({ name: maybe(str), id: maybe(str) })), str, list(str)),
-  version: maybe(str),
-  language: maybe(str),
-  direction: maybe(fc.constantFrom('ltr', 'rtl', 'ttb')),
-  date: maybe(str),
-  description: maybe(str),
-  genre: maybe(str),
-  tags: fc.oneof(list(str), str),
-  license: maybe(str),
-  // Looser forms too (bare strings, a missing name), which parseManifest normalises first.
-  parts: list(fc.oneof(obj({ file: maybe(str), name: maybe(str) }), str)),
-  assets: list(fc.oneof(obj({ file: maybe(str), name: maybe(str) }), str)),
-  instruction: maybe(str),
-  stories: list(str),
-  readers: fc.oneof(list(num), num),
-  age: obj({ min: maybe(num), max: maybe(num) }),
-  content_warnings: list(str),
-  series: maybe(str),
-  season: maybe(fc.oneof(num, str)),
-  entry: maybe(fc.oneof(num, str)),
-  series_name: maybe(str),
-  season_name: maybe(str),
-  duration: maybe(num),
-  sensors: list(str),
-  accessibility: list(str),
-  allowed_urls: list(obj({ alias: maybe(str), url: maybe(str), params: maybe(fc.dictionary(key, json)) })),
-  extensions: list(str),
-  requires: list(str),
-  loading: maybe(fc.constantFrom('progressive', 'eager')),
-  preload: list(str),
-  locked: list(str),
-  offline: maybe(bool),
-  preview: maybe(bool),
-  integrity: maybe(
-    fc.dictionary(
-      key,
-      maybe(
-        fc.oneof(
-          hex,
-          hex.map((h) => ` ${h.toUpperCase()}`),
-          fc.constant(`sha256-${btoa('x'.repeat(32))}`),
-        ),
-      ),
-      { maxKeys: 4 },
-    ),
-  ),
-  solo_mode: maybe(fc.constantFrom('all_roles', 'single_role', 'none')),
-  storage: maybe(fc.constantFrom('none', 'local', 'cloud', 'remote')),
-  reader: obj({
-    tabBar: obj({
-      enabled: maybe(bool),
-      priorityHand: maybe(fc.constantFrom('reader', 'left', 'right', 'up')),
-      help: section,
-      map: section,
-      bag: section,
-      character: section,
-      actions: section,
-    }),
-  }),
-  build: obj({ minified: maybe(bool), names_map: maybe(str) }),
-  signed: maybe(bool),
-  signature: maybe(str),
-}
+import { parseManifestWith, validateFieldWithSchema } from './parse-manifest'
 
 /** Inputs the fast path leaves to zod on purpose, whatever zod says about them. */
 function leftToZod(field: ManifestField, value: unknown): boolean {
@@ -127,7 +31,7 @@ describe('manifest fast path', () => {
       `${field}: accepted exactly when zod accepts it cleanly, with the identical value`,
       (value) => {
         const out: Diagnostic[] = []
-        const slow = validateFieldWithZod(field, value, { [field]: value }, 'manifest.json', out)
+        const slow = validateFieldWithSchema(field, value, { [field]: value }, 'manifest.json', out)
         const zodAccepts = slow.ok && out.length === 0
         const fast = fastField(field, value)
         if (fast) {
@@ -138,14 +42,6 @@ describe('manifest fast path', () => {
         } else if (!leftToZod(field, value)) expect(zodAccepts).toBe(false)
       },
     )
-
-  const manifest = fc
-    .tuple(
-      fc.record(FIELD, { requiredKeys: [] }),
-      fc.dictionary(key, json, { maxKeys: 2 }),
-      fc.constantFrom('123e4567-e89b-12d3-a456-426614174000', 'not-a-uuid'),
-    )
-    .map(([fields, extra, id]) => ({ id, ...extra, ...fields }))
 
   test.prop([manifest], { numRuns: 300 })('parseManifest gives the same result with and without it', (m) => {
     const fast = parseManifestWith(m, {}, true)

@@ -8,8 +8,9 @@
  * that equivalence on arbitrary input. Why: building and first-running the zod schemas costs
  * 10-30 ms in a fresh process, more than the rest of a package peek.
  */
+
+import type { ManifestField } from './fields'
 import { isPlainObject } from './json'
-import type { ManifestField } from './schema'
 
 /** Set by a check that cannot vouch that its output serialises like its input (keys reordered). */
 let reordered = false

@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { renderCodesMarkdown } from './codes-doc'
+import { generateValidators } from './compiled/generate'
 import { manifestJsonSchema, sessionJsonSchema } from './json-schema'
 
 const pkg = join(import.meta.dirname, '..')
@@ -15,6 +17,14 @@ describe('generated files are in sync with their sources', () => {
   })
   it('session.schema.json', () => {
     expect(JSON.parse(read('session.schema.json'))).toEqual(sessionJsonSchema())
+  })
+  it('src/compiled/validators.ts (as Biome formats it)', () => {
+    const formatted = execFileSync(
+      join(pkg, '../../node_modules/.bin/biome'),
+      ['format', '--stdin-file-path=src/compiled/validators.ts'],
+      { input: generateValidators(), encoding: 'utf8' },
+    )
+    expect(read('src/compiled/validators.ts')).toBe(formatted)
   })
   it('docs/diagnostic-codes.md', () => {
     expect(read('../../docs/diagnostic-codes.md')).toBe(renderCodesMarkdown())

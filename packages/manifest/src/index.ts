@@ -1,23 +1,24 @@
 /**
  * @spkg/manifest: the single source of truth for the shapes that cross package boundaries.
+ * This entry never loads zod (its checks are compiled from the zod schemas); the schemas
+ * themselves are at `@spkg/manifest/schemas` (`schemas.ts`).
  */
 
 export type { CodeInfo, DiagnosticCode } from './codes'
 export { CODES, isDiagnosticCode } from './codes'
 export type { Diagnostic, Severity } from './diagnostic'
-export {
-  countBySeverity,
-  DiagnosticSchema,
-  hasErrors,
-  hasFatal,
-  SEVERITIES,
-  SeveritySchema,
-  toPointer,
-} from './diagnostic'
+export { countBySeverity, hasErrors, hasFatal, SEVERITIES, toPointer } from './diagnostic'
 export type { DiagnosticLocation } from './diagnostic-helpers'
 export { createDiagnostic } from './diagnostic-helpers'
+export type { ManifestField } from './fields'
+export {
+  KNOWN_MANIFEST_VERSIONS,
+  KNOWN_STORY_LANG_VERSIONS,
+  MANIFEST_FIELD_NAMES,
+  TAB_BAR_SECTIONS,
+} from './fields'
 export type { JsonValue } from './json'
-export { isPlainObject, JsonValueSchema, parseJsonText } from './json'
+export { isPlainObject, parseJsonText } from './json'
 export type { Limits } from './limits'
 export { LIMITS } from './limits'
 export { derivePartName, normalizeDigest } from './normalize'
@@ -30,37 +31,10 @@ export {
   parseReadingState,
   parseReadingStateText,
   READING_STATE_FORMAT,
-  ReadingStateSchema,
-  RngStateSchema,
 } from './reading-state'
 export { isLanguageTag, runManifestRules } from './rules'
-export type {
-  AllowedUrl,
-  Asset,
-  Author,
-  Manifest,
-  ManifestField,
-  Part,
-  TabBar,
-  TabBarSection,
-} from './schema'
-export {
-  AllowedUrlSchema,
-  AssetSchema,
-  AuthorSchema,
-  BuildSchema,
-  KNOWN_MANIFEST_VERSIONS,
-  KNOWN_STORY_LANG_VERSIONS,
-  MANIFEST_FIELD_NAMES,
-  MANIFEST_FIELDS,
-  ManifestSchema,
-  PartSchema,
-  ReaderSettingsSchema,
-  TAB_BAR_SECTIONS,
-  TabBarSchema,
-  TabBarSectionSchema,
-} from './schema'
+export type { AllowedUrl, Asset, Author, Manifest, Part, TabBar, TabBarSection } from './schema'
 export { serializeManifest } from './serialize-manifest'
 export type { Session, SessionResult } from './session'
-export { isVariableName, parseSession, parseSessionText, RESERVED_WORDS, SessionSchema } from './session'
+export { isVariableName, parseSession, parseSessionText, RESERVED_WORDS } from './session'
 export { isSpkgError, SpkgError } from './spkg-error'

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { ManifestSchema } from './schema'
-import { SessionSchema } from './session'
+import { SessionSchema } from './session-schema'
 
 const SCHEMA_BASE = 'urn:spkg:schema'
 

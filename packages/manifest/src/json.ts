@@ -1,19 +1,8 @@
-import { z } from 'zod'
-
+/**
+ * JSON helpers without zod: the JSON value type, a BOM-tolerant parse, and type names for messages.
+ */
 /** A JSON value: what `JSON.parse` can return. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
-
-/** The zod schema of a JSON value (finite numbers only; no `undefined`, functions or cycles). */
-export const JsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number().refine(Number.isFinite, 'must be a finite number'),
-    z.boolean(),
-    z.null(),
-    z.array(JsonValueSchema),
-    z.record(z.string(), JsonValueSchema),
-  ]),
-)
 
 /**
  * `JSON.parse` of a file's text, ignoring a leading UTF-8 byte-order mark; never throws.

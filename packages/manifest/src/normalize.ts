@@ -2,8 +2,9 @@
  * Normalisers from the looser forms authors write to the canonical shape. Each takes the raw
  * field value and returns the candidate canonical value; validation comes after.
  */
+
+import type { ManifestField } from './fields'
 import { isPlainObject } from './json'
-import type { ManifestField } from './schema'
 
 /**
  * Derives a part's display name from its file when the manifest gives a bare string:

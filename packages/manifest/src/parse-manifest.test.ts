@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import type { ManifestField } from './fields'
 import { hasErrors, MANIFEST_FIELD_NAMES, parseManifest, parseManifestText, toPointer } from './index'
-import type { ManifestField } from './schema'
 
 const ID = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
 const H = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'

@@ -2,17 +2,19 @@
  * The loose-input manifest parser: normalise, validate field by field, then apply the
  * cross-field rules. Never throws; a bad field is reported and left out, unknown fields kept.
  */
-import { z } from 'zod'
-import { issuesToDiagnostics } from './_issues'
 import type { DiagnosticCode } from './codes'
+import type { Issue } from './compiled/issues'
+import { MANIFEST_FIELD_CHECKS } from './compiled/validators'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
 import { fastField } from './fast-fields'
+import { MANIFEST_FIELD_NAMES, type ManifestField } from './fields'
+import { issuesToDiagnostics } from './issues-to-diagnostics'
 import { describeJsonType, isPlainObject, parseJsonText } from './json'
 import { nameBareParts, normalizeField } from './normalize'
 import { runManifestRules } from './rules'
-import { MANIFEST_FIELD_NAMES, MANIFEST_FIELDS, type Manifest, type ManifestField } from './schema'
+import type { Manifest } from './schema'
 
 /** What {@link parseManifest} returns: the canonical manifest unless a fatal problem stopped it. */
 export interface ManifestResult {
@@ -35,14 +37,14 @@ const KNOWN = new Set<string>(MANIFEST_FIELD_NAMES)
 const EDITOR_HINT = '$schema'
 
 function describeForField(field: ManifestField) {
-  return (issue: z.core.$ZodIssue): string | undefined =>
+  return (issue: Issue): string | undefined =>
     field === 'integrity' && issue.code !== 'invalid_type'
       ? 'must be a SHA-256 digest: 64 hex digits or sha256-<base64>'
       : undefined
 }
 
 function codeForField(field: ManifestField) {
-  return (issue: z.core.$ZodIssue): DiagnosticCode | undefined => {
+  return (issue: Issue): DiagnosticCode | undefined => {
     if (issue.code === 'invalid_type') return undefined
     if (field === 'direction') return 'manifest/invalid-direction'
     if (field === 'integrity') return 'manifest/invalid-hash'
@@ -69,41 +71,44 @@ function validateField(
     const r = fastField(field, value, owned)
     if (r) return { ok: true, value: r.value, same: r.same }
   }
-  return validateFieldWithZod(field, value, root(), path, out)
+  return validateFieldWithSchema(field, value, root(), path, out)
 }
 
-/** Validates one field through its zod schema (the reference the fast path is tested against). @internal */
-export function validateFieldWithZod(
+/**
+ * Validates one field with its schema, compiled from zod (the reference the fast path is tested
+ * against): lists and maps member by member, so a bad member is left out. @internal
+ */
+export function validateFieldWithSchema(
   field: ManifestField,
   value: unknown,
   root: unknown,
   path: string,
   out: Diagnostic[],
 ): { ok: boolean; value?: unknown } {
-  const schema = MANIFEST_FIELDS[field] as z.ZodType
+  const { kind, check, member } = MANIFEST_FIELD_CHECKS[field]
   const codeFor = codeForField(field)
   const describe = describeForField(field)
-  if (schema instanceof z.ZodArray && Array.isArray(value)) {
+  if (kind === 'array' && member && Array.isArray(value)) {
     const kept: unknown[] = []
     value.forEach((item, i) => {
-      const r = z.safeParse(schema.element, item)
+      const r = member(item)
       if (r.success) kept.push(r.data)
-      else out.push(...issuesToDiagnostics(r.error.issues, root, [field, i], { path, codeFor, describe }))
+      else out.push(...issuesToDiagnostics(r.issues, root, [field, i], { path, codeFor, describe }))
     })
     return { ok: true, value: kept }
   }
-  if (schema instanceof z.ZodRecord && isPlainObject(value)) {
+  if (kind === 'record' && member && isPlainObject(value)) {
     const kept: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) {
-      const r = z.safeParse(schema.valueType, v)
+      const r = member(v)
       if (r.success) kept[k] = r.data
-      else out.push(...issuesToDiagnostics(r.error.issues, root, [field, k], { path, codeFor, describe }))
+      else out.push(...issuesToDiagnostics(r.issues, root, [field, k], { path, codeFor, describe }))
     }
     return { ok: true, value: kept }
   }
-  const r = schema.safeParse(value)
+  const r = check(value)
   if (r.success) return { ok: true, value: r.data }
-  out.push(...issuesToDiagnostics(r.error.issues, root, [field], { path, codeFor, describe }))
+  out.push(...issuesToDiagnostics(r.issues, root, [field], { path, codeFor, describe }))
   return { ok: false }
 }
 

@@ -7,8 +7,8 @@ import {
   parseReadingStateText,
   READING_STATE_FORMAT,
   type ReadingState,
-  ReadingStateSchema,
 } from './reading-state'
+import { ReadingStateSchema } from './reading-state-schema'
 
 /** The example of STORY-LANGUAGE.md section 9, with the fields this format adds. */
 const example = (): ReadingState => ({

@@ -3,81 +3,17 @@
  * snapshots at a pause and replays on resume. `@spkg/story` produces it, `@spkg/state` stores it,
  * and every saved copy is read back through {@link parseReadingState}, which never throws.
  */
-import { z } from 'zod'
+import { checkReadingState, checkSavedAt } from './compiled/validators'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
-import { describeJsonType, isPlainObject, JsonValueSchema } from './json'
-import { lazySchema } from './lazy-schema'
+import { describeJsonType, isPlainObject } from './json'
+import { MAX_READING_STATE_DEPTH, READING_STATE_FORMAT } from './reading-state-format'
+import type { ReadingState } from './reading-state-schema'
 
-/** The reading-state format this library writes and reads. */
-export const READING_STATE_FORMAT = 1
-
-/**
- * Deepest nesting a saved state may have (the state object is depth 1). Variables hold lists and
- * maps; anything deeper is corrupt or hostile, and refusing it keeps validation off the stack limit.
- */
-export const MAX_READING_STATE_DEPTH = 64
-
-const SAVED_AT = lazySchema(() => z.iso.datetime({ offset: true }))
-
-const uint32 = (description: string) => z.number().int().min(0).max(0xffff_ffff).meta({ description })
-
-/** The PRNG of the story: the seed the session started from and the generator state at the save. */
-export const RngStateSchema = lazySchema(
-  () =>
-    z.object({
-      algorithm: z.literal('mulberry32'),
-      seed: uint32('seed the session started from (replay re-seeds with it)'),
-      state: uint32('generator state at the save point (restored after replay)'),
-    }),
-  { id: 'RngState', description: 'PRNG seed and generator state' },
-)
-
-/** A saved reading state: where a reader is in a story and everything needed to replay there. */
-export const ReadingStateSchema = lazySchema(
-  () =>
-    z.object({
-      format: z.literal(READING_STATE_FORMAT).meta({ description: 'reading-state format version' }),
-      id: z.string().min(1).meta({ description: 'the `id` of the story (manifest) this state belongs to' }),
-      version: z
-        .string()
-        .min(1)
-        .optional()
-        .meta({ description: 'the package `version` saved with; absent when the package has none' }),
-      savedAt: SAVED_AT.optional().meta({ description: 'when the state was saved (ISO 8601)' }),
-      variables: z
-        .record(z.string(), JsonValueSchema)
-        .meta({ description: 'every story and heading-scoped variable at the save point' }),
-      choices: z.record(z.string(), z.array(z.string()).min(1)).meta({
-        description:
-          'choice-group key → one entry per resolution, in order; the last is the current selection',
-      }),
-      visitedChoiceGroups: z.array(z.string()).meta({
-        description: 'decision keys in order of first arrival, including groups passed with no record',
-      }),
-      rng: RngStateSchema,
-      currentPart: z
-        .string()
-        .min(1)
-        .optional()
-        .meta({ description: 'archive path of the part the reader is in; absent for single-part stories' }),
-      visitedParts: z.array(z.string().min(1)).meta({
-        description: 'parts entered before the current one, in order; empty for single-part stories',
-      }),
-      renderedParagraph: z.number().int().min(-1).meta({
-        description: 'index of the last block seen since the latest entry into the current part (−1: none)',
-      }),
-    }),
-  {
-    id: 'ReadingState',
-    title: 'Reading state',
-    description: 'A saved reading state (STORY-LANGUAGE.md §9)',
-  },
-)
-
-/** A saved reading state; see {@link ReadingStateSchema}. */
-export type ReadingState = z.infer<typeof ReadingStateSchema>
+export { MAX_READING_STATE_DEPTH, READING_STATE_FORMAT } from './reading-state-format'
+/** A saved reading state; see `ReadingStateSchema` in `@spkg/manifest/schemas`. */
+export type { ReadingState } from './reading-state-schema'
 
 /** What the host expects a saved state to belong to. */
 export interface ParseReadingStateOptions {
@@ -166,10 +102,10 @@ function parseUnsafe(value: unknown, options: ParseReadingStateOptions): ParseRe
   }
   const fast = checkFast(value)
   if (fast !== undefined && !('format' in fast)) return { diagnostics: [fast] }
-  const parsed = fast ? { success: true as const, data: fast } : ReadingStateSchema.safeParse(value)
+  const parsed = fast ? { success: true as const, data: fast } : checkReadingState(value)
   if (!parsed.success) {
     return {
-      diagnostics: parsed.error.issues.slice(0, 20).map((issue) =>
+      diagnostics: parsed.issues.slice(0, 20).map((issue) =>
         createDiagnostic(
           'state/invalid',
           `reading state field ${toPointer(issue.path.map(keyOf)) || '/'}: ${issue.message}`,
@@ -180,7 +116,7 @@ function parseUnsafe(value: unknown, options: ParseReadingStateOptions): ParseRe
       ),
     }
   }
-  const state = parsed.data
+  const state = parsed.data as ReadingState
   if (options.storyId !== undefined && state.id !== options.storyId) {
     return {
       diagnostics: [
@@ -254,7 +190,7 @@ function checkFast(v: Record<string, unknown>): Check {
   const ok =
     isNonEmptyString(v.id) &&
     (v.version === undefined || isNonEmptyString(v.version)) &&
-    (v.savedAt === undefined || (isString(v.savedAt) && SAVED_AT.safeParse(v.savedAt).success)) &&
+    (v.savedAt === undefined || (isString(v.savedAt) && checkSavedAt(v.savedAt).success)) &&
     isStringArray(v.visitedChoiceGroups, false) &&
     rng.algorithm === 'mulberry32' &&
     isUint32(rng.seed) &&

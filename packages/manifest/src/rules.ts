@@ -5,8 +5,9 @@
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
+import { KNOWN_MANIFEST_VERSIONS, KNOWN_STORY_LANG_VERSIONS } from './fields'
 import { COMMON_SAFE_PATH, CONTROL_CHARACTER, checkArchivePath, SAFE_SEGMENT } from './paths'
-import { KNOWN_MANIFEST_VERSIONS, KNOWN_STORY_LANG_VERSIONS, type Manifest } from './schema'
+import type { Manifest } from './schema'
 
 type Push = (d: Diagnostic) => void
 type Rule = (m: Manifest, push: Push, path: string) => void

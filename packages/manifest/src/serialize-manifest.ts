@@ -1,4 +1,5 @@
-import { MANIFEST_FIELD_NAMES, type Manifest } from './schema'
+import { MANIFEST_FIELD_NAMES } from './fields'
+import type { Manifest } from './schema'
 
 /**
  * Writes a manifest in canonical form: known fields in the SPEC's order, then unknown fields in

@@ -2,20 +2,14 @@
  * `session.json`: free-form session preparation variables injected into the story's variable
  * space at session start. Never manifest data.
  */
-import { z } from 'zod'
+
+import { checkJsonValue } from './compiled/validators'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
-import { describeJsonType, isPlainObject, type JsonValue, JsonValueSchema, parseJsonText } from './json'
-import { lazySchema } from './lazy-schema'
+import { describeJsonType, isPlainObject, type JsonValue, parseJsonText } from './json'
 
-/** The canonical session file: an object of JSON values. */
-export const SessionSchema = lazySchema(() => z.record(z.string(), JsonValueSchema), {
-  id: 'Session',
-  title: 'spkg session.json',
-  description:
-    'Session preparation variables; each valid key becomes a story variable before the entry part.',
-})
+/** The canonical session file: an object of JSON values (`SessionSchema` in `@spkg/manifest/schemas`). */
 export type Session = Record<string, JsonValue>
 
 export interface SessionResult {
@@ -54,7 +48,7 @@ export function parseSession(value: unknown, options: { path?: string } = {}): S
   const session: Session = {}
   for (const [key, v] of Object.entries(value)) {
     const field = toPointer([key])
-    const r = JsonValueSchema.safeParse(v)
+    const r = checkJsonValue(v)
     if (!r.success) {
       diagnostics.push(
         createDiagnostic(
@@ -76,7 +70,7 @@ export function parseSession(value: unknown, options: { path?: string } = {}): S
           { path, field },
         ),
       )
-    session[key] = r.data
+    session[key] = r.data as JsonValue
   }
   return { session, diagnostics }
 }

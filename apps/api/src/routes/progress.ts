@@ -4,7 +4,8 @@
  * `If-None-Match: *` (first save) or `If-Match: "<revision>"` and answers 412 with the current
  * `ETag` when the revision is stale, so two devices cannot silently overwrite each other.
  */
-import { parseReadingState, ReadingStateSchema } from '@spkg/manifest'
+import { parseReadingState } from '@spkg/manifest'
+import { ReadingStateSchema } from '@spkg/manifest/schemas'
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'

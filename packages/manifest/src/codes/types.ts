@@ -1,4 +1,4 @@
-import type { Severity } from '../diagnostic'
+import type { Severity } from '../severity'
 
 /** One row of the code catalogue: default severity and a one-line description. */
 export interface CodeInfo {

@@ -1,8 +1,9 @@
 /**
- * Turns zod issues into project diagnostics with JSON pointers and plain-word messages.
+ * Turns zod issues (as the compiled validators report them, exactly zod's) into project
+ * diagnostics with JSON pointers and plain-word messages.
  */
-import type { z } from 'zod'
 import type { DiagnosticCode } from './codes'
+import type { Issue } from './compiled/issues'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
@@ -27,13 +28,13 @@ const EXPECTED: Record<string, string> = {
 }
 
 /** Describes one zod issue in plain words, given the value it was about. */
-function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+function describeIssue(issue: Issue, value: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
-      if (value === undefined) return `is required (${EXPECTED[issue.expected] ?? issue.expected})`
-      return `must be ${EXPECTED[issue.expected] ?? issue.expected}, got ${describeJsonType(value)}`
+      if (value === undefined) return `is required (${EXPECTED[issue.expected!] ?? issue.expected})`
+      return `must be ${EXPECTED[issue.expected!] ?? issue.expected}, got ${describeJsonType(value)}`
     case 'invalid_value':
-      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`
+      return `must be one of ${issue.values!.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`
     case 'too_small':
       return issue.origin === 'string' ? 'must not be empty' : `must be at least ${String(issue.minimum)}`
     case 'too_big':
@@ -52,13 +53,13 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
  * `codeFor` picks the code; by default type errors are `manifest/invalid-type`, others `manifest/invalid-value`.
  */
 export function issuesToDiagnostics(
-  issues: readonly z.core.$ZodIssue[],
+  issues: readonly Issue[],
   root: unknown,
   base: readonly (string | number)[],
   options: {
     path?: string
-    codeFor?: (issue: z.core.$ZodIssue) => DiagnosticCode | undefined
-    describe?: (issue: z.core.$ZodIssue) => string | undefined
+    codeFor?: (issue: Issue) => DiagnosticCode | undefined
+    describe?: (issue: Issue) => string | undefined
   } = {},
 ): Diagnostic[] {
   return issues.map((issue) => {
