@@ -1,24 +1,25 @@
 /**
  * Writes the generated files of @spkg/manifest: manifest.schema.json, session.schema.json,
- * src/compiled/validators.ts (formatted with Biome) and docs/diagnostic-codes.md at the
- * repository root. `generated.test.ts` fails when they drift.
+ * src/compiled/validators.ts and src/codes/severities.ts (formatted with Biome), and
+ * docs/diagnostic-codes.md at the repository root. `generated.test.ts` fails when they drift.
  */
 import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { renderCodesMarkdown } from '../src/codes-doc'
+import { renderCodesMarkdown, renderSeverities } from '../src/codes-doc'
 import { generateValidators } from '../src/compiled/generate'
 import { manifestJsonSchema, sessionJsonSchema } from '../src/json-schema'
 
 const pkg = join(import.meta.dirname, '..')
 writeFileSync(join(pkg, 'manifest.schema.json'), `${JSON.stringify(manifestJsonSchema(), null, 2)}\n`)
 writeFileSync(join(pkg, 'session.schema.json'), `${JSON.stringify(sessionJsonSchema(), null, 2)}\n`)
-const validators = join(pkg, 'src/compiled/validators.ts')
-writeFileSync(validators, generateValidators())
-execFileSync(join(pkg, '../../node_modules/.bin/biome'), ['format', '--write', validators], {
-  stdio: 'inherit',
-})
+const formatted = (path: string, text: string) => {
+  writeFileSync(path, text)
+  execFileSync(join(pkg, '../../node_modules/.bin/biome'), ['format', '--write', path], { stdio: 'inherit' })
+}
+formatted(join(pkg, 'src/compiled/validators.ts'), generateValidators())
+formatted(join(pkg, 'src/codes/severities.ts'), renderSeverities())
 writeFileSync(join(pkg, '../../docs/diagnostic-codes.md'), renderCodesMarkdown())
 console.log(
-  'wrote manifest.schema.json, session.schema.json, src/compiled/validators.ts, docs/diagnostic-codes.md',
+  'wrote the JSON Schemas, src/compiled/validators.ts, src/codes/severities.ts, docs/diagnostic-codes.md',
 )

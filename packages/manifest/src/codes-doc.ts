@@ -1,5 +1,6 @@
 /**
- * The Markdown reference of every diagnostic code, generated from the one catalogue.
+ * Files generated from the one code catalogue: the Markdown reference of every code, and the
+ * severity table `createDiagnostic` reads (`codes/severities.ts`).
  */
 import { CODES } from './codes'
 
@@ -20,4 +21,29 @@ export function renderCodesMarkdown(): string {
       out += `| \`${code}\` | ${info.severity} | ${info.description.replace(/\|/g, '\\|')} |\n`
   }
   return out
+}
+
+/**
+ * The source of `codes/severities.ts` (before formatting): each code's default severity without
+ * the descriptions, so a bundle that makes diagnostics does not carry the whole catalogue.
+ */
+export function renderSeverities(): string {
+  const rows = Object.entries(CODES).map(([code, info]) => `  '${code}': '${info.severity}',`)
+  return `/**
+ * GENERATED from \`CODES\` by src/codes-doc.ts (\`pnpm --filter @spkg/manifest generate\`): do not
+ * edit. The default severity of every code, without the descriptions.
+ */
+import type { Severity } from '../severity'
+import type { DiagnosticCode } from './index'
+
+/** The default severity of each code (the \`severity\` of its \`CODES\` row). */
+export const SEVERITY_OF: Readonly<Record<DiagnosticCode, Severity>> = {
+${rows.join('\n')}
+}
+
+/** True when \`code\` is a code of the catalogue. */
+export function isDiagnosticCode(code: string): code is DiagnosticCode {
+  return Object.hasOwn(SEVERITY_OF, code)
+}
+`
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { renderCodesMarkdown } from './codes-doc'
+import { renderCodesMarkdown, renderSeverities } from './codes-doc'
 import { generateValidators } from './compiled/generate'
 import { manifestJsonSchema, sessionJsonSchema } from './json-schema'
 
@@ -18,13 +18,18 @@ describe('generated files are in sync with their sources', () => {
   it('session.schema.json', () => {
     expect(JSON.parse(read('session.schema.json'))).toEqual(sessionJsonSchema())
   })
+  const formatted = (path: string, text: string) =>
+    execFileSync(join(pkg, '../../node_modules/.bin/biome'), ['format', `--stdin-file-path=${path}`], {
+      input: text,
+      encoding: 'utf8',
+    })
   it('src/compiled/validators.ts (as Biome formats it)', () => {
-    const formatted = execFileSync(
-      join(pkg, '../../node_modules/.bin/biome'),
-      ['format', '--stdin-file-path=src/compiled/validators.ts'],
-      { input: generateValidators(), encoding: 'utf8' },
+    expect(read('src/compiled/validators.ts')).toBe(
+      formatted('src/compiled/validators.ts', generateValidators()),
     )
-    expect(read('src/compiled/validators.ts')).toBe(formatted)
+  })
+  it('src/codes/severities.ts (as Biome formats it)', () => {
+    expect(read('src/codes/severities.ts')).toBe(formatted('src/codes/severities.ts', renderSeverities()))
   })
   it('docs/diagnostic-codes.md', () => {
     expect(read('../../docs/diagnostic-codes.md')).toBe(renderCodesMarkdown())

@@ -5,7 +5,8 @@
  */
 
 export type { CodeInfo, DiagnosticCode } from './codes'
-export { CODES, isDiagnosticCode } from './codes'
+export { CODES } from './codes'
+export { isDiagnosticCode } from './codes/severities'
 export type { Diagnostic, Severity } from './diagnostic'
 export { countBySeverity, hasErrors, hasFatal, SEVERITIES, toPointer } from './diagnostic'
 export type { DiagnosticLocation } from './diagnostic-helpers'

@@ -20,9 +20,4 @@ export const CODES = {
 /** Every code the project emits. */
 export type DiagnosticCode = keyof typeof CODES
 
-/** True when `code` is a code of the catalogue. */
-export function isDiagnosticCode(code: string): code is DiagnosticCode {
-  return Object.hasOwn(CODES, code)
-}
-
 export type { CodeInfo }
