@@ -1,19 +1,104 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { buildBenchmarksMd, demote } from './benchmarks-md.ts'
+import {
+  benchNames,
+  buildBenchmarksMd,
+  parseCurrent,
+  readSummary,
+  renderBenchmarksMd,
+} from './benchmarks-md.ts'
 
 const root = join(import.meta.dirname, '..')
+
+const results = `# bench/x: results
+
+Method text.
+
+## Current
+
+Machine: EPYC, 2 cores; load 0.4
+Date: 2026-11-26
+Commit: abc1234
+
+| Measure | Target | Current | Ratio | Commit |
+|---|---|---|---|---|
+| open, best cold | within 1.5× the floor | 40.7 ms (floor 34.0) | 1.20× | |
+| peek \\| 50 MB | under 10 ms | 4.2 ms | 0.42× | def5678 |
+
+Noted: the floor is Node's zlib.
+
+## Session 7
+
+| old | table |
+|---|---|
+`
 
 describe('BENCHMARKS.md', () => {
   it('is what `pnpm benchmarks:md` builds from the bench results files', () => {
     expect(readFileSync(join(root, 'BENCHMARKS.md'), 'utf8')).toBe(buildBenchmarksMd(root))
   })
 
-  it('demotes headings outside code fences and titles the section', () => {
-    const md = '# bench/x\n\ntext\n\n## Run\n\n```sh\n# a shell comment\n```\n'
-    expect(demote(md, 'X (issue 9)')).toBe(
-      '## X (issue 9)\n\ntext\n\n### Run\n\n```sh\n# a shell comment\n```',
+  it('has a valid "## Current" section for every benchmark under bench/', () => {
+    const names = benchNames(root)
+    expect(names).toContain('reader')
+    const problems = names.map((name) => readSummary(root, name).problem).filter((p) => p !== undefined)
+    expect(problems).toEqual([])
+  })
+
+  it('stays a reference page, not the run-by-run history (it was 170 KB)', () => {
+    expect(readFileSync(join(root, 'BENCHMARKS.md'), 'utf8').length).toBeLessThan(24_000)
+  })
+})
+
+describe('the "## Current" section', () => {
+  it('gives every row its target, figure, ratio, machine, date and commit', () => {
+    const { rows, notes } = parseCurrent(results, 'bench/x/RESULTS.md')
+    expect(rows).toEqual([
+      {
+        measure: 'open, best cold',
+        target: 'within 1.5× the floor',
+        current: '40.7 ms (floor 34.0)',
+        ratio: '1.20×',
+        machine: 'EPYC, 2 cores; load 0.4',
+        date: '2026-11-26',
+        commit: 'abc1234',
+      },
+      {
+        measure: 'peek \\| 50 MB',
+        target: 'under 10 ms',
+        current: '4.2 ms',
+        ratio: '0.42×',
+        machine: 'EPYC, 2 cores; load 0.4',
+        date: '2026-11-26',
+        commit: 'def5678',
+      },
+    ])
+    expect(notes).toBe("Noted: the floor is Node's zlib.")
+  })
+
+  it('names the file and what is missing', () => {
+    expect(() => parseCurrent('# x\n\nno section', 'bench/x/RESULTS.md')).toThrow(
+      'bench/x/RESULTS.md: no "## Current" section',
     )
+    expect(() => parseCurrent(results.replace('Date: 2026-11-26\n', ''), 'f.md')).toThrow(
+      'f.md: row 1 of "## Current" has no date',
+    )
+    expect(() => parseCurrent(results.replace('| Ratio ', '| Factor '), 'f.md')).toThrow(
+      'f.md: the "## Current" table has no "ratio" column',
+    )
+  })
+
+  it('renders one table per benchmark with the command that re-measures it', () => {
+    const { rows, notes } = parseCurrent(results, 'bench/x/RESULTS.md')
+    const page = renderBenchmarksMd([
+      { name: 'x', title: 'results', file: 'bench/x/RESULTS.md', history: 'bench/x/HISTORY.md', rows, notes },
+    ])
+    expect(page).toContain('| [x](#x) | `pnpm bench x` | [bench/x/RESULTS.md](bench/x/RESULTS.md) |')
+    expect(page).toContain(
+      '| open, best cold | within 1.5× the floor | 40.7 ms (floor 34.0) | 1.20× | EPYC, 2 cores; load 0.4 | 2026-11-26 | abc1234 |',
+    )
+    expect(page).toContain('[history](bench/x/HISTORY.md)')
+    expect(page).not.toContain('Session 7')
   })
 })

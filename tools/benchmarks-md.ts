@@ -1,103 +1,190 @@
 /**
- * Builds BENCHMARKS.md from the results file of every benchmark under bench/ (`pnpm benchmarks:md`).
- * Each results file keeps its own figures and method; this page collects them in one place, its first
- * heading replaced by the section title below and its other headings moved one level down.
- * `tools/benchmarks-md.test.ts` fails when BENCHMARKS.md is not what this script writes.
+ * Builds BENCHMARKS.md (`pnpm benchmarks:md`): a reference page with one table per benchmark, the
+ * target, the current figure and its ratio, the machine, the date and the commit, and the command
+ * that re-measures it. Every folder of bench/ with an `index.ts` is a benchmark (`pnpm bench <name>`);
+ * its results file (`RESULTS.md`, else `README.md`) holds the method, the details of the latest run,
+ * and a section the page is built from:
+ *
+ * ```md
+ * ## Current
+ *
+ * Machine: AMD EPYC, 2 cores shared, Node 20.20; load 0.4
+ * Date: 2026-11-26
+ * Commit: 4c87893
+ *
+ * | Measure | Target | Current | Ratio |
+ * |---|---|---|---|
+ * | open 30 MB, Node entry, best cold | within 1.5× the floor | 40.7 ms (floor 34.0) | 1.20× |
+ * ```
+ *
+ * The table may add `Machine`, `Date` or `Commit` columns for a row measured on another run; text
+ * after the table (up to the next heading) is copied below it as notes. Run-by-run history stays
+ * out of the page: in each bench's `HISTORY.md` and in git. `tools/benchmarks-md.test.ts` fails when
+ * a benchmark has no valid `## Current` section or BENCHMARKS.md is not what this script writes.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-export interface BenchSection {
-  readonly title: string
-  readonly command: string
-  readonly file: string
+export interface CurrentRow {
+  readonly measure: string
+  readonly target: string
+  readonly current: string
+  readonly ratio: string
+  readonly machine: string
+  readonly date: string
+  readonly commit: string
 }
 
-export const SECTIONS: readonly BenchSection[] = [
-  {
-    title: 'Reader: open, verify, peek (issue 3)',
-    command: 'pnpm bench reader',
-    file: 'bench/reader/RESULTS.md',
-  },
-  {
-    title: 'Reader: the browser path, inflaters and hashers (issue 3)',
-    command: 'pnpm bench reader-browser',
-    file: 'bench/reader-browser/RESULTS.md',
-  },
-  {
-    title:
-      'Reader: the bounded inflater (WebAssembly, JavaScript) vs fflate and node:zlib, ordinary and hostile streams (issue 3)',
-    command: 'pnpm bench inflate',
-    file: 'bench/inflate/RESULTS.md',
-  },
-  {
-    title: 'Validate: large packages, time and memory (issues 3 and 4)',
-    command: 'pnpm bench validate',
-    file: 'bench/validate/RESULTS.md',
-  },
-  {
-    title: 'Integrity: hashing, encryption, signatures (issue 3)',
-    command: 'pnpm bench integrity',
-    file: 'bench/integrity/README.md',
-  },
-  {
-    title: 'Story engine vs inkjs, save/load, resume (issue 4)',
-    command: 'pnpm bench story',
-    file: 'bench/story/RESULTS.md',
-  },
-  {
-    title: 'Reading state: save and load (issue 4)',
-    command: 'pnpm bench state',
-    file: 'bench/state/README.md',
-  },
-  {
-    title: 'API: full stack vs bare route (issue 5)',
-    command: 'pnpm bench api',
-    file: 'bench/api/RESULTS.md',
-  },
-]
+export interface BenchSummary {
+  readonly name: string
+  readonly title: string
+  readonly file: string
+  readonly history: string | undefined
+  readonly rows: readonly CurrentRow[]
+  readonly notes: string
+  readonly problem?: string
+}
+
+const REQUIRED_COLUMNS = ['measure', 'target', 'current', 'ratio'] as const
+const FIELDS = ['machine', 'date', 'commit'] as const
+
+/** Cells of a Markdown table row (`| a | b |`), trimmed; backslash-escaped pipes stay in the cell. */
+function cells(line: string): string[] {
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim())
+}
+
+/**
+ * Reads the `## Current` section of a results file. Throws an Error naming `file` and what is
+ * missing when the section, a field or a column is absent, or the table has no row.
+ */
+export function parseCurrent(markdown: string, file: string): { rows: CurrentRow[]; notes: string } {
+  const lines = markdown.split('\n')
+  const start = lines.findIndex((l) => /^## Current\s*$/.test(l))
+  if (start < 0) throw new Error(`${file}: no "## Current" section (see tools/benchmarks-md.ts for its form)`)
+  let end = lines.findIndex((l, i) => i > start && /^#{1,2} /.test(l))
+  if (end < 0) end = lines.length
+  const body = lines.slice(start + 1, end)
+  const defaults: Record<string, string> = {}
+  for (const line of body) {
+    const m = /^(Machine|Date|Commit):\s*(.+?)\s*$/.exec(line)
+    if (m) defaults[(m[1] as string).toLowerCase()] = m[2] as string
+  }
+  const tableStart = body.findIndex((l) => l.trim().startsWith('|'))
+  if (tableStart < 0) throw new Error(`${file}: "## Current" has no table`)
+  let tableEnd = tableStart
+  while (tableEnd < body.length && (body[tableEnd] as string).trim().startsWith('|')) tableEnd++
+  const [header = '', , ...rowLines] = body.slice(tableStart, tableEnd)
+  const columns = cells(header).map((c) => c.toLowerCase())
+  for (const c of REQUIRED_COLUMNS)
+    if (!columns.includes(c)) throw new Error(`${file}: the "## Current" table has no "${c}" column`)
+  if (rowLines.length === 0) throw new Error(`${file}: the "## Current" table has no row`)
+  const rows = rowLines.map((line, i) => {
+    const values = cells(line)
+    const get = (c: string) => {
+      const at = columns.indexOf(c)
+      const value = at >= 0 ? values[at] : undefined
+      return value !== undefined && value !== '' ? value : defaults[c]
+    }
+    const row: Record<string, string> = {}
+    for (const c of [...REQUIRED_COLUMNS, ...FIELDS]) {
+      const value = get(c)
+      if (value === undefined)
+        throw new Error(`${file}: row ${i + 1} of "## Current" has no ${c} (a column, or a "${c}:" line)`)
+      row[c] = value
+    }
+    return row as unknown as CurrentRow
+  })
+  const notes = body
+    .slice(tableEnd)
+    .filter((l) => !/^(Machine|Date|Commit):/.test(l))
+    .join('\n')
+    .trim()
+  return { rows, notes }
+}
+
+/** The benchmarks under `root/bench`: folders with an `index.ts`, in name order. */
+export function benchNames(root: string): string[] {
+  const bench = join(root, 'bench')
+  return readdirSync(bench, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(bench, d.name, 'index.ts')))
+    .map((d) => d.name)
+    .sort()
+}
+
+/**
+ * The summary of one benchmark. A benchmark whose results file is missing or has no valid
+ * `## Current` section gets no rows and `problem` says why (the page shows it; the test fails).
+ */
+export function readSummary(root: string, name: string): BenchSummary {
+  const file =
+    ['RESULTS.md', 'README.md'].map((f) => `bench/${name}/${f}`).find((f) => existsSync(join(root, f))) ??
+    `bench/${name}/RESULTS.md`
+  const history = existsSync(join(root, `bench/${name}/HISTORY.md`)) ? `bench/${name}/HISTORY.md` : undefined
+  if (!existsSync(join(root, file)))
+    return { name, title: name, file, history, rows: [], notes: '', problem: `${file} does not exist yet` }
+  const markdown = readFileSync(join(root, file), 'utf8')
+  // `# bench/reader: results` says nothing the section heading does not; `# bundle: weight of...` does
+  const heading = (/^# (.+)$/m.exec(markdown)?.[1] ?? '').replace(/^(bench\/)?[\w-]+:?\s*/, '')
+  const title = /^(results)?$/i.test(heading) ? '' : heading
+  try {
+    return { name, title, file, history, ...parseCurrent(markdown, file) }
+  } catch (error) {
+    return { name, title, file, history, rows: [], notes: '', problem: (error as Error).message }
+  }
+}
 
 const INTRO = `# Benchmarks
 
-<!-- Generated by \`pnpm benchmarks:md\` (tools/benchmarks-md.ts) from the results files below; edit those, not this page. -->
+<!-- Generated by \`pnpm benchmarks:md\` (tools/benchmarks-md.ts) from the "## Current" section of each
+bench/<name>/RESULTS.md; edit those, not this page. -->
 
-Every figure comes from a benchmark under \`bench/\`, run with the project's own command (\`pnpm bench <name>\`)
-on the CI kind of machine (AMD EPYC, 2 cores, 24 GiB, Node 20.20). Each section below is the bench's own results
-file, copied here; the bench's folder has the code. Many figures were taken while other jobs shared the two cores;
-each section says how loaded the machine was. Read ratios (measured in the same run) before absolute times.
+The current figure of every benchmark against its target. **Ratio** is the current figure against the
+target's reference (the floor, the native tool, inkjs, the bare route...) as each row says. Each
+benchmark's results file has the method and the details of its latest run; earlier runs are in its
+HISTORY.md and in git. Figures come from a shared 2-core machine: read ratios measured in one run
+before absolute times, and the load noted with each machine.
+
+Re-measure one benchmark with \`pnpm bench <name>\`, then update the "## Current" section of its
+results file and run \`pnpm benchmarks:md\`.
 `
 
-/** Moves every Markdown heading outside code fences one level down; the first level-1 heading becomes `title`. */
-export function demote(markdown: string, title: string): string {
-  let fenced = false
-  let titled = false
-  const out: string[] = []
-  for (const line of markdown.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced
-    if (!fenced && /^#{1,5} /.test(line)) {
-      if (!titled && line.startsWith('# ')) {
-        out.push(`## ${title}`)
-        titled = true
-        continue
-      }
-      out.push(`#${line}`)
-      continue
-    }
-    out.push(line)
-  }
-  if (!titled) out.unshift(`## ${title}`, '')
-  return out.join('\n').trim()
+const escapeCell = (s: string) => s.replace(/(?<!\\)\|/g, '\\|')
+
+export function renderBenchmarksMd(summaries: readonly BenchSummary[]): string {
+  const index = [
+    '| Benchmark | Re-measure | Details |',
+    '|---|---|---|',
+    ...summaries.map(
+      (s) => `| [${s.name}](#${s.name}) | \`pnpm bench ${s.name}\` | [${s.file}](${s.file}) |`,
+    ),
+  ].join('\n')
+  const sections = summaries.map((s) => {
+    const links = [`[results](${s.file})`, ...(s.history ? [`[history](${s.history})`] : [])].join(', ')
+    const table = [
+      '| Measure | Target | Current | Ratio | Machine | Date | Commit |',
+      '|---|---|---|---|---|---|---|',
+      ...s.rows
+        .map((r) =>
+          [r.measure, r.target, r.current, r.ratio, r.machine, r.date, r.commit].map(escapeCell).join(' | '),
+        )
+        .map((r) => `| ${r} |`),
+    ].join('\n')
+    const notes = s.notes ? `\n\n${s.notes}` : ''
+    if (s.problem !== undefined)
+      return `## ${s.name}\n\nNo current figures: ${s.problem}. Measure with \`pnpm bench ${s.name}\`.`
+    const title = s.title ? `${s.title[0]?.toUpperCase()}${s.title.slice(1)}. ` : ''
+    return `## ${s.name}\n\n${title}Re-measure: \`pnpm bench ${s.name}\` (${links}).\n\n${table}${notes}`
+  })
+  return `${INTRO}\n${index}\n\n${sections.join('\n\n')}\n`
 }
 
 export function buildBenchmarksMd(root: string): string {
-  const present = SECTIONS.filter((s) => existsSync(join(root, s.file)))
-  const table = [
-    '| Bench | Command | Source |',
-    '|---|---|---|',
-    ...present.map((s) => `| ${s.title} | \`${s.command}\` | [${s.file}](${s.file}) |`),
-  ].join('\n')
-  const parts = present.map((s) => demote(readFileSync(join(root, s.file), 'utf8'), s.title))
-  return `${INTRO}\n${table}\n\n${parts.join('\n\n')}\n`
+  return renderBenchmarksMd(benchNames(root).map((name) => readSummary(root, name)))
 }
 
 const isMain = process.argv[1] !== undefined && import.meta.filename === process.argv[1]
