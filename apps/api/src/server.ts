@@ -1,18 +1,75 @@
 /**
  * The API process: reads the configuration once, builds the app (migrating the database under its
  * advisory lock), listens on HOST:PORT and shuts down gracefully on SIGTERM/SIGINT: stop accepting,
- * let in-flight requests finish, close the database pool; forced exit after 10 seconds.
+ * let in-flight requests finish, close the database pool; forced exit after `SHUTDOWN_TIMEOUT_MS`.
  * Logs are pino JSON lines on stdout with request ids and no tokens.
+ *
+ * Logging never blocks the exit nor kills the process: stdout is written synchronously (nothing is left to flush at
+ * exit), and once its reader is gone (`pnpm start | tee api.log`, then Ctrl-C: `tee` dies first) the write error
+ * stops logging instead of being thrown. pino's default asynchronous destination flushed at exit in a loop that
+ * retries EPIPE forever, so the process closed its port and never exited.
  */
+import { writeSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { FastifyInstance } from 'fastify'
-import { buildApp } from './app'
-import { type Config, ConfigError, loadConfig } from './config'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import pino from 'pino'
+import { buildApp, loggerOptions } from './app'
+import { type Config, ConfigError, loadConfig, TIMEOUT_DEFAULTS } from './config'
+import { DbStartError } from './db/index'
 import type { StartedDevIdp } from './dev-idp/index'
 
-/** How long a graceful shutdown may take before the process exits anyway. */
-export const SHUTDOWN_TIMEOUT_MS = 10_000
+/** How long a graceful shutdown may take by default before the process exits anyway (`SHUTDOWN_TIMEOUT_MS`). */
+export const SHUTDOWN_TIMEOUT_MS = TIMEOUT_DEFAULTS.shutdownMs
+
+/** Writes one line to a file descriptor, ignoring every error (a closed pipe, a full disk). */
+function writeLine(fd: number, line: string): void {
+  try {
+    writeSync(fd, `${line}\n`)
+  } catch {
+    // Nowhere left to say it.
+  }
+}
+
+/**
+ * Exits at once with `code`: `process.reallyExit` skips the `exit` listeners (a logger's flush among them), so
+ * nothing the process still holds can keep it alive.
+ */
+export function exitNow(code: number): never {
+  const really = (process as unknown as { reallyExit?: (code: number) => never }).reallyExit
+  if (typeof really === 'function') really.call(process, code)
+  process.exit(code)
+}
+
+/**
+ * The log destination: stdout (`fd` 1) written synchronously. A write error (EPIPE once the reader of a pipe is
+ * gone) stops logging for good, says so once on stderr, and is never thrown.
+ */
+export function createLogDestination(fd = 1): pino.DestinationStream {
+  const destination = pino.destination({ dest: fd, sync: true })
+  let stopped = false
+  destination.on('error', (err: NodeJS.ErrnoException) => {
+    if (stopped) return
+    stopped = true
+    const noop = () => true
+    Object.assign(destination, { write: noop, flushSync: () => {}, end: () => {} })
+    writeLine(
+      2,
+      JSON.stringify({
+        level: 40,
+        time: Date.now(),
+        code: err.code,
+        msg: 'logging stopped: stdout is closed',
+      }),
+    )
+  })
+  return destination
+}
+
+/** The server's logger: pino with the API's options (no tokens, no addresses) on {@link createLogDestination}. */
+export function createLogger(config: Pick<Config, 'logLevel'>, fd = 1): FastifyBaseLogger {
+  return pino(loggerOptions(config) as pino.LoggerOptions, createLogDestination(fd)) as FastifyBaseLogger
+}
 
 /** Starts the server for a validated configuration; resolves once it listens. */
 export async function startServer(config: Config): Promise<FastifyInstance> {
@@ -28,7 +85,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     })
     config = { ...config, oidc: { ...config.oidc, issuer: devIdp.issuer } }
   }
-  const app = await buildApp(config).catch(async (err: unknown) => {
+  const app = await buildApp(config, { logger: createLogger(config) }).catch(async (err: unknown) => {
     await devIdp?.close()
     throw err
   })
@@ -46,33 +103,55 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   return app
 }
 
-/** Closes the app once on the first SIGTERM/SIGINT and exits (0, or 1 when closing failed or timed out). */
-export function closeOnSignals(app: FastifyInstance): void {
+/**
+ * Closes the app on the first SIGTERM/SIGINT and exits (0, or 1 when closing failed or timed out). A second signal,
+ * or `timeoutMs` without the close finishing, exits 1 at once, whatever the logger or anything else is doing.
+ */
+export function closeOnSignals(
+  app: FastifyInstance,
+  timeoutMs: number = app.config.timeouts.shutdownMs,
+): void {
   let closing = false
+  const forced = (why: string) => {
+    writeLine(2, JSON.stringify({ level: 50, time: Date.now(), msg: `${why}; exiting` }))
+    exitNow(1)
+  }
   const shutdown = (signal: NodeJS.Signals) => {
-    if (closing) return
+    if (closing) return forced(`${signal} during shutdown`)
     closing = true
+    // Armed before anything is logged: the forced exit does not depend on the logger.
+    setTimeout(() => forced('shutdown timed out'), timeoutMs).unref()
     app.log.info({ signal }, 'shutting down')
-    setTimeout(() => {
-      app.log.error('shutdown timed out; exiting')
-      process.exit(1)
-    }, SHUTDOWN_TIMEOUT_MS).unref()
     app.close().then(
       () => {
         app.log.info('closed')
-        process.exit(0)
+        exitNow(0)
       },
       (err: unknown) => {
         app.log.error({ err }, 'shutdown failed')
-        process.exit(1)
+        exitNow(1)
       },
     )
   }
-  process.once('SIGTERM', shutdown)
-  process.once('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+  process.on('SIGINT', shutdown)
+}
+
+/** The one line a failed start-up prints on stderr: what failed, with the stable code when there is one. */
+export function startupFailureLine(err: unknown): string {
+  const code = err instanceof DbStartError ? err.code : undefined
+  return JSON.stringify({
+    level: 60,
+    time: Date.now(),
+    msg: 'start-up failed',
+    ...(code && { code }),
+    err: String((err as Error)?.message ?? err),
+  })
 }
 
 async function main() {
+  // Errors of a closed stdout or stderr (EPIPE) must not crash the process: there is nothing to do about them.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {})
   let config: Config
   try {
     config = loadConfig(process.env)
@@ -87,10 +166,8 @@ async function main() {
     const app = await startServer(config)
     closeOnSignals(app)
   } catch (err) {
-    console.error(
-      JSON.stringify({ level: 60, msg: 'start-up failed', err: String((err as Error)?.message ?? err) }),
-    )
-    process.exit(1)
+    writeLine(2, startupFailureLine(err))
+    exitNow(1)
   }
 }
 

@@ -33,6 +33,11 @@ export interface ServerProcessOptions {
   readyTimeoutMs?: number
   /** An extra readiness condition checked on the output collected so far (e.g. the dev provider's token lines). */
   ready?: (output: { stdout: string; stderr: string }) => boolean
+  /**
+   * A command (`['cat']`) whose stdin is the server's stdout, as in `pnpm start | tee api.log`: the helper reads the
+   * command's output, and killing it (`stdoutReader`) leaves the server writing into a pipe nobody reads.
+   */
+  stdoutThrough?: readonly [string, ...string[]]
 }
 
 /** How a server process ended. */
@@ -45,6 +50,8 @@ export interface ServerExit {
 export interface ServerProcess {
   name: string
   child: ChildProcess
+  /** The `stdoutThrough` process reading the server's stdout, when there is one. */
+  stdoutReader?: ChildProcess
   /** `http://127.0.0.1:<port>` as the server logged it. */
   base: string
   port: number
@@ -128,14 +135,20 @@ async function startOnce(options: ServerProcessOptions, port: number): Promise<S
   for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) env[k] = v
   env.PORT = options.env?.PORT ?? String(port) // a caller's own PORT is passed as written (even a bad one)
 
+  const [command, ...args] = options.stdoutThrough ?? []
+  const reader = command
+    ? spawn(command, args, { env: { PATH: env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'ignore'] })
+    : undefined
   const child = spawn(process.execPath, ['--conditions=@spkg/source', '--import', 'tsx', 'src/server.ts'], {
     cwd: API_DIR,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', reader?.stdin ?? 'pipe', 'pipe'],
   })
+  // The reader's stdin is the server's now: this process keeps no end of that pipe open.
+  reader?.stdin?.destroy()
   let stdout = ''
   let stderr = ''
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+  ;(reader ?? child).stdout?.setEncoding('utf8').on('data', (d: string) => {
     stdout += d
   })
   child.stderr?.setEncoding('utf8').on('data', (d: string) => {
@@ -150,6 +163,7 @@ async function startOnce(options: ServerProcessOptions, port: number): Promise<S
   const server: ServerProcess = {
     name,
     child,
+    ...(reader && { stdoutReader: reader }),
     base: `http://127.0.0.1:${port}`,
     port,
     stdout: () => stdout,
@@ -177,6 +191,7 @@ async function startOnce(options: ServerProcessOptions, port: number): Promise<S
             clearTimeout(timer)
           }
         }
+        reader?.kill('SIGKILL')
         running.delete(server)
         return exited
       })()
@@ -219,6 +234,9 @@ function installExitHook() {
   if (exitHookInstalled) return
   exitHookInstalled = true
   process.once('exit', () => {
-    for (const s of running) if (s.child.exitCode === null) s.child.kill('SIGKILL')
+    for (const s of running) {
+      if (s.child.exitCode === null) s.child.kill('SIGKILL')
+      s.stdoutReader?.kill('SIGKILL')
+    }
   })
 }
