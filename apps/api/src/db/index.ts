@@ -121,6 +121,99 @@ export async function pingDb(db: Db): Promise<void> {
   await db.execute(sql`select 1`)
 }
 
+/** Stable codes of {@link DbStartError}. */
+export type DbStartErrorCode = 'DB_NOT_FOUND' | 'DB_UNREACHABLE' | 'DB_HOST_NOT_FOUND' | 'DB_AUTH_FAILED'
+
+/**
+ * The database could not be used at start-up, said for the operator: what failed and what to do
+ * (`database "spkg" does not exist: create it with createdb spkg`), with a stable code. Never carries the password.
+ */
+export class DbStartError extends Error {
+  readonly code: DbStartErrorCode
+  constructor(code: DbStartErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'DbStartError'
+    this.code = code
+  }
+}
+
+/** The driver error under drizzle's `Failed query: ...` wrapper. */
+function driverError(err: unknown): { code?: string; message?: string } | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if (typeof (e as { code?: unknown }).code === 'string') return e as { code?: string; message?: string }
+  }
+  return undefined
+}
+
+/**
+ * Explains a failure to reach or log in to the PostgreSQL server of `url` (a missing database, a refused or
+ * unresolvable address, an unknown role or a bad password); undefined for any other error (a failing migration
+ * stays as it is).
+ *
+ * @example
+ * explainDbError(err, 'postgres://postgres@127.0.0.1:5432/spkg')
+ * // DbStartError DB_NOT_FOUND: database "spkg" does not exist: create it with createdb spkg
+ */
+export function explainDbError(err: unknown, url: string): DbStartError | undefined {
+  const cause = driverError(err)
+  if (!cause || !URL.canParse(url)) return undefined
+  const u = new URL(url)
+  const host = decodeURIComponent(u.hostname) || 'localhost'
+  const port = u.port || '5432'
+  const user = decodeURIComponent(u.username) || undefined
+  const database = decodeURIComponent(u.pathname.replace(/^\//, '')) || user || 'postgres'
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`
+  const flags = [
+    ...(host !== 'localhost' && host !== '127.0.0.1' ? [`-h ${host}`] : []),
+    ...(port !== '5432' ? [`-p ${port}`] : []),
+    ...(user ? [`-U ${user}`] : []),
+  ]
+  const message = String(cause.message ?? '')
+  const fail = (code: DbStartErrorCode, text: string) => new DbStartError(code, text, { cause: err })
+  switch (cause.code) {
+    case '3D000':
+      return fail(
+        'DB_NOT_FOUND',
+        `database "${database}" does not exist on ${where}: create it with createdb ${[...flags, database].join(' ')}`,
+      )
+    case 'ECONNREFUSED':
+      return fail(
+        'DB_UNREACHABLE',
+        `connection refused on ${where}: is PostgreSQL running there? Check the host and port in DATABASE_URL`,
+      )
+    case 'ETIMEDOUT':
+    case 'CONNECT_TIMEOUT':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return fail(
+        'DB_UNREACHABLE',
+        `no connection to ${where} (${cause.code}): is PostgreSQL running and reachable from here? Check the host and port in DATABASE_URL`,
+      )
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return fail('DB_HOST_NOT_FOUND', `database host "${host}" not found: check the host in DATABASE_URL`)
+    case '28P01':
+      return fail(
+        'DB_AUTH_FAILED',
+        `password authentication failed for user "${user ?? ''}" on ${where}: check the user and password in DATABASE_URL`,
+      )
+    case '28000':
+      return fail(
+        'DB_AUTH_FAILED',
+        /^role ".*" does not exist$/.test(message)
+          ? `role "${user ?? ''}" does not exist on ${where}: create it (createuser ${[...flags.filter((f) => !f.startsWith('-U')), user ?? ''].join(' ')}) or fix the user in DATABASE_URL`
+          : `${message} on ${where}: check the user in DATABASE_URL and the server's pg_hba.conf`,
+      )
+    default:
+      return undefined
+  }
+}
+
+/** The PostgreSQL connection string a database was opened with (undefined for PGlite). */
+export function dbUrl(db: Db): string | undefined {
+  return handleOf(db).url
+}
+
 /** @internal used by the migrator */
 export function migrationSessionOf(db: Db): DbHandle['migrationSession'] {
   return handleOf(db).migrationSession

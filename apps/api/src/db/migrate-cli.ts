@@ -3,7 +3,7 @@
  * (`DATABASE_URL`, else the embedded PGlite folder) and exits.
  */
 import { ConfigError, loadConfig } from '../config'
-import { closeDb, createDb, dbKind } from './index'
+import { closeDb, createDb, DbStartError, dbKind } from './index'
 import { migrateDb } from './migrate'
 
 try {
@@ -16,6 +16,12 @@ try {
     await closeDb(db)
   }
 } catch (err) {
-  console.error(err instanceof ConfigError ? err.message : `migration failed: ${(err as Error).message}`)
+  console.error(
+    err instanceof ConfigError
+      ? err.message
+      : err instanceof DbStartError
+        ? `migration failed: ${err.message} (${err.code})`
+        : `migration failed: ${(err as Error).message}`,
+  )
   process.exitCode = 1
 }

@@ -11,7 +11,8 @@ import type { PgliteDatabase } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
-import { type Db, dbKind, migrationSessionOf } from './index'
+import type { DbStartError } from './index'
+import { type Db, dbKind, dbUrl, explainDbError, migrationSessionOf } from './index'
 
 /** The one migrations folder for PostgreSQL and PGlite. */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url))
@@ -20,7 +21,9 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.m
 export const MIGRATION_LOCK_KEY = 727_105_301
 
 /**
- * Brings the schema up to date. Idempotent; safe to call from several processes at once.
+ * Brings the schema up to date. Idempotent; safe to call from several processes at once. It is the first query at
+ * start-up: a database that is missing or cannot be reached or logged in to is a {@link DbStartError} saying what
+ * to do.
  *
  * @example
  * await migrateDb(await createDb(config))
@@ -33,6 +36,9 @@ export async function migrateDb(db: Db, options: { migrationsFolder?: string } =
   running.set(db, current)
   try {
     await current
+  } catch (err) {
+    const url = dbUrl(db)
+    throw (url && explainDbError(err, url)) || err
   } finally {
     if (running.get(db) === current) running.delete(db)
   }
