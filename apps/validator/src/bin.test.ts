@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { freshDir, storyTree, writeTree } from './validate/_test-tree'
+import { freshDir, storyTree, writeTree } from '../test/helpers/tree'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runCli } from './_test-cli'
+import { runCli } from '../test/helpers/cli'
 import { COMMANDS } from './commands'
 import { VERSION } from './version'
 

@@ -11,9 +11,9 @@ import {
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { freshDir } from '../test/helpers/tree'
 import type { CliIO } from './cli-types'
 import { writeOutputAtomic } from './io'
-import { freshDir } from './validate/_test-tree'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const io = fileURLToPath(new URL('./io.ts', import.meta.url))

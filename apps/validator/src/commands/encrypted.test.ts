@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { encryptPackage, generateEncryptionKey } from '@spkg/integrity/encrypt'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../_test-cli'
-import { freshDir, storyTree, writeTree } from '../validate/_test-tree'
+import { runCli } from '../../test/helpers/cli'
+import { freshDir, storyTree, writeTree } from '../../test/helpers/tree'
 
 /** A packed story, encrypted with a fresh key written as hex to `inn.key`. */
 async function encryptedPackage(): Promise<string> {

@@ -2,8 +2,8 @@ import { truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildArchive, deflateBomb } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../_test-cli'
-import { freshDir } from '../validate/_test-tree'
+import { runCli } from '../../test/helpers/cli'
+import { freshDir } from '../../test/helpers/tree'
 
 const manifest = JSON.stringify({ id: 'x', parts: ['story/0001-a.sty'] })
 

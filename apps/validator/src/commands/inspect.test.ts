@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../_test-cli'
-import { freshDir, storyTree, writeTree } from '../validate/_test-tree'
+import { runCli } from '../../test/helpers/cli'
+import { freshDir, storyTree, writeTree } from '../../test/helpers/tree'
 
 describe('spkg inspect', () => {
   it('shows the headline fields and every entry with size, packed size and method', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { keyFingerprint } from '@spkg/integrity'
 import { parseSignifySecretKey, signChecksum } from '@spkg/integrity/sign'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../_test-cli'
+import { runCli } from '../../test/helpers/cli'
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'spkg-keygen-'))
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseManifest } from '@spkg/manifest'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../_test-cli'
+import { runCli } from '../../test/helpers/cli'
 
 const repo = join(import.meta.dirname, '../../../..')
 const example = join(repo, 'examples/crooked-inn/manifest.json')

@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { openPackage } from '@spkg/reader/node'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../_test-cli'
-import { centralDirectory, freshDir, storyTree, writeTree } from '../validate/_test-tree'
+import { runCli } from '../../test/helpers/cli'
+import { centralDirectory, freshDir, storyTree, writeTree } from '../../test/helpers/tree'
 
 const root = fileURLToPath(new URL('../../../..', import.meta.url))
 // The loader by its address, so the child runs in the story's temporary folder.

@@ -12,8 +12,8 @@ import {
 import { join } from 'node:path'
 import { sha256HexSync } from '@spkg/integrity/node'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../_test-cli'
-import { centralDirectory, freshDir, storyTree, writeTree } from '../validate/_test-tree'
+import { runCli } from '../../test/helpers/cli'
+import { centralDirectory, freshDir, storyTree, writeTree } from '../../test/helpers/tree'
 
 function hasTool(cmd: string): boolean {
   try {

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path'
 import { fc, test } from '@fast-check/vitest'
 import { buildPackage, zipWithTool } from '@spkg/test-utils'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli } from '../_test-cli'
-import { E1, E2, E3, E4, E5, E6, E8 } from '../play/_worked-examples'
+import { runCli } from '../../test/helpers/cli'
+import { E1, E2, E3, E4, E5, E6, E8 } from '../../test/helpers/worked-examples'
 
 const root = mkdtempSync(join(tmpdir(), 'spkg-play-'))
 afterAll(() => {})

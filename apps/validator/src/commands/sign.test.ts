@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { keyFingerprint } from '@spkg/integrity'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../_test-cli'
-import { centralDirectory, freshDir, storyTree, writeTree } from '../validate/_test-tree'
+import { runCli } from '../../test/helpers/cli'
+import { centralDirectory, freshDir, storyTree, writeTree } from '../../test/helpers/tree'
 
 function has(cmd: string): boolean {
   try {

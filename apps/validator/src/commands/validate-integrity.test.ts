@@ -10,7 +10,12 @@ async function validate(bytes: Uint8Array) {
   const cwd = mkdtempSync(join(tmpdir(), 'spkg-integrity-'))
   writeFileSync(join(cwd, 'p.spkg'), bytes)
   let stdout = ''
-  const io = { write: (s: string | Uint8Array) => void (stdout += String(s)), isTTY: false }
+  const io = {
+    write: (s: string | Uint8Array) => {
+      stdout += String(s)
+    },
+    isTTY: false,
+  }
   const code = await main(['validate', 'p.spkg', '--format', 'json'], {
     stdout: io,
     stderr: io,

@@ -3,8 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../_test-cli'
-import { freshDir, storyTree, writeTree } from '../validate/_test-tree'
+import { runCli } from '../../test/helpers/cli'
+import { freshDir, storyTree, writeTree } from '../../test/helpers/tree'
 
 const codes = (json: { diagnostics: { code: string }[] }) => json.diagnostics.map((d) => d.code)
 

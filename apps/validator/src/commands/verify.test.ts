@@ -2,9 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { keyFingerprint } from '@spkg/integrity'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../_test-cli'
+import { runCli } from '../../test/helpers/cli'
+import { freshDir, storyTree, writeTree } from '../../test/helpers/tree'
 import { writeZip } from '../pack/write-zip'
-import { freshDir, storyTree, writeTree } from '../validate/_test-tree'
 
 async function signedPackage(): Promise<string> {
   const cwd = freshDir()

@@ -1,9 +1,9 @@
 import { copyFileSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../_test-cli'
+import { runCli } from '../../test/helpers/cli'
+import { freshDir, storyTree, writeTree } from '../../test/helpers/tree'
 import { writeZip } from '../pack/write-zip'
-import { freshDir, storyTree, writeTree } from './_test-tree'
 import { isSignifySecretKey } from './secret-key'
 
 /** A fresh directory with a story folder `inn` and a key pair author.{pub,sec}. */

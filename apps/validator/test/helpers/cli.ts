@@ -1,8 +1,8 @@
 /**
  * Test helper: runs `spkg` in-process with captured output, as a user would from a shell.
  */
-import { main } from './cli'
-import type { ExitCode } from './cli-types'
+import { main } from '../../src/cli'
+import type { ExitCode } from '../../src/cli-types'
 
 export interface CliRun {
   code: ExitCode
