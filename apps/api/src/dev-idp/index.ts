@@ -7,7 +7,8 @@
  * Tokens per role come from the `client_credentials` grant of one client per role (`dev-reader`, `dev-creator`,
  * `dev-moderator`, `dev-administrator`; `sub` is the client id). The browser client `spkg-web` uses the
  * authorization-code flow with PKCE (the provider's development login page accepts any user name; the user names
- * `creator`, `moderator` and `administrator` get that role). Never for production: it refuses `production: true`.
+ * `reader`, `creator`, `moderator` and `administrator` get that role). Each role client's token carries the role it is
+ * named after (`dev-reader` the role `reader`, so that `PUT /api/auth/profiles/reader` works on a fresh start). Never for production: it refuses `production: true`.
  */
 /// <reference path="./oidc-provider.d.ts" />
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
@@ -19,7 +20,7 @@ const Provider = await importOidcProvider()
 
 /** The development roles and the client that mints tokens for each. */
 export const DEV_ROLES: Record<string, string[]> = {
-  'dev-reader': [],
+  'dev-reader': ['reader'],
   'dev-creator': ['creator'],
   'dev-moderator': ['moderator'],
   'dev-administrator': ['administrator'],
@@ -101,7 +102,7 @@ export function createDevIdp(issuer: string, options: DevIdpOptions = {}): DevId
     Object.entries(roles).map(([id, r]) => [id, { secret: randomBytes(18).toString('base64url'), roles: r }]),
   )
   const accountRoles = (accountId: string | undefined) =>
-    accountId && ['creator', 'moderator', 'administrator'].includes(accountId) ? [accountId] : []
+    accountId && ['reader', 'creator', 'moderator', 'administrator'].includes(accountId) ? [accountId] : []
 
   const provider = new Provider(issuer, {
     jwks: { keys: [options.signingKey ?? generateSigningKey()] },

@@ -38,7 +38,7 @@ describe('development identity provider', () => {
     expect(payload.exp - payload.iat).toBe(900)
     expect(payload.realm_access.roles).toEqual(['creator'])
     const reader = decode((await idp.mintToken('dev-reader')).split('.')[1] as string)
-    expect(reader.realm_access.roles).toEqual([])
+    expect(reader.realm_access.roles).toEqual(['reader'])
   })
 
   it('publishes code flow only, PKCE S256 only, and the refresh-token grant', async () => {

@@ -63,6 +63,21 @@ describe('fresh start without OIDC_ISSUER', () => {
       })
     expect((await create(reader)).status).toBe(403)
     expect((await create(creator)).status).toBe(201)
+    // Each printed token carries the role it is named after: the reader edits its reader profile.
+    const profile = (token: string, role: string) =>
+      fetch(`${base}/api/auth/profiles/${role}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ displayName: `Dev ${role}` }),
+      })
+    const readerProfile = await profile(reader, 'reader')
+    expect(readerProfile.status).toBe(200)
+    expect(await readerProfile.json()).toMatchObject({ displayName: 'Dev reader' })
+    for (const role of ['creator', 'moderator', 'administrator']) {
+      const token = await runCurl((line(role) as string).trim().replace(new RegExp(`^${role}\\s+`), ''))
+      expect((await profile(token, role)).status, role).toBe(200)
+      expect((await profile(token, 'reader')).status, role).toBe(403)
+    }
     const health = await (await fetch(`${base}/api/health/auth`)).json()
     expect(health.status).toBe('ok')
   }, 180_000)
