@@ -38,14 +38,17 @@ export type Inline =
   | { k: 'interp'; e: Expr }
   | { k: 'if'; branches: Array<{ cond: Expr; body: Inline[] }>; otherwise: Inline[] }
   | { k: 'set'; stmt: SetStmt }
-  | { k: 'link'; body: Inline[]; target: string; pos: Pos }
+  | { k: 'link'; body: Inline[]; target: string; pos: Pos; targetPos: Pos }
 
 /** `{set n = e}`, `{set n += e}`, `{set n -= e}`. */
 export interface SetStmt {
   name: string
   op: '=' | '+=' | '-='
   e: Expr
+  /** The command's `{`. */
   pos: Pos
+  /** The name assigned. */
+  namePos: Pos
 }
 
 /** One option of a choice group. */
@@ -88,8 +91,17 @@ export type Node =
     }
   | { kind: 'anchor'; pos: Pos; id: string }
   | JumpNode
-  | { kind: 'gate'; pos: Pos; target: string }
-  | { kind: 'media'; pos: Pos; path: string; alt: string; media: MediaKind; tags: string[] }
+  | { kind: 'gate'; pos: Pos; target: string; targetPos: Pos }
+  | {
+      kind: 'media'
+      pos: Pos
+      path: string
+      /** The first character of the path. */
+      pathPos: Pos
+      alt: string
+      media: MediaKind
+      tags: string[]
+    }
   | {
       kind: 'group'
       pos: Pos
@@ -99,19 +111,26 @@ export type Node =
       options: OptionNode[]
     }
   | { kind: 'set'; pos: Pos; stmt: SetStmt }
-  | { kind: 'local'; pos: Pos; name: string; e: Expr }
+  | { kind: 'local'; pos: Pos; name: string; namePos: Pos; e: Expr }
   | { kind: 'if'; pos: Pos; branches: Array<{ cond: Expr; body: Node[] }>; otherwise: Node[] }
-  | { kind: 'insert'; pos: Pos; name: string; args: Expr[] }
-  | { kind: 'call'; pos: Pos; ns: string; fn: string; args: Expr[] }
+  | { kind: 'insert'; pos: Pos; name: string; namePos: Pos; args: Expr[] }
+  | { kind: 'call'; pos: Pos; ns: string; fn: string; namePos: Pos; args: Expr[] }
   | { kind: 'tags'; pos: Pos; tags: string[] }
 
 /** The kind of a media block, from its extension. */
 export type MediaKind = 'image' | 'audio' | 'video'
 
+/** A `{use}`: `pos` is its `{`, `namePos` the module name. */
+export interface ModuleUse {
+  module: string
+  pos: Pos
+  namePos: Pos
+}
+
 /** The declaration block of a part (section 4). */
 export interface DeclarationBlock {
   tags: string[]
-  uses: Array<{ module: string; pos: Pos }>
+  uses: ModuleUse[]
   seed?: { value: number; pos: Pos }
   defaults: SetStmt[]
 }
@@ -128,10 +147,11 @@ export interface PartAst {
 export interface ModuleAst {
   kind: 'module'
   file: string
-  uses: Array<{ module: string; pos: Pos }>
+  uses: ModuleUse[]
   defaults: SetStmt[]
-  consts: Array<{ name: string; e: Expr; pos: Pos }>
-  fns: Array<{ name: string; params: string[]; e: Expr; pos: Pos }>
-  passages: Array<{ name: string; params: string[]; body: Node[]; pos: Pos }>
-  externs: Array<{ ns: string; fn: string; params: string[]; pos: Pos }>
+  consts: Array<{ name: string; e: Expr; pos: Pos; namePos: Pos }>
+  fns: Array<{ name: string; params: string[]; e: Expr; pos: Pos; namePos: Pos }>
+  passages: Array<{ name: string; params: string[]; body: Node[]; pos: Pos; namePos: Pos }>
+  /** `namePos` is the first character of `ns.fn`. */
+  externs: Array<{ ns: string; fn: string; params: string[]; pos: Pos; namePos: Pos }>
 }

@@ -12,6 +12,7 @@ export type {
   JumpNode,
   MediaKind,
   ModuleAst,
+  ModuleUse,
   Node,
   OptionNode,
   PartAst,

@@ -138,13 +138,13 @@ describe('spkg validate', () => {
     const gh = await runCli(['validate', 'inn.spkg', '--format', 'github'], { cwd })
     expect(gh.code).toBe(1)
     expect(gh.stdout).toMatch(
-      /^::error file=inn\.spkg,title=story\/unknown-part::story\/0001-inn\.sty:5:1: no part 'story\/0009-gone\.sty'/m,
+      /^::error file=inn\.spkg,title=story\/unknown-part::story\/0001-inn\.sty:5:4: no part 'story\/0009-gone\.sty'/m,
     )
     expect(gh.stdout).not.toContain('line=')
     // A folder keeps real file annotations with their line.
     const folder = await runCli(['validate', 'inn', '--format', 'github'], { cwd })
     expect(folder.stdout).toMatch(
-      /^::error file=inn\/story\/0001-inn\.sty,line=5,col=1,title=story\/unknown-part::no part/m,
+      /^::error file=inn\/story\/0001-inn\.sty,line=5,col=4,title=story\/unknown-part::no part/m,
     )
   })
 
@@ -209,7 +209,7 @@ describe('spkg validate', () => {
     })
     const r = await runCli(['validate', 'inn'], { cwd })
     expect(r.code).toBe(1)
-    expect(r.stdout).toMatch(/^story\/0001-inn\.sty:5:1: error story\/unknown-part: .*story\/0009-gone\.sty/m)
+    expect(r.stdout).toMatch(/^story\/0001-inn\.sty:5:4: error story\/unknown-part: .*story\/0009-gone\.sty/m)
   })
 
   it('reads a package from standard input, and draws progress only on a TTY without --quiet', async () => {

@@ -19,7 +19,7 @@ describe('checkStory on the worked examples', () => {
       session: { name: 'mira', hard: true },
     }
     expect(run({ ...input, assets: ['assets/inn.webp'] })).toEqual([])
-    expect(run({ ...input, assets: [] })).toEqual(['story/inn.sty:9:1 story/missing-media'])
+    expect(run({ ...input, assets: [] })).toEqual(['story/inn.sty:9:20 story/missing-media'])
   })
 
   it('E2 and E3 only get the implicit-id info for their once-only groups', () => {
@@ -52,7 +52,7 @@ describe('checkStory on the worked examples', () => {
     })
     expect(ds).toEqual([
       'story/b.sty:1:1 story/unclosed-interpolation',
-      'story/a.sty:1:1 story/unknown-command',
+      'story/a.sty:1:2 story/unknown-command',
       'extensions/m.xty:1:1 story/module-content',
     ])
   })
@@ -67,19 +67,19 @@ describe('targets', () => {
   }
   it('resolves relative and archive-relative targets and checks part and scene ids', () => {
     expect(run({ parts, order: ['story/a.sty', 'story/b.sty', 'other/c.sty'] })).toEqual([
-      'story/a.sty:1:19 story/unknown-id',
-      'story/a.sty:1:38 story/not-a-target',
-      'story/a.sty:2:1 story/unknown-part',
+      'story/a.sty:1:32 story/unknown-id',
+      'story/a.sty:1:51 story/not-a-target',
+      'story/a.sty:2:4 story/unknown-part',
       'story/b.sty:3:1 story/implicit-ids',
       'other/c.sty:2:4 story/bad-target',
     ])
   })
 
   it('treats a flat archive as holding exactly its one part', () => {
-    expect(one('[[ other.sty ]]')).toEqual(['story/a.sty:1:1 story/unknown-part'])
+    expect(one('[[ other.sty ]]')).toEqual(['story/a.sty:1:4 story/unknown-part'])
     const parts = { 'main.sty': 'Go [on > extra.sty] or [back > main.sty].', 'extra.sty': 'x' }
     expect(run({ parts, order: ['main.sty'], flat: true }).filter((d) => !d.endsWith('unreachable'))).toEqual(
-      ['main.sty:1:4 story/unknown-part'],
+      ['main.sty:1:10 story/unknown-part'],
     )
   })
 
@@ -124,22 +124,22 @@ describe('unreachable content', () => {
 
   it('orders findings at one position the same whichever check made them', () => {
     const order = ['story/a.sty', 'story/b.sty']
-    expect(run({ parts: { 'story/a.sty': '-> END', 'story/b.sty': '{nope}\n[[ no.sty ]]' }, order })).toEqual(
+    expect(run({ parts: { 'story/a.sty': '-> END', 'story/b.sty': '{set x\n[[ no.sty ]]' }, order })).toEqual(
       [
-        'story/b.sty:1:1 story/unknown-command',
+        'story/b.sty:1:1 story/unclosed-brace',
         'story/b.sty:1:1 story/unreachable',
-        'story/b.sty:2:1 story/unknown-part',
+        'story/b.sty:2:4 story/unknown-part',
       ],
     )
     expect(
-      run({ parts: { 'story/a.sty': '-> END', 'story/b.sty': '{use zz}\n[[ no.sty ]]' }, order }),
+      run({ parts: { 'story/a.sty': '-> END', 'story/b.sty': '{seed 1}\n[[ no.sty ]]' }, order }),
     ).toEqual([
+      'story/b.sty:1:1 story/seed-placement',
       'story/b.sty:1:1 story/unreachable',
-      'story/b.sty:1:1 story/unknown-module',
-      'story/b.sty:2:1 story/unknown-part',
+      'story/b.sty:2:4 story/unknown-part',
     ])
-    expect(run({ parts: { 'story/a.sty': '-> END', 'story/b.sty': '[[ no.sty ]]' }, order })).toEqual([
-      'story/b.sty:1:1 story/unknown-part',
+    expect(run({ parts: { 'story/a.sty': '-> END', 'story/b.sty': '* a\n* b' }, order })).toEqual([
+      'story/b.sty:1:1 story/implicit-ids',
       'story/b.sty:1:1 story/unreachable',
     ])
   })
@@ -164,7 +164,7 @@ describe('variables', () => {
   it('reports names that no default, module, session or assignment declares', () => {
     expect(one('Gold: ${gold}.\n{set hp -= 1}')).toEqual([
       'story/a.sty:1:9 story/undeclared',
-      'story/a.sty:2:1 story/undeclared',
+      'story/a.sty:2:6 story/undeclared',
     ])
   })
 
@@ -209,16 +209,16 @@ describe('variables', () => {
         modules: { 'extensions/m.xty': '{const C = 1}' },
       }),
     ).toEqual([
-      'story/a.sty:3:1 story/shadowing',
+      'story/a.sty:3:8 story/shadowing',
       'story/a.sty:4:12 story/undeclared',
-      'story/a.sty:5:1 story/const-assign',
-      'story/a.sty:6:1 story/undeclared',
+      'story/a.sty:5:6 story/const-assign',
+      'story/a.sty:6:6 story/undeclared',
       'story/b.sty:3:3 story/undeclared',
     ])
   })
 
   it('warns when a local hides a story variable', () => {
-    expect(one('{set gold = 1}\n# A\n{local gold = 2}')).toEqual(['story/a.sty:3:1 story/shadowing'])
+    expect(one('{set gold = 1}\n# A\n{local gold = 2}')).toEqual(['story/a.sty:3:8 story/shadowing'])
   })
 
   it('sees function and passage parameters and module constants', () => {
@@ -237,7 +237,7 @@ describe('variables', () => {
   it('refuses assignments to module constants', () => {
     expect(
       one('{use m}\n{set K = 3}\ntext\n{set K += 1}', { modules: { 'extensions/m.xty': '{const K = 2}' } }),
-    ).toEqual(['story/a.sty:2:1 story/const-assign', 'story/a.sty:4:1 story/const-assign'])
+    ).toEqual(['story/a.sty:2:6 story/const-assign', 'story/a.sty:4:6 story/const-assign'])
   })
 
   it('flags session keys a story cannot read', () => {
@@ -257,8 +257,8 @@ describe('variables', () => {
 describe('modules', () => {
   it('reports {use} of a module that is not in the archive', () => {
     expect(one('{use combat}\n{use extensions/x.xty}\ntext')).toEqual([
-      'story/a.sty:1:1 story/unknown-module',
-      'story/a.sty:2:1 story/unknown-module',
+      'story/a.sty:1:6 story/unknown-module',
+      'story/a.sty:2:6 story/unknown-module',
     ])
   })
 
@@ -283,7 +283,7 @@ describe('modules', () => {
       'extensions/b.xty': '{use c}',
       'extensions/c.xty': '{use a}',
     }
-    expect(one('{use a}', { modules })).toEqual(['extensions/c.xty:1:1 story/module-cycle'])
+    expect(one('{use a}', { modules })).toEqual(['extensions/c.xty:1:6 story/module-cycle'])
   })
 
   it('reports duplicate declarations, in one module, across modules and against built-ins', () => {
@@ -292,24 +292,24 @@ describe('modules', () => {
       'extensions/b.xty': '{passage X}\n{end}\n{set hp = 2}\n{extern audio.play()}\n{extern audio.play()}',
     }
     expect(one('text', { modules, requires: ['audio'] })).toEqual([
-      'extensions/a.xty:2:1 story/duplicate-declaration',
-      'extensions/a.xty:3:1 story/duplicate-declaration',
-      'extensions/b.xty:1:1 story/duplicate-declaration',
-      'extensions/b.xty:5:1 story/duplicate-declaration',
+      'extensions/a.xty:2:5 story/duplicate-declaration',
+      'extensions/a.xty:3:5 story/duplicate-declaration',
+      'extensions/b.xty:1:10 story/duplicate-declaration',
+      'extensions/b.xty:5:9 story/duplicate-declaration',
     ])
   })
 
   it('follows manifest.extensions for the load order', () => {
     const modules = { 'extensions/a.xty': '{const X = 1}', 'extensions/b.xty': '{const X = 2}' }
     expect(one('text', { modules, extensions: ['extensions/b.xty', 'extensions/a.xty'] })).toEqual([
-      'extensions/a.xty:1:1 story/duplicate-declaration',
+      'extensions/a.xty:1:8 story/duplicate-declaration',
     ])
   })
 
   it('reports {extern} namespaces missing from manifest.requires', () => {
     const modules = { 'extensions/m.xty': '{extern audio.play(name)}\n{extern haptics.buzz()}' }
     expect(one('text', { modules, requires: ['audio'] })).toEqual([
-      'extensions/m.xty:2:1 story/extern-namespace',
+      'extensions/m.xty:2:9 story/extern-namespace',
     ])
   })
 
@@ -319,8 +319,8 @@ describe('modules', () => {
         '{fn f(n) = g(n)}\n{fn g(n) = f(n - 1)}\n{fn h(n) = n}\n{passage p}\n{insert p}\n{end}',
     }
     expect(one('text', { modules })).toEqual([
-      'extensions/m.xty:1:1 story/recursion',
-      'extensions/m.xty:4:1 story/recursion',
+      'extensions/m.xty:1:5 story/recursion',
+      'extensions/m.xty:4:10 story/recursion',
     ])
   })
 
@@ -350,8 +350,8 @@ describe('functions, passages and host calls', () => {
       'story/a.sty:2:14 story/unknown-function',
       'story/a.sty:2:26 story/unknown-function',
       'story/a.sty:2:37 story/unknown-function',
-      'story/a.sty:3:1 story/unknown-function',
-      'story/a.sty:4:1 story/unknown-function',
+      'story/a.sty:3:9 story/unknown-function',
+      'story/a.sty:4:7 story/unknown-function',
     ])
   })
 
@@ -368,8 +368,8 @@ describe('functions, passages and host calls', () => {
       'story/a.sty:2:3 story/arity',
       'story/a.sty:2:16 story/arity',
       'story/a.sty:2:37 story/arity',
-      'story/a.sty:3:1 story/arity',
-      'story/a.sty:4:1 story/arity',
+      'story/a.sty:3:9 story/arity',
+      'story/a.sty:4:7 story/arity',
     ])
   })
 })

@@ -4,7 +4,7 @@
  * Internal.
  */
 
-import type { Expr, ModuleAst, Pos } from '../ast.ts'
+import type { Expr, ModuleAst, ModuleUse, Pos } from '../ast.ts'
 import { BUILTINS, IMPURE_BUILTINS } from '../builtins.ts'
 import { nodeExprs, visitNodes, walkExpr } from '../parse/walk.ts'
 import { modulePathCandidates } from '../paths.ts'
@@ -26,12 +26,7 @@ function addModule(scope: Scope, path: string, mod: ModuleAst): void {
  * The scope of a file that `{use}`s `uses`: the declarations of those modules (not of the
  * modules they use in turn). Unknown modules are reported when `report` is set.
  */
-export function scopeOf(
-  cx: CheckContext,
-  file: string,
-  uses: Array<{ module: string; pos: Pos }>,
-  report: boolean,
-): Scope {
+export function scopeOf(cx: CheckContext, file: string, uses: ModuleUse[], report: boolean): Scope {
   const scope = emptyScope()
   for (const u of uses) {
     const path = findModule(cx, u.module)
@@ -41,7 +36,7 @@ export function scopeOf(
         file,
         'story/unknown-module',
         `no module '${modulePathCandidates(u.module, { flat: cx.flat })[0]}' in this package ({use ${u.module}})`,
-        u.pos,
+        u.namePos,
       )
   }
   return scope
@@ -82,22 +77,22 @@ export function checkModules(cx: CheckContext): Map<string, Scope> {
         cx.report(path, 'story/duplicate-declaration', `'${name}' is already declared in '${other}'`, pos)
       else global.set(name, path)
     }
-    for (const d of mod.defaults) declare(d.name, d.pos, 'default')
-    for (const c of mod.consts) declare(c.name, c.pos, 'constant')
-    for (const f of mod.fns) declare(f.name, f.pos, 'function')
-    for (const p of mod.passages) declare(p.name, p.pos, 'passage')
+    for (const d of mod.defaults) declare(d.name, d.namePos, 'default')
+    for (const c of mod.consts) declare(c.name, c.namePos, 'constant')
+    for (const f of mod.fns) declare(f.name, f.namePos, 'function')
+    for (const p of mod.passages) declare(p.name, p.namePos, 'passage')
     const externs = new Set<string>()
     for (const x of mod.externs) {
       const key = `${x.ns}.${x.fn}`
       if (externs.has(key))
-        cx.report(path, 'story/duplicate-declaration', `'{extern ${key}}' is declared twice`, x.pos)
+        cx.report(path, 'story/duplicate-declaration', `'{extern ${key}}' is declared twice`, x.namePos)
       externs.add(key)
       if (!cx.requires.has(x.ns))
         cx.report(
           path,
           'story/extern-namespace',
           `'${x.ns}' is not in the manifest's "requires"; add it there so hosts know to provide it`,
-          x.pos,
+          x.namePos,
         )
     }
     addModule(scope, path, mod)
@@ -134,7 +129,7 @@ function checkCycles(cx: CheckContext): void {
       path,
       cx.modules
         .get(path)!
-        .uses.map((u) => ({ path: findModule(cx, u.module) ?? '', pos: u.pos }))
+        .uses.map((u) => ({ path: findModule(cx, u.module) ?? '', pos: u.namePos }))
         .filter((u) => cx.modules.has(u.path)),
     )
   findCycles(
@@ -221,7 +216,7 @@ function checkRecursion(cx: CheckContext, scopes: Map<string, Scope>): void {
     for (const f of mod.fns) {
       const key = `fn:${path}:${f.name}`
       edges.set(key, callees([f.e]))
-      where.set(key, { path, pos: f.pos, label: `${f.name}()` })
+      where.set(key, { path, pos: f.namePos, label: `${f.name}()` })
     }
     for (const p of mod.passages) {
       const key = `passage:${path}:${p.name}`
@@ -236,7 +231,7 @@ function checkRecursion(cx: CheckContext, scopes: Map<string, Scope>): void {
         },
       })
       edges.set(key, out)
-      where.set(key, { path, pos: p.pos, label: `{passage ${p.name}}` })
+      where.set(key, { path, pos: p.namePos, label: `{passage ${p.name}}` })
     }
   }
   findCycles(

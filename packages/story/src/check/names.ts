@@ -46,9 +46,9 @@ function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = []): void {
       }
       if (n.kind === 'set') fu.uses.push({ k: 'set', stmt: n.stmt, sections: secs })
       else if (n.kind === 'local')
-        fu.uses.push({ k: 'local', name: n.name, pos: n.pos, section: secs[secs.length - 1]! })
-      else if (n.kind === 'insert') fu.inserts.push({ name: n.name, args: n.args.length, pos: n.pos })
-      else if (n.kind === 'call') fu.calls.push({ ns: n.ns, fn: n.fn, args: n.args.length, pos: n.pos })
+        fu.uses.push({ k: 'local', name: n.name, pos: n.namePos, section: secs[secs.length - 1]! })
+      else if (n.kind === 'insert') fu.inserts.push({ name: n.name, args: n.args.length, pos: n.namePos })
+      else if (n.kind === 'call') fu.calls.push({ ns: n.ns, fn: n.fn, args: n.args.length, pos: n.namePos })
       else if (n.kind === 'paragraph' || n.kind === 'heading')
         for (const line of n.kind === 'paragraph' ? n.lines : [n.label])
           for (const stmt of inlineSets(line)) fu.uses.push({ k: 'set', stmt, sections: secs })
@@ -226,13 +226,13 @@ function unresolvedUse(
   const name = u.k === 'read' ? u.name : u.stmt.name
   if (isLocal(locals, fu, name, u.sections)) return undefined
   if (u.k === 'set' && fu.scope.consts.has(name)) {
-    reportConstAssign(cx, fu, name, u.stmt.pos)
+    reportConstAssign(cx, fu, name, u.stmt.namePos)
     return undefined
   }
   if (u.k === 'read' && fu.scope.consts.has(name)) return undefined
   if (declared.has(name)) return undefined
   if (u.k === 'set' && u.stmt.op === '=') return undefined
-  return { name, pos: u.k === 'read' ? u.pos : u.stmt.pos }
+  return { name, pos: u.k === 'read' ? u.pos : u.stmt.namePos }
 }
 
 function reportConstAssign(cx: CheckContext, fu: FileUses, name: string, pos: Pos): void {

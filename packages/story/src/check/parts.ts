@@ -10,8 +10,15 @@ import { type CheckContext, PHASE } from './context.ts'
 
 interface Target {
   target: string
+  /** The first character of the target. */
   pos: Pos
   kind: 'gate' | 'link'
+}
+
+/** The position of the id after `:` in a target (`b.sty:hall` → `hall`). */
+function idPos(t: Target): Pos {
+  const colon = t.target.lastIndexOf(':')
+  return { line: t.pos.line, column: t.pos.column + [...t.target.slice(0, colon + 1)].length }
 }
 
 /** A heading, anchor or named group right after a jump or gate: dead unless something targets it. */
@@ -67,13 +74,13 @@ export class PartChecks {
         } else if (n.kind === 'media') {
           if (cx.assets && !cx.assets.has(n.path)) {
             cx.phase = PHASE.media
-            cx.report(file, 'story/missing-media', `media file '${n.path}' is not in the package`, n.pos)
+            cx.report(file, 'story/missing-media', `media file '${n.path}' is not in the package`, n.pathPos)
           }
-        } else if (n.kind === 'gate') targets.push({ target: n.target, pos: n.pos, kind: 'gate' })
+        } else if (n.kind === 'gate') targets.push({ target: n.target, pos: n.targetPos, kind: 'gate' })
         else if (n.kind === 'paragraph')
           for (const line of n.lines)
             visitInline(line, (i) => {
-              if (i.k === 'link') targets.push({ target: i.target, pos: i.pos, kind: 'link' })
+              if (i.k === 'link') targets.push({ target: i.target, pos: i.targetPos, kind: 'link' })
             })
       },
       option: (o) => {
@@ -122,13 +129,18 @@ export class PartChecks {
         if (r.id === undefined) continue
         const kind = dest.get(r.id)
         if (kind === undefined)
-          cx.report(file, 'story/unknown-id', `'${r.part}' has no heading, anchor or group '#${r.id}'`, t.pos)
+          cx.report(
+            file,
+            'story/unknown-id',
+            `'${r.part}' has no heading, anchor or group '#${r.id}'`,
+            idPos(t),
+          )
         else if (kind === 'option')
           cx.report(
             file,
             'story/not-a-target',
             `'#${r.id}' in '${r.part}' names an option, not a place to enter`,
-            t.pos,
+            idPos(t),
           )
         else this.target(r.part, r.id)
       }

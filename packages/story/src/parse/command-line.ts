@@ -39,13 +39,14 @@ export function commandLineNode(
     case 'set':
       return { kind: 'set', pos, stmt: cmd.stmt }
     case 'local':
-      if (!p.passage) return { kind: 'local', pos, name: cmd.name, e: cmd.e }
+      if (!p.passage) return { kind: 'local', pos, name: cmd.name, namePos: cmd.namePos, e: cmd.e }
       p.notInPassage('{local}', pos)
       return undefined
     case 'insert':
-      return { kind: 'insert', pos, name: cmd.name, args: cmd.args }
+      return { kind: 'insert', pos, name: cmd.name, namePos: cmd.namePos, args: cmd.args }
     case 'call':
-      if (!p.passage) return { kind: 'call', pos, ns: cmd.ns, fn: cmd.fn, args: cmd.args }
+      if (!p.passage)
+        return { kind: 'call', pos, ns: cmd.ns, fn: cmd.fn, namePos: cmd.namePos, args: cmd.args }
       p.notInPassage('{call}', pos)
       return undefined
     case 'use':

@@ -11,16 +11,16 @@ import { ID_ONLY, type Line, posAt } from './scan.ts'
 export type Command =
   | { c: 'if' | 'elif'; cond: Expr }
   | { c: 'else' | 'end' }
-  | { c: 'set'; stmt: SetStmt }
-  | { c: 'local'; name: string; e: Expr }
-  | { c: 'use'; module: string }
+  | { c: 'set'; stmt: SetStmt; opPos: Pos }
+  | { c: 'local'; name: string; namePos: Pos; e: Expr }
+  | { c: 'use'; module: string; namePos: Pos }
   | { c: 'seed'; value: number }
-  | { c: 'insert'; name: string; args: Expr[] }
-  | { c: 'call'; ns: string; fn: string; args: Expr[] }
-  | { c: 'const'; name: string; e: Expr }
-  | { c: 'fn'; name: string; params: string[]; e: Expr }
-  | { c: 'passage'; name: string; params: string[] }
-  | { c: 'extern'; ns: string; fn: string; params: string[] }
+  | { c: 'insert'; name: string; namePos: Pos; args: Expr[] }
+  | { c: 'call'; ns: string; fn: string; namePos: Pos; args: Expr[] }
+  | { c: 'const'; name: string; namePos: Pos; e: Expr }
+  | { c: 'fn'; name: string; namePos: Pos; params: string[]; e: Expr }
+  | { c: 'passage'; name: string; namePos: Pos; params: string[] }
+  | { c: 'extern'; ns: string; fn: string; namePos: Pos; params: string[] }
 
 const COMMANDS = new Set([
   'if',
@@ -57,13 +57,16 @@ export function parseCommand(
     ctx.report(
       'story/unknown-command',
       `unknown command '{${kw?.[1] ?? inner.trim().slice(0, 12)}}'; write \\{ for a literal brace`,
-      pos,
+      // the unknown word, or the brace when no word follows it
+      kw ? posAt(line, open + 1 + kw[0].length - kw[1]!.length) : pos,
     )
     return undefined
   }
   const word = kw[1]!
   const from = open + 1 + kw[0].length
   const rest = line.raw.slice(from, close)
+  /** The first character after the keyword that is not blank (the `}` when there is none). */
+  const restPos = () => posAt(line, from + (/\S/.exec(rest)?.index ?? rest.length))
   switch (word) {
     case 'if':
     case 'elif': {
@@ -73,30 +76,30 @@ export function parseCommand(
     }
     case 'else':
     case 'end':
-      if (rest.trim()) return bad(ctx, `'{${word}}' takes nothing after it`, posAt(line, from))
+      if (rest.trim()) return bad(ctx, `'{${word}}' takes nothing after it`, restPos())
       return { c: word }
     case 'set': {
-      const stmt = parseAssignment(ctx, line, from, close, pos)
-      return stmt && { c: 'set', stmt }
+      const a = parseAssignment(ctx, line, from, close, pos)
+      return a && { c: 'set', stmt: a.stmt, opPos: a.opPos }
     }
     case 'local': {
-      const stmt = parseAssignment(ctx, line, from, close, pos)
-      if (!stmt) return undefined
-      if (stmt.op !== '=') return bad(ctx, "'{local}' defines a value with '='", stmt.pos)
-      return { c: 'local', name: stmt.name, e: stmt.e }
+      const a = parseAssignment(ctx, line, from, close, pos)
+      if (!a) return undefined
+      if (a.stmt.op !== '=') return bad(ctx, "'{local}' defines a value with '='", a.opPos)
+      return { c: 'local', name: a.stmt.name, namePos: a.stmt.namePos, e: a.stmt.e }
     }
     case 'use': {
       const m = rest.trim()
       if (!/^[A-Za-z0-9_./-]+$/.test(m))
-        return bad(ctx, "'{use}' names a module: '{use combat}' or '{use extensions/combat.xty}'", pos)
-      return { c: 'use', module: m }
+        return bad(ctx, "'{use}' names a module: '{use combat}' or '{use extensions/combat.xty}'", restPos())
+      return { c: 'use', module: m, namePos: restPos() }
     }
     case 'seed': {
       const m = rest.trim()
-      if (!/^-?[0-9]+$/.test(m)) return bad(ctx, "'{seed}' takes a whole number", posAt(line, from))
+      if (!/^-?[0-9]+$/.test(m)) return bad(ctx, "'{seed}' takes a whole number", restPos())
       const value = Number(m)
       if (value < 0 || value > 0xffffffff) {
-        ctx.report('story/seed-range', `seed ${m} is outside 0..4294967295; it is ignored`, pos)
+        ctx.report('story/seed-range', `seed ${m} is outside 0..4294967295; it is ignored`, restPos())
         return undefined
       }
       return { c: 'seed', value }
@@ -123,7 +126,7 @@ function parseAssignment(
   from: number,
   close: number,
   pos: Pos,
-): SetStmt | undefined {
+): { stmt: SetStmt; opPos: Pos } | undefined {
   const rest = line.raw.slice(from, close)
   const m = /^(\s*)([A-Za-z_][A-Za-z0-9_]*)\s*(\+=|-=|=)(?!=)/.exec(rest)
   if (!m)
@@ -139,7 +142,9 @@ function parseAssignment(
   if (!line.raw.slice(exprFrom, close).trim())
     return bad(ctx, `expected an expression after '${m[3]}'`, posAt(line, close))
   const e = parseExpr(ctx, line, exprFrom, close)
-  return e && { name: m[2]!, op: m[3] as SetStmt['op'], e, pos }
+  if (!e) return undefined
+  const stmt: SetStmt = { name: m[2]!, op: m[3] as SetStmt['op'], e, pos, namePos: posAt(line, nameAt) }
+  return { stmt, opPos: posAt(line, exprFrom - m[3]!.length) }
 }
 
 function parseDeclarationLike(
@@ -153,11 +158,12 @@ function parseDeclarationLike(
   const rest = line.raw.slice(from, close)
   const lead = /^\s*/.exec(rest)![0].length
   if (word === 'const') {
-    const stmt = parseAssignment(ctx, line, from, close, pos)
-    if (!stmt) return undefined
-    if (stmt.op !== '=') return bad(ctx, "'{const}' defines a value with '='", pos)
-    return { c: 'const', name: stmt.name, e: stmt.e }
+    const a = parseAssignment(ctx, line, from, close, pos)
+    if (!a) return undefined
+    if (a.stmt.op !== '=') return bad(ctx, "'{const}' defines a value with '='", a.opPos)
+    return { c: 'const', name: a.stmt.name, namePos: a.stmt.namePos, e: a.stmt.e }
   }
+  const namePos = posAt(line, from + lead)
   return withExprParser(ctx, line, from, close, (p) => {
     p.i = lead
     const first = NAME.exec(rest.slice(p.i))?.[0]
@@ -181,7 +187,9 @@ function parseDeclarationLike(
       const args = p.eat('(') ? p.args(')') : []
       p.ws()
       if (p.i < rest.length) p.fail(`unexpected '${rest.slice(p.i, p.i + 8)}' after the arguments`)
-      return word === 'insert' ? { c: 'insert', name, args } : { c: 'call', ns: ns!, fn: name, args }
+      return word === 'insert'
+        ? { c: 'insert', name, namePos, args }
+        : { c: 'call', ns: ns!, fn: name, namePos, args }
     }
     const params: string[] = []
     if (p.eat('(') && !p.eat(')')) {
@@ -199,12 +207,12 @@ function parseDeclarationLike(
     if (word === 'fn') {
       p.expect('=', "'=' and the function's expression")
       const e = p.parseAll()
-      return { c: 'fn', name, params, e }
+      return { c: 'fn', name, namePos, params, e }
     }
     p.ws()
     if (p.i < rest.length) p.fail(`unexpected '${rest.slice(p.i, p.i + 8)}'`)
-    if (word === 'passage') return { c: 'passage', name, params }
-    return { c: 'extern', ns: ns!, fn: name, params }
+    if (word === 'passage') return { c: 'passage', name, namePos, params }
+    return { c: 'extern', ns: ns!, fn: name, namePos, params }
   })
 }
 

@@ -94,16 +94,13 @@ export function tokenizeInline(
         if (opts.noLinks)
           ctx.report(opts.linkCode ?? 'story/link-in-label', `a link cannot be part of ${opts.noLinks}`, pos)
         else {
-          checkTarget(
-            ctx,
-            target,
-            posAt(
-              line,
-              i + 1 + sep + 3 + (inner.slice(sep + 3).length - inner.slice(sep + 3).trimStart().length),
-            ),
+          const targetPos = posAt(
+            line,
+            i + 1 + sep + 3 + (inner.slice(sep + 3).length - inner.slice(sep + 3).trimStart().length),
           )
+          checkTarget(ctx, target, targetPos)
           const body = buildInline(ctx, tokenizeInline(ctx, line, i + 1, i + 1 + sep, { noLinks: 'a link' }))
-          out.push({ k: 'link', body, target, pos })
+          out.push({ k: 'link', body, target, pos, targetPos })
         }
         i = close
         continue

@@ -78,7 +78,7 @@ export function singleLineNode(p: LineParser, kind: LineKind, line: Line): Node 
         return undefined
       }
       if (!checkTarget(p.ctx, target, tpos)) return undefined
-      return { kind: 'gate', pos, target }
+      return { kind: 'gate', pos, target, targetPos: tpos }
     }
     case 'jump':
       return jumpNode(p, line, line.start)
@@ -97,7 +97,8 @@ export function singleLineNode(p: LineParser, kind: LineKind, line: Line): Node 
         )
       }
       const path = m[2]!.trim()
-      const ppos = posAt(line, line.start + m[1]!.length + 4)
+      // the path's first character: after `![alt](` and any blanks
+      const ppos = posAt(line, line.start + m[1]!.length + 4 + (m[2]!.length - m[2]!.trimStart().length))
       const ext = /^[A-Za-z0-9]+$/.exec(path.slice(path.lastIndexOf('.') + 1))?.[0].toLowerCase()
       const media = ext ? MEDIA_KINDS[ext] : undefined
       if (/^[a-z][a-z0-9+.-]*:/i.test(path))
@@ -125,6 +126,7 @@ export function singleLineNode(p: LineParser, kind: LineKind, line: Line): Node 
           kind: 'media',
           pos,
           path,
+          pathPos: ppos,
           alt: m[1]!.replace(/\\([!-/:-@[-`{-~])/g, '$1'),
           media,
           tags: rest.tags,

@@ -63,25 +63,25 @@ export function parseModule(source: string | Uint8Array, options: ParseOptions):
     }
     switch (cmd.c) {
       case 'use':
-        ast.uses.push({ module: cmd.module, pos })
+        ast.uses.push({ module: cmd.module, pos, namePos: cmd.namePos })
         break
       case 'set':
         if (cmd.stmt.op !== '=')
           ctx.report(
             'story/bad-default',
             `a module default is written '{set ${cmd.stmt.name} = value}', not '${cmd.stmt.op}'`,
-            pos,
+            cmd.opPos,
           )
         else ast.defaults.push(cmd.stmt)
         break
       case 'const':
-        ast.consts.push({ name: cmd.name, e: cmd.e, pos })
+        ast.consts.push({ name: cmd.name, e: cmd.e, pos, namePos: cmd.namePos })
         break
       case 'fn':
-        ast.fns.push({ name: cmd.name, params: cmd.params, e: cmd.e, pos })
+        ast.fns.push({ name: cmd.name, params: cmd.params, e: cmd.e, pos, namePos: cmd.namePos })
         break
       case 'extern':
-        ast.externs.push({ ns: cmd.ns, fn: cmd.fn, params: cmd.params, pos })
+        ast.externs.push({ ns: cmd.ns, fn: cmd.fn, params: cmd.params, pos, namePos: cmd.namePos })
         break
       case 'passage': {
         lp.i = i
@@ -89,7 +89,7 @@ export function parseModule(source: string | Uint8Array, options: ParseOptions):
         i = lp.i
         if (i < lines.length && /^\{\s*end\s*\}$/.test(lines[i]!.text)) i++
         else ctx.report('story/missing-end', `'{passage ${cmd.name}}' is not closed by '{end}'`, pos)
-        ast.passages.push({ name: cmd.name, params: cmd.params, body, pos })
+        ast.passages.push({ name: cmd.name, params: cmd.params, body, pos, namePos: cmd.namePos })
         break
       }
       case 'end':

@@ -73,7 +73,7 @@ function parseDeclarations(ctx: ParseContext, lines: Line[], lp: BodyParser): De
     if (kind !== 'command') break
     const cmd = parseCommand(ctx, line, line.start, line.start + line.text.length - 1)
     if (!cmd) continue
-    if (cmd.c === 'use') block.uses.push({ module: cmd.module, pos })
+    if (cmd.c === 'use') block.uses.push({ module: cmd.module, pos, namePos: cmd.namePos })
     else if (cmd.c === 'seed') {
       if (block.seed)
         ctx.report(
@@ -87,7 +87,7 @@ function parseDeclarations(ctx: ParseContext, lines: Line[], lp: BodyParser): De
         ctx.report(
           'story/bad-default',
           `a default is written '{set ${cmd.stmt.name} = value}'; '${cmd.stmt.op}' needs a value to change`,
-          pos,
+          cmd.opPos,
         )
       else block.defaults.push(cmd.stmt)
     }

@@ -3,7 +3,7 @@
  * collecting `{set}` defaults in load order. Modules are parsed on first use. Internal.
  */
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
-import type { ModuleAst, Pos } from '../ast.ts'
+import type { ModuleAst, ModuleUse, Pos } from '../ast.ts'
 import { parseModule } from '../parse/parse-module.ts'
 import { modulePathCandidates } from '../paths.ts'
 import { BUILTIN_NAMES } from './builtins.ts'
@@ -49,11 +49,7 @@ export class ModuleRegistry {
   }
 
   /** Binds the modules `uses` names; unknown modules, cycles and the modules' own problems go to `out`. */
-  bindPart(
-    uses: ReadonlyArray<{ module: string; pos: Pos }>,
-    file: string,
-    out: Diagnostic[],
-  ): LoadedModule[] {
+  bindPart(uses: readonly ModuleUse[], file: string, out: Diagnostic[]): LoadedModule[] {
     const saved = this.sink
     this.sink = out
     try {
@@ -65,16 +61,21 @@ export class ModuleRegistry {
     }
   }
 
-  private bind(uses: ReadonlyArray<{ module: string; pos: Pos }>, file: string): LoadedModule[] {
+  private bind(uses: readonly ModuleUse[], file: string): LoadedModule[] {
     const out: LoadedModule[] = []
     for (const u of uses) {
       const path = this.resolve(u.module)
       if (path === undefined) {
-        this.report('story/unknown-module', `no module '${u.module}' in the archive`, file, u.pos)
+        this.report('story/unknown-module', `no module '${u.module}' in the archive`, file, u.namePos)
         continue
       }
       if (this.loading.has(path)) {
-        this.report('story/module-cycle', `modules use each other in a cycle through '${path}'`, file, u.pos)
+        this.report(
+          'story/module-cycle',
+          `modules use each other in a cycle through '${path}'`,
+          file,
+          u.namePos,
+        )
         continue
       }
       const m = this.load(path)
@@ -133,13 +134,13 @@ export class ModuleRegistry {
       return false
     }
     for (const c of ast.consts) {
-      if (taken(c.name, c.pos)) continue
+      if (taken(c.name, c.namePos)) continue
       const v = compileExpr(c.e, scope)(cvm)
       own.consts.set(c.name, v)
       visible.consts.set(c.name, v)
     }
     for (const f of ast.fns) {
-      if (taken(f.name, f.pos)) continue
+      if (taken(f.name, f.namePos)) continue
       const def = {
         name: f.name,
         file,
@@ -151,7 +152,7 @@ export class ModuleRegistry {
       visible.fns.set(f.name, def)
     }
     for (const p of ast.passages) {
-      if (taken(p.name, p.pos)) continue
+      if (taken(p.name, p.namePos)) continue
       const def = {
         name: p.name,
         file,

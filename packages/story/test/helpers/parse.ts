@@ -22,7 +22,7 @@ export function body(src: string): Node[] {
   return r.ast.body
 }
 
-/** Removes `pos` fields, for comparing trees. */
+/** Removes positions (`pos`, `namePos`, `targetPos`, `pathPos`), for comparing trees. */
 export function strip<T>(v: T): T {
-  return JSON.parse(JSON.stringify(v, (k, x) => (k === 'pos' ? undefined : x)))
+  return JSON.parse(JSON.stringify(v, (k, x) => (k === 'pos' || k.endsWith('Pos') ? undefined : x)))
 }
