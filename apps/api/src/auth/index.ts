@@ -9,6 +9,7 @@
 import fastifyJwt from '@fastify/jwt'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { isCleanString } from '../input'
 import { type AuthState, createKeyStore, KeyLookupError, type KeyStoreOptions } from './key-store.ts'
 import { registerAuthRoutes } from './routes.ts'
 import {
@@ -241,7 +242,8 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
       throw known ? refuse(known[0], known[1]) : refuse('AUTH_INVALID_TOKEN', 'Invalid token')
     }
     const sub = payload.sub
-    if (typeof sub !== 'string' || sub.length === 0 || sub.length > 255) {
+    // isCleanString: the API's one string rule (src/input.ts); a NUL in `sub` was a 500 on every route.
+    if (typeof sub !== 'string' || sub.length === 0 || sub.length > 255 || !isCleanString(sub)) {
       request.user = undefined as never
       throw refuse('AUTH_INVALID_TOKEN', 'Invalid token')
     }
