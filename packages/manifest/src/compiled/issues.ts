@@ -126,19 +126,9 @@ const typeName = (type: string, input?: unknown): string =>
 const primitive = (v: unknown): string =>
   typeof v === 'bigint' ? `${v}n` : typeof v === 'string' ? `"${v}"` : `${v as string}`
 
-const SIZING: Record<string, string> = {
-  string: 'characters',
-  file: 'bytes',
-  array: 'items',
-  set: 'items',
-  map: 'entries',
-}
-const FORMATS: Record<string, string> = {
-  regex: 'input',
-  datetime: 'ISO datetime',
-  date: 'ISO date',
-  time: 'ISO time',
-}
+// zod's wording for the origins and formats the spkg schemas use.
+const SIZING: Record<string, string> = { string: 'characters', array: 'items' }
+const FORMATS: Record<string, string> = { datetime: 'ISO datetime' }
 
 /** zod's English message for an issue (`zod/v4/locales/en`), for the codes the spkg schemas raise. */
 function messageOf(issue: RawIssue): string {

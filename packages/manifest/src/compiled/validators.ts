@@ -3,1270 +3,241 @@
  * do not edit. Each validator gives exactly what the schema's `safeParse` gives (value, or zod's
  * issues with zod's messages), without zod; validators.property.test.ts checks it.
  */
-/* biome-ignore-all lint: generated code */
 import type { ManifestField } from '../fields'
+import type { Result } from './issues'
 import {
-  aborted,
-  explicitlyAborted,
-  finalize,
-  isObject,
-  isRecordLike,
-  lengthOf,
-  lengthOrigin,
-  prefix,
-  type RawIssue,
-  type Result,
-  result,
-} from './issues'
+  array,
+  boolean,
+  bound,
+  checked,
+  finite,
+  lazy,
+  minLength,
+  nul,
+  number,
+  object,
+  oneOf,
+  optional,
+  type Parser,
+  pattern,
+  record,
+  safeInt,
+  string,
+  union,
+  unknown,
+  validator,
+} from './parsers'
 
-const K0 = ['story', 'instruction']
-const K1 = new Set<unknown>(K0)
-const K2 = new Set<string>(['name', 'id'])
-const K3 = ['ltr', 'rtl']
-const K4 = new Set<unknown>(K3)
-const K5 = new Set<string>(['file', 'name'])
-const K6 = new Set<string>(['min', 'max'])
-const K7 = new Set<string>(['alias', 'url', 'params'])
-const K8 = ['progressive']
-const K9 = new Set<unknown>(K8)
-const K10 = /^[0-9a-f]{64}$/
-const K11 = ['all_roles', 'single_role']
-const K12 = new Set<unknown>(K11)
-const K13 = ['none', 'local', 'cloud']
-const K14 = new Set<unknown>(K13)
-const K15 = ['reader', 'left', 'right']
-const K16 = new Set<unknown>(K15)
-const K17 = new Set<string>(['enabled', 'label', 'icon'])
-const K18 = new Set<string>(['enabled', 'priorityHand', 'help', 'map', 'bag', 'character', 'actions'])
-const K19 = new Set<string>(['tabBar'])
-const K20 = new Set<string>(['minified', 'names_map'])
-const K21 = [1]
-const K22 = new Set<unknown>(K21)
-const K23 =
-  /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/
-const K24 = ['mulberry32']
-const K25 = new Set<unknown>(K24)
+const p0: Parser = string
+const p1: Parser = oneOf(['story', 'instruction'])
+const p2: Parser = checked(string, [minLength(1, false)])
+const p3: Parser = optional(p2)
+const p4: Parser = object(
+  [
+    ['name', p2, 'required'],
+    ['id', p3, 'optional'],
+  ],
+  true,
+)
+const p5: Parser = array(p4)
+const p6: Parser = oneOf(['ltr', 'rtl'])
+const p7: Parser = array(p0)
+const p8: Parser = object(
+  [
+    ['file', p0, 'required'],
+    ['name', p0, 'required'],
+  ],
+  true,
+)
+const p9: Parser = array(p8)
+const p10: Parser = optional(p0)
+const p11: Parser = object(
+  [
+    ['file', p0, 'required'],
+    ['name', p10, 'optional'],
+  ],
+  true,
+)
+const p12: Parser = array(p11)
+const p13: Parser = number
+const p14: Parser = array(p13)
+const p15: Parser = optional(p13)
+const p16: Parser = object(
+  [
+    ['min', p15, 'optional'],
+    ['max', p15, 'optional'],
+  ],
+  true,
+)
+const p17: Parser = union([p13, p0])
+const p18: Parser = checked(number, [bound(true, 0, true, false)])
+const p19: Parser = unknown
+const p20: Parser = record(p19)
+const p21: Parser = optional(p20)
+const p22: Parser = object(
+  [
+    ['alias', p2, 'required'],
+    ['url', p0, 'required'],
+    ['params', p21, 'optional'],
+  ],
+  true,
+)
+const p23: Parser = array(p22)
+const p24: Parser = oneOf(['progressive'])
+const p25: Parser = boolean
+const p26: Parser = checked(string, [pattern(/^[0-9a-f]{64}$/, 'regex', false)])
+const p27: Parser = record(p26)
+const p28: Parser = oneOf(['all_roles', 'single_role'])
+const p29: Parser = oneOf(['none', 'local', 'cloud'])
+const p30: Parser = optional(p25)
+const p31: Parser = oneOf(['reader', 'left', 'right'])
+const p32: Parser = optional(p31)
+const p33: Parser = object(
+  [
+    ['enabled', p30, 'optional'],
+    ['label', p10, 'optional'],
+    ['icon', p10, 'optional'],
+  ],
+  true,
+)
+const p34: Parser = optional(p33)
+const p35: Parser = object(
+  [
+    ['enabled', p30, 'optional'],
+    ['priorityHand', p32, 'optional'],
+    ['help', p34, 'optional'],
+    ['map', p34, 'optional'],
+    ['bag', p34, 'optional'],
+    ['character', p34, 'optional'],
+    ['actions', p34, 'optional'],
+  ],
+  true,
+)
+const p36: Parser = optional(p35)
+const p37: Parser = object([['tabBar', p36, 'optional']], true)
+const p38: Parser = object(
+  [
+    ['minified', p30, 'optional'],
+    ['names_map', p10, 'optional'],
+  ],
+  true,
+)
+const p39: Parser = lazy(() => p44)
+const p40: Parser = checked(number, [finite('must be a finite number', false)])
+const p41: Parser = nul
+const p42: Parser = array(p39)
+const p43: Parser = record(p39)
+const p44: Parser = union([p0, p40, p25, p41, p42, p43])
+const p45: Parser = oneOf([1])
+const p46: Parser = checked(string, [
+  pattern(
+    /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/,
+    'datetime',
+    false,
+  ),
+])
+const p47: Parser = optional(p46)
+const p48: Parser = checked(array(p0), [minLength(1, false)])
+const p49: Parser = record(p48)
+const p50: Parser = oneOf(['mulberry32'])
+const p51: Parser = checked(number, [
+  safeInt(false),
+  bound(true, 0, true, false),
+  bound(false, 4294967295, true, false),
+])
+const p52: Parser = object(
+  [
+    ['algorithm', p50, 'required'],
+    ['seed', p51, 'required'],
+    ['state', p51, 'required'],
+  ],
+  false,
+)
+const p53: Parser = array(p2)
+const p54: Parser = checked(number, [safeInt(false), bound(true, -1, true, false)])
+const p55: Parser = object(
+  [
+    ['format', p45, 'required'],
+    ['id', p2, 'required'],
+    ['version', p3, 'optional'],
+    ['savedAt', p47, 'optional'],
+    ['variables', p43, 'required'],
+    ['choices', p49, 'required'],
+    ['visitedChoiceGroups', p7, 'required'],
+    ['rng', p52, 'required'],
+    ['currentPart', p3, 'optional'],
+    ['visitedParts', p53, 'required'],
+    ['renderedParagraph', p54, 'required'],
+  ],
+  false,
+)
 
-function p0(v: any, iss: RawIssue[]): any {
-  if (typeof v !== 'string') iss.push({ expected: 'string', code: 'invalid_type', input: v })
-  return v
+/** A field's check (`check`); for lists and maps also their members' (`member`), which parseManifest checks one by one. */
+export interface FieldCheck {
+  kind: 'array' | 'record' | 'value'
+  check: (v: unknown) => Result
+  member?: (v: unknown) => Result
 }
 
-function p1(v: any, iss: RawIssue[]): any {
-  if (!K1.has(v)) iss.push({ code: 'invalid_value', values: K0, input: v })
-  return v
-}
+const field = (kind: FieldCheck['kind'], whole: Parser, member?: Parser): FieldCheck => ({
+  kind,
+  check: validator(whole),
+  member: member && validator(member),
+})
 
-function p2(v: any, iss: RawIssue[]): any {
-  if (typeof v !== 'string') iss.push({ expected: 'string', code: 'invalid_type', input: v })
-  let ab = aborted(iss)
-  if (!explicitlyAborted(iss) && v != null && v.length !== undefined) {
-    const n = iss.length
-    if (!(lengthOf(v, 1) >= 1))
-      iss.push({
-        origin: lengthOrigin(v),
-        code: 'too_small',
-        minimum: 1,
-        inclusive: true,
-        input: v,
-        continue: true,
-      })
-    if (iss.length !== n && !ab) ab = aborted(iss, n)
-  }
-  return v
-}
-
-function p3(v: any, iss: RawIssue[]): any {
-  if (v === undefined) return v
-  v = p2(v, iss)
-  return v
-}
-
-function p4(v: any, iss: RawIssue[]): any {
-  if (!isObject(v)) iss.push({ expected: 'object', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    {
-      const present = 'name' in v
-      {
-        const r: RawIssue[] = []
-        const x = p2(v['name'], r)
-        if (r.length) prefix(iss, 'name', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['name'] })
-        } else out['name'] = x
-      }
-    }
-    {
-      const present = 'id' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p3(v['id'], r)
-        if (r.length) prefix(iss, 'id', r)
-        out['id'] = x
-      }
-    }
-    for (const key in v) if (!K2.has(key) && key !== '__proto__') out[key] = v[key]
-    v = out
-  }
-  return v
-}
-
-function p5(v: any, iss: RawIssue[]): any {
-  if (!Array.isArray(v)) iss.push({ expected: 'array', code: 'invalid_type', input: v })
-  else {
-    const out = new Array(v.length)
-    for (let i = 0; i < v.length; i++) {
-      const r: RawIssue[] = []
-      out[i] = p4(v[i], r)
-      if (r.length) prefix(iss, i, r)
-    }
-    v = out
-  }
-  return v
-}
-
-function p6(v: any, iss: RawIssue[]): any {
-  if (!K4.has(v)) iss.push({ code: 'invalid_value', values: K3, input: v })
-  return v
-}
-
-function p7(v: any, iss: RawIssue[]): any {
-  if (!Array.isArray(v)) iss.push({ expected: 'array', code: 'invalid_type', input: v })
-  else {
-    const out = new Array(v.length)
-    for (let i = 0; i < v.length; i++) {
-      const r: RawIssue[] = []
-      out[i] = p0(v[i], r)
-      if (r.length) prefix(iss, i, r)
-    }
-    v = out
-  }
-  return v
-}
-
-function p8(v: any, iss: RawIssue[]): any {
-  if (!isObject(v)) iss.push({ expected: 'object', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    {
-      const present = 'file' in v
-      {
-        const r: RawIssue[] = []
-        const x = p0(v['file'], r)
-        if (r.length) prefix(iss, 'file', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['file'] })
-        } else out['file'] = x
-      }
-    }
-    {
-      const present = 'name' in v
-      {
-        const r: RawIssue[] = []
-        const x = p0(v['name'], r)
-        if (r.length) prefix(iss, 'name', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['name'] })
-        } else out['name'] = x
-      }
-    }
-    for (const key in v) if (!K5.has(key) && key !== '__proto__') out[key] = v[key]
-    v = out
-  }
-  return v
-}
-
-function p9(v: any, iss: RawIssue[]): any {
-  if (!Array.isArray(v)) iss.push({ expected: 'array', code: 'invalid_type', input: v })
-  else {
-    const out = new Array(v.length)
-    for (let i = 0; i < v.length; i++) {
-      const r: RawIssue[] = []
-      out[i] = p8(v[i], r)
-      if (r.length) prefix(iss, i, r)
-    }
-    v = out
-  }
-  return v
-}
-
-function p10(v: any, iss: RawIssue[]): any {
-  if (v === undefined) return v
-  v = p0(v, iss)
-  return v
-}
-
-function p11(v: any, iss: RawIssue[]): any {
-  if (!isObject(v)) iss.push({ expected: 'object', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    {
-      const present = 'file' in v
-      {
-        const r: RawIssue[] = []
-        const x = p0(v['file'], r)
-        if (r.length) prefix(iss, 'file', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['file'] })
-        } else out['file'] = x
-      }
-    }
-    {
-      const present = 'name' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p10(v['name'], r)
-        if (r.length) prefix(iss, 'name', r)
-        out['name'] = x
-      }
-    }
-    for (const key in v) if (!K5.has(key) && key !== '__proto__') out[key] = v[key]
-    v = out
-  }
-  return v
-}
-
-function p12(v: any, iss: RawIssue[]): any {
-  if (!Array.isArray(v)) iss.push({ expected: 'array', code: 'invalid_type', input: v })
-  else {
-    const out = new Array(v.length)
-    for (let i = 0; i < v.length; i++) {
-      const r: RawIssue[] = []
-      out[i] = p11(v[i], r)
-      if (r.length) prefix(iss, i, r)
-    }
-    v = out
-  }
-  return v
-}
-
-function p13(v: any, iss: RawIssue[]): any {
-  if (typeof v !== 'number' || Number.isNaN(v) || !Number.isFinite(v))
-    iss.push({
-      expected: 'number',
-      code: 'invalid_type',
-      input: v,
-      ...(typeof v === 'number' ? { received: Number.isNaN(v) ? 'NaN' : String(v) } : {}),
-    })
-  return v
-}
-
-function p14(v: any, iss: RawIssue[]): any {
-  if (!Array.isArray(v)) iss.push({ expected: 'array', code: 'invalid_type', input: v })
-  else {
-    const out = new Array(v.length)
-    for (let i = 0; i < v.length; i++) {
-      const r: RawIssue[] = []
-      out[i] = p13(v[i], r)
-      if (r.length) prefix(iss, i, r)
-    }
-    v = out
-  }
-  return v
-}
-
-function p15(v: any, iss: RawIssue[]): any {
-  if (v === undefined) return v
-  v = p13(v, iss)
-  return v
-}
-
-function p16(v: any, iss: RawIssue[]): any {
-  if (!isObject(v)) iss.push({ expected: 'object', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    {
-      const present = 'min' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p15(v['min'], r)
-        if (r.length) prefix(iss, 'min', r)
-        out['min'] = x
-      }
-    }
-    {
-      const present = 'max' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p15(v['max'], r)
-        if (r.length) prefix(iss, 'max', r)
-        out['max'] = x
-      }
-    }
-    for (const key in v) if (!K6.has(key) && key !== '__proto__') out[key] = v[key]
-    v = out
-  }
-  return v
-}
-
-function p17(v: any, iss: RawIssue[]): any {
-  const results: Array<[unknown, RawIssue[]]> = []
-  const r0: RawIssue[] = []
-  const v0 = p13(v, r0)
-  if (r0.length === 0) return v0
-  results.push([v0, r0])
-  const r1: RawIssue[] = []
-  const v1 = p0(v, r1)
-  if (r1.length === 0) return v1
-  results.push([v1, r1])
-  const open = results.filter(([, r]) => !aborted(r))
-  if (open.length === 1) {
-    iss.push(...open[0]![1])
-    return open[0]![0]
-  }
-  iss.push({ code: 'invalid_union', input: v, errors: results.map(([, r]) => r.map(finalize)) })
-  return v
-}
-
-function p18(v: any, iss: RawIssue[]): any {
-  if (typeof v !== 'number' || Number.isNaN(v) || !Number.isFinite(v))
-    iss.push({
-      expected: 'number',
-      code: 'invalid_type',
-      input: v,
-      ...(typeof v === 'number' ? { received: Number.isNaN(v) ? 'NaN' : String(v) } : {}),
-    })
-  let ab = aborted(iss)
-  if (!ab) {
-    const n = iss.length
-    if (!(v >= 0))
-      iss.push({
-        origin: typeof v === 'bigint' ? 'bigint' : typeof v === 'object' ? 'date' : 'number',
-        code: 'too_small',
-        minimum: 0,
-        inclusive: true,
-        input: v,
-        continue: true,
-      })
-    if (iss.length !== n) ab = aborted(iss, n)
-  }
-  return v
-}
-
-function p19(v: any, iss: RawIssue[]): any {
-  return v
-}
-
-function p20(v: any, iss: RawIssue[]): any {
-  if (!isRecordLike(v)) iss.push({ expected: 'record', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    for (const key of Reflect.ownKeys(v)) {
-      if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(v, key)) continue
-      if (typeof key !== 'string') {
-        iss.push({
-          code: 'invalid_key',
-          origin: 'record',
-          issues: [finalize({ expected: 'string', code: 'invalid_type', input: key })],
-          input: key,
-          path: [key],
-        })
-        continue
-      }
-      const r: RawIssue[] = []
-      out[key] = p19(v[key], r)
-      if (r.length) prefix(iss, key, r)
-    }
-    v = out
-  }
-  return v
-}
-
-function p21(v: any, iss: RawIssue[]): any {
-  if (v === undefined) return v
-  v = p20(v, iss)
-  return v
-}
-
-function p22(v: any, iss: RawIssue[]): any {
-  if (!isObject(v)) iss.push({ expected: 'object', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    {
-      const present = 'alias' in v
-      {
-        const r: RawIssue[] = []
-        const x = p2(v['alias'], r)
-        if (r.length) prefix(iss, 'alias', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['alias'] })
-        } else out['alias'] = x
-      }
-    }
-    {
-      const present = 'url' in v
-      {
-        const r: RawIssue[] = []
-        const x = p0(v['url'], r)
-        if (r.length) prefix(iss, 'url', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['url'] })
-        } else out['url'] = x
-      }
-    }
-    {
-      const present = 'params' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p21(v['params'], r)
-        if (r.length) prefix(iss, 'params', r)
-        out['params'] = x
-      }
-    }
-    for (const key in v) if (!K7.has(key) && key !== '__proto__') out[key] = v[key]
-    v = out
-  }
-  return v
-}
-
-function p23(v: any, iss: RawIssue[]): any {
-  if (!Array.isArray(v)) iss.push({ expected: 'array', code: 'invalid_type', input: v })
-  else {
-    const out = new Array(v.length)
-    for (let i = 0; i < v.length; i++) {
-      const r: RawIssue[] = []
-      out[i] = p22(v[i], r)
-      if (r.length) prefix(iss, i, r)
-    }
-    v = out
-  }
-  return v
-}
-
-function p24(v: any, iss: RawIssue[]): any {
-  if (!K9.has(v)) iss.push({ code: 'invalid_value', values: K8, input: v })
-  return v
-}
-
-function p25(v: any, iss: RawIssue[]): any {
-  if (typeof v !== 'boolean') iss.push({ expected: 'boolean', code: 'invalid_type', input: v })
-  return v
-}
-
-function p26(v: any, iss: RawIssue[]): any {
-  if (typeof v !== 'string') iss.push({ expected: 'string', code: 'invalid_type', input: v })
-  let ab = aborted(iss)
-  if (!ab) {
-    const n = iss.length
-    if (!K10.test(v))
-      iss.push({
-        origin: 'string',
-        code: 'invalid_format',
-        format: 'regex',
-        pattern: '/^[0-9a-f]{64}$/',
-        input: v,
-        continue: true,
-      })
-    if (iss.length !== n) ab = aborted(iss, n)
-  }
-  return v
-}
-
-function p27(v: any, iss: RawIssue[]): any {
-  if (!isRecordLike(v)) iss.push({ expected: 'record', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    for (const key of Reflect.ownKeys(v)) {
-      if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(v, key)) continue
-      if (typeof key !== 'string') {
-        iss.push({
-          code: 'invalid_key',
-          origin: 'record',
-          issues: [finalize({ expected: 'string', code: 'invalid_type', input: key })],
-          input: key,
-          path: [key],
-        })
-        continue
-      }
-      const r: RawIssue[] = []
-      out[key] = p26(v[key], r)
-      if (r.length) prefix(iss, key, r)
-    }
-    v = out
-  }
-  return v
-}
-
-function p28(v: any, iss: RawIssue[]): any {
-  if (!K12.has(v)) iss.push({ code: 'invalid_value', values: K11, input: v })
-  return v
-}
-
-function p29(v: any, iss: RawIssue[]): any {
-  if (!K14.has(v)) iss.push({ code: 'invalid_value', values: K13, input: v })
-  return v
-}
-
-function p30(v: any, iss: RawIssue[]): any {
-  if (v === undefined) return v
-  v = p25(v, iss)
-  return v
-}
-
-function p31(v: any, iss: RawIssue[]): any {
-  if (!K16.has(v)) iss.push({ code: 'invalid_value', values: K15, input: v })
-  return v
-}
-
-function p32(v: any, iss: RawIssue[]): any {
-  if (v === undefined) return v
-  v = p31(v, iss)
-  return v
-}
-
-function p33(v: any, iss: RawIssue[]): any {
-  if (!isObject(v)) iss.push({ expected: 'object', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    {
-      const present = 'enabled' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p30(v['enabled'], r)
-        if (r.length) prefix(iss, 'enabled', r)
-        out['enabled'] = x
-      }
-    }
-    {
-      const present = 'label' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p10(v['label'], r)
-        if (r.length) prefix(iss, 'label', r)
-        out['label'] = x
-      }
-    }
-    {
-      const present = 'icon' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p10(v['icon'], r)
-        if (r.length) prefix(iss, 'icon', r)
-        out['icon'] = x
-      }
-    }
-    for (const key in v) if (!K17.has(key) && key !== '__proto__') out[key] = v[key]
-    v = out
-  }
-  return v
-}
-
-function p34(v: any, iss: RawIssue[]): any {
-  if (v === undefined) return v
-  v = p33(v, iss)
-  return v
-}
-
-function p35(v: any, iss: RawIssue[]): any {
-  if (!isObject(v)) iss.push({ expected: 'object', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    {
-      const present = 'enabled' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p30(v['enabled'], r)
-        if (r.length) prefix(iss, 'enabled', r)
-        out['enabled'] = x
-      }
-    }
-    {
-      const present = 'priorityHand' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p32(v['priorityHand'], r)
-        if (r.length) prefix(iss, 'priorityHand', r)
-        out['priorityHand'] = x
-      }
-    }
-    {
-      const present = 'help' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p34(v['help'], r)
-        if (r.length) prefix(iss, 'help', r)
-        out['help'] = x
-      }
-    }
-    {
-      const present = 'map' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p34(v['map'], r)
-        if (r.length) prefix(iss, 'map', r)
-        out['map'] = x
-      }
-    }
-    {
-      const present = 'bag' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p34(v['bag'], r)
-        if (r.length) prefix(iss, 'bag', r)
-        out['bag'] = x
-      }
-    }
-    {
-      const present = 'character' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p34(v['character'], r)
-        if (r.length) prefix(iss, 'character', r)
-        out['character'] = x
-      }
-    }
-    {
-      const present = 'actions' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p34(v['actions'], r)
-        if (r.length) prefix(iss, 'actions', r)
-        out['actions'] = x
-      }
-    }
-    for (const key in v) if (!K18.has(key) && key !== '__proto__') out[key] = v[key]
-    v = out
-  }
-  return v
-}
-
-function p36(v: any, iss: RawIssue[]): any {
-  if (v === undefined) return v
-  v = p35(v, iss)
-  return v
-}
-
-function p37(v: any, iss: RawIssue[]): any {
-  if (!isObject(v)) iss.push({ expected: 'object', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    {
-      const present = 'tabBar' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p36(v['tabBar'], r)
-        if (r.length) prefix(iss, 'tabBar', r)
-        out['tabBar'] = x
-      }
-    }
-    for (const key in v) if (!K19.has(key) && key !== '__proto__') out[key] = v[key]
-    v = out
-  }
-  return v
-}
-
-function p38(v: any, iss: RawIssue[]): any {
-  if (!isObject(v)) iss.push({ expected: 'object', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    {
-      const present = 'minified' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p30(v['minified'], r)
-        if (r.length) prefix(iss, 'minified', r)
-        out['minified'] = x
-      }
-    }
-    {
-      const present = 'names_map' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p10(v['names_map'], r)
-        if (r.length) prefix(iss, 'names_map', r)
-        out['names_map'] = x
-      }
-    }
-    for (const key in v) if (!K20.has(key) && key !== '__proto__') out[key] = v[key]
-    v = out
-  }
-  return v
-}
-
-function p39(v: any, iss: RawIssue[]): any {
-  v = p44(v, iss)
-  return v
-}
-
-function p40(v: any, iss: RawIssue[]): any {
-  if (typeof v !== 'number' || Number.isNaN(v) || !Number.isFinite(v))
-    iss.push({
-      expected: 'number',
-      code: 'invalid_type',
-      input: v,
-      ...(typeof v === 'number' ? { received: Number.isNaN(v) ? 'NaN' : String(v) } : {}),
-    })
-  let ab = aborted(iss)
-  if (!ab) {
-    const n = iss.length
-    if (!Number.isFinite(v))
-      iss.push({ code: 'custom', path: [], message: 'must be a finite number', input: v, continue: true })
-    if (iss.length !== n) ab = aborted(iss, n)
-  }
-  return v
-}
-
-function p41(v: any, iss: RawIssue[]): any {
-  if (v !== null) iss.push({ expected: 'null', code: 'invalid_type', input: v })
-  return v
-}
-
-function p42(v: any, iss: RawIssue[]): any {
-  if (!Array.isArray(v)) iss.push({ expected: 'array', code: 'invalid_type', input: v })
-  else {
-    const out = new Array(v.length)
-    for (let i = 0; i < v.length; i++) {
-      const r: RawIssue[] = []
-      out[i] = p39(v[i], r)
-      if (r.length) prefix(iss, i, r)
-    }
-    v = out
-  }
-  return v
-}
-
-function p43(v: any, iss: RawIssue[]): any {
-  if (!isRecordLike(v)) iss.push({ expected: 'record', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    for (const key of Reflect.ownKeys(v)) {
-      if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(v, key)) continue
-      if (typeof key !== 'string') {
-        iss.push({
-          code: 'invalid_key',
-          origin: 'record',
-          issues: [finalize({ expected: 'string', code: 'invalid_type', input: key })],
-          input: key,
-          path: [key],
-        })
-        continue
-      }
-      const r: RawIssue[] = []
-      out[key] = p39(v[key], r)
-      if (r.length) prefix(iss, key, r)
-    }
-    v = out
-  }
-  return v
-}
-
-function p44(v: any, iss: RawIssue[]): any {
-  const results: Array<[unknown, RawIssue[]]> = []
-  const r0: RawIssue[] = []
-  const v0 = p0(v, r0)
-  if (r0.length === 0) return v0
-  results.push([v0, r0])
-  const r1: RawIssue[] = []
-  const v1 = p40(v, r1)
-  if (r1.length === 0) return v1
-  results.push([v1, r1])
-  const r2: RawIssue[] = []
-  const v2 = p25(v, r2)
-  if (r2.length === 0) return v2
-  results.push([v2, r2])
-  const r3: RawIssue[] = []
-  const v3 = p41(v, r3)
-  if (r3.length === 0) return v3
-  results.push([v3, r3])
-  const r4: RawIssue[] = []
-  const v4 = p42(v, r4)
-  if (r4.length === 0) return v4
-  results.push([v4, r4])
-  const r5: RawIssue[] = []
-  const v5 = p43(v, r5)
-  if (r5.length === 0) return v5
-  results.push([v5, r5])
-  const open = results.filter(([, r]) => !aborted(r))
-  if (open.length === 1) {
-    iss.push(...open[0]![1])
-    return open[0]![0]
-  }
-  iss.push({ code: 'invalid_union', input: v, errors: results.map(([, r]) => r.map(finalize)) })
-  return v
-}
-
-function p45(v: any, iss: RawIssue[]): any {
-  if (!K22.has(v)) iss.push({ code: 'invalid_value', values: K21, input: v })
-  return v
-}
-
-function p46(v: any, iss: RawIssue[]): any {
-  if (typeof v !== 'string') iss.push({ expected: 'string', code: 'invalid_type', input: v })
-  let ab = aborted(iss)
-  if (!ab) {
-    const n = iss.length
-    if (!K23.test(v))
-      iss.push({
-        origin: 'string',
-        code: 'invalid_format',
-        format: 'datetime',
-        pattern:
-          '/^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$/',
-        input: v,
-        continue: true,
-      })
-    if (iss.length !== n) ab = aborted(iss, n)
-  }
-  return v
-}
-
-function p47(v: any, iss: RawIssue[]): any {
-  if (v === undefined) return v
-  v = p46(v, iss)
-  return v
-}
-
-function p48(v: any, iss: RawIssue[]): any {
-  if (!Array.isArray(v)) iss.push({ expected: 'array', code: 'invalid_type', input: v })
-  else {
-    const out = new Array(v.length)
-    for (let i = 0; i < v.length; i++) {
-      const r: RawIssue[] = []
-      out[i] = p0(v[i], r)
-      if (r.length) prefix(iss, i, r)
-    }
-    v = out
-  }
-  let ab = aborted(iss)
-  if (!explicitlyAborted(iss) && v != null && v.length !== undefined) {
-    const n = iss.length
-    if (!(lengthOf(v, 1) >= 1))
-      iss.push({
-        origin: lengthOrigin(v),
-        code: 'too_small',
-        minimum: 1,
-        inclusive: true,
-        input: v,
-        continue: true,
-      })
-    if (iss.length !== n && !ab) ab = aborted(iss, n)
-  }
-  return v
-}
-
-function p49(v: any, iss: RawIssue[]): any {
-  if (!isRecordLike(v)) iss.push({ expected: 'record', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    for (const key of Reflect.ownKeys(v)) {
-      if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(v, key)) continue
-      if (typeof key !== 'string') {
-        iss.push({
-          code: 'invalid_key',
-          origin: 'record',
-          issues: [finalize({ expected: 'string', code: 'invalid_type', input: key })],
-          input: key,
-          path: [key],
-        })
-        continue
-      }
-      const r: RawIssue[] = []
-      out[key] = p48(v[key], r)
-      if (r.length) prefix(iss, key, r)
-    }
-    v = out
-  }
-  return v
-}
-
-function p50(v: any, iss: RawIssue[]): any {
-  if (!K25.has(v)) iss.push({ code: 'invalid_value', values: K24, input: v })
-  return v
-}
-
-function p51(v: any, iss: RawIssue[]): any {
-  if (typeof v !== 'number' || Number.isNaN(v) || !Number.isFinite(v))
-    iss.push({
-      expected: 'number',
-      code: 'invalid_type',
-      input: v,
-      ...(typeof v === 'number' ? { received: Number.isNaN(v) ? 'NaN' : String(v) } : {}),
-    })
-  let ab = aborted(iss)
-  if (!ab) {
-    const n = iss.length
-    if (!Number.isInteger(v))
-      iss.push({ expected: 'int', format: 'safeint', code: 'invalid_type', continue: false, input: v })
-    else if (!Number.isSafeInteger(v)) {
-      if (v > 0)
-        iss.push({
-          code: 'too_big',
-          maximum: Number.MAX_SAFE_INTEGER,
-          note: 'Integers must be within the safe integer range.',
-          origin: 'int',
-          inclusive: true,
-          input: v,
-          continue: true,
-        })
-      else
-        iss.push({
-          code: 'too_small',
-          minimum: Number.MIN_SAFE_INTEGER,
-          note: 'Integers must be within the safe integer range.',
-          origin: 'int',
-          inclusive: true,
-          input: v,
-          continue: true,
-        })
-    }
-    if (iss.length !== n) ab = aborted(iss, n)
-  }
-  if (!ab) {
-    const n = iss.length
-    if (!(v >= 0))
-      iss.push({
-        origin: typeof v === 'bigint' ? 'bigint' : typeof v === 'object' ? 'date' : 'number',
-        code: 'too_small',
-        minimum: 0,
-        inclusive: true,
-        input: v,
-        continue: true,
-      })
-    if (iss.length !== n) ab = aborted(iss, n)
-  }
-  if (!ab) {
-    const n = iss.length
-    if (!(v <= 4294967295))
-      iss.push({
-        origin: typeof v === 'bigint' ? 'bigint' : typeof v === 'object' ? 'date' : 'number',
-        code: 'too_big',
-        maximum: 4294967295,
-        inclusive: true,
-        input: v,
-        continue: true,
-      })
-    if (iss.length !== n) ab = aborted(iss, n)
-  }
-  return v
-}
-
-function p52(v: any, iss: RawIssue[]): any {
-  if (!isObject(v)) iss.push({ expected: 'object', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    {
-      const present = 'algorithm' in v
-      {
-        const r: RawIssue[] = []
-        const x = p50(v['algorithm'], r)
-        if (r.length) prefix(iss, 'algorithm', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['algorithm'] })
-        } else out['algorithm'] = x
-      }
-    }
-    {
-      const present = 'seed' in v
-      {
-        const r: RawIssue[] = []
-        const x = p51(v['seed'], r)
-        if (r.length) prefix(iss, 'seed', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['seed'] })
-        } else out['seed'] = x
-      }
-    }
-    {
-      const present = 'state' in v
-      {
-        const r: RawIssue[] = []
-        const x = p51(v['state'], r)
-        if (r.length) prefix(iss, 'state', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['state'] })
-        } else out['state'] = x
-      }
-    }
-    v = out
-  }
-  return v
-}
-
-function p53(v: any, iss: RawIssue[]): any {
-  if (!Array.isArray(v)) iss.push({ expected: 'array', code: 'invalid_type', input: v })
-  else {
-    const out = new Array(v.length)
-    for (let i = 0; i < v.length; i++) {
-      const r: RawIssue[] = []
-      out[i] = p2(v[i], r)
-      if (r.length) prefix(iss, i, r)
-    }
-    v = out
-  }
-  return v
-}
-
-function p54(v: any, iss: RawIssue[]): any {
-  if (typeof v !== 'number' || Number.isNaN(v) || !Number.isFinite(v))
-    iss.push({
-      expected: 'number',
-      code: 'invalid_type',
-      input: v,
-      ...(typeof v === 'number' ? { received: Number.isNaN(v) ? 'NaN' : String(v) } : {}),
-    })
-  let ab = aborted(iss)
-  if (!ab) {
-    const n = iss.length
-    if (!Number.isInteger(v))
-      iss.push({ expected: 'int', format: 'safeint', code: 'invalid_type', continue: false, input: v })
-    else if (!Number.isSafeInteger(v)) {
-      if (v > 0)
-        iss.push({
-          code: 'too_big',
-          maximum: Number.MAX_SAFE_INTEGER,
-          note: 'Integers must be within the safe integer range.',
-          origin: 'int',
-          inclusive: true,
-          input: v,
-          continue: true,
-        })
-      else
-        iss.push({
-          code: 'too_small',
-          minimum: Number.MIN_SAFE_INTEGER,
-          note: 'Integers must be within the safe integer range.',
-          origin: 'int',
-          inclusive: true,
-          input: v,
-          continue: true,
-        })
-    }
-    if (iss.length !== n) ab = aborted(iss, n)
-  }
-  if (!ab) {
-    const n = iss.length
-    if (!(v >= -1))
-      iss.push({
-        origin: typeof v === 'bigint' ? 'bigint' : typeof v === 'object' ? 'date' : 'number',
-        code: 'too_small',
-        minimum: -1,
-        inclusive: true,
-        input: v,
-        continue: true,
-      })
-    if (iss.length !== n) ab = aborted(iss, n)
-  }
-  return v
-}
-
-function p55(v: any, iss: RawIssue[]): any {
-  if (!isObject(v)) iss.push({ expected: 'object', code: 'invalid_type', input: v })
-  else {
-    const out: any = {}
-    {
-      const present = 'format' in v
-      {
-        const r: RawIssue[] = []
-        const x = p45(v['format'], r)
-        if (r.length) prefix(iss, 'format', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['format'] })
-        } else out['format'] = x
-      }
-    }
-    {
-      const present = 'id' in v
-      {
-        const r: RawIssue[] = []
-        const x = p2(v['id'], r)
-        if (r.length) prefix(iss, 'id', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['id'] })
-        } else out['id'] = x
-      }
-    }
-    {
-      const present = 'version' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p3(v['version'], r)
-        if (r.length) prefix(iss, 'version', r)
-        out['version'] = x
-      }
-    }
-    {
-      const present = 'savedAt' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p47(v['savedAt'], r)
-        if (r.length) prefix(iss, 'savedAt', r)
-        out['savedAt'] = x
-      }
-    }
-    {
-      const present = 'variables' in v
-      {
-        const r: RawIssue[] = []
-        const x = p43(v['variables'], r)
-        if (r.length) prefix(iss, 'variables', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['variables'] })
-        } else out['variables'] = x
-      }
-    }
-    {
-      const present = 'choices' in v
-      {
-        const r: RawIssue[] = []
-        const x = p49(v['choices'], r)
-        if (r.length) prefix(iss, 'choices', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['choices'] })
-        } else out['choices'] = x
-      }
-    }
-    {
-      const present = 'visitedChoiceGroups' in v
-      {
-        const r: RawIssue[] = []
-        const x = p7(v['visitedChoiceGroups'], r)
-        if (r.length) prefix(iss, 'visitedChoiceGroups', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({
-              code: 'invalid_type',
-              expected: 'nonoptional',
-              input: undefined,
-              path: ['visitedChoiceGroups'],
-            })
-        } else out['visitedChoiceGroups'] = x
-      }
-    }
-    {
-      const present = 'rng' in v
-      {
-        const r: RawIssue[] = []
-        const x = p52(v['rng'], r)
-        if (r.length) prefix(iss, 'rng', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: ['rng'] })
-        } else out['rng'] = x
-      }
-    }
-    {
-      const present = 'currentPart' in v
-      if (present) {
-        const r: RawIssue[] = []
-        const x = p3(v['currentPart'], r)
-        if (r.length) prefix(iss, 'currentPart', r)
-        out['currentPart'] = x
-      }
-    }
-    {
-      const present = 'visitedParts' in v
-      {
-        const r: RawIssue[] = []
-        const x = p53(v['visitedParts'], r)
-        if (r.length) prefix(iss, 'visitedParts', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({
-              code: 'invalid_type',
-              expected: 'nonoptional',
-              input: undefined,
-              path: ['visitedParts'],
-            })
-        } else out['visitedParts'] = x
-      }
-    }
-    {
-      const present = 'renderedParagraph' in v
-      {
-        const r: RawIssue[] = []
-        const x = p54(v['renderedParagraph'], r)
-        if (r.length) prefix(iss, 'renderedParagraph', r)
-        if (!present) {
-          if (!r.length)
-            iss.push({
-              code: 'invalid_type',
-              expected: 'nonoptional',
-              input: undefined,
-              path: ['renderedParagraph'],
-            })
-        } else out['renderedParagraph'] = x
-      }
-    }
-    v = out
-  }
-  return v
-}
-
-function run(parse: (v: any, iss: RawIssue[]) => any, value: unknown): Result {
-  const iss: RawIssue[] = []
-  return result(parse(value, iss), iss)
-}
-
-/** Each manifest field's schema (`check`); for lists and maps also their members' (`member`), which parseManifest checks one by one. */
-export const MANIFEST_FIELD_CHECKS: Record<
-  ManifestField,
-  { kind: 'array' | 'record' | 'value'; check: (v: unknown) => Result; member?: (v: unknown) => Result }
-> = {
-  story_lang: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  manifest: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  type: { kind: 'value', check: (v: unknown) => run(p1, v) },
-  id: { kind: 'value', check: (v: unknown) => run(p2, v) },
-  title: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  intro: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  cover: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  author: { kind: 'array', check: (v: unknown) => run(p5, v), member: (v: unknown) => run(p4, v) },
-  version: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  language: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  direction: { kind: 'value', check: (v: unknown) => run(p6, v) },
-  date: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  description: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  genre: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  tags: { kind: 'array', check: (v: unknown) => run(p7, v), member: (v: unknown) => run(p0, v) },
-  license: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  parts: { kind: 'array', check: (v: unknown) => run(p9, v), member: (v: unknown) => run(p8, v) },
-  assets: { kind: 'array', check: (v: unknown) => run(p12, v), member: (v: unknown) => run(p11, v) },
-  instruction: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  stories: { kind: 'array', check: (v: unknown) => run(p7, v), member: (v: unknown) => run(p0, v) },
-  readers: { kind: 'array', check: (v: unknown) => run(p14, v), member: (v: unknown) => run(p13, v) },
-  age: { kind: 'value', check: (v: unknown) => run(p16, v) },
-  content_warnings: { kind: 'array', check: (v: unknown) => run(p7, v), member: (v: unknown) => run(p0, v) },
-  series: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  season: { kind: 'value', check: (v: unknown) => run(p17, v) },
-  entry: { kind: 'value', check: (v: unknown) => run(p17, v) },
-  series_name: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  season_name: { kind: 'value', check: (v: unknown) => run(p0, v) },
-  duration: { kind: 'value', check: (v: unknown) => run(p18, v) },
-  sensors: { kind: 'array', check: (v: unknown) => run(p7, v), member: (v: unknown) => run(p0, v) },
-  accessibility: { kind: 'array', check: (v: unknown) => run(p7, v), member: (v: unknown) => run(p0, v) },
-  allowed_urls: { kind: 'array', check: (v: unknown) => run(p23, v), member: (v: unknown) => run(p22, v) },
-  extensions: { kind: 'array', check: (v: unknown) => run(p7, v), member: (v: unknown) => run(p0, v) },
-  requires: { kind: 'array', check: (v: unknown) => run(p7, v), member: (v: unknown) => run(p0, v) },
-  loading: { kind: 'value', check: (v: unknown) => run(p24, v) },
-  preload: { kind: 'array', check: (v: unknown) => run(p7, v), member: (v: unknown) => run(p0, v) },
-  locked: { kind: 'array', check: (v: unknown) => run(p7, v), member: (v: unknown) => run(p0, v) },
-  offline: { kind: 'value', check: (v: unknown) => run(p25, v) },
-  preview: { kind: 'value', check: (v: unknown) => run(p25, v) },
-  integrity: { kind: 'record', check: (v: unknown) => run(p27, v), member: (v: unknown) => run(p26, v) },
-  solo_mode: { kind: 'value', check: (v: unknown) => run(p28, v) },
-  storage: { kind: 'value', check: (v: unknown) => run(p29, v) },
-  reader: { kind: 'value', check: (v: unknown) => run(p37, v) },
-  build: { kind: 'value', check: (v: unknown) => run(p38, v) },
-  signed: { kind: 'value', check: (v: unknown) => run(p25, v) },
-  signature: { kind: 'value', check: (v: unknown) => run(p0, v) },
+/** Each manifest field's check. */
+export const MANIFEST_FIELD_CHECKS: Record<ManifestField, FieldCheck> = {
+  story_lang: field('value', p0),
+  manifest: field('value', p0),
+  type: field('value', p1),
+  id: field('value', p2),
+  title: field('value', p0),
+  intro: field('value', p0),
+  cover: field('value', p0),
+  author: field('array', p5, p4),
+  version: field('value', p0),
+  language: field('value', p0),
+  direction: field('value', p6),
+  date: field('value', p0),
+  description: field('value', p0),
+  genre: field('value', p0),
+  tags: field('array', p7, p0),
+  license: field('value', p0),
+  parts: field('array', p9, p8),
+  assets: field('array', p12, p11),
+  instruction: field('value', p0),
+  stories: field('array', p7, p0),
+  readers: field('array', p14, p13),
+  age: field('value', p16),
+  content_warnings: field('array', p7, p0),
+  series: field('value', p0),
+  season: field('value', p17),
+  entry: field('value', p17),
+  series_name: field('value', p0),
+  season_name: field('value', p0),
+  duration: field('value', p18),
+  sensors: field('array', p7, p0),
+  accessibility: field('array', p7, p0),
+  allowed_urls: field('array', p23, p22),
+  extensions: field('array', p7, p0),
+  requires: field('array', p7, p0),
+  loading: field('value', p24),
+  preload: field('array', p7, p0),
+  locked: field('array', p7, p0),
+  offline: field('value', p25),
+  preview: field('value', p25),
+  integrity: field('record', p27, p26),
+  solo_mode: field('value', p28),
+  storage: field('value', p29),
+  reader: field('value', p37),
+  build: field('value', p38),
+  signed: field('value', p25),
+  signature: field('value', p0),
 }
 
 /** `JsonValueSchema.safeParse`. */
-export const checkJsonValue = (v: unknown): Result => run(p39, v)
+export const checkJsonValue = validator(p39)
 /** `ReadingStateSchema.safeParse`. */
-export const checkReadingState = (v: unknown): Result => run(p55, v)
+export const checkReadingState = validator(p55)
 /** The `savedAt` format of a reading state (`z.iso.datetime({ offset: true })`). */
-export const checkSavedAt = (v: unknown): Result => run(p46, v)
+export const checkSavedAt = validator(p46)
