@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: story sources use ${} interpolation
 /**
  * Every static diagnostic points at the first character of the offending token (STORY-LANGUAGE.md
  * section 1, "Positions"): the target of a gate or link, the id after `:`, a media path, the word

@@ -6,7 +6,7 @@
 import type { Inline, JumpNode, Node, OptionNode, Pos } from '../ast.ts'
 import { classify } from './classify.ts'
 import { commandLineNode } from './command-line.ts'
-import type { ParseContext } from './context.ts'
+import { type ParseContext, UNCLOSED_COMMAND } from './context.ts'
 import type { InlineToken } from './inline.ts'
 import { buildInline, tokenizeInline } from './inline.ts'
 import { singleLineNode } from './line-nodes.ts'
@@ -126,7 +126,7 @@ export class BodyParser implements LineParser {
         continue
       }
       if (kind === 'unclosed') {
-        this.ctx.report('story/unclosed-brace', 'command is not closed on its line', posAt(line, line.start))
+        this.ctx.report('story/unclosed-brace', UNCLOSED_COMMAND, posAt(line, line.start))
         this.i++
         continue
       }

@@ -54,9 +54,13 @@ export function parseCommand(
   const inner = line.raw.slice(open + 1, close)
   const kw = /^\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(inner)
   if (!kw || !COMMANDS.has(kw[1]!)) {
+    const shown = kw?.[1] ?? inner.trim().slice(0, 12)
+    const meant = meantCommand(kw?.[1], inner)
     ctx.report(
       'story/unknown-command',
-      `unknown command '{${kw?.[1] ?? inner.trim().slice(0, 12)}}'; write \\{ for a literal brace`,
+      meant
+        ? `unknown command '{${shown}}'; did you mean '{${meant}}'? (write \\{ for a literal brace)`
+        : `unknown command '{${shown}}'; write \\{ for a literal brace`,
       // the unknown word, or the brace when no word follows it
       kw ? posAt(line, open + 1 + kw[0].length - kw[1]!.length) : pos,
     )
@@ -76,7 +80,11 @@ export function parseCommand(
     }
     case 'else':
     case 'end':
-      if (rest.trim()) return bad(ctx, `'{${word}}' takes nothing after it`, restPos())
+      if (rest.trim()) {
+        if (word === 'else' && /^\s*if\b/.test(rest))
+          return bad(ctx, "'{else if …}' is written '{elif …}': use '{elif condition}'", restPos())
+        return bad(ctx, `'{${word}}' takes nothing after it: write '{${word}}' alone`, restPos())
+      }
       return { c: word }
     case 'set': {
       const a = parseAssignment(ctx, line, from, close, pos)
@@ -129,6 +137,13 @@ function parseAssignment(
 ): { stmt: SetStmt; opPos: Pos } | undefined {
   const rest = line.raw.slice(from, close)
   const m = /^(\s*)([A-Za-z_][A-Za-z0-9_]*)\s*(\+=|-=|=)(?!=)/.exec(rest)
+  const compared = m ? undefined : /^(\s*[A-Za-z_][A-Za-z0-9_]*\s*)==/.exec(rest)
+  if (compared)
+    return bad(
+      ctx,
+      "'==' compares; an assignment has one '=': write 'name = value'",
+      posAt(line, from + compared[1]!.length),
+    )
   if (!m)
     return bad(
       ctx,
@@ -205,6 +220,9 @@ function parseDeclarationLike(
       }
     }
     if (word === 'fn') {
+      p.ws()
+      if (rest.startsWith('==', p.i))
+        p.fail("a function is written '{fn name(params) = expression}', with one '='")
       p.expect('=', "'=' and the function's expression")
       const e = p.parseAll()
       return { c: 'fn', name, namePos, params, e }
@@ -214,6 +232,47 @@ function parseDeclarationLike(
     if (word === 'passage') return { c: 'passage', name, namePos, params }
     return { c: 'extern', ns: ns!, fn: name, namePos, params }
   })
+}
+
+/** Words other languages close or chain blocks with, and the command meant. */
+const MEANT: Readonly<Record<string, string>> = {
+  endif: 'end',
+  end_if: 'end',
+  fi: 'end',
+  endpassage: 'end',
+  elsif: 'elif',
+  elseif: 'elif',
+  else_if: 'elif',
+  let: 'set',
+  var: 'set',
+  import: 'use',
+  include: 'insert',
+  function: 'fn',
+  def: 'fn',
+}
+
+/**
+ * The command an unknown one most likely meant: `{endif}`, `{fi}` and `{/if}` mean `{end}`,
+ * `{elsif}` and `{elseif}` mean `{elif}`; a command word in other case or one typo away from one
+ * (`{IF …}`, `{iff …}`, `{sett …}`) means that word. Undefined when nothing is close.
+ */
+function meantCommand(word: string | undefined, inner: string): string | undefined {
+  if (word === undefined) return /^\s*\//.test(inner) ? 'end' : undefined
+  const lower = word.toLowerCase()
+  const meant = MEANT[lower] ?? (COMMANDS.has(lower) ? lower : undefined)
+  if (meant) return meant
+  if (word.length < 3) return undefined
+  for (const c of COMMANDS) if (c.length >= 3 && oneEditApart(lower, c)) return c
+  return undefined
+}
+
+/** True when `a` becomes `b` by one insertion, deletion or substitution. */
+function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false
+  let i = 0
+  while (i < a.length && a[i] === b[i]) i++
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1)
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1)
 }
 
 /** True for the reserved words of clarification 18 and `d<digits>`. */

@@ -5,6 +5,10 @@
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '@spkg/manifest'
 import type { Pos } from '../ast.ts'
 
+/** The message of `story/unclosed-brace` for a command whose `}` is missing. */
+export const UNCLOSED_COMMAND =
+  "command is not closed on its line; add the closing '}' (a command cannot go on to the next line)"
+
 /** Collects diagnostics for one file. */
 export class ParseContext {
   readonly diagnostics: Diagnostic[] = []

@@ -104,7 +104,10 @@ describe('expressions (section 6)', () => {
     ['gold >', "7: expected an expression after '>'"],
     ['3x', "1: a number cannot run into a name ('3x')"],
     ['2 d6', "3: unexpected 'd6' after the expression"],
-    ['1 < 2 < 3', "7: unexpected '< 3' after the expression"],
+    [
+      '1 < 2 < 3',
+      "7: unexpected '< 3' after the expression; comparisons do not chain: join two with 'and' (a < b and b < c)",
+    ],
     ['(1 + 2', "7: expected ')' at the end"],
     ['[1, 2', "6: expected ',' or ']' at the end"],
     ['f(1,)', "5: expected an expression after ','"],

@@ -19,6 +19,23 @@ export class ExprSyntaxError {
   ) {}
 }
 
+const COMPARISONS: ReadonlySet<string> = new Set(['==', '!=', '<', '<=', '>', '>='])
+
+/**
+ * The fix for a common mistake at the start of `rest` (operators from other languages, a single
+ * `=`, single quotes), as a message suffix; empty when there is none.
+ */
+function hint(rest: string): string {
+  if (rest.startsWith('=>')) return "; did you mean '>='?"
+  if (rest.startsWith('=<')) return "; did you mean '<='?"
+  if (/^=(?!=)/.test(rest)) return "; did you mean '=='? (a single '=' assigns, and only in '{set}')"
+  if (/^&&?/.test(rest)) return "; did you mean 'and'?"
+  if (/^\|\|?/.test(rest)) return "; did you mean 'or'?"
+  if (/^!(?!=)/.test(rest)) return "; did you mean 'not'?"
+  if (rest.startsWith("'")) return '; strings are written in double quotes ("text")'
+  return ''
+}
+
 /**
  * How deep an expression's tree may grow: each parenthesis, list, `not`, unary minus and each
  * operator or postfix in a chain adds a level. Bounds the recursion of every tree walker.
@@ -68,7 +85,7 @@ export class ExprParser {
   }
 
   expect(s: string, what = `'${s}'`): void {
-    if (!this.eat(s)) this.fail(`expected ${what}${this.describeHere()}`)
+    if (!this.eat(s)) this.fail(`expected ${what}${this.describeHere()}${hint(this.src.slice(this.i))}`)
   }
 
   describeHere(): string {
@@ -80,8 +97,14 @@ export class ExprParser {
   parseAll(): Expr {
     const e = this.expr()
     this.ws()
-    if (this.i < this.src.length)
-      this.fail(`unexpected '${this.src.slice(this.i, this.i + 8)}' after the expression`)
+    if (this.i < this.src.length) {
+      const rest = this.src.slice(this.i)
+      const chained =
+        e.k === 'bin' && COMPARISONS.has(e.op) && /^(?:==|!=|<=|>=|<|>)/.test(rest)
+          ? "; comparisons do not chain: join two with 'and' (a < b and b < c)"
+          : hint(rest)
+      this.fail(`unexpected '${rest.slice(0, 8)}' after the expression${chained}`)
+    }
     return e
   }
 
@@ -305,7 +328,7 @@ export class ExprParser {
       if (KEYWORDS.has(name)) this.fail(`'${name}' is a reserved word, not a value`, at)
       return { k: 'name', name, pos }
     }
-    this.fail(`unexpected '${c}'`)
+    this.fail(`unexpected '${c}'${hint(rest)}`)
   }
 
   private string(pos: Pos): Expr {

@@ -6,7 +6,7 @@
 import type { DiagnosticCode } from '@spkg/manifest'
 import type { Expr, Inline, Pos } from '../ast.ts'
 import { parseCommand } from './command.ts'
-import type { ParseContext } from './context.ts'
+import { type ParseContext, UNCLOSED_COMMAND } from './context.ts'
 import { parseExpr } from './expression.ts'
 import { createCloser, isAsciiPunct, type Line, posAt, TARGET_RE } from './scan.ts'
 
@@ -46,7 +46,12 @@ export function tokenizeInline(
     if (c === '$' && s[i + 1] === '{') {
       const close = findClose(i + 1)
       if (close < 0) {
-        ctx.report('story/unclosed-interpolation', "'${' is not closed", posAt(line, i))
+        ctx.report(
+          'story/unclosed-interpolation',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the message quotes the story's syntax
+          "'${' is not closed; add '}' after the expression",
+          posAt(line, i),
+        )
         flush()
         return out
       }
@@ -67,7 +72,7 @@ export function tokenizeInline(
     if (c === '{') {
       const close = findClose(i)
       if (close < 0) {
-        ctx.report('story/unclosed-brace', 'command is not closed on its line', posAt(line, i))
+        ctx.report('story/unclosed-brace', UNCLOSED_COMMAND, posAt(line, i))
         flush()
         return out
       }

@@ -72,7 +72,7 @@ export function singleLineNode(p: LineParser, kind: LineKind, line: Line): Node 
       if (!TARGET_RE.test(target) && !target.includes('..') && !target.startsWith('/')) {
         p.ctx.report(
           'story/bad-target',
-          `'${target}' is not a part target (a path ending .sty, optionally :id)`,
+          `'${target}' is not a part target (a path ending .sty, optionally :id)${/^[A-Za-z0-9_-]+$/.test(target) ? `; did you mean '${target}.sty'?` : ''}`,
           tpos,
         )
         return undefined
@@ -142,7 +142,14 @@ export function jumpNode(p: LineParser, line: Line, at: number, end = line.raw.l
   const t = line.raw.slice(at, end).trimEnd()
   const m = JUMP.exec(t)
   if (!m) {
-    p.ctx.report('story/bad-expression', "a jump is written '-> #id' or '-> END'", posAt(line, at))
+    // `-> hall` and `-> end`: the id without its `#`, END in the wrong case
+    const word = /^->\s*([A-Za-z][A-Za-z0-9_-]{0,63})$/.exec(t)?.[1]
+    const meant = word === undefined ? '' : word.toUpperCase() === 'END' ? 'END' : `#${word}`
+    p.ctx.report(
+      'story/bad-expression',
+      `a jump is written '-> #id' or '-> END'${meant ? `; did you mean '-> ${meant}'?` : ''}`,
+      posAt(line, at),
+    )
     return undefined
   }
   const node: JumpNode = {

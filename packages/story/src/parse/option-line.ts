@@ -39,7 +39,7 @@ export function optionNode(p: LineParser, line: Line, n: number): OptionNode {
     if (close < 0) {
       p.ctx.report(
         'story/unclosed-brace',
-        'the guard is not closed on its line',
+        "the guard is not closed on its line; add '}' after its condition",
         posAt(line, line.start + from),
       )
       guard = { k: 'bool', v: false, pos }

@@ -141,13 +141,13 @@ describe('section 11 worked examples', () => {
       'bad.sty:7:1 error story/unclosed-interpolation',
     ])
     expect(r.diagnostics.map((d) => d.message)).toEqual([
-      'command is not closed on its line',
+      "command is not closed on its line; add the closing '}' (a command cannot go on to the next line)",
       "expected an expression after '>'",
       "no heading, anchor or group '#vault'",
       'unreachable after the jump on line 4',
       "target escapes the archive ('..')",
       "'#hall' already names line 2",
-      "'${' is not closed",
+      "'${' is not closed; add '}' after the expression",
     ])
   })
 })

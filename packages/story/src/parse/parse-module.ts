@@ -5,7 +5,7 @@
 import type { ModuleAst } from '../ast.ts'
 import { BodyParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
-import { ParseContext } from './context.ts'
+import { ParseContext, UNCLOSED_COMMAND } from './context.ts'
 import { type ParseOptions, type ParseResult, sortDiagnostics } from './parse-story.ts'
 import { posAt, splitLines } from './scan.ts'
 import { sourceText } from './source.ts'
@@ -46,7 +46,7 @@ export function parseModule(source: string | Uint8Array, options: ParseOptions):
     i++
     if (kind === 'blank' || kind === 'comment') continue
     if (kind === 'unclosed') {
-      ctx.report('story/unclosed-brace', 'command is not closed on its line', pos)
+      ctx.report('story/unclosed-brace', UNCLOSED_COMMAND, pos)
       continue
     }
     if (kind !== 'command') {

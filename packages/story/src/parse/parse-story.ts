@@ -5,7 +5,7 @@ import type { Diagnostic } from '@spkg/manifest'
 import type { DeclarationBlock, PartAst } from '../ast.ts'
 import { BodyParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
-import { ParseContext } from './context.ts'
+import { ParseContext, UNCLOSED_COMMAND } from './context.ts'
 import { resolvePart } from './resolve.ts'
 import { type Line, posAt, splitLines } from './scan.ts'
 import { sourceText } from './source.ts'
@@ -67,7 +67,7 @@ function parseDeclarations(ctx: ParseContext, lines: Line[], lp: BodyParser): De
     if (word !== 'use' && word !== 'seed' && word !== 'set') break
     const pos = posAt(line, line.start)
     if (kind === 'unclosed') {
-      ctx.report('story/unclosed-brace', 'command is not closed on its line', pos)
+      ctx.report('story/unclosed-brace', UNCLOSED_COMMAND, pos)
       continue
     }
     if (kind !== 'command') break
