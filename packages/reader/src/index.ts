@@ -4,13 +4,13 @@
  * platform's `DecompressionStream`) only inflates, under the package limits; WebCrypto hashes. Node gets a faster backend from `@spkg/reader/node`.
  */
 import { LIMITS } from '@spkg/manifest'
+import { peekBlob } from './open/blob-peek'
 import { fetchBytes } from './open/fetch-input'
 import { maxInputBytes } from './open/input'
 import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
-import { webBackend } from './zip/backend'
+import { createWebBackend, defaultWebOptions, type ReaderBackend, webBackend } from './zip/backend'
 
-export { mimeTypeOf } from './open/mime'
 export type {
   OpenOptions,
   OpenResult,
@@ -23,9 +23,16 @@ export type {
   SpkgPackage,
 } from './open/types'
 export type { StorySource } from './story/story-source'
-export { checkEntryName, collisionKey, compareCodePoints } from './zip/check-entry-name'
-export { readZipDirectory } from './zip/read-zip-directory'
-export type { ZipDirectory, ZipDirectoryResult, ZipEntry, ZipLimits } from './zip/types'
+
+/** The web backend without the WebAssembly inflater, made on the first open that asks for it. */
+let withoutWasm: ReaderBackend | undefined
+
+/** The backend an open runs on: {@link webBackend}, or one that never loads WebAssembly (`wasm: false`). */
+function backendFor(options: OpenOptions): ReaderBackend {
+  if (options.wasm !== false) return webBackend
+  withoutWasm ??= createWebBackend({ ...defaultWebOptions(), wasm: false })
+  return withoutWasm
+}
 
 /**
  * Opens a package from its bytes (or a Blob/File) and verifies every entry before resolving:
@@ -39,7 +46,7 @@ export type { ZipDirectory, ZipDirectoryResult, ZipEntry, ZipLimits } from './zi
  * else console.log(result.package.manifest?.title, await result.package.readText(result.package.entry))
  */
 export function openPackage(input: PackageInput, options: OpenOptions = {}): Promise<OpenResult> {
-  return openArchive(input, options, webBackend)
+  return openArchive(input, options, backendFor(options))
 }
 
 /** Options of {@link openPackageUrl}. */
@@ -62,17 +69,18 @@ export async function openPackageUrl(url: string | URL, options: OpenUrlOptions 
   const max = maxInputBytes(options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
   const got = await fetchBytes(url, max, options.fetch ?? globalThis.fetch, options.signal)
   if (!got.bytes) return { ok: false, diagnostics: got.diagnostics }
-  return openArchive(got.bytes, options, webBackend)
+  return openArchive(got.bytes, options, backendFor(options))
 }
 
 /**
- * A quick look for a cover and a title: reads the central directory and `manifest.json` only.
- * Never rejects on bad input.
+ * A quick look for a cover and a title: reads the central directory and `manifest.json` only
+ * (of a Blob or File, only those bytes are read, through `Blob.slice`). Never rejects on bad input.
  *
  * @example
  * const peek = await peekPackage(file)
  * if (peek.ok && peek.manifest?.cover) showCover(await peek.readBytes(peek.manifest.cover))
  */
 export function peekPackage(input: PackageInput, options: PeekOptions = {}): Promise<PeekResult> {
+  if (typeof Blob !== 'undefined' && input instanceof Blob) return peekBlob(input, options, webBackend)
   return peekArchive(input, options, webBackend)
 }

@@ -8,6 +8,7 @@ import { isEncryptedPackage } from '@spkg/integrity/encrypt'
 import { type Diagnostic, LIMITS } from '@spkg/manifest'
 import { nodeBackend } from './node/backend'
 import { openSparse } from './node/sparse-file'
+import { peekBlob } from './open/blob-peek'
 import { archiveTooLarge, fileLabel, fileReadFailed, maxInputBytes } from './open/input'
 import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
@@ -112,6 +113,7 @@ export function openPackage(input: PackageInput, options: OpenOptions = {}): Pro
 
 /** {@link peekPackage} on node:zlib. */
 export function peekPackage(input: PackageInput, options: PeekOptions = {}): Promise<PeekResult> {
+  if (input instanceof Blob) return peekBlob(input, options, nodeBackend)
   return peekArchive(input, options, nodeBackend)
 }
 

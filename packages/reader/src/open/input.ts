@@ -76,6 +76,12 @@ export function fileReadFailed(name: string | undefined, why: string): Diagnosti
   )
 }
 
+/** `pkg/fetch-failed` for a Blob or File whose bytes could not be read (a File changed on disk, say). */
+export function blobReadFailed(blob: Blob, e: unknown): Diagnostic {
+  const name = typeof File !== 'undefined' && blob instanceof File ? blob.name : ''
+  return fileReadFailed(name ? fileLabel(name) : undefined, e instanceof Error ? e.message : String(e))
+}
+
 /** Reads the input into one Uint8Array, or returns the diagnostics that refuse it. */
 export async function inputBytes(
   input: PackageInput,
@@ -88,9 +94,7 @@ export async function inputBytes(
     try {
       return { bytes: new Uint8Array(await input.arrayBuffer()), diagnostics: [] }
     } catch (e) {
-      const name = typeof File !== 'undefined' && input instanceof File ? input.name : ''
-      const why = e instanceof Error ? e.message : String(e)
-      return { diagnostics: [fileReadFailed(name ? fileLabel(name) : undefined, why)] }
+      return { diagnostics: [blobReadFailed(input, e)] }
     }
   }
   return {

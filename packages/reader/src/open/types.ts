@@ -27,6 +27,15 @@ export interface OpenOptions {
   limits?: PackageLimits
   /** Aborts the open between entries; the promise then rejects with the signal's reason. */
   signal?: AbortSignal
+  /**
+   * `false`: never load the WebAssembly inflater; entries are inflated by `DecompressionStream`
+   * (1 KiB compressed and more) and the JavaScript inflater, with the same results. For pages whose
+   * Content Security Policy has no `'wasm-unsafe-eval'` (the SPEC's policy among them): there the
+   * browser refuses the module anyway, and trying reports one `securitypolicyviolation` (and a
+   * console message) per page. Ignored by `@spkg/reader/node`, which has no WebAssembly inflater.
+   * @default true
+   */
+  wasm?: boolean
 }
 
 /** Options of {@link peekPackage}. */
