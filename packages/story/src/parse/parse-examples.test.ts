@@ -7,6 +7,7 @@
 import { E1, E2, E3, E4, E5, E6_MODULE, E6_PART, E8 } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
 import { strip, where } from '../../test/helpers/parse.ts'
+import { E8_DIAGNOSTICS } from '../../test/helpers/worked-examples.ts'
 import type { Node } from '../ast.ts'
 import { parseModule } from './parse-module.ts'
 import { parseStory } from './parse-story.ts'
@@ -131,15 +132,9 @@ describe('section 11 worked examples', () => {
 
   it('E8: exactly the listed diagnostics, with their positions', () => {
     const r = parseStory(E8, { path: 'bad.sty' })
-    expect(r.diagnostics.map((d) => `${d.path}:${d.line}:${d.column} ${d.severity} ${d.code}`)).toEqual([
-      'bad.sty:1:1 error story/unclosed-brace',
-      'bad.sty:3:13 error story/bad-expression',
-      'bad.sty:4:4 error story/unknown-id',
-      'bad.sty:5:1 warning story/unreachable',
-      'bad.sty:5:4 error story/bad-target',
-      'bad.sty:6:10 error story/duplicate-id',
-      'bad.sty:7:1 error story/unclosed-interpolation',
-    ])
+    expect(r.diagnostics.map((d) => `${d.path}:${d.line}:${d.column} ${d.severity} ${d.code}`)).toEqual(
+      E8_DIAGNOSTICS,
+    )
     expect(r.diagnostics.map((d) => d.message)).toEqual([
       "command is not closed on its line; add the closing '}' (a command cannot go on to the next line)",
       "expected an expression after '>'",

@@ -5,6 +5,7 @@ import { parseReadingState } from '@spkg/manifest'
 import { E1, E2, E3, E4, E5, E6_MODULE, E6_PART, E8 } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
 import { memorySource, play } from '../../test/helpers/play.ts'
+import { E8_DIAGNOSTICS } from '../../test/helpers/worked-examples.ts'
 import { resumeStoryRun } from './resume-story-run.ts'
 
 describe('E1: blocks, tags, defaults, session', () => {
@@ -226,15 +227,9 @@ describe('E8: diagnostics', () => {
   it('reports the parse problems of the part it enters, then plays what it can', async () => {
     const { events } = await play(memorySource({ 'bad.sty': E8 }), [])
     const diags = events.flatMap((e) => (e.type === 'diagnostic' ? [e.diagnostic] : []))
-    expect(diags.slice(0, 7).map((d) => `${d.path}:${d.line}:${d.column} ${d.severity} ${d.code}`)).toEqual([
-      'bad.sty:1:1 error story/unclosed-brace',
-      'bad.sty:3:13 error story/bad-expression',
-      'bad.sty:4:4 error story/unknown-id',
-      'bad.sty:5:1 warning story/unreachable',
-      'bad.sty:5:4 error story/bad-target',
-      'bad.sty:6:10 error story/duplicate-id',
-      'bad.sty:7:1 error story/unclosed-interpolation',
-    ])
+    expect(diags.slice(0, 7).map((d) => `${d.path}:${d.line}:${d.column} ${d.severity} ${d.code}`)).toEqual(
+      E8_DIAGNOSTICS,
+    )
     expect(events.at(-1)?.type).toBe('end')
   })
 })
