@@ -1,7 +1,7 @@
 /**
- * Every export of a published library is documented: for each package with an `exports` map (not
- * private), the names each JavaScript entry exports (values and types, read with the TypeScript
- * compiler from the `@spkg/source` file of the entry) must each appear in an inline code span of the
+ * Every export of a library is documented: for each published package with an `exports` map, and
+ * the private @spkg/test-utils, the names each JavaScript entry exports (values and types, read with
+ * the TypeScript compiler from the entry's source file) must each appear in an inline code span of the
  * package's README.md (`` `openPackage` ``, `` `openPackage(input, options)` ``; fenced examples do
  * not count). A name that is not worth a word in the README should not be exported.
  */
@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { exportEntries, publishablePackages } from './check-packaging.ts'
+import { exportEntries, type PackageManifest, publishablePackages } from './check-packaging.ts'
 
 const root = join(import.meta.dirname, '..')
 
@@ -22,13 +22,23 @@ function documentedNames(markdown: string): Set<string> {
   return names
 }
 
-const libraries = publishablePackages()
+/** Published libraries, and the private @spkg/test-utils (its exports map names its source files). */
+const testUtils = join(root, 'packages', 'test-utils')
+const libraries = [
+  ...publishablePackages(),
+  {
+    dir: testUtils,
+    manifest: JSON.parse(readFileSync(join(testUtils, 'package.json'), 'utf8')) as PackageManifest,
+  },
+]
   .filter((p) => p.manifest.exports !== undefined)
   .map((p) => ({
     ...p,
     entries: exportEntries(p.manifest).flatMap(([subpath, target]) => {
-      const source = (target as Record<string, unknown> | string)?.['@spkg/source' as never] as unknown
-      return typeof source === 'string' ? [{ subpath, file: join(p.dir, source) }] : []
+      const source = typeof target === 'string' ? target : (target as Record<string, unknown>)['@spkg/source']
+      return typeof source === 'string' && source.endsWith('.ts')
+        ? [{ subpath, file: join(p.dir, source) }]
+        : []
     }),
   }))
 
@@ -61,6 +71,7 @@ describe('every export of a published library is in its README', () => {
   it('finds the libraries and their entries', () => {
     expect(libraries.map((l) => l.manifest.name)).toContain('@spkg/reader')
     expect(libraries.find((l) => l.manifest.name === '@spkg/state')?.entries.length).toBeGreaterThan(1)
+    expect(libraries.find((l) => l.manifest.name === '@spkg/test-utils')?.entries.length).toBe(3)
   })
 
   it('reads names from inline code spans only', () => {
