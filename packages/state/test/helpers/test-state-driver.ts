@@ -2,8 +2,8 @@
  * The driver contract as a Vitest suite (STYLE.md section 6): `testStateDriver('memory', make)`.
  */
 import { describe, it } from 'vitest'
-import type { StateDriver } from '../../src/types'
 import { DRIVER_CASES } from '../../src/contract/driver-cases'
+import type { StateDriver } from '../../src/types'
 
 /** Runs the whole driver contract against fresh drivers from `makeDriver`. */
 export function testStateDriver(name: string, makeDriver: () => StateDriver | Promise<StateDriver>): void {
