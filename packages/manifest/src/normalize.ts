@@ -146,23 +146,6 @@ const partOf = (p: unknown) => {
 }
 
 /**
- * `parts` given as bare file names, the way a packer writes them: each becomes `{ file, name }`
- * (what normalising gives, already canonical), in one loop without a call per member besides
- * the name. `undefined` when `value` is not a non-empty array of strings.
- */
-export function nameBareParts(value: unknown): { file: string; name: string }[] | undefined {
-  if (!Array.isArray(value) || value.length === 0) return undefined
-  const n = value.length
-  for (let i = 0; i < n; i++) if (typeof value[i] !== 'string') return undefined
-  const out = new Array<{ file: string; name: string }>(n)
-  for (let i = 0; i < n; i++) {
-    const file = value[i] as string
-    out[i] = { file, name: derivePartName(file) }
-  }
-  return out
-}
-
-/**
  * Returns the canonical candidate for one field's raw value. It returns `value` itself when
  * there is nothing to normalise, and a new value only when normalising changed it in a way its
  * JSON shows (a string wrapped in a list, a part given its name, a digest rewritten), so

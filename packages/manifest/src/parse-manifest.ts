@@ -8,11 +8,11 @@ import { MANIFEST_FIELD_CHECKS } from './compiled/validators'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
-import { fastField } from './fast-fields'
+import { fastField, nameBareParts } from './fast/fast-fields'
 import { MANIFEST_FIELD_NAMES, type ManifestField } from './fields'
 import { issuesToDiagnostics } from './issues-to-diagnostics'
 import { describeJsonType, isPlainObject, parseJsonText } from './json'
-import { nameBareParts, normalizeField } from './normalize'
+import { normalizeField } from './normalize'
 import { runManifestRules } from './rules'
 import type { Manifest } from './schema'
 
@@ -54,9 +54,9 @@ function codeForField(field: ManifestField) {
 
 /**
  * Validates one field; arrays and records keep their valid members and drop only bad ones.
- * A field already in canonical form is taken by {@link fastField} without zod (same result;
+ * A field already in canonical form is taken by {@link fastField} without the schema check (same result;
  * `same` then says whether its JSON is the input's); `root()` (the manifest with this field
- * normalised) is only built to word zod's issues.
+ * normalised) is only built to word the check's issues.
  */
 function validateField(
   field: ManifestField,
@@ -161,7 +161,7 @@ export function parseManifest(value: unknown, options: ParseManifestOptions = {}
 }
 
 /**
- * {@link parseManifest}, with the zod-free fast path for canonical fields on or off (off only
+ * {@link parseManifest}, with the fast path (`fast/fast-fields.ts`) for canonical fields on or off (off only
  * in the equivalence test, which proves both give the same result). `owned`: nothing else refers
  * to `value` (a fresh `JSON.parse` result), so the result may reuse its arrays and objects.
  * @internal

@@ -3,10 +3,11 @@
  * snapshots at a pause and replays on resume. `@spkg/story` produces it, `@spkg/state` stores it,
  * and every saved copy is read back through {@link parseReadingState}, which never throws.
  */
-import { checkReadingState, checkSavedAt } from './compiled/validators'
+import { checkReadingState } from './compiled/validators'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
+import { quickReadingState } from './fast/reading-state'
 import { describeJsonType, isPlainObject } from './json'
 import { MAX_READING_STATE_DEPTH, READING_STATE_FORMAT } from './reading-state-format'
 import type { ReadingState } from './reading-state-schema'
@@ -44,8 +45,21 @@ export function parseReadingState(
   value: unknown,
   options: ParseReadingStateOptions = {},
 ): ParseReadingStateResult {
+  return parseReadingStateWith(value, options, true)
+}
+
+/**
+ * {@link parseReadingState} with the hand-written check of a plainly valid state
+ * (`fast/reading-state.ts`) on or off: off only to measure it and to test that both give the
+ * same result. @internal
+ */
+export function parseReadingStateWith(
+  value: unknown,
+  options: ParseReadingStateOptions,
+  fast: boolean,
+): ParseReadingStateResult {
   try {
-    return parseUnsafe(value, options)
+    return parseUnsafe(value, options, fast)
   } catch (cause) {
     // Validation is written not to throw; this is the last fence of the never-throws promise.
     const message = cause instanceof Error ? cause.message : String(cause)
@@ -77,7 +91,11 @@ export function parseReadingStateText(
   return parseReadingState(value, options)
 }
 
-function parseUnsafe(value: unknown, options: ParseReadingStateOptions): ParseReadingStateResult {
+function parseUnsafe(
+  value: unknown,
+  options: ParseReadingStateOptions,
+  fast: boolean,
+): ParseReadingStateResult {
   if (!isPlainObject(value)) {
     return {
       diagnostics: [
@@ -100,9 +118,10 @@ function parseUnsafe(value: unknown, options: ParseReadingStateOptions): ParseRe
       ],
     }
   }
-  const fast = checkFast(value)
-  if (fast !== undefined && !('format' in fast)) return { diagnostics: [fast] }
-  const parsed = fast ? { success: true as const, data: fast } : checkReadingState(value)
+  const scan = scanDangers(value)
+  if (typeof scan === 'object') return { diagnostics: [scan] }
+  const quick = fast && scan ? quickReadingState(value) : undefined
+  const parsed = quick ? { success: true as const, data: quick } : checkReadingState(value)
   if (!parsed.success) {
     return {
       diagnostics: parsed.issues.slice(0, 20).map((issue) =>
@@ -148,26 +167,20 @@ function keyOf(key: PropertyKey): string | number {
   return typeof key === 'symbol' ? String(key) : key
 }
 
-type Check = ReadingState | Diagnostic | undefined
-
-const isUint32 = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffff_ffff
 const isString = (v: unknown) => typeof v === 'string'
-const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0
-const isStringArray = (v: unknown, nonEmpty: boolean) =>
-  Array.isArray(v) && v.every(nonEmpty ? isNonEmptyString : isString)
+const isStringArray = (v: unknown) => Array.isArray(v) && v.every(isString)
 const protoKey = (path: Array<string | number>) =>
   createDiagnostic('state/invalid', 'the reading state has a "__proto__" key', { field: toPointer(path) })
 
 /**
- * The hot path: the same rules as {@link ReadingStateSchema}, checked by hand (zod's generic record
- * walk costs ~5 µs per choice, too slow for 75,000). Returns the state when every rule holds, a
- * diagnostic for the dangers zod would not report (nesting past the limit, `__proto__` keys), or
- * `undefined` to let zod name the problem. It may refuse more than zod, never less.
+ * The dangers the schema would not report, over every key: nesting past the limit and
+ * `__proto__` keys (zod, and so the compiled check, drops such a key silently and recurses
+ * without bound). Returns the diagnostic of the first, or whether `variables` and `choices` are
+ * plainly valid (JSON values, non-empty string lists), which {@link quickReadingState} needs.
  */
-function checkFast(v: Record<string, unknown>): Check {
-  const { variables, choices, rng } = v
-  // Dangers first, over every key: zod would drop a `__proto__` key silently and recurse without bound.
-  let plain = isPlainObject(variables) && isPlainObject(choices) && isPlainObject(rng)
+function scanDangers(v: Record<string, unknown>): Diagnostic | boolean {
+  const { variables, choices } = v
+  let plain = isPlainObject(variables) && isPlainObject(choices)
   if (isPlainObject(variables)) {
     for (const key of Object.keys(variables)) {
       const problem = key === '__proto__' ? 'proto' : checkJson(variables[key], 3)
@@ -183,38 +196,10 @@ function checkFast(v: Record<string, unknown>): Check {
     for (const key of Object.keys(choices)) {
       if (key === '__proto__') return protoKey(['choices', key])
       const list = choices[key]
-      if (!isStringArray(list, false) || (list as unknown[]).length === 0) plain = false
+      if (!isStringArray(list) || (list as unknown[]).length === 0) plain = false
     }
   }
-  if (!plain || !isPlainObject(variables) || !isPlainObject(choices) || !isPlainObject(rng)) return undefined
-  const ok =
-    isNonEmptyString(v.id) &&
-    (v.version === undefined || isNonEmptyString(v.version)) &&
-    (v.savedAt === undefined || (isString(v.savedAt) && checkSavedAt(v.savedAt).success)) &&
-    isStringArray(v.visitedChoiceGroups, false) &&
-    rng.algorithm === 'mulberry32' &&
-    isUint32(rng.seed) &&
-    isUint32(rng.state) &&
-    (v.currentPart === undefined || isNonEmptyString(v.currentPart)) &&
-    isStringArray(v.visitedParts, true) &&
-    typeof v.renderedParagraph === 'number' &&
-    Number.isInteger(v.renderedParagraph) &&
-    v.renderedParagraph >= -1
-  if (!ok) return undefined
-  const state: ReadingState = {
-    format: READING_STATE_FORMAT,
-    id: v.id as string,
-    variables: variables as ReadingState['variables'],
-    choices: choices as ReadingState['choices'],
-    visitedChoiceGroups: v.visitedChoiceGroups as string[],
-    rng: { algorithm: 'mulberry32', seed: rng.seed as number, state: rng.state as number },
-    visitedParts: v.visitedParts as string[],
-    renderedParagraph: v.renderedParagraph as number,
-  }
-  if (v.version !== undefined) state.version = v.version as string
-  if (v.savedAt !== undefined) state.savedAt = v.savedAt as string
-  if (v.currentPart !== undefined) state.currentPart = v.currentPart as string
-  return state
+  return plain
 }
 
 /** `true` for a JSON value within the depth limit; `deep` or `proto` for a danger; `undefined` otherwise. */

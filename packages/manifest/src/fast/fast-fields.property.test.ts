@@ -1,17 +1,17 @@
 /**
- * Property: the zod-free fast path of `parseManifest` accepts a field exactly when the zod path
- * accepts it without a diagnostic, and then returns the identical value (same key order); the
+ * Property: the fast path of `parseManifest` accepts a field exactly when the schema's check
+ * (compiled/validators.ts, exactly zod) accepts it without a diagnostic, and then returns the identical value (same key order); the
  * whole parse gives identical manifests and diagnostics with the fast path on and off, and with
  * an owned input (reused, not copied) too.
  */
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
-import { FIELD, manifest } from '../test/helpers/arbitraries'
-import type { Diagnostic } from './diagnostic'
+import { FIELD, manifest } from '../../test/helpers/arbitraries'
+import type { Diagnostic } from '../diagnostic'
+import { MANIFEST_FIELD_NAMES, type ManifestField } from '../fields'
+import { derivePartName, normalizeField } from '../normalize'
+import { parseManifestWith, validateFieldWithSchema } from '../parse-manifest'
 import { fastField } from './fast-fields'
-import { MANIFEST_FIELD_NAMES, type ManifestField } from './fields'
-import { derivePartName, normalizeField } from './normalize'
-import { parseManifestWith, validateFieldWithSchema } from './parse-manifest'
 
 /** Inputs the fast path leaves to zod on purpose, whatever zod says about them. */
 function leftToZod(field: ManifestField, value: unknown): boolean {
