@@ -7,7 +7,7 @@
  * its own `fetch` (auth, retries) or implement {@link StateDriver} itself.
  */
 import { SpkgError } from '@spkg/manifest'
-import { conflictError, storageError, throwIfAborted } from '../_errors'
+import { conflictError, storageError, throwIfAborted } from '../errors'
 import type { StateDriver } from '../types'
 
 /** Options of {@link createHttpDriver}. */

@@ -3,8 +3,8 @@
  * current revision and writes the new record inside one `readwrite` transaction, so the
  * compare-and-set is atomic and a save interrupted midway (tab closed, quota) rolls back whole.
  */
-import { conflictError, revisionMatches, storageError, throwIfAborted } from '../_errors'
-import { newRevision } from '../_revision'
+import { conflictError, revisionMatches, storageError, throwIfAborted } from '../errors'
+import { newRevision } from '../revision'
 import type { StateDriver, StoredValue } from '../types'
 
 /** Options of {@link createIndexedDbDriver}. */

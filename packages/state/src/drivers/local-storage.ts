@@ -4,8 +4,8 @@
  * leaves a half-written state, and value and revision can never disagree. No pointer switch is
  * needed because a single item is already the unit of atomicity.
  */
-import { conflictError, revisionMatches, storageError, throwIfAborted } from '../_errors'
-import { newRevision } from '../_revision'
+import { conflictError, revisionMatches, storageError, throwIfAborted } from '../errors'
+import { newRevision } from '../revision'
 import type { StateDriver, StoredValue } from '../types'
 
 /** Options of {@link createLocalStorageDriver}. */

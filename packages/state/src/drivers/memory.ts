@@ -1,7 +1,7 @@
 /**
  * The in-memory driver: nothing outlives the page or process. It backs `storage: "none"` and tests.
  */
-import { conflictError, revisionMatches, throwIfAborted } from '../_errors'
+import { conflictError, revisionMatches, throwIfAborted } from '../errors'
 import type { StateDriver, StoredValue } from '../types'
 
 /**

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { conflictError, revisionMatches, storageError, throwIfAborted } from '../_errors'
+import { conflictError, revisionMatches, storageError, throwIfAborted } from '../errors'
 import type { StateDriver, StoredValue } from '../types'
 import { writeFileAtomic } from './write-file-atomic'
 
