@@ -18,7 +18,7 @@
  *
  * `peekPackage` (the quick look) runs steps 1 to 4 only, reading local headers lazily; `openPackage`
  * runs all twelve, then assembles the package (`package-object.ts`). A fatal diagnostic after
- * steps 1 to 5 stops the pipeline at once; steps 8 to 12 all report before a fatal one refuses
+ * steps 1 to 6 stops the pipeline at once; steps 8 to 12 all report before a fatal one refuses
  * the package. Nothing here throws on bad input; an open rejects only when its signal aborts.
  */
 
