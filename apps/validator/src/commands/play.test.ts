@@ -93,7 +93,7 @@ describe('spkg play: the worked examples of STORY-LANGUAGE.md §11 from the comm
     const r = await play([
       styFile('platform.sty', E2),
       '--choose',
-      '1,2',
+      '1,1',
       '--format',
       'json',
       '--save',
@@ -121,7 +121,8 @@ describe('spkg play: the worked examples of STORY-LANGUAGE.md §11 from the comm
 
   it('E3: guards, sticky options, explicit ids and a local', async () => {
     const bar = folder({ 'bar.sty': E3, 'session.json': '{"gold": 1}' })
-    const r = await play([bar, '--choose', 'map,3,4', '--format', 'json', '--save', 'e3.json'])
+    // Menu numbers, as the prompt reads them: after `map`, "Just listen" [3] is 1) and "Leave" [4] is 2).
+    const r = await play([bar, '--choose', 'map,1,2', '--format', 'json', '--save', 'e3.json'])
     expect(r.code).toBe(0)
     expect(transcript(r.stdout).slice(1)).toEqual([
       '#0 heading1 "The Bar"',
@@ -217,7 +218,7 @@ describe('spkg play: the worked examples of STORY-LANGUAGE.md §11 from the comm
     expect(first.code).toBe(0)
     expect(saved('e7.json')).toMatchObject({ choices: { 'bar.sty:talk': ['map'] }, renderedParagraph: 3 })
     writeFileSync(join(dir, 'bar.sty'), E3.replace('She turns away.', 'She turns away, smiling.'))
-    const r = await play([dir, '--resume', 'e7.json', '--choose', '3', '--format', 'json'])
+    const r = await play([dir, '--resume', 'e7.json', '--choose', '1', '--format', 'json'])
     expect(r.code).toBe(0)
     const events = lines(r.stdout)
     const replayed = events.filter((e) => e.replay && e.type === 'block')
@@ -307,13 +308,49 @@ describe('spkg play in the terminal', () => {
     expect(links.code).toBe(0)
   })
 
-  it('refuses an answer the pause does not offer (exit 1) and names it', async () => {
-    const r = await play([styFile('platform.sty', E2), '--choose', '1,1'])
+  it('refuses an answer the pause does not offer (exit 1), names it, and prints the menu once', async () => {
+    const r = await play([styFile('platform.sty', E2), '--choose', '1,2'])
     expect(r.code).toBe(1)
-    // ...and lists what the pause does accept (option ids, links as >target).
+    // ...and says what the pause does accept (menu numbers, named option ids, links as >target).
     expect(r.stderr).toContain(
-      "spkg play: the answer '1' was refused at the pause platform.sty:search@1; it accepts: 2\n",
+      "spkg play: the answer '2' was refused at the pause platform.sty:search@1; it accepts 1 (the menu number)\n",
     )
+    expect(r.stderr).toContain('error story/invalid-choice')
+    expect(r.stdout.match(/1\) The man with the briefcase/g)).toHaveLength(1)
+    const byId = await play([styFile('platform.sty', E2), '--choose', '1,nope', '--format', 'json'])
+    expect(byId.code).toBe(1)
+    expect(lines(byId.stdout).filter((e) => e.type === 'pause')).toHaveLength(2)
+    expect(lines(byId.stdout).at(-1)).toMatchObject({ type: 'diagnostic', code: 'story/invalid-choice' })
+  })
+
+  it('takes the numbers the menu shows in --choose, for options and links, as the prompt does', async () => {
+    const links = await play([folder(E5), '--seed', '7', '--choose', '1,1'])
+    expect(links.code).toBe(0)
+    expect(links.stdout).toBe(
+      [
+        '== story/0001-inn.sty',
+        'Dawn. You settle your bill.',
+        '== story/0002-road.sty',
+        '# The Road',
+        'The road forks: the forest path or the river road.',
+        '  1) → forest path  [>story/0003-forest.sty:edge]',
+        '  2) → river road  [>story/0003-forest.sty]',
+        '> → forest path',
+        '== story/0003-forest.sty:edge',
+        '## Forest Edge',
+        '2 wolves watch you. You have 2 coins.',
+        '  1) Run  [1]',
+        '> Run',
+        '-- end',
+        '',
+      ].join('\n'),
+    )
+    const river = await play([folder(E5), '--choose', '2', '--format', 'json'])
+    expect(transcript(river.stdout)).toContain('> >story/0003-forest.sty')
+    // The second pause of E2 offers only option [2], shown as 1): the prompt and --choose agree.
+    const typed = await play([styFile('platform.sty', E2)], { stdin: '1\n1\n' })
+    const listed = await play([styFile('platform.sty', E2), '--choose', '1,1'])
+    expect(listed.stdout).toBe(typed.stdout.replaceAll('? ', ''))
   })
 
   it('plays a .spkg archive through @spkg/reader', async () => {
@@ -346,7 +383,7 @@ describe('spkg play in the terminal', () => {
         'story/bar.sty': E3,
       }),
     )
-    const r = await play([file, '--choose', '2,4', '--format', 'json', '--save', 'zip.json'])
+    const r = await play([file, '--choose', '2,3', '--format', 'json', '--save', 'zip.json'])
     expect(r.code).toBe(0)
     expect(transcript(r.stdout).filter((l) => l.startsWith('?'))).toEqual([
       '? [story/bar.sty:talk] map "Ask about the map" | 2 "Buy a drink" | 3 "Just listen" | 4 "Leave"',
@@ -401,7 +438,7 @@ describe('spkg play in the terminal', () => {
     [['--format', 'yaml'], '--format must be one of text, json'],
     [['--resume', 'x.json', '--seed', '1'], '--resume continues the saved rolls'],
     [['--resume', 'x.json', '--session', 's.json'], '--resume restores the saved session'],
-    [['--choose', '1,,2'], "--choose item 2 ('') is not an option id"],
+    [['--choose', '1,,2'], "--choose item 2 ('') is not a menu number"],
   ])('refuses %j as a usage error (exit 2)', async (args, message) => {
     const r = await play([styFile('platform.sty', E2), ...args])
     expect(r.code).toBe(2)
@@ -514,6 +551,7 @@ Dust.
       {
         part: 'story/0003-forest.sty',
         section: 'edge',
+        after: { key: 'story/0003-forest.sty:edge@1', option: '1' },
         text: '2 wolves watch you. You have 2 coins.',
         count: 2,
       },

@@ -1,22 +1,19 @@
 /**
- * `spkg play`: plays a story folder (or one `.sty` file) in the terminal, scripted with `--choose`,
- * or as N seeded random walks; saves and resumes reading states in the `@spkg/state` format.
+ * `spkg play`: plays a story (a `.spkg`, a story folder or one `.sty` file) in the terminal,
+ * scripted with `--choose`, or as N seeded random walks; saves and resumes reading states in the
+ * `@spkg/state` format. Before play starts it reports what `spkg validate` finds in the story
+ * (the reader's findings and the story checks, infos left out); play then goes on unless the
+ * reader refuses the package (a fatal problem), and the exit code is 1 when there was an error.
  */
 import { type Diagnostic, hasErrors, parseReadingStateText, parseSessionText } from '@spkg/manifest'
+import type { StorySource } from '@spkg/reader'
 import { serializeReadingState } from '@spkg/state'
-import {
-  createStoryRun,
-  type PauseEvent,
-  parseStory,
-  resumeStoryRun,
-  type StoryEvent,
-  type StoryRun,
-} from '@spkg/story'
+import { createStoryRun, parseStory, resumeStoryRun, type StoryEvent, type StoryRun } from '@spkg/story'
 import { type CliIO, type Command, type CommandContext, EXIT, type ExitCode, UsageError } from '../cli-types'
 import { readInput, resolvePath, writeOutputAtomic } from '../io'
-import { parseChooseList } from '../play/choose-list'
+import { type ChooseItem, describeChoices, parseChooseList } from '../play/choose-list'
 import { createLineReader } from '../play/line-reader'
-import { loadStory } from '../play/load-story'
+import { type LoadedStory, type LoadStoryOptions, loadStory } from '../play/load-story'
 import {
   type CatalogueOption,
   type CatalogueSection,
@@ -27,8 +24,9 @@ import { playRun } from '../play/play-loop'
 import { randomWalk } from '../play/random-walk'
 import { diagnosticToJson, eventToJson, eventToText } from '../play/render-event'
 import { writeWalkReport } from '../play/walk-report'
-import { formatDiagnosticLine, parseFormat, useColor } from '../report'
+import { formatDiagnosticLine, parseFormat, summarize, useColor } from '../report'
 import { DECRYPTION_KEY_OPTION, readDecryptionKey } from '../validate/decryption-key'
+import { HOST_NAMESPACE_OPTION, readNamespaces } from '../validate/trusted-keys'
 
 function parseUint32(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined
@@ -53,6 +51,10 @@ function decode(bytes: Uint8Array, file: string): string {
     throw new UsageError(`${file} is not valid UTF-8 text`)
   }
 }
+
+/** The same finding, for leaving out at run time what was reported before play. */
+const findingKey = (d: Diagnostic) =>
+  `${d.code}\u0000${d.path}\u0000${d.line}\u0000${d.column}\u0000${d.message}`
 
 /** Prints diagnostics outside the event stream: json lines on stdout, text on stderr. */
 function reportDiagnostics(io: CliIO, format: 'text' | 'json', diagnostics: readonly Diagnostic[]): void {
@@ -84,7 +86,7 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
     throw new UsageError('--resume continues the saved rolls; it cannot be combined with --seed')
 
   const target = positionals[0] as string
-  let session: Parameters<typeof loadStory>[1]
+  let session: LoadStoryOptions['session']
   if (typeof values.session === 'string') {
     const file = values.session
     const parsed = parseSessionText(decode(await readInput(io, file), file), { path: file })
@@ -92,29 +94,60 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
     if (!parsed.session || hasErrors(parsed.diagnostics)) return EXIT.invalid
     session = parsed.session
   }
-  const loaded = await loadStory(
-    resolvePath(io, target),
-    session,
-    await readDecryptionKey(io, values['decryption-key']),
-  )
-  // Info notes about the manifest (normalised forms and the like) are for `spkg validate`.
-  reportDiagnostics(
-    io,
-    format,
-    loaded.diagnostics.filter((d) => d.severity !== 'info'),
-  )
-  const source = loaded.source
-  if (!source) {
-    if (!hasErrors(loaded.diagnostics)) io.stderr.write(`spkg play: ${target} has no story to play\n`)
-    return EXIT.invalid
+  const decryptionKey = await readDecryptionKey(io, values['decryption-key'])
+  const loaded = await loadStory(resolvePath(io, target), {
+    ...(session ? { session } : {}),
+    ...(decryptionKey ? { decryptionKey } : {}),
+    hostNamespaces: readNamespaces(values['host-namespace']),
+  })
+  try {
+    return await playLoaded(loaded, target, format, { values, io, seed, walks, maxChoices, answers })
+  } finally {
+    loaded.package?.close()
   }
+}
+
+async function playLoaded(
+  loaded: LoadedStory,
+  target: string,
+  format: 'text' | 'json',
+  {
+    values,
+    io,
+    seed,
+    walks,
+    maxChoices,
+    answers,
+  }: {
+    values: CommandContext['values']
+    io: CliIO
+    seed: number | undefined
+    walks: number | undefined
+    maxChoices: number | undefined
+    answers: ChooseItem[] | undefined
+  },
+): Promise<ExitCode> {
+  // Info notes (normalised manifest forms, once-only options without ids) are for `spkg validate`.
+  const found = loaded.diagnostics.filter((d) => d.severity !== 'info')
+  const source = loaded.source
   let failed = hasErrors(loaded.diagnostics)
+  if (!source || walks === undefined) {
+    reportDiagnostics(io, format, found)
+    if (!source) {
+      if (!hasErrors(loaded.diagnostics)) io.stderr.write(`spkg play: ${target} has no story to play\n`)
+      return EXIT.invalid
+    }
+    if (failed && format === 'text')
+      io.stderr.write(
+        `spkg play: ${target} has ${summarize(found)} (above; 'spkg validate' says more); playing on\n`,
+      )
+  }
 
   if (walks !== undefined) {
     const catalogue: CatalogueOption[] = []
     const sections: CatalogueSection[] = []
     for (const path of source.parts) {
-      const text = await source.readPart(path)
+      const text = await readPartText(source, path)
       if (text === undefined) continue
       const { ast } = parseStory(text, { path })
       catalogue.push(...catalogueOptions(ast))
@@ -129,7 +162,7 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
       maxChoices,
       strategy: values.explore ? 'untried' : 'uniform',
     })
-    writeWalkReport(io, format, report, target)
+    writeWalkReport(io, format, report, target, found)
     return failed || report.diagnostics.some((d) => hasErrors([d.diagnostic])) ? EXIT.invalid : EXIT.ok
   }
 
@@ -152,7 +185,11 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
 
   const color = useColor(io)
   let replaying = false
+  // A finding reported before play (a parse error, a gate to a missing part) is not repeated when
+  // the run meets it.
+  const reported = new Set(found.map(findingKey))
   const emit = (event: StoryEvent) => {
+    if (event.type === 'diagnostic' && reported.has(findingKey(event.diagnostic))) return
     if (format === 'json') {
       io.stdout.write(`${JSON.stringify(eventToJson(event))}\n`)
       return
@@ -176,8 +213,9 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
       ? {
           reader: createLineReader(io.stdin as AsyncIterable<Uint8Array | string>),
           // In JSON the prompt goes to standard error, keeping standard output one JSON object per line.
-          write: (t) => (format === 'json' ? io.stderr : io.stdout).write(t),
-          numbered: format === 'text',
+          write: (t) => {
+            ;(format === 'json' ? io.stderr : io.stdout).write(t)
+          },
         }
       : undefined,
   })
@@ -185,7 +223,7 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
   if (outcome.stop === 'refused') {
     failed = true
     io.stderr.write(
-      `spkg play: the answer '${outcome.refused}' was refused at the pause ${outcome.pause?.key}${offeredAnswers(outcome.pause)}\n`,
+      `spkg play: the answer '${outcome.refused}' was refused at the pause ${outcome.pause?.key}${outcome.pause ? `; it accepts ${describeChoices(outcome.pause)}` : ''}\n`,
     )
   } else if (outcome.stop === 'event-limit') {
     failed = true
@@ -199,22 +237,37 @@ async function run({ values, positionals, io }: CommandContext): Promise<ExitCod
   return failed ? EXIT.invalid : EXIT.ok
 }
 
+/** A part's text for the random walk's catalogue; `undefined` when it cannot be read (reported before). */
+async function readPartText(source: StorySource, path: string): Promise<string | undefined> {
+  try {
+    return await source.readPart(path)
+  } catch {
+    return undefined
+  }
+}
+
 /** `spkg play`: see the module comment and `--help`. */
 export const play: Command = {
   path: ['play'],
   summary: 'play a story in the terminal, scripted with --choose, or as seeded random walks',
   usage:
-    'play <pkg|folder> [--seed N] [--choose 1,map,>part.sty:scene] [--session file] [--save file] [--resume file] [--format text|json] [--random-walk N]',
-  description: `Plays a .spkg archive, a story folder (with or without manifest.json) or one .sty file.
-Without --choose it asks at each pause (type the number shown, an option id, or '>' and a link
-target; 'q' or end of input stops). With --choose each item answers the next pause: an option id, or '>' and the link's
-resolved archive target; play stops at the first pause left unanswered or at the end.
+    'play <pkg|folder|file.sty> [--seed N] [--choose 1,map,>part.sty:scene] [--session file] [--save file] [--resume file] [--format text|json] [--random-walk N] [--host-namespace ns]...',
+  description: `Plays a .spkg archive, a story folder (with or without manifest.json, as 'spkg pack' would
+pack it) or one .sty file (with the .xty modules and media beside it). Before play starts it prints
+what 'spkg validate' finds in the story (errors and warnings, with line and column); play then
+goes on, unless the package cannot be opened at all.
+Without --choose it asks at each pause (type the number the menu shows, an option id, or '>' and a
+link target; 'q' or end of input stops). With --choose each item answers the next pause the same
+way: a menu number, an option id, or '>' and the link's resolved archive target; play stops at
+the first pause left unanswered or at the end.
 --format json prints the event stream, one JSON object per line. --save writes the reading state
 where play stopped, in the @spkg/state format that --resume reads.
 --random-walk N plays N seeded random playthroughs (walk i uses story seed S+i, S from --seed;
 with --explore each pause prefers answers no earlier walk took)
 and reports the endings reached, options never offered, sections never reached, runtime
 diagnostics and the longest path.
+A story whose manifest "requires" a host namespace plays with --host-namespace (its host
+functions are absent here: each call reports story/host-error).
 Exits 1 when the story has errors or an answer is refused.`,
   positionals: [1, 1],
   options: {
@@ -223,7 +276,7 @@ Exits 1 when the story has errors or an answer is refused.`,
       type: 'string',
       short: 'c',
       valueName: '<answers>',
-      description: 'comma-separated answers, one per pause: option id or >target',
+      description: 'comma-separated answers, one per pause: menu number, option id or >target',
     },
     session: {
       type: 'string',
@@ -254,20 +307,14 @@ Exits 1 when the story has errors or an answer is refused.`,
       description: 'random walk: stop a walk after N answers (default 1000)',
     },
     'decryption-key': DECRYPTION_KEY_OPTION,
+    'host-namespace': HOST_NAMESPACE_OPTION,
   },
   examples: [
     'spkg play examples/crooked-inn',
-    'spkg play platform.sty --choose 1,2 --format json',
+    'spkg play platform.sty --choose 1,1 --format json',
     'spkg play my-story --choose ">story/0003-forest.sty:edge" --save state.json',
     'spkg play my-story --resume state.json --choose 1',
     'spkg play my-story --random-walk 500 --seed 7',
   ],
   run,
-}
-
-/** What `--choose` may answer at `pause`: its option ids, and its links as `>target`. */
-function offeredAnswers(pause: PauseEvent | undefined): string {
-  if (!pause) return ''
-  const answers = [...pause.options.map((o) => o.id), ...pause.links.map((l) => `>${l.target}`)]
-  return answers.length > 0 ? `; it accepts: ${answers.join(', ')}` : ''
 }

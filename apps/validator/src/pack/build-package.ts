@@ -12,7 +12,6 @@ import { sha256HexSync } from '@spkg/integrity/node'
 import {
   createDiagnostic,
   type Diagnostic,
-  derivePartName,
   hasFatal,
   isPlainObject,
   type Manifest,
@@ -21,6 +20,7 @@ import {
   parseManifestText,
   serializeManifest,
 } from '@spkg/manifest'
+import { canonicalSourceText, completeManifest, rewritten } from './complete-manifest'
 import { isCompressedMedia } from './media'
 import { type WrittenEntry, writeZip, type ZipFile } from './write-zip'
 
@@ -46,20 +46,18 @@ export interface BuildPackageOptions {
   keepSignatureFields?: boolean
   /** Label of the source in messages (`the folder`, `the package`). */
   source?: string
+  /**
+   * The id a source without one gets, silently (`spkg play` of a draft: the same folder always
+   * gets the same id, so its saved states resume). Default: a random UUID and `pkg/generated-id`.
+   */
+  idWhenAbsent?: string
+  /** Deflate text (default); `false` stores every entry (`spkg play` opens the bytes at once). */
+  compress?: boolean
 }
 
 const MANIFEST = 'manifest.json'
-/** The current `story_lang` and `manifest` versions (SPEC "Versioning"). */
-const CURRENT_VERSION = '1.0'
 const decoder = new TextDecoder('utf-8', { fatal: true })
 const encoder = new TextEncoder()
-
-function rewritten(message: string, field?: string): Diagnostic {
-  return createDiagnostic('pkg/pack-rewritten-field', message, {
-    path: MANIFEST,
-    ...(field ? { field } : {}),
-  })
-}
 
 /** Reads the source manifest as a JSON value, reporting what stops it; `undefined` when absent. */
 function readSourceManifest(
@@ -86,13 +84,6 @@ function readSourceManifest(
     ),
   )
   return { failed: true }
-}
-
-/** Story parts found in the files: every `.sty` under `story/`, in raw-byte order. */
-function partsFromFiles(paths: readonly string[]) {
-  return paths
-    .filter((p) => p.startsWith('story/') && p.endsWith('.sty'))
-    .map((file) => ({ file, name: derivePartName(file) }))
 }
 
 /**
@@ -133,18 +124,19 @@ export function buildPackage(
     !paths.some((p) => p.startsWith('story/')) &&
     paths.some((p) => !p.includes('/') && p.endsWith('.sty'))
   ) {
-    const { bytes, entries, ordered } = zipPackageFiles(files)
+    const { bytes, entries, ordered } = zipPackageFiles(files, options.compress)
     return { bytes, files: ordered, entries, diagnostics }
   }
   const src = readSourceManifest(source.get(MANIFEST), diagnostics)
   if (src.failed) return { files, entries: [], diagnostics }
-  const value: Record<string, unknown> = src.value ?? {
-    story_lang: CURRENT_VERSION,
-    manifest: CURRENT_VERSION,
-  }
+  const value: Record<string, unknown> = src.value ?? {}
+  // SPEC "Versioning": tools that emit a manifest write the canonical form, versions included;
+  // `spkg manifest normalize` completes the source the same way, which silences these notes.
+  const completed: Diagnostic[] = []
+  completeManifest(value, paths, completed)
   if (src.text !== undefined) {
-    const asIs = parseManifestText(src.text)
-    if (asIs.manifest && serializeManifest(asIs.manifest) !== src.text)
+    const canonical = canonicalSourceText(value)
+    if (canonical.text !== undefined && canonical.text !== src.text)
       diagnostics.push(
         createDiagnostic(
           'pkg/non-canonical-manifest',
@@ -153,35 +145,23 @@ export function buildPackage(
         ),
       )
   }
-  // SPEC "Versioning": tools that emit a manifest write the canonical form, versions included.
-  for (const field of ['story_lang', 'manifest'] as const) {
-    if (value[field] !== undefined) continue
-    value[field] = CURRENT_VERSION
-    diagnostics.push(
-      rewritten(`"${field}" was completed with the current version '${CURRENT_VERSION}'`, `/${field}`),
-    )
-  }
+  // A folder without manifest.json is told what was inferred, not that versions were completed.
+  diagnostics.push(...completed.filter((d) => src.value || d.field === '/parts' || d.field === '/assets'))
   if (typeof value.id !== 'string' || value.id.trim() === '') {
-    const id = randomUUID()
-    diagnostics.push(
-      createDiagnostic(
-        'pkg/generated-id',
-        `${src.value ? 'manifest.json has no usable "id"' : `${from} has no manifest.json`}; the package got the random id ${id}: add "id": "${id}" to manifest.json so every build keeps the same story id`,
-        { path: MANIFEST, field: '/id' },
-      ),
-    )
-    value.id = id
+    if (options.idWhenAbsent !== undefined) value.id = options.idWhenAbsent
+    else {
+      const id = randomUUID()
+      diagnostics.push(
+        createDiagnostic(
+          'pkg/generated-id',
+          `${src.value ? 'manifest.json has no usable "id"' : `${from} has no manifest.json`}; the package got the random id ${id}: add "id": "${id}" to manifest.json so every build keeps the same story id`,
+          { path: MANIFEST, field: '/id' },
+        ),
+      )
+      value.id = id
+    }
   }
-  if (value.parts === undefined) {
-    value.parts = partsFromFiles(paths)
-    diagnostics.push(
-      rewritten(`"parts" was completed from the .sty files under story/ in name order`, '/parts'),
-    )
-  }
-  if (value.assets === undefined && paths.some((p) => p.startsWith('assets/'))) {
-    value.assets = paths.filter((p) => p.startsWith('assets/')).map((file) => ({ file }))
-    diagnostics.push(rewritten(`"assets" was completed from the files under assets/`, '/assets'))
-  }
+  delete value.$schema
   if (!options.keepSignatureFields) {
     for (const field of ['signed', 'signature'] as const) {
       if (value[field] === undefined) continue
@@ -210,7 +190,7 @@ export function buildPackage(
   const manifestBytes = encoder.encode(serializeManifest(manifest))
 
   files.set(MANIFEST, manifestBytes)
-  const { bytes, entries, ordered } = zipPackageFiles(files)
+  const { bytes, entries, ordered } = zipPackageFiles(files, options.compress)
   return { bytes, manifest, files: ordered, entries, diagnostics }
 }
 
@@ -221,7 +201,10 @@ export function buildPackage(
  * @example
  * const { bytes } = zipPackageFiles(new Map([['manifest.json', manifestBytes]]))
  */
-export function zipPackageFiles(files: ReadonlyMap<string, Uint8Array>): {
+export function zipPackageFiles(
+  files: ReadonlyMap<string, Uint8Array>,
+  compress = true,
+): {
   bytes: Uint8Array
   entries: WrittenEntry[]
   ordered: Map<string, Uint8Array>
@@ -234,7 +217,7 @@ export function zipPackageFiles(files: ReadonlyMap<string, Uint8Array>): {
   const zipFiles: ZipFile[] = [...ordered].map(([path, data]) => ({
     path,
     data,
-    method: isCompressedMedia(path) ? 0 : 8,
+    method: compress && !isCompressedMedia(path) ? 8 : 0,
   }))
   const { bytes, entries } = writeZip(zipFiles)
   return { bytes, entries, ordered }

@@ -11,8 +11,10 @@ import { IOFailure } from '../cli-types'
 
 /** What {@link readFolder} found. */
 export interface FolderFiles {
-  /** Archive path → bytes, sorted by raw UTF-8 bytes of the path. */
+  /** Archive path → bytes, sorted by raw UTF-8 bytes of the path (empty with `read: false`). */
   files: Map<string, Uint8Array>
+  /** Every archive path found, sorted by raw UTF-8 bytes (also with `read: false`). */
+  paths: string[]
   diagnostics: Diagnostic[]
 }
 
@@ -22,6 +24,13 @@ export interface ReadFolderOptions {
   exclude?: readonly string[]
   /** Called after each file is read, for a progress line. */
   onFile?: (path: string, done: number, total: number) => void
+  /**
+   * Which entries to take, by archive path (a folder's path ends with `/`); the others are
+   * passed over silently. Default: every entry.
+   */
+  include?: (path: string) => boolean
+  /** `false`: list the files (`paths`), read none of them. @default true */
+  read?: boolean
 }
 
 /** Names left out of every package: OS metadata, editor and VCS files. */
@@ -75,6 +84,7 @@ export async function readFolder(
       const path = prefix + name
       const abs = join(dir, name)
       if (exclude.has(abs)) continue
+      if (options.include && !options.include(path) && !options.include(`${path}/`)) continue
       if (isIgnoredName(name)) {
         diagnostics.push(
           createDiagnostic('pkg/ignored-entry', `'${path}' is a system or hidden file; it is not packed`, {
@@ -95,6 +105,7 @@ export async function readFolder(
         continue
       }
       if (st.isDirectory()) {
+        if (options.include && !options.include(`${path}/`)) continue
         await walk(abs, `${path}/`)
         continue
       }
@@ -153,10 +164,12 @@ export async function readFolder(
             `the folder's files add up to more than ${LIMITS.maxUncompressedBytes} bytes, the package size limit`,
           ),
     )
-    return { files: new Map(), diagnostics }
+    return { files: new Map(), paths: [], diagnostics }
   }
   const files = new Map<string, Uint8Array>()
   found.sort((a, b) => compareUtf8(a.path, b.path))
+  const paths = found.map((f) => f.path)
+  if (options.read === false) return { files, paths, diagnostics }
   let read = 0
   for (const [i, f] of found.entries()) {
     let bytes: Uint8Array
@@ -174,10 +187,10 @@ export async function readFolder(
           `the folder's files add up to more than ${LIMITS.maxUncompressedBytes} bytes, the package size limit`,
         ),
       )
-      return { files: new Map(), diagnostics }
+      return { files: new Map(), paths: [], diagnostics }
     }
     files.set(f.path, bytes)
     options.onFile?.(f.path, i + 1, found.length)
   }
-  return { files, diagnostics }
+  return { files, paths, diagnostics }
 }

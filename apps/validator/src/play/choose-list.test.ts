@@ -1,11 +1,23 @@
+import type { PauseEvent } from '@spkg/story'
 import { describe, expect, it } from 'vitest'
 import { UsageError } from '../cli-types'
-import { formatAnswer, parseChooseList } from './choose-list'
+import { describeChoices, formatAnswer, formatItem, parseChooseList, resolveChoice } from './choose-list'
+
+/** A pause whose implicit option 1 is hidden: the menu shows 1) [2], 2) [map], 3) → a link. */
+const pause: PauseEvent = {
+  type: 'pause',
+  key: 'bar.sty:talk',
+  options: [
+    { id: '2', text: 'Buy a drink', tags: [] },
+    { id: 'map', text: 'Ask about the map', tags: [] },
+  ],
+  links: [{ target: 'story/0003-forest.sty:edge', text: 'forest path' }],
+}
 
 describe('parseChooseList', () => {
   it.each([
-    ['1,map,2', [{ option: '1' }, { option: 'map' }, { option: '2' }]],
-    [' 1 , map ', [{ option: '1' }, { option: 'map' }]],
+    ['1,map,2', [{ menu: 1 }, { option: 'map' }, { menu: 2 }]],
+    [' 1 , map ', [{ menu: 1 }, { option: 'map' }]],
     ['>story/0003-forest.sty:edge', [{ link: 'story/0003-forest.sty:edge' }]],
     ['>story/0003-forest.sty,run', [{ link: 'story/0003-forest.sty' }, { option: 'run' }]],
     ['', []],
@@ -14,17 +26,47 @@ describe('parseChooseList', () => {
   })
 
   it.each([
-    ['1,,2', "--choose item 2 ('') is not an option id"],
+    ['1,,2', "--choose item 2 ('') is not a menu number"],
     ['>forest', "--choose item 1 ('>forest') is not a link target"],
     ['>../x.sty', "--choose item 1 ('>../x.sty') is not a link target"],
-    ['two words', "--choose item 1 ('two words') is not an option id"],
+    ['two words', "--choose item 1 ('two words') is not a menu number"],
   ])('refuses %j with a usage error', (input, message) => {
     expect(() => parseChooseList(input)).toThrow(UsageError)
     expect(() => parseChooseList(input)).toThrow(message)
   })
 
-  it('formats answers back into the --choose form', () => {
+  it('formats items back into the --choose form', () => {
     const list = '1,map,>story/0003-forest.sty:edge'
-    expect(parseChooseList(list).map(formatAnswer).join(',')).toBe(list)
+    expect(parseChooseList(list).map(formatItem).join(',')).toBe(list)
+  })
+})
+
+describe('resolveChoice: numbers are the menu numbers, as at the prompt', () => {
+  it('picks options by menu position, then links, whatever the option ids', () => {
+    expect(parseChooseList('1,2,3,4').map((i) => resolveChoice(i, pause))).toEqual([
+      { option: '2' },
+      { option: 'map' },
+      { link: 'story/0003-forest.sty:edge' },
+      undefined,
+    ])
+  })
+
+  it('takes an offered id or link target, and nothing else', () => {
+    expect(resolveChoice({ option: 'map' }, pause)).toEqual({ option: 'map' })
+    expect(resolveChoice({ option: 'nope' }, pause)).toBeUndefined()
+    expect(resolveChoice({ link: 'story/0003-forest.sty' }, pause)).toBeUndefined()
+  })
+
+  it('formats an answer so that it replays: positional ids as menu numbers, names as ids', () => {
+    const answers = [{ option: '2' }, { option: 'map' }, { link: 'story/0003-forest.sty:edge' }]
+    const written = answers.map((a) => formatAnswer(a, pause))
+    expect(written).toEqual(['1', 'map', '>story/0003-forest.sty:edge'])
+    expect(parseChooseList(written.join(',')).map((i) => resolveChoice(i, pause))).toEqual(answers)
+  })
+
+  it('says what a pause accepts', () => {
+    expect(describeChoices(pause)).toBe(
+      '1-3 (the menu numbers), an option id (map), a link target (>story/0003-forest.sty:edge)',
+    )
   })
 })

@@ -1,25 +1,78 @@
 /**
- * What `spkg play` plays: a `.spkg` archive through `@spkg/reader` (verified on open), or a story
- * folder / one `.sty` file through {@link loadFolder}.
+ * What `spkg play` plays, and what it says before play starts. Every input becomes a package
+ * opened through `@spkg/reader`, so a folder, one `.sty` file and the `.spkg` packed from them
+ * play alike (`requires`, `.xty` discovery, instruction packages, `--host-namespace`):
+ * - a `.spkg` (or `.spkg.enc`) is opened as it is;
+ * - a folder is built exactly as `spkg pack` builds it (same code: a manifest without `parts`, or
+ *   no manifest and `.sty` files under `story/`, plays), in memory, with entries stored and, when
+ *   the manifest has no `id`, a stable id derived from the folder's path (so `--save` and
+ *   `--resume` work on a draft);
+ * - one `.sty` file is the flat package of that file with the `.xty` modules and the media files
+ *   beside it (not those in subfolders, nor other parts).
+ * Then the story checks of `spkg validate` run on the package (`story/…` with line and column).
  */
+import { createHash } from 'node:crypto'
 import { stat } from 'node:fs/promises'
-import type { JsonValue } from '@spkg/manifest'
-import { openPackageFile } from '@spkg/reader/node'
+import { basename, dirname } from 'node:path'
+import type { Diagnostic, JsonValue } from '@spkg/manifest'
+import {
+  type OpenOptions,
+  openPackage,
+  openPackageFile,
+  type SpkgPackage,
+  type StorySource,
+} from '@spkg/reader/node'
 import { IOFailure } from '../cli-types'
+import { packFolder } from '../pack/pack-folder'
+import { mergeDiagnostics } from '../validate/author-checks'
 import { withCliAdvice } from '../validate/decryption-key'
-import { type FolderLoad, loadFolder } from './load-folder'
+import { packageStoryChecks } from '../validate/validate-package'
+
+/** Options of {@link loadStory}. */
+export interface LoadStoryOptions {
+  /** Replaces the story's own `session.json` values (`--session`). */
+  session?: Record<string, JsonValue>
+  /** The key of an encrypted package (`--decryption-key`). */
+  decryptionKey?: Uint8Array
+  /** Host namespaces registered as an embedder would (`--host-namespace`). */
+  hostNamespaces?: string[]
+}
+
+/** The outcome of {@link loadStory}. */
+export interface LoadedStory {
+  /** The opened package: close it when play is over. Absent when the reader refused it. */
+  package?: SpkgPackage
+  /** The story to play (absent when refused). */
+  source?: StorySource
+  /**
+   * Everything found before play: building the folder, opening the package (`pkg/…`,
+   * `manifest/…`), then the story checks (`story/…`), in that order.
+   */
+  diagnostics: Diagnostic[]
+}
+
+/** Media a story can show (STORY-LANGUAGE.md §2), taken along when one `.sty` file is played. */
+const MEDIA = /\.(png|jpe?g|gif|webp|avif|svg|ogg|oga|opus|mp3|m4a|wav|flac|mp4|webm)$/i
 
 /**
- * Loads `path` as a story: a directory or a `.sty` file as a folder, any other file as a package.
- * `session` replaces the story's own `session.json` values.
- *
- * @throws IOFailure when the path does not exist
+ * A UUID that is always the same for one folder (the manifest `id` of a draft that has none):
+ * saved states of the draft resume, and no two folders share one.
  */
-export async function loadStory(
-  path: string,
-  session?: Record<string, JsonValue>,
-  decryptionKey?: Uint8Array,
-): Promise<FolderLoad> {
+function folderId(root: string): string {
+  const h = createHash('sha256').update(`spkg play ${root}`).digest('hex')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`
+}
+
+/**
+ * Loads `path` as a story: see the module comment. Never throws on bad input: what stops play is
+ * a diagnostic (a fatal one leaves `source` undefined).
+ *
+ * @throws IOFailure when the path does not exist or is not a file or folder
+ * @example
+ * const loaded = await loadStory('/stories/inn', { hostNamespaces: ['host'] })
+ * if (loaded.source) createStoryRun(loaded.source)
+ */
+export async function loadStory(path: string, options: LoadStoryOptions = {}): Promise<LoadedStory> {
   let isFile: boolean
   try {
     const info = await stat(path)
@@ -30,10 +83,38 @@ export async function loadStory(
     if (e instanceof IOFailure) throw e
     throw new IOFailure(`cannot read '${path}': no such file or directory`)
   }
-  if (!isFile || path.endsWith('.sty')) return loadFolder(path, session)
-  const opened = await openPackageFile(path, decryptionKey ? { decryptionKey } : {})
-  if (!opened.ok) return { diagnostics: withCliAdvice(opened.diagnostics) }
-  const source = opened.package.storySource()
-  if (opened.package.type !== 'story' || source.parts.length === 0) return { diagnostics: opened.diagnostics }
-  return { source: session ? { ...source, session } : source, diagnostics: opened.diagnostics }
+  const open: OpenOptions = {
+    hostNamespaces: options.hostNamespaces ?? [],
+    ...(options.decryptionKey ? { decryptionKey: options.decryptionKey } : {}),
+  }
+  let before: Diagnostic[] = []
+  let opened: Awaited<ReturnType<typeof openPackage>>
+  if (isFile && !path.endsWith('.sty')) opened = await openPackageFile(path, open)
+  else {
+    const root = isFile ? dirname(path) : path
+    const entry = basename(path)
+    const packed = await packFolder(root, isFile ? `'${dirname(path)}'` : path, {
+      // One part: that file, with the modules and media beside it.
+      ...(isFile
+        ? {
+            include: (p: string) =>
+              p === entry || (!p.includes('/') && (p.endsWith('.xty') || MEDIA.test(p))),
+          }
+        : {}),
+      build: { idWhenAbsent: folderId(root), compress: false },
+    })
+    before = packed.diagnostics
+    if (!packed.bytes) return { diagnostics: before }
+    opened = await openPackage(packed.bytes, open)
+  }
+  if (!opened.ok) return { diagnostics: mergeDiagnostics(before, withCliAdvice(opened.diagnostics)) }
+  const pkg = opened.package
+  const diagnostics = mergeDiagnostics(before, opened.diagnostics)
+  diagnostics.push(...(await packageStoryChecks(pkg)))
+  const source = pkg.storySource()
+  return {
+    package: pkg,
+    source: options.session ? { ...source, session: options.session } : source,
+    diagnostics,
+  }
 }

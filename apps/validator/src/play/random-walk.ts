@@ -3,7 +3,9 @@
  * done better). Walk `i` plays with story seed `S + i` and answers every pause uniformly among its
  * options and live links, so any walk can be replayed exactly with
  * `spkg play --seed <S+i> --choose <its answers>`. Reports the endings reached, the options never
- * offered, the runtime diagnostics and the longest path.
+ * offered, the runtime diagnostics and the longest path. Endings are told apart by their place in
+ * the story (part, section, and the option that led there), never by their text: "1 flask" and
+ * "2 flasks" printed by one `-> END` are one ending.
  */
 import type { Diagnostic } from '@spkg/manifest'
 import { createRng, drawUint32, type StoryAnswer, type StoryRun } from '@spkg/story'
@@ -32,12 +34,17 @@ export interface RandomWalkOptions {
   maxEvents?: number
 }
 
-/** An ending: where a playthrough ended and how often. */
+/**
+ * An ending: where playthroughs ended and how often. Its place is the part, the section and the
+ * option chosen last in that section; `text` is only an example (the first walk's last block).
+ */
 export interface WalkEnding {
   part: string
-  /** The id of the last heading seen in that part (`h0` before any). */
+  /** The id of the section the story ended in (the last heading reached in that part; `h0` before any). */
   section: string
-  /** The last block's text (up to 80 characters). */
+  /** The option chosen last in that section, when the ending came after one: its decision key and id. */
+  after?: { key: string; option: string }
+  /** The last block's text in the first walk that ended here (up to 80 characters). */
   text: string
   count: number
 }
@@ -74,6 +81,9 @@ function mulberry32(seed: number): () => number {
   return () => drawUint32(rng)
 }
 
+/** An answer as the story records it (option id, or `>` and the link target). */
+const answerKey = (a: StoryAnswer) => ('link' in a ? `>${a.link}` : a.option)
+
 const diagnosticKey = (d: Diagnostic) =>
   `${d.code}\u0000${d.path}\u0000${d.line}\u0000${d.column}\u0000${d.message}`
 
@@ -101,6 +111,7 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
     let part = ''
     let section = 'h0'
     let lastText = ''
+    let after: WalkEnding['after']
     let quiet = 0
     let stop: 'end' | 'max-choices' | 'max-events' | undefined
     while (!stop) {
@@ -117,14 +128,19 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
         case 'block':
           blocks++
           lastText = event.block.text
-          if (event.block.kind === 'heading' && event.block.id) section = event.block.id
+          if (event.block.kind === 'heading' && event.block.id) {
+            section = event.block.id
+            after = undefined
+          }
           break
         case 'part-entered':
           part = event.part
-          section = 'h0'
+          section = event.scene ?? 'h0'
+          after = undefined
           break
         case 'chosen':
           taken.add(`${event.key}\u0000${event.option}`)
+          after = { key: event.key, option: event.option }
           break
         case 'diagnostic': {
           const k = diagnosticKey(event.diagnostic)
@@ -151,12 +167,12 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
           }
           const untried =
             options.strategy === 'untried'
-              ? all.filter((a) => !answered.has(`${event.key}\u0000${formatAnswer(a)}`))
+              ? all.filter((a) => !answered.has(`${event.key}\u0000${answerKey(a)}`))
               : []
           const pool = untried.length > 0 ? untried : all
           const answer = pool[Math.floor((pick() * pool.length) / 2 ** 32)]!
-          answered.add(`${event.key}\u0000${formatAnswer(answer)}`)
-          answers.push(formatAnswer(answer))
+          answered.add(`${event.key}\u0000${answerKey(answer)}`)
+          answers.push(formatAnswer(answer, event))
           run.choose(answer)
           break
         }
@@ -168,10 +184,10 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
     }
     if (stop === 'end') {
       const text = lastText.length > 80 ? `${lastText.slice(0, 79)}…` : lastText
-      const k = `${part}\u0000${section}\u0000${text}`
+      const k = `${part}\u0000${section}\u0000${after?.key}\u0000${after?.option}`
       const e = endings.get(k)
       if (e) e.count++
-      else endings.set(k, { part, section, text, count: 1 })
+      else endings.set(k, { part, section, ...(after ? { after } : {}), text, count: 1 })
     } else unfinished.push({ seed, choices: answers.length, reason: stop })
     if (!longest || answers.length > longest.choices)
       longest = { seed, choices: answers.length, blocks, choose: answers }

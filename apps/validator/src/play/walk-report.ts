@@ -1,17 +1,23 @@
 /**
  * Prints a random-walk report: readable text, or one JSON document with `--format json`.
  */
+import type { Diagnostic } from '@spkg/manifest'
 import type { CliIO } from '../cli-types'
-import { formatDiagnosticLine, useColor, writeJson } from '../report'
+import { formatDiagnosticLine, printable, useColor, writeJson } from '../report'
 import type { RandomWalkReport } from './random-walk'
 import { diagnosticToJson } from './render-event'
 
-/** Writes `report` in `format`; `target` is the played path, for the replay command line. */
+/**
+ * Writes `report` in `format`; `target` is the played path, for the replay command line. `found`
+ * are the findings reported before the walks (`staticDiagnostics` in JSON, which stays one
+ * document; on standard error in text).
+ */
 export function writeWalkReport(
   io: CliIO,
   format: 'text' | 'json',
   report: RandomWalkReport,
   target: string,
+  found: readonly Diagnostic[] = [],
 ): void {
   const replay = (seed: number, choose: readonly string[]) =>
     `spkg play ${target} --seed ${seed}${choose.length ? ` --choose '${choose.join(',')}'` : ''}`
@@ -24,6 +30,7 @@ export function writeWalkReport(
       neverOffered: report.neverOffered,
       fallbacksNeverTaken: report.fallbacksNeverTaken,
       sectionsNeverReached: report.sectionsNeverReached,
+      staticDiagnostics: found.map(diagnosticToJson),
       diagnostics: report.diagnostics.map((d) => ({
         ...diagnosticToJson(d.diagnostic),
         walks: d.walks,
@@ -37,12 +44,16 @@ export function writeWalkReport(
     return
   }
   const color = useColor(io)
+  const errColor = useColor(io, 'stderr')
+  for (const d of found) io.stderr.write(`${formatDiagnosticLine(d, errColor)}\n`)
   const out: string[] = []
   const finished = report.walks - report.unfinished.length
   out.push(`random walk: ${report.walks} playthroughs from seed ${report.seed}; ${finished} reached an end`)
   out.push('', `endings reached (${report.endings.length}):`)
   for (const e of report.endings)
-    out.push(`  ${String(e.count).padStart(6)}  ${e.part}#${e.section}  "${e.text}"`)
+    out.push(
+      `  ${String(e.count).padStart(6)}  ${printable(`${e.part}#${e.section}${e.after ? ` after ${e.after.key} ${e.after.option}` : ''}  "${e.text}"`)}`,
+    )
   if (report.unfinished.length) {
     out.push('', `unfinished walks (${report.unfinished.length}, stopped by --max-choices or a loop):`)
     for (const u of report.unfinished.slice(0, 10))

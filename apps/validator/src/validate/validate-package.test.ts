@@ -11,7 +11,7 @@ const at = (ds: { code: string; path?: string; line?: number; column?: number }[
     .map((d) => `${d.path}${d.line ? `:${d.line}:${d.column}` : ''} ${d.code}`)
 
 describe('validatePackageBytes on story text', () => {
-  it('checks parts with a BOM at the right columns and leaves text that is not UTF-8 to the reader', async () => {
+  it('checks parts with a BOM at the right columns, and text that is not UTF-8 with its position', async () => {
     const bytes = buildPackage({
       manifest: { title: 'Texts', cover: 'assets/cover.webp' },
       parts: {
@@ -28,6 +28,10 @@ describe('validatePackageBytes on story text', () => {
       'story/extra.sty pkg/invalid-text',
       'story/extra.sty pkg/unreferenced-file',
       'story/0001-a.sty:2:3 story/undeclared',
+      // The reader's finding has no position; the story checks give the first bad byte's.
+      'story/0002-b.sty:1:3 story/encoding',
+      'story/extra.sty:1:1 story/encoding',
+      'story/extra.sty:1:1 story/unreachable',
     ])
   })
 

@@ -2,7 +2,6 @@
  * `spkg validate` on bytes: everything the reader checks (it opens the package exactly as a
  * player would) plus the author checks, gathered into one report.
  */
-import { isUtf8 } from 'node:buffer'
 import { type Diagnostic, hasErrors, hasFatal, type Manifest } from '@spkg/manifest'
 import { openPackage, peekPackage, type SpkgPackage } from '@spkg/reader/node'
 import { authorChecks, mergeDiagnostics } from './author-checks'
@@ -45,16 +44,60 @@ export interface ValidateOptions {
 }
 
 /**
- * The verified bytes of a text file, or undefined when it is missing or not UTF-8 (which the
- * reader reports for parts). A BOM is left for the story parser, which ignores it.
+ * The verified bytes of a story file, or undefined when it cannot be read. Bytes that are not
+ * UTF-8 go to the story checker too, which reports `story/encoding` at the first bad byte's line
+ * and column (the reader's `pkg/invalid-text` has no position). A BOM is left for the story
+ * parser, which ignores it.
  */
-async function readUtf8(pkg: SpkgPackage, path: string): Promise<Uint8Array | undefined> {
+async function readStoryBytes(pkg: SpkgPackage, path: string): Promise<Uint8Array | undefined> {
   try {
-    const bytes = await pkg.readBytes(path)
-    return isUtf8(bytes) ? bytes : undefined
+    return await pkg.readBytes(path)
   } catch {
     return undefined
   }
+}
+
+/** The parts (as bytes) and modules of an opened package, by path. */
+async function partTexts(pkg: SpkgPackage): Promise<Map<string, string | Uint8Array>> {
+  // Story files stay bytes (off the JavaScript heap) until the checker decodes them one by one.
+  const texts = new Map<string, string | Uint8Array>()
+  for (const path of pkg.parts) {
+    const bytes = await readStoryBytes(pkg, path)
+    if (bytes) texts.set(path, bytes)
+  }
+  for (const m of pkg.modules) texts.set(m.path, m.source)
+  return texts
+}
+
+/**
+ * The story checks `spkg validate` runs on an opened package (`checkStory` on every `.sty` of
+ * the archive, listed or not, and every module): the `story/…` diagnostics, with line and column.
+ * `spkg play` reports the same before play starts. `texts` are the parts and modules already read
+ * ({@link partTexts}). Never throws on bad input.
+ *
+ * @example
+ * const findings = await packageStoryChecks(opened.package)
+ */
+export async function packageStoryChecks(
+  pkg: SpkgPackage,
+  texts?: ReadonlyMap<string, string | Uint8Array>,
+): Promise<Diagnostic[]> {
+  const all = new Map(texts ?? (await partTexts(pkg)))
+  // checkStory wants every .sty of the archive, not only the listed parts.
+  for (const e of pkg.entries) {
+    if (!e.path.endsWith('.sty') || all.has(e.path)) continue
+    const bytes = await readStoryBytes(pkg, e.path)
+    if (bytes) all.set(e.path, bytes)
+  }
+  return storyChecks({
+    parts: new Map([...all].filter(([p]) => p.endsWith('.sty'))),
+    order: pkg.parts,
+    modules: new Map(pkg.modules.map((m) => [m.path, m.source] as const)),
+    files: pkg.entries.map((e) => e.path),
+    layout: pkg.layout,
+    ...(pkg.manifest ? { manifest: pkg.manifest } : {}),
+    ...(pkg.session ? { session: pkg.session } : {}),
+  })
 }
 
 /**
@@ -93,13 +136,7 @@ export async function validatePackageBytes(
   }
   const pkg = opened.package
   try {
-    // Story files stay bytes (off the JavaScript heap) until the checker decodes them one by one.
-    const texts = new Map<string, string | Uint8Array>()
-    for (const path of pkg.parts) {
-      const bytes = await readUtf8(pkg, path)
-      if (bytes) texts.set(path, bytes)
-    }
-    for (const m of pkg.modules) texts.set(m.path, m.source)
+    const texts = await partTexts(pkg)
     let manifestText: string | undefined
     if (!options.built && pkg.layout === 'packaged' && pkg.has('manifest.json')) {
       try {
@@ -119,22 +156,7 @@ export async function validatePackageBytes(
     let diagnostics = mergeDiagnostics(before, opened.diagnostics)
     diagnostics.push(...(await secretKeyFindings(pkg)))
     diagnostics = mergeDiagnostics(diagnostics, author)
-    // checkStory wants every .sty of the archive, not only the listed parts.
-    for (const e of pkg.entries) {
-      if (!e.path.endsWith('.sty') || texts.has(e.path)) continue
-      // Not UTF-8: the reader reported it for parts; an unlisted file is not played.
-      const bytes = await readUtf8(pkg, e.path)
-      if (bytes) texts.set(e.path, bytes)
-    }
-    const story = storyChecks({
-      parts: new Map([...texts].filter(([p]) => p.endsWith('.sty'))),
-      order: pkg.parts,
-      modules: new Map(pkg.modules.map((m) => [m.path, m.source] as const)),
-      files: pkg.entries.map((e) => e.path),
-      layout: pkg.layout,
-      ...(pkg.manifest ? { manifest: pkg.manifest } : {}),
-      ...(pkg.session ? { session: pkg.session } : {}),
-    })
+    const story = await packageStoryChecks(pkg, texts)
     diagnostics = [...diagnostics, ...story]
     await options.onOpened?.(pkg)
     return {
