@@ -25,25 +25,25 @@ export function renderCodesMarkdown(): string {
 
 /**
  * The source of `codes/severities.ts` (before formatting): each code's default severity without
- * the descriptions, so a bundle that makes diagnostics does not carry the whole catalogue.
+ * the descriptions, so a bundle that makes diagnostics does not carry the whole catalogue. Most
+ * codes are errors: only the others are listed.
  */
 export function renderSeverities(): string {
-  const rows = Object.entries(CODES).map(([code, info]) => `  '${code}': '${info.severity}',`)
+  const rows = Object.entries(CODES)
+    .filter(([, info]) => info.severity !== 'error')
+    .map(([code, info]) => `  '${code}': '${info.severity}',`)
   return `/**
  * GENERATED from \`CODES\` by src/codes-doc.ts (\`pnpm --filter @spkg/manifest generate\`): do not
- * edit. The default severity of every code, without the descriptions.
+ * edit. The default severity of every code that is not an error, without the descriptions.
  */
 import type { Severity } from '../severity'
 import type { DiagnosticCode } from './index'
 
-/** The default severity of each code (the \`severity\` of its \`CODES\` row). */
-export const SEVERITY_OF: Readonly<Record<DiagnosticCode, Severity>> = {
+const NOT_ERROR: Partial<Record<DiagnosticCode, Severity>> = {
 ${rows.join('\n')}
 }
 
-/** True when \`code\` is a code of the catalogue. */
-export function isDiagnosticCode(code: string): code is DiagnosticCode {
-  return Object.hasOwn(SEVERITY_OF, code)
-}
+/** The default severity of \`code\` (the \`severity\` of its \`CODES\` row). */
+export const severityOf = (code: DiagnosticCode): Severity => NOT_ERROR[code] ?? 'error'
 `
 }

@@ -1,5 +1,5 @@
 import type { DiagnosticCode } from './codes'
-import { SEVERITY_OF } from './codes/severities'
+import { severityOf } from './codes/severities'
 import type { Diagnostic, Severity } from './diagnostic'
 
 /** Location fields of a diagnostic. */
@@ -15,7 +15,7 @@ export function createDiagnostic(
   location: DiagnosticLocation = {},
   severity?: Severity,
 ): Diagnostic {
-  const d: Diagnostic = { code, severity: severity ?? SEVERITY_OF[code], message }
+  const d: Diagnostic = { code, severity: severity ?? severityOf(code), message }
   if (location.path !== undefined) d.path = location.path
   if (location.field !== undefined) d.field = location.field
   if (location.line !== undefined) d.line = location.line

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { CODES, countBySeverity, createDiagnostic, hasErrors, hasFatal, toPointer } from './index'
+import {
+  CODES,
+  countBySeverity,
+  createDiagnostic,
+  type DiagnosticCode,
+  hasErrors,
+  hasFatal,
+  isDiagnosticCode,
+  toPointer,
+} from './index'
 
 describe('diagnostics', () => {
   it('takes the default severity from the code catalogue', () => {
@@ -28,5 +37,14 @@ describe('diagnostics', () => {
       expect(code).toMatch(/^[a-z]+\/[a-z0-9]+(-[a-z0-9]+)*$/)
       expect(info.description.length).toBeGreaterThan(5)
     }
+  })
+})
+
+describe('default severities', () => {
+  it('createDiagnostic gives every code the severity of its CODES row (read from the generated table)', () => {
+    for (const [code, info] of Object.entries(CODES))
+      expect(createDiagnostic(code as DiagnosticCode, 'x').severity).toBe(info.severity)
+    expect(isDiagnosticCode('manifest/not-json')).toBe(true)
+    expect(isDiagnosticCode('manifest/nope')).toBe(false)
   })
 })

@@ -5,8 +5,7 @@
  */
 
 export type { CodeInfo, DiagnosticCode } from './codes'
-export { CODES } from './codes'
-export { isDiagnosticCode } from './codes/severities'
+export { CODES, isDiagnosticCode } from './codes'
 export type { Diagnostic, Severity } from './diagnostic'
 export { countBySeverity, hasErrors, hasFatal, SEVERITIES, toPointer } from './diagnostic'
 export type { DiagnosticLocation } from './diagnostic-helpers'
@@ -37,5 +36,6 @@ export { isLanguageTag, runManifestRules } from './rules'
 export type { AllowedUrl, Asset, Author, Manifest, Part, TabBar, TabBarSection } from './schema'
 export { serializeManifest } from './serialize-manifest'
 export type { Session, SessionResult } from './session'
-export { isVariableName, parseSession, parseSessionText, RESERVED_WORDS } from './session'
+export { parseSession, parseSessionText } from './session'
 export { isSpkgError, SpkgError } from './spkg-error'
+export { isVariableName, RESERVED_WORDS } from './variable-name'

@@ -8,6 +8,7 @@ import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
 import { describeJsonType, isPlainObject, type JsonValue, parseJsonText } from './json'
+import { isVariableName } from './variable-name'
 
 /** The canonical session file: an object of JSON values (`SessionSchema` in `@spkg/manifest/schemas`). */
 export type Session = Record<string, JsonValue>
@@ -15,16 +16,6 @@ export type Session = Record<string, JsonValue>
 export interface SessionResult {
   session?: Session
   diagnostics: Diagnostic[]
-}
-
-/** Words a story variable cannot be named (STORY-LANGUAGE.md clarification 18). */
-export const RESERVED_WORDS: ReadonlySet<string> = new Set(
-  'and or not true false if elif else end set local use seed const fn passage insert extern call'.split(' '),
-)
-
-/** True when `name` can be a story variable (a letter, then letters, digits or `_`; not reserved, not `d<digits>`). */
-export function isVariableName(name: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) && !RESERVED_WORDS.has(name) && !/^d\d+$/.test(name)
 }
 
 /**

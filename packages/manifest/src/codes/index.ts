@@ -21,3 +21,8 @@ export const CODES = {
 export type DiagnosticCode = keyof typeof CODES
 
 export type { CodeInfo }
+
+/** True when `code` is a code of the catalogue. */
+export function isDiagnosticCode(code: string): code is DiagnosticCode {
+  return Object.hasOwn(CODES, code)
+}

@@ -30,52 +30,52 @@ import {
 } from './parsers'
 
 const p0: Parser = string
-const p1: Parser = oneOf(['story', 'instruction'])
-const p2: Parser = checked(string, [minLength(1, false)])
-const p3: Parser = optional(p2)
-const p4: Parser = object(
+const p1: Parser = /* @__PURE__ */ oneOf(['story', 'instruction'])
+const p2: Parser = /* @__PURE__ */ checked(string, [/* @__PURE__ */ minLength(1, false)])
+const p3: Parser = /* @__PURE__ */ optional(p2)
+const p4: Parser = /* @__PURE__ */ object(
   [
     ['name', p2, 'required'],
     ['id', p3, 'optional'],
   ],
   true,
 )
-const p5: Parser = array(p4)
-const p6: Parser = oneOf(['ltr', 'rtl'])
-const p7: Parser = array(p0)
-const p8: Parser = object(
+const p5: Parser = /* @__PURE__ */ array(p4)
+const p6: Parser = /* @__PURE__ */ oneOf(['ltr', 'rtl'])
+const p7: Parser = /* @__PURE__ */ array(p0)
+const p8: Parser = /* @__PURE__ */ object(
   [
     ['file', p0, 'required'],
     ['name', p0, 'required'],
   ],
   true,
 )
-const p9: Parser = array(p8)
-const p10: Parser = optional(p0)
-const p11: Parser = object(
+const p9: Parser = /* @__PURE__ */ array(p8)
+const p10: Parser = /* @__PURE__ */ optional(p0)
+const p11: Parser = /* @__PURE__ */ object(
   [
     ['file', p0, 'required'],
     ['name', p10, 'optional'],
   ],
   true,
 )
-const p12: Parser = array(p11)
+const p12: Parser = /* @__PURE__ */ array(p11)
 const p13: Parser = number
-const p14: Parser = array(p13)
-const p15: Parser = optional(p13)
-const p16: Parser = object(
+const p14: Parser = /* @__PURE__ */ array(p13)
+const p15: Parser = /* @__PURE__ */ optional(p13)
+const p16: Parser = /* @__PURE__ */ object(
   [
     ['min', p15, 'optional'],
     ['max', p15, 'optional'],
   ],
   true,
 )
-const p17: Parser = union([p13, p0])
-const p18: Parser = checked(number, [bound(true, 0, true, false)])
+const p17: Parser = /* @__PURE__ */ union([p13, p0])
+const p18: Parser = /* @__PURE__ */ checked(number, [/* @__PURE__ */ bound(true, 0, true, false)])
 const p19: Parser = unknown
-const p20: Parser = record(p19)
-const p21: Parser = optional(p20)
-const p22: Parser = object(
+const p20: Parser = /* @__PURE__ */ record(p19)
+const p21: Parser = /* @__PURE__ */ optional(p20)
+const p22: Parser = /* @__PURE__ */ object(
   [
     ['alias', p2, 'required'],
     ['url', p0, 'required'],
@@ -83,17 +83,19 @@ const p22: Parser = object(
   ],
   true,
 )
-const p23: Parser = array(p22)
-const p24: Parser = oneOf(['progressive'])
+const p23: Parser = /* @__PURE__ */ array(p22)
+const p24: Parser = /* @__PURE__ */ oneOf(['progressive'])
 const p25: Parser = boolean
-const p26: Parser = checked(string, [pattern(/^[0-9a-f]{64}$/, 'regex', false)])
-const p27: Parser = record(p26)
-const p28: Parser = oneOf(['all_roles', 'single_role'])
-const p29: Parser = oneOf(['none', 'local', 'cloud'])
-const p30: Parser = optional(p25)
-const p31: Parser = oneOf(['reader', 'left', 'right'])
-const p32: Parser = optional(p31)
-const p33: Parser = object(
+const p26: Parser = /* @__PURE__ */ checked(string, [
+  /* @__PURE__ */ pattern(/^[0-9a-f]{64}$/, 'regex', false),
+])
+const p27: Parser = /* @__PURE__ */ record(p26)
+const p28: Parser = /* @__PURE__ */ oneOf(['all_roles', 'single_role'])
+const p29: Parser = /* @__PURE__ */ oneOf(['none', 'local', 'cloud'])
+const p30: Parser = /* @__PURE__ */ optional(p25)
+const p31: Parser = /* @__PURE__ */ oneOf(['reader', 'left', 'right'])
+const p32: Parser = /* @__PURE__ */ optional(p31)
+const p33: Parser = /* @__PURE__ */ object(
   [
     ['enabled', p30, 'optional'],
     ['label', p10, 'optional'],
@@ -101,8 +103,8 @@ const p33: Parser = object(
   ],
   true,
 )
-const p34: Parser = optional(p33)
-const p35: Parser = object(
+const p34: Parser = /* @__PURE__ */ optional(p33)
+const p35: Parser = /* @__PURE__ */ object(
   [
     ['enabled', p30, 'optional'],
     ['priorityHand', p32, 'optional'],
@@ -114,39 +116,41 @@ const p35: Parser = object(
   ],
   true,
 )
-const p36: Parser = optional(p35)
-const p37: Parser = object([['tabBar', p36, 'optional']], true)
-const p38: Parser = object(
+const p36: Parser = /* @__PURE__ */ optional(p35)
+const p37: Parser = /* @__PURE__ */ object([['tabBar', p36, 'optional']], true)
+const p38: Parser = /* @__PURE__ */ object(
   [
     ['minified', p30, 'optional'],
     ['names_map', p10, 'optional'],
   ],
   true,
 )
-const p39: Parser = lazy(() => p44)
-const p40: Parser = checked(number, [finite('must be a finite number', false)])
+const p39: Parser = /* @__PURE__ */ lazy(() => p44)
+const p40: Parser = /* @__PURE__ */ checked(number, [
+  /* @__PURE__ */ finite('must be a finite number', false),
+])
 const p41: Parser = nul
-const p42: Parser = array(p39)
-const p43: Parser = record(p39)
-const p44: Parser = union([p0, p40, p25, p41, p42, p43])
-const p45: Parser = oneOf([1])
-const p46: Parser = checked(string, [
-  pattern(
+const p42: Parser = /* @__PURE__ */ array(p39)
+const p43: Parser = /* @__PURE__ */ record(p39)
+const p44: Parser = /* @__PURE__ */ union([p0, p40, p25, p41, p42, p43])
+const p45: Parser = /* @__PURE__ */ oneOf([1])
+const p46: Parser = /* @__PURE__ */ checked(string, [
+  /* @__PURE__ */ pattern(
     /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/,
     'datetime',
     false,
   ),
 ])
-const p47: Parser = optional(p46)
-const p48: Parser = checked(array(p0), [minLength(1, false)])
-const p49: Parser = record(p48)
-const p50: Parser = oneOf(['mulberry32'])
-const p51: Parser = checked(number, [
-  safeInt(false),
-  bound(true, 0, true, false),
-  bound(false, 4294967295, true, false),
+const p47: Parser = /* @__PURE__ */ optional(p46)
+const p48: Parser = /* @__PURE__ */ checked(/* @__PURE__ */ array(p0), [/* @__PURE__ */ minLength(1, false)])
+const p49: Parser = /* @__PURE__ */ record(p48)
+const p50: Parser = /* @__PURE__ */ oneOf(['mulberry32'])
+const p51: Parser = /* @__PURE__ */ checked(number, [
+  /* @__PURE__ */ safeInt(false),
+  /* @__PURE__ */ bound(true, 0, true, false),
+  /* @__PURE__ */ bound(false, 4294967295, true, false),
 ])
-const p52: Parser = object(
+const p52: Parser = /* @__PURE__ */ object(
   [
     ['algorithm', p50, 'required'],
     ['seed', p51, 'required'],
@@ -154,9 +158,12 @@ const p52: Parser = object(
   ],
   false,
 )
-const p53: Parser = array(p2)
-const p54: Parser = checked(number, [safeInt(false), bound(true, -1, true, false)])
-const p55: Parser = object(
+const p53: Parser = /* @__PURE__ */ array(p2)
+const p54: Parser = /* @__PURE__ */ checked(number, [
+  /* @__PURE__ */ safeInt(false),
+  /* @__PURE__ */ bound(true, -1, true, false),
+])
+const p55: Parser = /* @__PURE__ */ object(
   [
     ['format', p45, 'required'],
     ['id', p2, 'required'],
@@ -188,57 +195,57 @@ const field = (kind: FieldCheck['kind'], whole: Parser, member?: Parser): FieldC
 
 /** Each manifest field's check. */
 export const MANIFEST_FIELD_CHECKS: Record<ManifestField, FieldCheck> = {
-  story_lang: field('value', p0),
-  manifest: field('value', p0),
-  type: field('value', p1),
-  id: field('value', p2),
-  title: field('value', p0),
-  intro: field('value', p0),
-  cover: field('value', p0),
-  author: field('array', p5, p4),
-  version: field('value', p0),
-  language: field('value', p0),
-  direction: field('value', p6),
-  date: field('value', p0),
-  description: field('value', p0),
-  genre: field('value', p0),
-  tags: field('array', p7, p0),
-  license: field('value', p0),
-  parts: field('array', p9, p8),
-  assets: field('array', p12, p11),
-  instruction: field('value', p0),
-  stories: field('array', p7, p0),
-  readers: field('array', p14, p13),
-  age: field('value', p16),
-  content_warnings: field('array', p7, p0),
-  series: field('value', p0),
-  season: field('value', p17),
-  entry: field('value', p17),
-  series_name: field('value', p0),
-  season_name: field('value', p0),
-  duration: field('value', p18),
-  sensors: field('array', p7, p0),
-  accessibility: field('array', p7, p0),
-  allowed_urls: field('array', p23, p22),
-  extensions: field('array', p7, p0),
-  requires: field('array', p7, p0),
-  loading: field('value', p24),
-  preload: field('array', p7, p0),
-  locked: field('array', p7, p0),
-  offline: field('value', p25),
-  preview: field('value', p25),
-  integrity: field('record', p27, p26),
-  solo_mode: field('value', p28),
-  storage: field('value', p29),
-  reader: field('value', p37),
-  build: field('value', p38),
-  signed: field('value', p25),
-  signature: field('value', p0),
+  story_lang: /* @__PURE__ */ field('value', p0),
+  manifest: /* @__PURE__ */ field('value', p0),
+  type: /* @__PURE__ */ field('value', p1),
+  id: /* @__PURE__ */ field('value', p2),
+  title: /* @__PURE__ */ field('value', p0),
+  intro: /* @__PURE__ */ field('value', p0),
+  cover: /* @__PURE__ */ field('value', p0),
+  author: /* @__PURE__ */ field('array', p5, p4),
+  version: /* @__PURE__ */ field('value', p0),
+  language: /* @__PURE__ */ field('value', p0),
+  direction: /* @__PURE__ */ field('value', p6),
+  date: /* @__PURE__ */ field('value', p0),
+  description: /* @__PURE__ */ field('value', p0),
+  genre: /* @__PURE__ */ field('value', p0),
+  tags: /* @__PURE__ */ field('array', p7, p0),
+  license: /* @__PURE__ */ field('value', p0),
+  parts: /* @__PURE__ */ field('array', p9, p8),
+  assets: /* @__PURE__ */ field('array', p12, p11),
+  instruction: /* @__PURE__ */ field('value', p0),
+  stories: /* @__PURE__ */ field('array', p7, p0),
+  readers: /* @__PURE__ */ field('array', p14, p13),
+  age: /* @__PURE__ */ field('value', p16),
+  content_warnings: /* @__PURE__ */ field('array', p7, p0),
+  series: /* @__PURE__ */ field('value', p0),
+  season: /* @__PURE__ */ field('value', p17),
+  entry: /* @__PURE__ */ field('value', p17),
+  series_name: /* @__PURE__ */ field('value', p0),
+  season_name: /* @__PURE__ */ field('value', p0),
+  duration: /* @__PURE__ */ field('value', p18),
+  sensors: /* @__PURE__ */ field('array', p7, p0),
+  accessibility: /* @__PURE__ */ field('array', p7, p0),
+  allowed_urls: /* @__PURE__ */ field('array', p23, p22),
+  extensions: /* @__PURE__ */ field('array', p7, p0),
+  requires: /* @__PURE__ */ field('array', p7, p0),
+  loading: /* @__PURE__ */ field('value', p24),
+  preload: /* @__PURE__ */ field('array', p7, p0),
+  locked: /* @__PURE__ */ field('array', p7, p0),
+  offline: /* @__PURE__ */ field('value', p25),
+  preview: /* @__PURE__ */ field('value', p25),
+  integrity: /* @__PURE__ */ field('record', p27, p26),
+  solo_mode: /* @__PURE__ */ field('value', p28),
+  storage: /* @__PURE__ */ field('value', p29),
+  reader: /* @__PURE__ */ field('value', p37),
+  build: /* @__PURE__ */ field('value', p38),
+  signed: /* @__PURE__ */ field('value', p25),
+  signature: /* @__PURE__ */ field('value', p0),
 }
 
 /** `JsonValueSchema.safeParse`. */
-export const checkJsonValue = validator(p39)
+export const checkJsonValue = /* @__PURE__ */ validator(p39)
 /** `ReadingStateSchema.safeParse`. */
-export const checkReadingState = validator(p55)
+export const checkReadingState = /* @__PURE__ */ validator(p55)
 /** The `savedAt` format of a reading state (`z.iso.datetime({ offset: true })`). */
-export const checkSavedAt = validator(p46)
+export const checkSavedAt = /* @__PURE__ */ validator(p46)
