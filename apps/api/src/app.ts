@@ -26,7 +26,15 @@ import { AUTH_HOOK, authPlugin, authRoutes } from './auth/index'
 import type { Config } from './config'
 import { closeDb, createDb, type Db } from './db/index'
 import { migrateDb } from './db/migrate'
-import { ApiError, handleError, handleFrameworkError, handleNotFound, refuseWhileClosing } from './errors'
+import {
+  ApiError,
+  handleClientError,
+  handleError,
+  handleFrameworkError,
+  handleNotFound,
+  refuseWhileClosing,
+} from './errors'
+import { inputRules } from './input'
 import { type RateLimitPluginOptions, rateLimitPlugin } from './rate-limit/index'
 import { catalogRoutes } from './routes/catalog'
 import { cspReportRoutes } from './routes/csp-report'
@@ -136,6 +144,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     genReqId: requestId,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: handleFrameworkError,
+    // 408, 431 and unreadable requests with the API's error body (Fastify's own lacks `code`).
+    clientErrorHandler: handleClientError,
     // Its body has an extra `error` field: refuseWhileClosing (below) answers with the standard one.
     return503OnClosing: false,
   }
@@ -143,6 +153,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.setErrorHandler(handleError)
+  // Bodies scanned (depth, values) before JSON.parse, strings checked before any validation (src/input.ts).
+  inputRules(app)
 
   let db = deps.db
   if (!db) {

@@ -3,6 +3,7 @@
  * validation failures, router-level errors (`frameworkErrors`) and 404s. 5xx answers say only
  * `Internal server error`; the stack goes to the server log.
  */
+import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { z } from 'zod'
@@ -36,6 +37,11 @@ export const API_ERROR_CODES = {
   PAYLOAD_TOO_LARGE: 'request body over the limit',
   UNSUPPORTED_MEDIA_TYPE: 'request content type not accepted',
   BAD_URL: 'malformed or over-long request path',
+  BAD_REQUEST: 'a request the HTTP parser could not read (400, connection closed)',
+  REQUEST_TIMEOUT:
+    'the request did not arrive within the request or headers timeout (408, connection closed)',
+  HEADERS_TOO_LARGE: 'request headers over the size limit (431, connection closed)',
+  READING_STATE_QUOTA: 'saving this reading state would exceed the per-user quota (count or bytes)',
   INTERNAL: 'server fault',
 } as const
 
@@ -93,8 +99,21 @@ const FASTIFY_CODE_MAP: Record<string, ApiErrorCode> = {
   FST_ERR_VALIDATION: 'VALIDATION_FAILED',
 }
 
+/** A byte count for messages: `64 KiB`, `1 MiB`, `700 KiB`. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`
+  return `${n.toLocaleString('en')} bytes`
+}
+
+/**
+ * SQLSTATEs of text or values PostgreSQL cannot take (22021 character not in repertoire, 22P02 invalid text
+ * representation, 22P05 untranslatable character): the input rules (src/input.ts) refuse them first; this is the
+ * last line, a 400 rather than a 500.
+ */
+const BAD_VALUE_SQLSTATES = new Set(['22021', '22P02', '22P05'])
+
 const SAFE_FASTIFY_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large (1 MB maximum)',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'Body cannot be empty when content-type is set to application/json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Request body size did not match Content-Length',
@@ -117,6 +136,24 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   }
   if (err instanceof ApiError)
     return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.code))
+  if (BAD_VALUE_SQLSTATES.has(sqlState(err) ?? '')) {
+    request.log.warn({ sqlState: sqlState(err) }, 'value refused by the database')
+    return reply
+      .code(400)
+      .send(
+        errorBody(
+          400,
+          'A value in the request cannot be stored (invalid text or value)',
+          'VALIDATION_FAILED',
+        ),
+      )
+  }
+  if (fastifyCodeOf(err) === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    const limit = request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 1_048_576
+    return reply
+      .code(413)
+      .send(errorBody(413, `Request body is too large (${formatBytes(limit)} maximum)`, 'PAYLOAD_TOO_LARGE'))
+  }
   const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500
   if (status >= 500 && typeof err.code === 'string' && DELIBERATE_5XX.has(err.code)) {
     request.log.warn({ code: err.code }, 'service unavailable')
@@ -135,6 +172,8 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   const message = (fastifyCode && SAFE_FASTIFY_MESSAGES[fastifyCode]) ?? err.message
   return reply.code(status).send(errorBody(status, message, code))
 }
+
+const fastifyCodeOf = (err: { code?: unknown }) => (typeof err.code === 'string' ? err.code : undefined)
 
 /**
  * What a server fault logs: the error itself, except a drizzle query error, whose message lists the query's
@@ -166,6 +205,33 @@ export function handleFrameworkError(err: FastifyError, _request: FastifyRequest
   const status = err.statusCode === 414 ? 414 : 400
   const message = status === 414 ? 'Path parameter too long' : 'Malformed URL'
   return reply.code(status).send(errorBody(status, message, 'BAD_URL'))
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, ApiErrorCode]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request did not arrive in time', 'REQUEST_TIMEOUT'],
+  HPE_HEADER_OVERFLOW: [431, 'Request headers are too large', 'HEADERS_TOO_LARGE'],
+}
+
+/**
+ * Errors the HTTP parser raises before Fastify sees a request (a request or headers timeout, oversized headers,
+ * bytes that are not HTTP): Fastify's own answer has no `code`; this one has the API's body. The connection is
+ * closed after it, as Node requires.
+ */
+export function handleClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, message, code] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Malformed request', 'BAD_REQUEST']
+  const body = JSON.stringify(errorBody(status, message, code))
+  const reason =
+    status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'
+  // As Node's own handler: nothing is written once an answer on this socket has started.
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (socket.writable && !inFlight?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy()
 }
 
 /** The 404 answer for unknown routes. */

@@ -176,7 +176,12 @@ export function boundedJsonParser(app: FastifyInstance): JsonParser {
       if (err) {
         const code = (err as { code?: unknown }).code
         if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return done(invalid('body: must not be empty'))
-        const proto = /prototype/i.test(err.message)
+        // Fastify's message names application/json whatever the content type: tell the two refusals apart here.
+        let proto = false
+        try {
+          JSON.parse(body)
+          proto = true // valid JSON, refused for a "__proto__" or "constructor.prototype" key
+        } catch {}
         return done(
           invalid(
             proto

@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { type CspViolation, storeCspViolations } from '../db/csp-reports'
 import type { Db } from '../db/index'
 import { errorResponses } from '../errors'
+import { boundedJsonParser } from '../input'
 import { throttle } from './_throttle'
 
 /** Largest accepted report body. */
@@ -118,7 +119,7 @@ export const cspReportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
   app.addContentTypeParser(
     ['application/csp-report', 'application/reports+json'],
     { parseAs: 'string', bodyLimit: CSP_REPORT_BODY_LIMIT },
-    app.getDefaultJsonParser('error', 'error'),
+    boundedJsonParser(app),
   )
   app.post(
     '/api/csp-report',
