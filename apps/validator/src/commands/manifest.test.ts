@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { parseManifest } from '@spkg/manifest'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../test/helpers/cli'
+import { freshDir, writeTree } from '../../test/helpers/tree'
 
 const repo = join(import.meta.dirname, '../../../..')
 const example = join(repo, 'examples/crooked-inn/manifest.json')
@@ -96,5 +97,66 @@ describe('spkg manifest normalize', () => {
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('nothing was written')
     expect(readFileSync(target, 'utf8')).toBe('untouched')
+  })
+
+  it('completes the source as pack does, so the folder then packs without notes about its manifest', async () => {
+    const schema = 'https://example.org/spkg/manifest.schema.json'
+    const dir = writeTree(freshDir(), {
+      'manifest.json': JSON.stringify({
+        $schema: schema,
+        id: '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14',
+        cover: 'assets/cover.webp',
+      }),
+      'story/0001-inn.sty': '# Inn\nDawn.\n[[ 0002-road.sty ]]\n',
+      'story/0002-road.sty': '# Road\nThe road.\n',
+      'assets/cover.webp': 'img',
+    })
+    const manifest = join(dir, 'manifest.json')
+    const out = freshDir()
+    const before = await runCli(['pack', dir, '-o', join(out, 'a.spkg')])
+    expect(before.stdout).toContain('pkg/non-canonical-manifest')
+    expect(before.stdout).toContain('"parts" was completed')
+
+    const r = await runCli(['manifest', 'normalize', manifest, '-o', manifest])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toContain('"parts" was completed from the .sty files under story/')
+    const written = JSON.parse(readFileSync(manifest, 'utf8'))
+    // $schema stays first in the author's file, for editors.
+    expect(Object.keys(written).slice(0, 3)).toEqual(['$schema', 'story_lang', 'manifest'])
+    expect(written).toMatchObject({
+      $schema: schema,
+      story_lang: '1.0',
+      manifest: '1.0',
+      parts: [
+        { file: 'story/0001-inn.sty', name: 'Inn' },
+        { file: 'story/0002-road.sty', name: 'Road' },
+      ],
+      assets: [{ file: 'assets/cover.webp' }],
+    })
+
+    const after = await runCli(['pack', dir, '-o', join(out, 'b.spkg')])
+    expect(after.code).toBe(0)
+    expect(after.stdout).not.toContain('manifest.json:')
+    // Normalising again changes nothing.
+    const again = await runCli(['manifest', 'normalize', manifest])
+    expect(again.stdout).toBe(readFileSync(manifest, 'utf8'))
+    expect(again.stderr).toBe('')
+    // The package never carries $schema.
+    const v = JSON.parse((await runCli(['validate', join(out, 'b.spkg'), '--format', 'json'])).stdout)
+    expect(v.manifest.$schema).toBeUndefined()
+    expect(JSON.stringify(v.diagnostics)).not.toContain('$schema')
+  })
+
+  it('writes a new id into a manifest that has none, and says so', async () => {
+    const dir = writeTree(freshDir(), { 'manifest.json': '{"title": "Draft"}' })
+    const r = await runCli(['manifest', 'normalize', join(dir, 'manifest.json')])
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect(out.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(r.stderr).toContain(
+      `warning pkg/generated-id: the manifest had no usable "id"; the new id ${out.id}`,
+    )
+    // No story/ folder beside it: nothing inferred, no empty "parts".
+    expect(out.parts).toBeUndefined()
   })
 })
