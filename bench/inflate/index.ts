@@ -16,7 +16,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
 import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
-import { prose } from '../reader/packages'
+import { prose } from '../reader/content'
 import { INFLATERS as ALL_INFLATERS, manyHuffmanBlocks, type StreamSet } from './cases'
 
 const RUNS = Number(process.env.RUNS ?? 3)

@@ -11,7 +11,15 @@ export type InflateResult =
       /** True when the inflater already checked the data against the `crc` it was given. */
       crcChecked?: boolean
     }
-  | { ok: false; reason: 'limit' | 'size' | 'corrupt'; produced: number; message?: string }
+  | InflateFailure
+
+/** Why an inflation gave no data: past the budget, another size than declared, or corrupt. */
+export interface InflateFailure {
+  ok: false
+  reason: 'limit' | 'size' | 'corrupt'
+  produced: number
+  message?: string
+}
 
 /** A raw-deflate inflater that never produces more than `limit` bytes of work. */
 export interface Inflater {

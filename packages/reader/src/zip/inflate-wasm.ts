@@ -14,7 +14,7 @@
  */
 
 import { inflateBounded } from './inflate-bounded'
-import type { InflateResult } from './inflate-types'
+import type { InflateFailure, InflateResult } from './inflate-types'
 import { INFLATE_WASM_BASE64 } from './inflate-wasm-binary'
 
 interface Exports {
@@ -56,6 +56,19 @@ let heap = new Uint8Array(0)
 /** Where the caller's buffers start in module memory (after the module's static data). */
 let base = 0
 
+/** The module's bytes (decoded from the embedded base64). */
+const moduleBytes = () => Uint8Array.from(atob(INFLATE_WASM_BASE64), (c) => c.charCodeAt(0))
+
+/** Makes an instantiated module the one every call uses. */
+function install(instance: WebAssembly.Instance): true {
+  const exports = instance.exports as unknown as Exports
+  exports.init()
+  heap = new Uint8Array(exports.memory.buffer)
+  base = exports.heapBase()
+  wasm = exports
+  return true
+}
+
 /**
  * Loads the module once, compiled asynchronously (off the main thread in browsers, so it overlaps
  * with reading the directory and the manifest). Resolves `true` when {@link inflateWasm} can be
@@ -65,19 +78,32 @@ export function loadInflateWasm(): Promise<boolean> {
   loading ??= (async () => {
     try {
       if (typeof WebAssembly !== 'object') return false
-      const bytes = Uint8Array.from(atob(INFLATE_WASM_BASE64), (c) => c.charCodeAt(0))
-      const { instance } = await WebAssembly.instantiate(bytes, {})
-      const exports = instance.exports as unknown as Exports
-      exports.init()
-      heap = new Uint8Array(exports.memory.buffer)
-      base = exports.heapBase()
-      wasm = exports
-      return true
+      return install((await WebAssembly.instantiate(moduleBytes(), {})).instance)
     } catch {
       return false
     }
   })()
   return loading
+}
+
+/**
+ * Loads the module at once, compiled synchronously (for the Node backend, whose inflater is
+ * synchronous; the web backend compiles off the main thread with {@link loadInflateWasm}).
+ * `true` when {@link inflateWasm} and {@link countWasm} can be used; `false` when WebAssembly is
+ * unavailable, or while an asynchronous load is under way.
+ */
+export function loadInflateWasmSync(): boolean {
+  if (wasm) return true
+  if (loading) return false
+  try {
+    if (typeof WebAssembly !== 'object') return false
+    install(new WebAssembly.Instance(new WebAssembly.Module(moduleBytes()), {}))
+    loading = Promise.resolve(true)
+    return true
+  } catch {
+    loading = Promise.resolve(false)
+    return false
+  }
 }
 
 /** True once {@link loadInflateWasm} has succeeded. */
@@ -137,6 +163,30 @@ const OVER = -1
 const CORRUPT = -2
 
 /**
+ * The length of the stream's whole output, up to `limit`, decoded in a 32 KiB window of module
+ * memory and counted, not kept: `{ ok: true, produced }`, or why not (`limit` once past it,
+ * `corrupt` with the decoder's message, worded as zlib's). Nothing is allocated however much the stream inflates to, so a
+ * caller can refuse a bomb, a corrupt stream or a lie about the size before it allocates the
+ * output. `undefined` when the module is not loaded or `input` does not fit its memory.
+ */
+export function countWasm(
+  input: Uint8Array,
+  limit: number,
+): { ok: true; produced: number } | InflateFailure | undefined {
+  const x = wasm
+  if (!x) return undefined
+  const inputRoom = (input.length + 15) & ~15
+  // The module counts in 32-bit integers.
+  if (inputRoom + WINDOW > WASM_MAX_BYTES || limit > 0x7ffffffe) return undefined
+  const mem = room(x, inputRoom + WINDOW)
+  mem.set(input, base)
+  const total = x.inflate(base, input.length, base + inputRoom, WINDOW - 1, limit)
+  if (total === CORRUPT) return corrupt(x)
+  if (total === OVER) return { ok: false, reason: 'limit', produced: limit + 1 }
+  return { ok: true, produced: total }
+}
+
+/**
  * Whether `data` is valid UTF-8 (strict, as `TextDecoder`'s fatal mode), checked in the module:
  * `undefined` when it is not loaded or `data` is larger than {@link WASM_MAX_BYTES}.
  */
@@ -148,7 +198,7 @@ export function isUtf8Wasm(data: Uint8Array): boolean | undefined {
   return x.utf8Valid(base, data.length) === 1
 }
 
-function corrupt(x: Exports): InflateResult {
+function corrupt(x: Exports): InflateFailure {
   return { ok: false, reason: 'corrupt', produced: x.failOffset(), message: MESSAGES[x.failCode()] }
 }
 
