@@ -93,19 +93,34 @@ export const reports = pgTable(
   (t) => [index('reports_user_created_idx').on(t.userSub, t.createdAt)],
 )
 
-/** CSP violation reports, bounded: the route keeps the newest rows only. */
-export const cspReports = pgTable('csp_reports', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
-  format: varchar('format', { length: 20 }).notNull(),
-  documentUri: varchar('document_uri', { length: 2048 }),
-  blockedUri: varchar('blocked_uri', { length: 2048 }),
-  effectiveDirective: varchar('effective_directive', { length: 200 }),
-  disposition: varchar('disposition', { length: 20 }),
-  sourceFile: varchar('source_file', { length: 2048 }),
-  lineNumber: integer('line_number'),
-  sample: varchar('sample', { length: 200 }),
-})
+/**
+ * CSP violation reports, bounded: identical reports share a row and a `count`, one source (a keyed hash of the
+ * client address) holds a bounded number of rows, and the route keeps the newest rows only (db/csp-reports.ts).
+ */
+export const cspReports = pgTable(
+  'csp_reports',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Last time an identical report arrived. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** How many identical reports arrived (from any source). */
+    count: integer('count').notNull().default(1),
+    /** SHA-256 of the stored fields: identical reports share a row (NULL on rows older than the column). */
+    fingerprint: varchar('fingerprint', { length: 64 }).unique(),
+    /** Keyed hash of the client address that first sent it (no address is stored). */
+    source: varchar('source', { length: 32 }),
+    format: varchar('format', { length: 20 }).notNull(),
+    documentUri: varchar('document_uri', { length: 2048 }),
+    blockedUri: varchar('blocked_uri', { length: 2048 }),
+    effectiveDirective: varchar('effective_directive', { length: 200 }),
+    disposition: varchar('disposition', { length: 20 }),
+    sourceFile: varchar('source_file', { length: 2048 }),
+    lineNumber: integer('line_number'),
+    sample: varchar('sample', { length: 200 }),
+  },
+  (t) => [index('csp_reports_source_idx').on(t.source)],
+)
 
 /** Reading state per user and story, with a revision for compare-and-set (`If-Match`). */
 export const readingProgress = pgTable(
@@ -114,6 +129,8 @@ export const readingProgress = pgTable(
     userSub: text('user_sub').notNull(),
     storyId: varchar('story_id', { length: 200 }).notNull(),
     state: jsonb('state').notNull(),
+    /** Bytes of the state's JSON text, for the per-user quota (trigger `reading_progress_quota`). */
+    stateBytes: integer('state_bytes').notNull().default(0),
     revision: integer('revision').notNull().default(1),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
