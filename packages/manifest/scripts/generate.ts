@@ -1,6 +1,6 @@
 /**
  * Writes the generated files of @spkg/manifest: manifest.schema.json, session.schema.json,
- * src/compiled/validators.ts and src/codes/severities.ts (formatted with Biome), and
+ * src/compiled/validators.ts and src/codes/severities.ts (formatted and imports organised by Biome), and
  * docs/diagnostic-codes.md at the repository root. `generated.test.ts` fails when they drift.
  */
 import { execFileSync } from 'node:child_process'
@@ -15,7 +15,7 @@ writeFileSync(join(pkg, 'manifest.schema.json'), `${JSON.stringify(manifestJsonS
 writeFileSync(join(pkg, 'session.schema.json'), `${JSON.stringify(sessionJsonSchema(), null, 2)}\n`)
 const formatted = (path: string, text: string) => {
   writeFileSync(path, text)
-  execFileSync(join(pkg, '../../node_modules/.bin/biome'), ['format', '--write', path], { stdio: 'inherit' })
+  execFileSync(join(pkg, '../../node_modules/.bin/biome'), ['check', '--write', path], { stdio: 'inherit' })
 }
 formatted(join(pkg, 'src/compiled/validators.ts'), generateValidators())
 formatted(join(pkg, 'src/codes/severities.ts'), renderSeverities())

@@ -199,9 +199,8 @@ export function generateValidators(): string {
   const json = e.fn(JsonValueSchema as unknown as Node)
   const state = e.fn(ReadingStateSchema as unknown as Node)
   const savedAt = e.fn(SAVED_AT as unknown as Node)
-  // In the order Biome's organizeImports keeps (by name, case-insensitive, \`type\` ignored).
-  const bare = (n: string) => n.replace(/^type /, '').toLowerCase()
-  const names = [...e.imports(), 'type Parser', 'validator'].sort((a, b) => (bare(a) < bare(b) ? -1 : 1))
+  // Biome puts them in its order when the file is written (scripts/generate.ts).
+  const names = [...e.imports(), 'field', 'type FieldCheck', 'type Parser', 'validator']
   // Every call is pure, so a bundle that uses none of these checks drops them all.
   const calls = new RegExp(`\\b(${[...e.imports(), 'validator', 'field'].join('|')})\\(`, 'g')
   const pure = (code: string) => code.replace(calls, '/* @__PURE__ */ $1(')
@@ -212,23 +211,9 @@ export function generateValidators(): string {
  * validators.property.test.ts checks it.
  */
 import type { ManifestField } from '../fields'
-import type { Result } from './issues'
 import { ${names.join(', ')} } from './parsers'
 
 ${pure(e.lines.join('\n'))}
-
-/** A field's check (\`check\`); for lists and maps also their members' (\`member\`), which parseManifest checks one by one. */
-export interface FieldCheck {
-  kind: 'array' | 'record' | 'value'
-  check: (v: unknown) => Result
-  member?: (v: unknown) => Result
-}
-
-const field = (kind: FieldCheck['kind'], whole: Parser, member?: Parser): FieldCheck => ({
-  kind,
-  check: validator(whole),
-  member: member && validator(member),
-})
 
 /** Each manifest field's check. */
 export const MANIFEST_FIELD_CHECKS: Record<ManifestField, FieldCheck> = {

@@ -281,3 +281,17 @@ export const validator =
     const iss: RawIssue[] = []
     return result(parse(value, iss), iss)
   }
+
+/** A manifest field's check (`check`); for lists and maps also their members' (`member`), which parseManifest checks one by one. */
+export interface FieldCheck {
+  kind: 'array' | 'record' | 'value'
+  check: (v: unknown) => Result
+  member?: (v: unknown) => Result
+}
+
+/** The {@link FieldCheck} of a field whose schema compiled to `whole` (and `member` for its members). */
+export const field = (kind: FieldCheck['kind'], whole: Parser, member?: Parser): FieldCheck => ({
+  kind,
+  check: validator(whole),
+  member: member && validator(member),
+})

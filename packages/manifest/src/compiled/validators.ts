@@ -5,12 +5,13 @@
  * validators.property.test.ts checks it.
  */
 import type { ManifestField } from '../fields'
-import type { Result } from './issues'
 import {
   array,
   boolean,
   bound,
   checked,
+  type FieldCheck,
+  field,
   finite,
   lazy,
   minLength,
@@ -179,19 +180,6 @@ const p55: Parser = /* @__PURE__ */ object(
   ],
   false,
 )
-
-/** A field's check (`check`); for lists and maps also their members' (`member`), which parseManifest checks one by one. */
-export interface FieldCheck {
-  kind: 'array' | 'record' | 'value'
-  check: (v: unknown) => Result
-  member?: (v: unknown) => Result
-}
-
-const field = (kind: FieldCheck['kind'], whole: Parser, member?: Parser): FieldCheck => ({
-  kind,
-  check: validator(whole),
-  member: member && validator(member),
-})
 
 /** Each manifest field's check. */
 export const MANIFEST_FIELD_CHECKS: Record<ManifestField, FieldCheck> = {
