@@ -50,10 +50,10 @@ describe('verifyIntegrity', () => {
     )
   })
 
-  it('refuses a value that is not a SHA-256 digest (fatal)', () => {
+  it('refuses a value that is not a SHA-256 digest as a mismatch (fatal: the file cannot be verified)', () => {
     const d = verifyIntegrity(hashes, { ...full, 'assets/cover.png': 'md5-abc' })
     expect(d.map((x) => [x.code, x.severity, x.path])).toEqual([
-      ['pkg/integrity-malformed', 'fatal', 'assets/cover.png'],
+      ['pkg/integrity-mismatch', 'fatal', 'assets/cover.png'],
     ])
   })
 

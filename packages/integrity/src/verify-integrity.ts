@@ -21,7 +21,8 @@ export interface VerifyIntegrityOptions {
  *
  * - a differing hash: `pkg/integrity-mismatch` (fatal), naming the file;
  * - a listed file absent from the archive: `pkg/integrity-missing-file` (fatal);
- * - a value that is not a SHA-256 digest: `pkg/integrity-malformed` (fatal);
+ * - a value that is not a SHA-256 digest: `pkg/integrity-mismatch` (fatal): the listed file cannot
+ *   match a hash that cannot be read, so the author's request for verification refuses it;
  * - `manifest.json` or `META-PKG/*` listed: `pkg/integrity-excluded-entry` (warning, ignored);
  * - packaged layout, a file not listed: `pkg/integrity-unlisted-file` (error);
  * - `integrity` not an object (a string, a number, an array): one `pkg/integrity-malformed`
@@ -75,7 +76,7 @@ export function verifyIntegrity(
     if (expected === undefined) {
       diagnostics.push(
         createDiagnostic(
-          'pkg/integrity-malformed',
+          'pkg/integrity-mismatch',
           `integrity value for '${path}' is not a SHA-256 digest (64 hex digits or sha256-<base64>), so the file cannot be verified`,
           at(),
         ),

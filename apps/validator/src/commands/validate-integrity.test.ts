@@ -37,7 +37,7 @@ async function validate(bytes: Uint8Array) {
 describe('spkg validate and malformed integrity', () => {
   it('refuses a package whose integrity lists a hash that is not a SHA-256', async () => {
     const r = await validate(buildPackage({ manifest: { integrity: { 'story/0001-start.sty': 'xyz' } } }))
-    expect(r).toEqual({ code: 1, loads: false, fatal: ['pkg/integrity-malformed'] })
+    expect(r).toEqual({ code: 1, loads: false, fatal: ['pkg/integrity-mismatch'] })
   })
 
   it('refuses a package whose integrity is not an object', async () => {

@@ -5,7 +5,7 @@ export const INTEGRITY_CODES = defineCodes({
   'pkg/integrity-mismatch': {
     severity: 'fatal',
     description:
-      'the recomputed SHA-256 of a file listed in `integrity` (or the checksum file) differs; the package is refused',
+      'the recomputed SHA-256 of a file listed in `integrity` (or the checksum file) differs, or its `integrity` value is not a SHA-256 digest; the package is refused',
   },
   'pkg/integrity-missing-file': {
     severity: 'fatal',
@@ -14,7 +14,7 @@ export const INTEGRITY_CODES = defineCodes({
   'pkg/integrity-malformed': {
     severity: 'fatal',
     description:
-      'an `integrity` value is neither 64 hex digits nor `sha256-<base64>`, so the file cannot be verified; or `integrity` itself is not an object',
+      '`integrity` itself is not an object, so no file can be verified (delta update plans also use it for a value that is not a SHA-256 digest)',
   },
   'pkg/integrity-unlisted-file': {
     severity: 'error',

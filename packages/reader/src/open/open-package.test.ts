@@ -366,7 +366,7 @@ describe.each(backends)('openPackage, %s', (_, openPackage) => {
         expect(r.ok, JSON.stringify(bad)).toBe(false)
         expect(
           r.diagnostics.filter((d) => d.severity === 'fatal').map((d) => [d.code, d.path, d.field]),
-        ).toEqual([['pkg/integrity-malformed', 'assets/a.png', '/integrity/assets~1a.png']])
+        ).toEqual([['pkg/integrity-mismatch', 'assets/a.png', '/integrity/assets~1a.png']])
       }
     })
 
