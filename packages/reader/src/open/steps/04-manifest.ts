@@ -60,8 +60,9 @@ export async function readManifest(
  * The `integrity` the author wrote. The manifest parser keeps only what it can read (it drops a
  * value that is not a SHA-256, and a map that is not an object, with a finding at `/integrity`),
  * but a package that asks for verification must not load a file unverified: when the parser
- * reported anything there, step 6 gets the value as written, which `verifyIntegrity` refuses
- * (`pkg/integrity-malformed`, fatal) where it cannot be read.
+ * reported anything there, step 6 gets the value as written, which `verifyIntegrity` refuses:
+ * `pkg/integrity-mismatch` (fatal) for a listed value that cannot be read, `pkg/integrity-malformed`
+ * (fatal) for a map that is not an object.
  */
 function declaredIntegrity(text: string, manifest: Manifest, found: readonly Diagnostic[]): unknown {
   if (!found.some((d) => d.field === '/integrity' || d.field?.startsWith('/integrity/')))
