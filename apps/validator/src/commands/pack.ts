@@ -2,14 +2,8 @@
  * `spkg pack <folder> -o <file.spkg>`: an author's folder becomes a deterministic, canonical
  * package. Nothing is written when the result would be refused by a reader.
  */
-import { hasErrors, hasFatal } from '@spkg/manifest'
-import { type Command, EXIT, UsageError } from '../cli-types'
-import { messageStream, resolvePath, writeOutputAtomic } from '../io'
-import { packFolder } from '../pack/pack-folder'
-import { createProgress } from '../pack/progress'
-import { formatDiagnosticLine, summarize, useColor } from '../report'
-import { HOST_NAMESPACE_OPTION, readNamespaces } from '../validate/trusted-keys'
-import { validatePackageBytes } from '../validate/validate-package'
+import type { Command } from '../cli-types'
+import { HOST_NAMESPACE_OPTION } from './options'
 
 /** `spkg pack`: a story folder to a deterministic, validated `.spkg`. */
 export const pack: Command = {
@@ -44,49 +38,5 @@ standard error. A signed source loses its signature: run 'spkg sign' afterwards.
     quiet: { type: 'boolean', short: 'q', description: 'print only errors and the result, no progress' },
   },
   examples: ['spkg pack examples/crooked-inn -o crooked-inn.spkg'],
-  async run({ values, positionals, io }) {
-    const out = values.output
-    if (typeof out !== 'string' || out === '') throw new UsageError('missing -o <file.spkg>')
-    const folder = positionals[0]!
-    const quiet = values.quiet === true
-    const hostNamespaces = readNamespaces(values['host-namespace'])
-    // With the package on standard output, everything a person reads goes to standard error.
-    const { toStdout, say } = messageStream(io, out, '<file.spkg>')
-    const progress = createProgress(io, !quiet)
-    const packed = await packFolder(resolvePath(io, folder), folder, {
-      exclude: toStdout ? [] : [resolvePath(io, out)],
-      progress,
-    })
-    let diagnostics = packed.diagnostics
-    if (packed.bytes) {
-      progress.update('validating the package')
-      // The folder's findings go first; the package's own (a manifest warning again) are not repeated.
-      const report = await validatePackageBytes(packed.bytes, {
-        built: true,
-        before: packed.diagnostics,
-        hostNamespaces,
-      })
-      diagnostics = report.diagnostics
-    }
-    progress.done()
-    const color = useColor(io, toStdout ? 'stderr' : 'stdout')
-    for (const d of diagnostics) {
-      if (quiet && d.severity !== 'error' && d.severity !== 'fatal') continue
-      say.write(`${formatDiagnosticLine(d, color)}\n`)
-    }
-    if (
-      !packed.bytes ||
-      hasFatal(diagnostics) ||
-      (hasErrors(diagnostics) && values['allow-errors'] !== true)
-    ) {
-      say.write(`${folder}: ${summarize(diagnostics)}; nothing was written\n`)
-      return EXIT.invalid
-    }
-    await writeOutputAtomic(io, out, packed.bytes)
-    const stored = packed.entries.filter((e) => e.method === 0).length
-    say.write(
-      `wrote ${toStdout ? 'standard output' : out}: ${packed.entries.length} entries (${packed.entries.length - stored} deflated, ${stored} stored), ${packed.bytes.length} bytes; ${summarize(diagnostics)}\n`,
-    )
-    return EXIT.ok
-  },
+  run: (ctx) => import('./pack-run').then((m) => m.runPack(ctx)),
 }

@@ -5,15 +5,8 @@
 
 import { parseEncryptionKey } from '@spkg/integrity/encrypt'
 import type { Diagnostic } from '@spkg/manifest'
-import { type CliIO, IOFailure, type OptionSpec, UsageError } from '../cli-types'
+import { type CliIO, IOFailure, UsageError } from '../cli-types'
 import { readInput } from '../io'
-
-/** The option, shared by every command that opens a package. */
-export const DECRYPTION_KEY_OPTION: OptionSpec = {
-  type: 'string',
-  valueName: '<key-file>',
-  description: 'key of an encrypted package (.spkg.enc): a file holding 64 hex digits or base64 of 32 bytes',
-}
 
 /** Reads `--decryption-key`: a key file, else the value itself as a key; anything else is a usage error. */
 export async function readDecryptionKey(io: CliIO, value: unknown): Promise<Uint8Array | undefined> {

@@ -3,7 +3,7 @@
  * `META-PKG/author.pub` holds) or an `ed25519:<base64>` fingerprint given literally.
  */
 import { FINGERPRINT_PATTERN, parseSignifyPublicKey } from '@spkg/integrity'
-import { type CliIO, type OptionSpec, UsageError } from '../cli-types'
+import { type CliIO, UsageError } from '../cli-types'
 import { readInput } from '../io'
 
 /** Reads every `--trusted-key` value into what the reader accepts; a bad key file is a usage error. */
@@ -29,14 +29,6 @@ export async function readTrustedKeys(io: CliIO, values: unknown): Promise<strin
     keys.push(text)
   }
   return keys
-}
-
-/** `--host-namespace`, shared by every command that opens a package (validate, pack, sign, verify). */
-export const HOST_NAMESPACE_OPTION: OptionSpec = {
-  type: 'string',
-  multiple: true,
-  valueName: '<ns>',
-  description: 'register a host-extension namespace, as an embedder would; repeatable',
 }
 
 /** Reads every `--host-namespace` value. */

@@ -1,0 +1,106 @@
+/**
+ * The work of `keygen.ts` (loaded only when the command runs, so `spkg --help` stays light):
+ * `spkg keygen`: a new Ed25519 signing key pair in signify format (`<basename>.pub` and
+ * `<basename>.sec`). The secret key has no passphrase, so it is written with mode 0600, atomically,
+ * and never over an existing file unless `--force`.
+ */
+import { randomBytes } from 'node:crypto'
+import { chmod, link, lstat, rename, rm, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { generateSigningKeys } from '@spkg/integrity/sign'
+import type { CommandContext, ExitCode } from '../cli-types'
+import { type CliIO, EXIT, IOFailure, UsageError } from '../cli-types'
+import { removeOnInterrupt, resolvePath } from '../io'
+
+/** The longest comment signify accepts (its buffer is 1024 bytes with the terminating NUL). */
+const MAX_COMMENT_BYTES = 1023
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path)
+    return true
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw e
+  }
+}
+
+/**
+ * Writes `data` to `target` through a temporary file with `mode`: `rename` replaces an existing
+ * file (`--force`); `link` refuses one atomically (EEXIST), so two runs never clobber each other.
+ */
+async function writeKeyFile(target: string, data: string, mode: number, force: boolean): Promise<void> {
+  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
+  const release = removeOnInterrupt(tmp)
+  try {
+    await writeFile(tmp, data, { flag: 'wx', mode })
+    await chmod(tmp, mode)
+    if (force) await rename(tmp, target)
+    else await link(tmp, target)
+  } finally {
+    await rm(tmp, { force: true }).catch(() => {})
+    release()
+  }
+}
+
+function describe(e: unknown, shown: string): IOFailure {
+  const code = (e as NodeJS.ErrnoException)?.code
+  if (code === 'EEXIST') return new IOFailure(`'${shown}' already exists; use --force to overwrite it`)
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return new IOFailure(`cannot write '${shown}': no such directory`)
+  if (code === 'EACCES' || code === 'EPERM')
+    return new IOFailure(`cannot write '${shown}': permission denied`)
+  return new IOFailure(`cannot write '${shown}': ${(e as Error)?.message ?? String(e)}`)
+}
+
+async function run(io: CliIO, base: string, force: boolean, comment: string | undefined) {
+  const shown = { pub: `${base}.pub`, sec: `${base}.sec` }
+  const pub = resolvePath(io, shown.pub)
+  const sec = resolvePath(io, shown.sec)
+  if (!force) {
+    for (const [abs, name] of [
+      [sec, shown.sec],
+      [pub, shown.pub],
+    ] as const)
+      if (await exists(abs)) throw describe({ code: 'EEXIST' }, name)
+  }
+  const keys = await generateSigningKeys(
+    comment === undefined ? {} : { comment: comment.replace(/[\r\n]+/g, ' ').trim() || 'spkg key' },
+  )
+  try {
+    await writeKeyFile(sec, keys.secretKeyText, 0o600, force)
+  } catch (e) {
+    throw describe(e, shown.sec)
+  }
+  try {
+    await writeKeyFile(pub, keys.publicKeyText, 0o644, force)
+  } catch (e) {
+    // Never leave a secret key without its public half from this run.
+    await rm(sec, { force: true }).catch(() => {})
+    throw describe(e, shown.pub)
+  }
+  return { keys, shown }
+}
+
+/** Runs `spkg keygen` (its options and help are in `keygen.ts`). */
+export async function runKeygen({ values, io }: CommandContext): Promise<ExitCode> {
+  const base = values.output
+  if (typeof base !== 'string' || base === '') throw new UsageError('missing -o <basename>')
+  if (/\.(pub|sec)$/.test(base))
+    throw new UsageError(`give the basename without extension: -o ${base.replace(/\.(pub|sec)$/, '')}`)
+  const comment = typeof values.comment === 'string' ? values.comment : undefined
+  // signify keeps a comment in a 1024-byte buffer: a longer one makes a .pub it cannot read.
+  const commentBytes = new TextEncoder().encode(comment ?? '').length
+  if (commentBytes > MAX_COMMENT_BYTES)
+    throw new UsageError(
+      `--comment is ${commentBytes} bytes; signify reads comments of at most ${MAX_COMMENT_BYTES} bytes`,
+    )
+  const { keys, shown } = await run(io, base, values.force === true, comment)
+  io.stdout.write(
+    `wrote ${shown.pub} and ${shown.sec} (secret, mode 0600)\n` +
+      `key id:      ${keys.keyId}\n` +
+      `fingerprint: ${keys.fingerprint}\n` +
+      `Sign with 'spkg sign <file.spkg> --key ${shown.sec}' (it writes the fingerprint into the manifest); keep ${shown.sec} private.\n`,
+  )
+  return EXIT.ok
+}

@@ -1,0 +1,21 @@
+/**
+ * Options shared by several commands. Only their `--help` shape lives here: reading the values
+ * belongs to the command's work (`validate/decryption-key.ts`, `validate/trusted-keys.ts`), which
+ * `spkg --help` never loads.
+ */
+import type { OptionSpec } from '../cli-types'
+
+/** `--decryption-key`, shared by every command that opens a package. */
+export const DECRYPTION_KEY_OPTION: OptionSpec = {
+  type: 'string',
+  valueName: '<key-file>',
+  description: 'key of an encrypted package (.spkg.enc): a file holding 64 hex digits or base64 of 32 bytes',
+}
+
+/** `--host-namespace`, shared by every command that opens a package (validate, pack, sign, verify, play). */
+export const HOST_NAMESPACE_OPTION: OptionSpec = {
+  type: 'string',
+  multiple: true,
+  valueName: '<ns>',
+  description: 'register a host-extension namespace, as an embedder would; repeatable',
+}
