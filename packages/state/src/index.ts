@@ -1,6 +1,6 @@
 /**
  * @spkg/state: saving, resuming and storing reading states. The state shape itself is
- * `ReadingStateSchema` in `@spkg/manifest`; drivers live at subpaths (`@spkg/state/drivers/*`,
+ * `ReadingStateSchema` in `@spkg/manifest/schemas`; drivers live at subpaths (`@spkg/state/drivers/*`,
  * and Node-only files at `@spkg/state/node`).
  */
 export type { LoadResult, SaveOptions, StateStore, StateStoreOptions } from './create-state-store'
