@@ -7,7 +7,7 @@ import type { Issue } from './compiled/issues'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
-import { describeJsonType } from './json'
+import { describeJsonType, jsonText } from './json'
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v = root
@@ -34,7 +34,7 @@ function describeIssue(issue: Issue, value: unknown): string {
       if (value === undefined) return `is required (${EXPECTED[issue.expected!] ?? issue.expected})`
       return `must be ${EXPECTED[issue.expected!] ?? issue.expected}, got ${describeJsonType(value)}`
     case 'invalid_value':
-      return `must be one of ${issue.values!.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`
+      return `must be one of ${issue.values!.map((v) => JSON.stringify(v)).join(', ')}, got ${jsonText(value) ?? describeJsonType(value)}`
     case 'too_small':
       return issue.origin === 'string' ? 'must not be empty' : `must be at least ${String(issue.minimum)}`
     case 'too_big':

@@ -45,3 +45,15 @@ export function describeJsonType(value: unknown): string {
       return `a ${typeof value}`
   }
 }
+
+/**
+ * `JSON.stringify(value)`, or `undefined` when it cannot be written (nested past the engine's
+ * stack, a cycle or a BigInt): what the parsers compare and quote without throwing.
+ */
+export function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return undefined
+  }
+}

@@ -237,3 +237,19 @@ describe('$schema (the editor hint the README recommends)', () => {
     expect(r.diagnostics).toMatchObject([{ code: 'manifest/unknown-field', field: '/$schemas' }])
   })
 })
+
+describe('values nested past the stack', () => {
+  const deep = `${'['.repeat(20000)}${']'.repeat(20000)}`
+  it('a deep value where a field allows any JSON is kept, without a crash', () => {
+    const r = parseManifestText(
+      `{"id":"${ID}","allowed_urls":[{"alias":"a","url":"https://x.org","params":{"p":${deep}}}]}`,
+    )
+    expect(r.manifest?.allowed_urls?.[0]?.alias).toBe('a')
+    expect(r.diagnostics.filter((d) => d.severity !== 'info')).toEqual([])
+  })
+  it('a deep value where a field wants a word is reported, without a crash', () => {
+    const r = parseManifestText(`{"id":"${ID}","direction":${deep}}`)
+    expect(r.diagnostics).toMatchObject([{ code: 'manifest/invalid-direction', field: '/direction' }])
+    expect(r.diagnostics[0]?.message).toContain('got an array')
+  })
+})

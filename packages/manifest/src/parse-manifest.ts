@@ -11,7 +11,7 @@ import { createDiagnostic } from './diagnostic-helpers'
 import { fastField, nameBareParts } from './fast/fast-fields'
 import { MANIFEST_FIELD_NAMES, type ManifestField } from './fields'
 import { issuesToDiagnostics } from './issues-to-diagnostics'
-import { describeJsonType, isPlainObject, parseJsonText } from './json'
+import { describeJsonType, isPlainObject, jsonText, parseJsonText } from './json'
 import { normalizeField } from './normalize'
 import { runManifestRules } from './rules'
 import type { Manifest } from './schema'
@@ -110,6 +110,17 @@ export function validateFieldWithSchema(
   if (r.success) return { ok: true, value: r.data }
   out.push(...issuesToDiagnostics(r.issues, root, [field], { path, codeFor, describe }))
   return { ok: false }
+}
+
+/**
+ * Normalising made the difference: the result's JSON differs from what was written and is the
+ * normalised value's. Values too deep to write as JSON count as not normalised.
+ */
+function sameJsonDiffers(raw: unknown, normalized: unknown, result: unknown): boolean {
+  const out = jsonText(result)
+  if (out === undefined) return false
+  const written = jsonText(raw)
+  return written !== undefined && written !== out && jsonText(normalized) === out
 }
 
 /** The wording of {@link parseManifestWith}'s findings, compiled only when one is made. */
@@ -211,10 +222,7 @@ export function parseManifestWith(
     // dropping members) made the difference. When the value is known to serialise like the
     // normalised input, that is: normalising changed the JSON, which `normalizeField` does
     // exactly when it returns a new value.
-    const looser = r.same
-      ? !Object.is(normalized, raw)
-      : JSON.stringify(raw) !== JSON.stringify(r.value) &&
-        JSON.stringify(normalized) === JSON.stringify(r.value)
+    const looser = r.same ? !Object.is(normalized, raw) : sameJsonDiffers(raw, normalized, r.value)
     if (looser) diagnostics.push(report.normalized(path, field))
   }
   const keys = Object.keys(value)

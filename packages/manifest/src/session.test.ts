@@ -39,3 +39,18 @@ describe('session.json', () => {
     expect(() => parseSession(v)).not.toThrow()
   })
 })
+
+describe('values nested past the stack', () => {
+  it('are an error of their key, not a crash', () => {
+    const deep = `${'['.repeat(20000)}${']'.repeat(20000)}`
+    const r = parseSessionText(`{"gold": 3, "deep": ${deep}}`)
+    expect(r.session).toEqual({ gold: 3 })
+    expect(r.diagnostics).toMatchObject([
+      {
+        code: 'session/invalid-value',
+        field: '/deep',
+        message: '"deep" nests too deeply to be read as JSON data.',
+      },
+    ])
+  })
+})

@@ -18,6 +18,18 @@ export interface SessionResult {
   diagnostics: Diagnostic[]
 }
 
+/** The JSON value check, or `tooDeep` when the value nests past the engine's stack. */
+function checkJsonValueWithin(
+  v: unknown,
+): ReturnType<typeof checkJsonValue> | { success: false; tooDeep: true } {
+  try {
+    return checkJsonValue(v)
+  } catch (e) {
+    if (e instanceof RangeError) return { success: false, tooDeep: true }
+    throw e
+  }
+}
+
 /**
  * Parses a `session.json` value. A value that is not JSON data (a function, `undefined`,
  * a non-finite number) is an error and left out; a key a story cannot read is a warning.
@@ -39,12 +51,14 @@ export function parseSession(value: unknown, options: { path?: string } = {}): S
   const session: Session = {}
   for (const [key, v] of Object.entries(value)) {
     const field = toPointer([key])
-    const r = checkJsonValue(v)
+    const r = checkJsonValueWithin(v)
     if (!r.success) {
       diagnostics.push(
         createDiagnostic(
           'session/invalid-value',
-          `"${key}" must be JSON data (a scalar, array or object of those).`,
+          'tooDeep' in r
+            ? `"${key}" nests too deeply to be read as JSON data.`
+            : `"${key}" must be JSON data (a scalar, array or object of those).`,
           {
             path,
             field,
