@@ -11,11 +11,10 @@
  * (`fast-fields.property.test.ts` checks that equivalence on arbitrary input).
  *
  * Measured gain over the compiled checks alone (scripts/measure-fast.ts: a fresh process per
- * sample, first parse, on and off alternating; medians and quartiles, 2-core machine shared with
- * other work): a 250-part manifest with 500 digests, 5.9 ms (3.0-7.4) against 20.9 ms
- * (20.6-24.4) at load 11, 14.9 ms (6.4-18.8) against 25.4 ms (22.5-30.9) at load 20; a 5-part
- * manifest, 0.72 ms (0.69-0.75) against 1.11 ms (1.07-3.19). Kept: the gain is well above the
- * spread of either figure.
+ * sample, first parse, on and off alternating, 21 each; medians and quartiles, 2-core machine):
+ * a 250-part manifest with 500 digests, 2.33 ms (2.29-2.37) against 5.35 ms (5.16-5.62) at
+ * load 1.8 (14.9 against 25.4 ms at load 20); a 5-part manifest, 0.75 ms (0.74-0.82) against
+ * 1.03 ms (1.03-1.05). Kept: the gain is well above the spread of either figure.
  */
 
 import type { ManifestField } from '../fields'

@@ -7,10 +7,10 @@
  * schema, never less; `reading-state.test.ts` checks that both give the same result.
  *
  * Measured gain over the compiled check alone (scripts/measure-fast.ts: a fresh process per
- * sample, first parse, on and off alternating; medians and quartiles): a 75,000-choice state,
- * 631 ms (536-730) against 988 ms (832-1112) at load 20 (380 against 606 ms at load 11); a
- * 20-choice state, 0.41 ms (0.40-0.47) against 1.05 ms (1.00-5.43). Kept: the gain is well above
- * the spread.
+ * sample, first parse, on and off alternating, 21 each; medians and quartiles): a 75,000-choice
+ * state, 124 ms (121-129) against 189 ms (181-200) at load 1.8 (631 against 988 ms at load 20);
+ * a 20-choice state, 0.39 ms (0.38-0.48) against 0.98 ms (0.90-1.05). Kept: the gain is well
+ * above the spread.
  */
 import { checkSavedAt } from '../compiled/validators'
 import { isPlainObject } from '../json'
