@@ -12,6 +12,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Most JSON values a body of this route may hold (see {@link MAX_BODY_VALUES}). */
     maxBodyValues?: number
+    /** Most object members (keys) a body of this route may hold; absent: as many as values. */
+    maxBodyMembers?: number
   }
 }
 
@@ -27,19 +29,33 @@ export const MAX_BODY_VALUES = 10_000
 
 /** A problem the scan found before parsing. */
 export interface JsonScanProblem {
-  kind: 'depth' | 'values'
+  kind: 'depth' | 'values' | 'members'
+}
+
+/** The bounds of {@link scanJson}. */
+export interface JsonScanLimits {
+  depth: number
+  values: number
+  /**
+   * Object members (keys), which cost several times an array item to parse and store (an object of 55,000 keys:
+   * ~30 ms of JSON.parse, against ~5 ms for 125,000 empty arrays). @default values
+   */
+  members?: number
 }
 
 /**
  * Scans JSON text without parsing it, in one linear pass with no recursion: refuses nesting deeper than
- * `maxDepth` and more than `maxValues` values. Text that is not JSON is left for `JSON.parse` to refuse (the
+ * `limits.depth`, more than `limits.values` values and more than `limits.members` object members. Text that is not JSON is left for `JSON.parse` to refuse (the
  * counts of broken text are approximate; the verdict on it is JSON.parse's).
  *
  * @example
- * scanJson('[[[]]]', 2, 100) // { kind: 'depth' }
- * scanJson('{"a":[1,2]}', 64, 100) // undefined (4 values)
+ * scanJson('[[[]]]', { depth: 2, values: 100 }) // { kind: 'depth' }
+ * scanJson('{"a":[1,2]}', { depth: 64, values: 100 }) // undefined (4 values, 1 member)
  */
-export function scanJson(text: string, maxDepth: number, maxValues: number): JsonScanProblem | undefined {
+export function scanJson(text: string, limits: JsonScanLimits): JsonScanProblem | undefined {
+  const { depth: maxDepth, values: maxValues } = limits
+  const maxMembers = limits.members ?? maxValues
+  let members = 0
   // 1: array, 2: object, per open level; the depth is bounded, so is this array.
   const open = new Uint8Array(maxDepth + 2)
   let depth = 0
@@ -84,6 +100,7 @@ export function scanJson(text: string, maxDepth: number, maxValues: number): Jso
         if (open[depth] === 1 && ++values > maxValues) return { kind: 'values' }
         break
       case 0x3a: // :
+        if (++members > maxMembers) return { kind: 'members' }
         if (++values > maxValues) return { kind: 'values' }
         break
     }
@@ -160,16 +177,16 @@ type JsonParser = (request: FastifyRequest, body: string, done: ParserDone) => v
 export function boundedJsonParser(app: FastifyInstance): JsonParser {
   const parse = app.getDefaultJsonParser('error', 'error') as unknown as JsonParser
   return (request, body, done) => {
-    const maxValues = request.routeOptions.config.maxBodyValues ?? MAX_BODY_VALUES
-    const problem = scanJson(body, MAX_BODY_DEPTH, maxValues)
+    const { maxBodyValues = MAX_BODY_VALUES, maxBodyMembers } = request.routeOptions.config
+    const problem = scanJson(body, { depth: MAX_BODY_DEPTH, values: maxBodyValues, members: maxBodyMembers })
     if (problem?.kind === 'depth') return done(invalid(`body: nests deeper than ${MAX_BODY_DEPTH} levels`))
-    if (problem?.kind === 'values') {
+    if (problem) {
+      const [limit, what] =
+        problem.kind === 'members'
+          ? [maxBodyMembers ?? maxBodyValues, 'object members (keys)']
+          : [maxBodyValues, 'JSON values (objects, arrays and scalars)']
       return done(
-        new ApiError(
-          413,
-          'PAYLOAD_TOO_LARGE',
-          `body: more than ${maxValues.toLocaleString('en')} JSON values (objects, arrays and scalars)`,
-        ),
+        new ApiError(413, 'PAYLOAD_TOO_LARGE', `body: more than ${limit.toLocaleString('en')} ${what}`),
       )
     }
     parse(request, body, (err, value) => {

@@ -68,14 +68,19 @@ const bodyRoutes = (nested: string) =>
 
 describe('scanJson', () => {
   it('counts every value once and measures depth without recursion', () => {
-    expect(scanJson('{"a":[1,2,{"b":null}],"c":"x,y:[{"}', 64, 7)).toBeUndefined()
-    expect(scanJson('{"a":[1,2,{"b":null}],"c":"x,y:[{"}', 64, 6)).toEqual({ kind: 'values' })
-    expect(scanJson('[[],[],[]]', 64, 4)).toBeUndefined()
-    expect(scanJson('[[],[],[]]', 64, 3)).toEqual({ kind: 'values' })
-    expect(scanJson('"a\\"[[[[["', 2, 10)).toBeUndefined()
-    expect(scanJson(deep(64), 64, 1000)).toBeUndefined()
-    expect(scanJson(deep(65), 64, 1000)).toEqual({ kind: 'depth' })
-    expect(scanJson('['.repeat(1_000_000), 64, 1000)).toEqual({ kind: 'depth' })
+    expect(scanJson('{"a":[1,2,{"b":null}],"c":"x,y:[{"}', { depth: 64, values: 7 })).toBeUndefined()
+    expect(scanJson('{"a":[1,2,{"b":null}],"c":"x,y:[{"}', { depth: 64, values: 6 })).toEqual({
+      kind: 'values',
+    })
+    expect(scanJson('[[],[],[]]', { depth: 64, values: 4 })).toBeUndefined()
+    expect(scanJson('[[],[],[]]', { depth: 64, values: 3 })).toEqual({ kind: 'values' })
+    expect(scanJson('"a\\"[[[[["', { depth: 2, values: 10 })).toBeUndefined()
+    expect(scanJson('{"a":{"b":1,"c":[2]}}', { depth: 64, values: 100, members: 2 })).toEqual({
+      kind: 'members',
+    })
+    expect(scanJson(deep(64), { depth: 64, values: 1000 })).toBeUndefined()
+    expect(scanJson(deep(65), { depth: 64, values: 1000 })).toEqual({ kind: 'depth' })
+    expect(scanJson('['.repeat(1_000_000), { depth: 64, values: 1000 })).toEqual({ kind: 'depth' })
   })
 
   it('finds a bad string at any depth, keys included', () => {

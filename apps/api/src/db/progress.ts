@@ -6,29 +6,51 @@ import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db } from './index'
 import { readingProgress } from './schema'
 
-/** A stored reading state. */
-export interface ProgressRecord {
-  state: unknown
-  revision: number
-  updatedAt: string
-}
+/**
+ * The per-user quota of saved reading states, enforced by the trigger `reading_progress_quota` (migration
+ * 0002_storage_bounds, which holds the same figures): an insert or update over it fails with SQLSTATE
+ * {@link PROGRESS_QUOTA_SQLSTATES}.
+ */
+export const PROGRESS_QUOTA = Object.freeze({
+  /** Saved states per user: one per story being read. */
+  states: 200,
+  /** Bytes of JSON text over all of a user's states: 16 MiB, 30 of the largest states the engine bench makes. */
+  bytes: 16 * 1024 * 1024,
+})
 
-const cols = {
-  state: readingProgress.state,
-  revision: readingProgress.revision,
-  updatedAt: readingProgress.updatedAt,
-}
-const toRecord = (r: { state: unknown; revision: number; updatedAt: Date }): ProgressRecord => ({
-  ...r,
+/** SQLSTATEs of the quota trigger: over the count, over the bytes. */
+export const PROGRESS_QUOTA_SQLSTATES = { states: 'RQ001', bytes: 'RQ002' } as const
+
+/** What a write returns: never the state itself (reading it back would parse it). */
+const written = { revision: readingProgress.revision, updatedAt: readingProgress.updatedAt }
+const toWritten = (r: { revision: number; updatedAt: Date }) => ({
+  revision: r.revision,
   updatedAt: new Date(r.updatedAt).toISOString(),
 })
 const key = (userSub: string, storyId: string) =>
   and(eq(readingProgress.userSub, userSub), eq(readingProgress.storyId, storyId))
 
-/** The caller's saved state of one story. */
-export async function getProgress(db: Db, userSub: string, storyId: string) {
-  const [row] = await db.select(cols).from(readingProgress).where(key(userSub, storyId)).limit(1)
-  return row ? toRecord(row) : undefined
+/**
+ * The caller's saved state of one story as JSON text, as the database holds it: validated when it was saved,
+ * sent as is (no parse, no re-validation, no re-serialisation on the way out).
+ */
+export async function getProgressText(db: Db, userSub: string, storyId: string) {
+  const [row] = await db
+    .select({ text: sql<string>`${readingProgress.state}::text`, revision: readingProgress.revision })
+    .from(readingProgress)
+    .where(key(userSub, storyId))
+    .limit(1)
+  return row
+}
+
+/** The revision of the caller's saved state of one story. */
+export async function getRevision(db: Db, userSub: string, storyId: string) {
+  const [row] = await db
+    .select({ revision: readingProgress.revision })
+    .from(readingProgress)
+    .where(key(userSub, storyId))
+    .limit(1)
+  return row?.revision
 }
 
 /** The caller's saved stories. */
@@ -45,14 +67,28 @@ export async function listProgress(db: Db, userSub: string) {
   return rows.map((r) => ({ ...r, updatedAt: new Date(r.updatedAt).toISOString() }))
 }
 
+/** A state to write: its JSON text (stored as jsonb) and that text's size in bytes (for the quota). */
+export interface StateText {
+  text: string
+  bytes: number
+}
+
+/** The JSON text of a state, measured. */
+export function stateText(state: unknown): StateText {
+  const text = JSON.stringify(state)
+  return { text, bytes: Buffer.byteLength(text) }
+}
+
+const jsonb = (s: StateText) => sql`${s.text}::jsonb`
+
 /** First save: inserts revision 1, or returns undefined when a state exists already. */
-export async function createProgress(db: Db, userSub: string, storyId: string, state: unknown) {
+export async function createProgress(db: Db, userSub: string, storyId: string, state: StateText) {
   const [row] = await db
     .insert(readingProgress)
-    .values({ userSub, storyId, state, revision: 1 })
+    .values({ userSub, storyId, state: jsonb(state), stateBytes: state.bytes, revision: 1 })
     .onConflictDoNothing()
-    .returning(cols)
-  return row ? toRecord(row) : undefined
+    .returning(written)
+  return row ? toWritten(row) : undefined
 }
 
 /**
@@ -63,7 +99,7 @@ export async function updateProgress(
   db: Db,
   userSub: string,
   storyId: string,
-  state: unknown,
+  state: StateText,
   ifRevision: number | '*',
 ) {
   const cond =
@@ -72,10 +108,15 @@ export async function updateProgress(
       : and(key(userSub, storyId), eq(readingProgress.revision, ifRevision))
   const [row] = await db
     .update(readingProgress)
-    .set({ state, revision: sql`${readingProgress.revision} + 1`, updatedAt: sql`now()` })
+    .set({
+      state: jsonb(state),
+      stateBytes: state.bytes,
+      revision: sql`${readingProgress.revision} + 1`,
+      updatedAt: sql`now()`,
+    })
     .where(cond)
-    .returning(cols)
-  return row ? toRecord(row) : undefined
+    .returning(written)
+  return row ? toWritten(row) : undefined
 }
 
 /** Deletes a saved state (conditionally on `ifRevision` when given); false when nothing matched. */
