@@ -140,7 +140,7 @@ describe('reading-state caps', () => {
 
   it('sends the stored state as stored: never re-validated on the way out', async () => {
     await t.tdb.db.execute(
-      sql`insert into reading_progress (user_sub, story_id, state) values ('limits-user', 'legacy', '{"format":1,"odd":true}'::jsonb)`,
+      sql`insert into reading_progress (user_sub, story_id, state) values ('limits-user', 'legacy', '{"format":1,"odd":true}')`,
     )
     const res = await t.app.inject({ url: '/api/progress/legacy', headers: bearer('limits-user', 'reader') })
     expect(res.statusCode).toBe(200)
@@ -153,7 +153,7 @@ describe('per-user quota', () => {
     const who = 'quota-count'
     await t.tdb.db.execute(
       sql`insert into reading_progress (user_sub, story_id, state, state_bytes)
-          select ${who}, 'filled-' || g, '{}'::jsonb, 2 from generate_series(1, ${PROGRESS_QUOTA.states}) g`,
+          select ${who}, 'filled-' || g, '{}', 2 from generate_series(1, ${PROGRESS_QUOTA.states}) g`,
     )
     const res = await put('one-more', JSON.stringify(base), who)
     expect(res.statusCode).toBe(409)
@@ -173,7 +173,7 @@ describe('per-user quota', () => {
     const who = 'quota-bytes'
     await t.tdb.db.execute(
       sql`insert into reading_progress (user_sub, story_id, state, state_bytes)
-          values (${who}, 'heavy', '{}'::jsonb, ${PROGRESS_QUOTA.bytes - 100})`,
+          values (${who}, 'heavy', '{}', ${PROGRESS_QUOTA.bytes - 100})`,
     )
     const res = await put('next', JSON.stringify(base), who)
     expect(res.statusCode).toBe(409)
@@ -187,7 +187,7 @@ describe('per-user quota', () => {
     const who = 'quota-race'
     await t.tdb.db.execute(
       sql`insert into reading_progress (user_sub, story_id, state, state_bytes)
-          select ${who}, 'filled-' || g, '{}'::jsonb, 2 from generate_series(1, ${PROGRESS_QUOTA.states - 3}) g`,
+          select ${who}, 'filled-' || g, '{}', 2 from generate_series(1, ${PROGRESS_QUOTA.states - 3}) g`,
     )
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) => put(`race-${i}`, JSON.stringify(base), who)),

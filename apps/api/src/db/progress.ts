@@ -36,7 +36,7 @@ const key = (userSub: string, storyId: string) =>
  */
 export async function getProgressText(db: Db, userSub: string, storyId: string) {
   const [row] = await db
-    .select({ text: sql<string>`${readingProgress.state}::text`, revision: readingProgress.revision })
+    .select({ text: readingProgress.state, revision: readingProgress.revision })
     .from(readingProgress)
     .where(key(userSub, storyId))
     .limit(1)
@@ -67,7 +67,7 @@ export async function listProgress(db: Db, userSub: string) {
   return rows.map((r) => ({ ...r, updatedAt: new Date(r.updatedAt).toISOString() }))
 }
 
-/** A state to write: its JSON text (stored as jsonb) and that text's size in bytes (for the quota). */
+/** A state to write: its JSON text (stored as is) and that text's size in bytes (for the quota). */
 export interface StateText {
   text: string
   bytes: number
@@ -79,13 +79,11 @@ export function stateText(state: unknown): StateText {
   return { text, bytes: Buffer.byteLength(text) }
 }
 
-const jsonb = (s: StateText) => sql`${s.text}::jsonb`
-
 /** First save: inserts revision 1, or returns undefined when a state exists already. */
 export async function createProgress(db: Db, userSub: string, storyId: string, state: StateText) {
   const [row] = await db
     .insert(readingProgress)
-    .values({ userSub, storyId, state: jsonb(state), stateBytes: state.bytes, revision: 1 })
+    .values({ userSub, storyId, state: state.text, stateBytes: state.bytes, revision: 1 })
     .onConflictDoNothing()
     .returning(written)
   return row ? toWritten(row) : undefined
@@ -109,7 +107,7 @@ export async function updateProgress(
   const [row] = await db
     .update(readingProgress)
     .set({
-      state: jsonb(state),
+      state: state.text,
       stateBytes: state.bytes,
       revision: sql`${readingProgress.revision} + 1`,
       updatedAt: sql`now()`,

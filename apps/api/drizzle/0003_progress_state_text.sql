@@ -1,0 +1,1 @@
+ALTER TABLE "reading_progress" ALTER COLUMN "state" SET DATA TYPE text;
