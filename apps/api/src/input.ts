@@ -162,6 +162,13 @@ export function findBadString(value: unknown): { path: string; problem: string }
   return undefined
 }
 
+const BODY_TEXT = Symbol('spkg.bodyText')
+
+/** The JSON text a request's body was parsed from (undefined when the body was not JSON). */
+export function bodyTextOf(request: FastifyRequest): string | undefined {
+  return (request as unknown as { [BODY_TEXT]?: string })[BODY_TEXT]
+}
+
 const invalid = (message: string) => new ApiError(400, 'VALIDATION_FAILED', message)
 
 type ParserDone = (err: Error | null, body?: unknown) => void
@@ -211,6 +218,7 @@ export function boundedJsonParser(app: FastifyInstance): JsonParser {
         const bad = findBadString(value)
         if (bad) return done(invalid(`body${bad.path}: ${bad.problem}`))
       }
+      ;(request as unknown as { [BODY_TEXT]?: string })[BODY_TEXT] = body
       done(null, value)
     })
   }

@@ -138,6 +138,16 @@ describe('reading-state caps', () => {
     expect(huge.json().message).toBe('body.variables: numbers must be finite')
   })
 
+  it('stores the text as sent, or without the fields validation drops', async () => {
+    const who = bearer('limits-user', 'reader')
+    const sent = ` ${JSON.stringify(base, null, 1)}`
+    expect((await put('verbatim', sent)).statusCode).toBe(201)
+    expect((await t.app.inject({ url: '/api/progress/verbatim', headers: who })).body).toBe(sent)
+    const extra = JSON.stringify({ ...base, extra: 'x'.repeat(100), rng: { ...base.rng, more: 1 } })
+    expect((await put('extra', extra)).statusCode).toBe(201)
+    expect((await t.app.inject({ url: '/api/progress/extra', headers: who })).json()).toEqual(base)
+  })
+
   it('sends the stored state as stored: never re-validated on the way out', async () => {
     await t.tdb.db.execute(
       sql`insert into reading_progress (user_sub, story_id, state) values ('limits-user', 'legacy', '{"format":1,"odd":true}')`,
