@@ -1,0 +1,208 @@
+/**
+ * `pnpm bench api-stall`: can one signed-in user stall the API from inside the rate limits (issue 15, finding 1)?
+ * A real server process (`apps/api/src/server.ts`, PGlite in memory, or PostgreSQL with `DATABASE_URL`) on
+ * 127.0.0.1, tokens from the development OpenID provider. A prober asks `GET /api/health` every 20 ms (its
+ * latency is what every other user feels); one user sends progress requests at the allowed rate, 10 a second (the
+ * route's burst tier; the 100-a-minute tier then answers 429), cycling through worst-case bodies: ~1 MB of empty
+ * arrays (the issue's, ~349,000 values), the most keys allowed (24,900 variables), the most values allowed
+ * (124,900 empty arrays), an invalid body of 24,900 empty choice groups, the largest real state's shape, and a GET
+ * and a HEAD of the saved state. Baseline (prober alone) 5 s, attack 12 s (120 requests: the minute's 100 plus 20
+ * refused). Target: health p99 under 50 ms during the attack.
+ *
+ * `API_ROOT=/path/to/another/checkout` runs that checkout's server (to measure a version before a change).
+ */
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { loadavg } from 'node:os'
+import { join } from 'node:path'
+import { startDevIdp } from '../../apps/api/src/dev-idp/index.ts'
+import { createPgDatabase } from '../../apps/api/test/helpers/db.ts'
+
+const ROOT = process.env.API_ROOT ?? join(import.meta.dirname, '..', '..')
+const BASELINE_S = Number(process.env.BASELINE_S ?? 5)
+const ATTACK_S = Number(process.env.ATTACK_S ?? 12)
+const PROBE_MS = 20
+const RATE = 10 // requests a second: the route's burst tier
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+  })
+
+const base = {
+  format: 1,
+  id: 'bench',
+  variables: {} as Record<string, unknown>,
+  choices: {} as Record<string, string[]>,
+  visitedChoiceGroups: [] as string[],
+  rng: { algorithm: 'mulberry32', seed: 1, state: 2 },
+  visitedParts: [] as string[],
+  renderedParagraph: 0,
+}
+const withVariablesText = (inner: string) =>
+  JSON.stringify(base).replace('"variables":{}', `"variables":${inner}`)
+const keys = (n: number) => {
+  const o: Record<string, number> = {}
+  for (let i = 0; i < n; i++) o[`k${i}`] = i
+  return o
+}
+const realLike = () => {
+  const variables: Record<string, unknown> = { gold: 88_374, r: 2 }
+  const choices: Record<string, string[]> = {}
+  for (let g = 0; g < 1960; g++) {
+    variables[`story/0001-rooms.sty:s${g}@visits`] = g % 120
+    choices[`s${g}/c`] = Array.from({ length: 38 }, (_, i) => `o${i % 4}`)
+  }
+  return JSON.stringify({ ...base, variables, choices, visitedChoiceGroups: Object.keys(choices) })
+}
+const groups: Record<string, string[]> = {}
+for (let i = 0; i < 24_900; i++) groups[`g${i}`] = []
+const BODIES: Array<[string, string]> = [
+  ['1 MB of empty arrays', withVariablesText(`{"v":[${'[],'.repeat(349_000)}[]]}`)],
+  ['24,900 variables', JSON.stringify({ ...base, variables: keys(24_900) })],
+  ['124,900 empty arrays', withVariablesText(`{"v":[${'[],'.repeat(124_880)}[]]}`)],
+  ['invalid: 24,900 empty groups', JSON.stringify({ ...base, choices: groups })],
+  ['largest real state shape', realLike()],
+]
+
+const pg = process.env.DATABASE_URL ? await createPgDatabase() : undefined
+const idp = await startDevIdp({ audience: 'spkg-api' })
+const port = await freePort()
+const url = `http://127.0.0.1:${port}`
+const server = spawn(
+  process.execPath,
+  ['--conditions=@spkg/source', '--import', 'tsx', join(ROOT, 'apps/api/src/server.ts')],
+  {
+    cwd: join(ROOT, 'apps/api'),
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'error',
+      OIDC_ISSUER: idp.issuer,
+      OIDC_AUDIENCE: 'spkg-api',
+      ...(pg ? { DATABASE_URL: pg.url } : { DATABASE_URL: '', PGLITE_DIR: 'memory://' }),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+)
+const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? Number.NaN
+}
+
+/** Asks /api/health every PROBE_MS until `stop`; latencies in ms (a timeout counts as 30,000). */
+async function probe(stop: Promise<void>): Promise<number[]> {
+  const out: number[] = []
+  let done = false
+  void stop.then(() => {
+    done = true
+  })
+  const pending: Promise<void>[] = []
+  while (!done) {
+    const t0 = performance.now()
+    pending.push(
+      fetch(`${url}/api/health`, { signal: AbortSignal.timeout(30_000) })
+        .then(async (r) => {
+          await r.arrayBuffer()
+          out.push(performance.now() - t0)
+        })
+        .catch(() => {
+          out.push(30_000)
+        }),
+    )
+    await new Promise((r) => setTimeout(r, PROBE_MS))
+  }
+  await Promise.all(pending)
+  return out
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+try {
+  for (let i = 0; ; i++) {
+    if (i > 600) throw new Error('the server did not start in 60 s')
+    const ok = await fetch(`${url}/api/health`)
+      .then((r) => r.ok)
+      .catch(() => false)
+    if (ok) break
+    await sleep(100)
+  }
+  const token = await idp.mintToken('dev-reader')
+  const auth = { authorization: `Bearer ${token}` }
+  // Seed: the state GET and HEAD read is the largest accepted one (or, before the caps, the 1 MB one).
+  const seeded = await fetch(`${url}/api/progress/seed`, {
+    method: 'PUT',
+    headers: { ...auth, 'content-type': 'application/json', 'if-none-match': '*' },
+    body: BODIES[2]?.[1],
+  })
+  for (const id of ['s0', 's1', 's2']) {
+    await fetch(`${url}/api/progress/${id}`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json', 'if-none-match': '*' },
+      body: JSON.stringify(base),
+    })
+  }
+  console.log(`seed state: ${seeded.status}`)
+  await sleep(1500) // the seeding request leaves the burst tier
+
+  const baseline = await probe(sleep(BASELINE_S * 1000))
+  const statuses = new Map<string, Map<number, number>>()
+  const attack = async () => {
+    const sends: Promise<void>[] = []
+    const kinds = [...BODIES.map(([name]) => name), 'GET', 'HEAD']
+    for (let i = 0; i < ATTACK_S * RATE; i++) {
+      const kind = kinds[i % kinds.length] as string
+      const body = BODIES.find(([name]) => name === kind)?.[1]
+      const init: RequestInit = body
+        ? {
+            method: 'PUT',
+            headers: { ...auth, 'content-type': 'application/json', 'if-match': '*' },
+            body,
+          }
+        : { method: kind, headers: auth }
+      sends.push(
+        fetch(`${url}/api/progress/${body ? `s${i % 3}` : 'seed'}`, {
+          ...init,
+          signal: AbortSignal.timeout(30_000),
+        })
+          .then(async (r) => {
+            await r.arrayBuffer()
+            return r.status
+          })
+          .catch(() => 0)
+          .then((status) => {
+            const m = statuses.get(kind) ?? new Map<number, number>()
+            m.set(status, (m.get(status) ?? 0) + 1)
+            statuses.set(kind, m)
+          }),
+      )
+      await sleep(1000 / RATE)
+    }
+    await Promise.all(sends)
+  }
+  const during = await probe(attack())
+  const load = loadavg().map((l) => l.toFixed(2))
+  const row = (name: string, xs: number[]) =>
+    `| ${name} | ${xs.length} | ${percentile(xs, 50).toFixed(1)} | ${percentile(xs, 99).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |`
+  console.log(`\nAPI ${ROOT}, ${pg ? 'PostgreSQL' : 'PGlite'}; load average ${load.join(' ')}\n`)
+  console.log('| /api/health | requests | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|')
+  console.log(row('prober alone', baseline))
+  console.log(row('during the attack', during))
+  console.log('\n| attacker request | answers (status × count; 0 = no answer in 30 s) |\n|---|---|')
+  for (const [kind, m] of statuses) {
+    console.log(`| ${kind} | ${[...m].map(([s, n]) => `${s} × ${n}`).join(', ')} |`)
+  }
+} finally {
+  server.kill('SIGTERM')
+  await Promise.race([exited, sleep(15_000)])
+  if (server.exitCode === null) server.kill('SIGKILL')
+  await idp.close()
+  await pg?.drop()
+}
