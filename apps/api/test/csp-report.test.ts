@@ -101,7 +101,7 @@ describe('POST /api/csp-report', () => {
         format: 'report-uri' as const,
         documentUri: `https://x/${i}`,
       })),
-      5,
+      { kept: 5 },
     )
     const all = await rows()
     expect(all.length).toBeLessThanOrEqual(6)

@@ -7,7 +7,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { type CspViolation, storeCspViolations } from '../db/csp-reports'
+import { type CspViolation, cspSourceKey, storeCspViolations } from '../db/csp-reports'
 import type { Db } from '../db/index'
 import { errorResponses } from '../errors'
 import { boundedJsonParser } from '../input'
@@ -130,13 +130,13 @@ export const cspReportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
         tags: ['security'],
         summary: 'CSP violation report intake',
         description:
-          'Public. Accepts application/csp-report and application/reports+json (also application/json). Stored bounded; throttled at 10/s and 100/min.',
+          'Public. Accepts application/csp-report and application/reports+json (also application/json). Identical reports are counted in one row; one client address holds at most 100 distinct reports; the newest 10,000 are kept. Throttled at 10/s and 100/min.',
         body: CspBodySchema,
         response: { 204: z.null().meta({ description: 'accepted' }), ...errorResponses(400, 413, 415, 429) },
       },
     },
     async (request, reply) => {
-      await storeCspViolations(db, normalise(request.body))
+      await storeCspViolations(db, normalise(request.body), { source: cspSourceKey(request.ip) })
       return reply.code(204).send(null)
     },
   )
