@@ -74,6 +74,8 @@ export const profiles = pgTable(
     displayName: varchar('display_name', { length: 100 }),
     avatar: varchar('avatar', { length: 2048 }),
     bio: varchar('bio', { length: 1000 }),
+    /** When the last `profile_changed` auth event of this profile was recorded (at most one an hour). */
+    eventAt: timestamp('event_at', { withTimezone: true }).notNull().defaultNow(),
     ...timestamps,
   },
   (t) => [primaryKey({ columns: [t.sub, t.role] })],

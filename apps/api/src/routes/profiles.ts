@@ -13,16 +13,35 @@ const RoleParamsSchema = z.strictObject({
   role: z.enum(ROLES, { message: `role must be one of ${ROLES.join(', ')}` }),
 })
 
+/**
+ * An avatar: an absolute https URL with a host and no credentials, stored as its parsed, normalised `URL.href`
+ * (`https://a.example/"><script>` is kept as `https://a.example/%22%3E%3Cscript%3E`, never as typed).
+ */
+export const AvatarSchema = z
+  .string()
+  .max(2048)
+  .transform((s, ctx) => {
+    let url: URL | undefined
+    try {
+      url = new URL(s)
+    } catch {}
+    if (url?.protocol !== 'https:' || !url.hostname || url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: 'avatar must be an https:// URL' })
+      return z.NEVER
+    }
+    if (url.href.length > 2048) {
+      ctx.addIssue({ code: 'custom', message: 'avatar must be at most 2048 characters once normalised' })
+      return z.NEVER
+    }
+    return url.href
+  })
+  .meta({ description: 'https:// URL of the avatar image, stored normalised' })
+
 /** Body of PUT /api/auth/profiles/:role. */
 export const ProfileBodySchema = z
   .strictObject({
     displayName: z.string().trim().min(1).max(100).nullable().optional(),
-    avatar: z
-      .url({ protocol: /^https$/, message: 'avatar must be an https:// URL' })
-      .max(2048)
-      .nullable()
-      .optional()
-      .meta({ description: 'https:// URL of the avatar image' }),
+    avatar: AvatarSchema.nullable().optional(),
     bio: z.string().max(1000).nullable().optional(),
   })
   .meta({
@@ -73,8 +92,9 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       const { role } = request.params
       if (!user.roles.includes(role))
         throw new ApiError(403, 'FORBIDDEN', `You do not hold the role "${role}"`)
-      const profile = await upsertProfile(db, user.sub, role, request.body)
-      recordAuthEvent(app, 'profile_changed', user.sid, { role })
+      const { profile, recordEvent } = await upsertProfile(db, user.sub, role, request.body)
+      // At most one event per profile an hour (PROFILE_EVENT_INTERVAL): auth_events stays bounded per user.
+      if (recordEvent) recordAuthEvent(app, 'profile_changed', user.sid, { role })
       return profile
     },
   )

@@ -1,0 +1,1 @@
+ALTER TABLE "profiles" ADD COLUMN "event_at" timestamp with time zone DEFAULT now() NOT NULL;
