@@ -4,8 +4,8 @@
  * 127.0.0.1, tokens from the development OpenID provider. A prober asks `GET /api/health` every 20 ms (its
  * latency is what every other user feels); one user sends progress requests at the allowed rate, 10 a second (the
  * route's burst tier; the 100-a-minute tier then answers 429), cycling through worst-case bodies: ~1 MB of empty
- * arrays (the issue's, ~349,000 values), the most keys allowed (24,900 variables), the most values allowed
- * (124,900 empty arrays), an invalid body of 24,900 empty choice groups, the largest real state's shape, and a GET
+ * arrays (the issue's, ~349,000 values), the most keys allowed (12,400 variables), the most values allowed
+ * (124,900 empty arrays), an invalid body of 12,400 empty choice groups, the largest real state's shape, and a GET
  * and a HEAD of the saved state. Baseline (prober alone) 5 s, attack 12 s (120 requests: the minute's 100 plus 20
  * refused). Target: health p99 under 50 ms during the attack.
  *
@@ -17,6 +17,13 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { startDevIdp } from '../../apps/api/src/dev-idp/index.ts'
 import { createPgDatabase } from '../../apps/api/test/helpers/db.ts'
+import {
+  emptyArraysState,
+  emptyGroupsState,
+  manyVariablesState,
+  minimalState,
+  realLikeState,
+} from '../../apps/api/test/helpers/reading-states.ts'
 
 const ROOT = process.env.API_ROOT ?? join(import.meta.dirname, '..', '..')
 const BASELINE_S = Number(process.env.BASELINE_S ?? 5)
@@ -32,40 +39,13 @@ const freePort = () =>
     })
   })
 
-const base = {
-  format: 1,
-  id: 'bench',
-  variables: {} as Record<string, unknown>,
-  choices: {} as Record<string, string[]>,
-  visitedChoiceGroups: [] as string[],
-  rng: { algorithm: 'mulberry32', seed: 1, state: 2 },
-  visitedParts: [] as string[],
-  renderedParagraph: 0,
-}
-const withVariablesText = (inner: string) =>
-  JSON.stringify(base).replace('"variables":{}', `"variables":${inner}`)
-const keys = (n: number) => {
-  const o: Record<string, number> = {}
-  for (let i = 0; i < n; i++) o[`k${i}`] = i
-  return o
-}
-const realLike = () => {
-  const variables: Record<string, unknown> = { gold: 88_374, r: 2 }
-  const choices: Record<string, string[]> = {}
-  for (let g = 0; g < 1960; g++) {
-    variables[`story/0001-rooms.sty:s${g}@visits`] = g % 120
-    choices[`s${g}/c`] = Array.from({ length: 38 }, (_, i) => `o${i % 4}`)
-  }
-  return JSON.stringify({ ...base, variables, choices, visitedChoiceGroups: Object.keys(choices) })
-}
-const groups: Record<string, string[]> = {}
-for (let i = 0; i < 24_900; i++) groups[`g${i}`] = []
+const base = minimalState
 const BODIES: Array<[string, string]> = [
-  ['1 MB of empty arrays', withVariablesText(`{"v":[${'[],'.repeat(349_000)}[]]}`)],
-  ['24,900 variables', JSON.stringify({ ...base, variables: keys(24_900) })],
-  ['124,900 empty arrays', withVariablesText(`{"v":[${'[],'.repeat(124_880)}[]]}`)],
-  ['invalid: 24,900 empty groups', JSON.stringify({ ...base, choices: groups })],
-  ['largest real state shape', realLike()],
+  ['1 MB of empty arrays', emptyArraysState(349_000)],
+  ['12,400 variables', manyVariablesState(12_400)],
+  ['124,900 empty arrays', emptyArraysState(124_900)],
+  ['invalid: 12,400 empty groups', emptyGroupsState(12_400)],
+  ['largest real state shape', realLikeState()],
 ]
 
 const pg = process.env.DATABASE_URL ? await createPgDatabase() : undefined

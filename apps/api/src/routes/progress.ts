@@ -85,11 +85,11 @@ export const READING_STATE_MAX_BYTES = 700 * 1024
 export const READING_STATE_MAX_VALUES = 125_000
 
 /**
- * Most object members (keys) in a reading state body: 25,000, 6.4× the 3,922 of the largest real state (1,962
- * variables, 1,960 choice groups): a story of 12,000 sections fits. Keys cost several times a list item to parse,
+ * Most object members (keys) in a reading state body: 12,500, 3.2× the 3,922 of the largest real state (1,962
+ * variables, 1,960 choice groups): a story of about 6,000 sections (a visit counter and a group each) fits. Keys cost several times a list item to parse,
  * validate and store.
  */
-export const READING_STATE_MAX_MEMBERS = 25_000
+export const READING_STATE_MAX_MEMBERS = 12_500
 
 const invalid = (where: string, message: string) =>
   new ApiError(400, 'VALIDATION_FAILED', `${where}: ${message}`)
@@ -282,7 +282,7 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         description:
           'Body: a reading state (the @spkg/manifest ReadingState schema). `If-None-Match: *` creates (412 if one exists); ' +
           '`If-Match: "<revision>"` replaces that revision (412 with the current ETag when stale); without either header a ' +
-          'first save is accepted and an overwrite is 428. At most 700 KiB, 125,000 JSON values and 25,000 object keys (413); per user at ' +
+          'first save is accepted and an overwrite is 428. At most 700 KiB, 125,000 JSON values and 12,500 object keys (413); per user at ' +
           'most 200 saved states and 16 MiB in all (409 READING_STATE_QUOTA).',
         security: [{ bearerAuth: [] }],
         params: StoryIdParamsSchema,

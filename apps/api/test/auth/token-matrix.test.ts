@@ -79,6 +79,9 @@ describe('refused tokens', () => {
     ['a foreign issuer', () => bearer(real({ iss: 'https://evil.example' })), 'AUTH_INVALID_TOKEN'],
     ['a wrong audience', () => bearer(real({ aud: 'other-api' })), 'AUTH_INVALID_TOKEN'],
     ['no sub', () => bearer(real({ sub: undefined })), 'AUTH_INVALID_TOKEN'],
+    // The API's string rule (src/input.ts): a NUL in sub reached PostgreSQL as SQLSTATE 22021, a 500 on every route.
+    ['a sub with U+0000', () => bearer(real({ sub: 'ali\u0000ce' })), 'AUTH_INVALID_TOKEN'],
+    ['a sub with a lone surrogate', () => bearer(real({ sub: 'ali\ud800ce' })), 'AUTH_INVALID_TOKEN'],
     ['no exp', () => bearer(real({ exp: undefined })), 'AUTH_INVALID_TOKEN'],
     ['no iss', () => bearer(real({ iss: undefined })), 'AUTH_INVALID_TOKEN'],
     ['no aud', () => bearer(real({ aud: undefined })), 'AUTH_INVALID_TOKEN'],
