@@ -5,16 +5,11 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../../test/helpers/cli'
+import { jsonLines, runCli } from '../../test/helpers/cli'
 import { freshDir, writeTree } from '../../test/helpers/tree'
 
 type Json = Record<string, unknown>
-const lines = (stdout: string): Json[] =>
-  stdout
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Json)
+const lines = jsonLines
 const where = (e: Json) => `${e.path}:${e.line ?? '-'}:${e.column ?? '-'} ${e.severity} ${e.code}`
 const ID = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
 

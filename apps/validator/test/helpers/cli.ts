@@ -37,3 +37,12 @@ export async function runCli(
   })
   return { code, stdout, stderr }
 }
+
+/** The JSON objects of a command's JSON-lines output (`spkg play --format json`), one per line. */
+export function jsonLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+}
