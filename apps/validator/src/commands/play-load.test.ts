@@ -190,5 +190,9 @@ describe('spkg play --random-walk', () => {
     expect(endings.reduce((n, e) => n + (e.count as number), 0)).toBe(40)
     // Walks took different numbers of flasks: the texts differed, the place did not.
     expect(report.longest.choices).toBeGreaterThan(1)
+    const text = await runCli(['play', join(dir, 'lab.sty'), '--random-walk', '40', '--seed', '1'])
+    expect(text.stdout).toMatch(
+      /endings reached \(2\):\n +\d+ {2}lab\.sty#lab, after option 2 of shelf {2}"You carry \d+ flasks\."\n/,
+    )
   })
 })

@@ -52,7 +52,7 @@ export function writeWalkReport(
   out.push('', `endings reached (${report.endings.length}):`)
   for (const e of report.endings)
     out.push(
-      `  ${String(e.count).padStart(6)}  ${printable(`${e.part}#${e.section}${e.after ? ` after ${e.after.key} ${e.after.option}` : ''}  "${e.text}"`)}`,
+      `  ${String(e.count).padStart(6)}  ${printable(`${e.part}#${e.section}${e.after ? `, after option ${e.after.option} of ${e.after.key.startsWith(`${e.part}:`) ? e.after.key.slice(e.part.length + 1) : e.after.key}` : ''}  "${e.text}"`)}`,
     )
   if (report.unfinished.length) {
     out.push('', `unfinished walks (${report.unfinished.length}, stopped by --max-choices or a loop):`)
