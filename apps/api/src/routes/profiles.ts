@@ -14,27 +14,26 @@ const RoleParamsSchema = z.strictObject({
 })
 
 /**
- * An avatar: an absolute https URL with a host and no credentials, stored as its parsed, normalised `URL.href`
- * (`https://a.example/"><script>` is kept as `https://a.example/%22%3E%3Cscript%3E`, never as typed).
+ * An avatar's parsed, normalised form (`URL.href`): an absolute https URL with a host and no credentials, at most
+ * 2048 characters once normalised; undefined for anything else. The API stores this, never the text as typed
+ * (`https://a.example/"><script>` is kept as `https://a.example/%22%3E%3Cscript%3E`).
  */
+export function avatarHref(s: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(s)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== 'https:' || !url.hostname || url.username || url.password) return undefined
+  return url.href.length <= 2048 ? url.href : undefined
+}
+
+/** An avatar as sent: what {@link avatarHref} accepts (a refinement, so the documented input and output agree). */
 export const AvatarSchema = z
   .string()
   .max(2048)
-  .transform((s, ctx) => {
-    let url: URL | undefined
-    try {
-      url = new URL(s)
-    } catch {}
-    if (url?.protocol !== 'https:' || !url.hostname || url.username || url.password) {
-      ctx.addIssue({ code: 'custom', message: 'avatar must be an https:// URL' })
-      return z.NEVER
-    }
-    if (url.href.length > 2048) {
-      ctx.addIssue({ code: 'custom', message: 'avatar must be at most 2048 characters once normalised' })
-      return z.NEVER
-    }
-    return url.href
-  })
+  .refine((s) => avatarHref(s) !== undefined, 'avatar must be an https:// URL')
   .meta({ description: 'https:// URL of the avatar image, stored normalised' })
 
 /** Body of PUT /api/auth/profiles/:role. */
@@ -92,7 +91,11 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       const { role } = request.params
       if (!user.roles.includes(role))
         throw new ApiError(403, 'FORBIDDEN', `You do not hold the role "${role}"`)
-      const { profile, recordEvent } = await upsertProfile(db, user.sub, role, request.body)
+      const { avatar, ...fields } = request.body
+      const { profile, recordEvent } = await upsertProfile(db, user.sub, role, {
+        ...fields,
+        ...(avatar !== undefined && { avatar: avatar === null ? null : (avatarHref(avatar) ?? null) }),
+      })
       // At most one event per profile an hour (PROFILE_EVENT_INTERVAL): auth_events stays bounded per user.
       if (recordEvent) recordAuthEvent(app, 'profile_changed', user.sid, { role })
       return profile
