@@ -168,5 +168,6 @@ export const authEvents = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     detail: jsonb('detail').notNull().default({}),
   },
-  (t) => [index('auth_events_created_idx').on(t.createdAt)],
+  // session_id: `GET /api/auth/events` lists a user's events through their sessions.
+  (t) => [index('auth_events_created_idx').on(t.createdAt), index('auth_events_session_idx').on(t.sessionId)],
 )

@@ -1,0 +1,1 @@
+CREATE INDEX "auth_events_session_idx" ON "auth_events" USING btree ("session_id");
