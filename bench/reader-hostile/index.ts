@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'esbuild'
+import { bundleForNode } from '../reader/bundle.ts'
 
 const COUNT = Number(process.env.COUNT ?? 10_000)
 const SEED = Number(process.env.SEED ?? 0x5eed)
@@ -38,16 +38,7 @@ const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).
 const work = mkdtempSync(join(tmpdir(), 'spkg-bench-reader-hostile-'))
 const childScript = join(work, 'child.mjs')
 try {
-  await build({
-    entryPoints: [join(here, 'child.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    conditions: ['@spkg/source'],
-    outfile: childScript,
-    logLevel: 'warning',
-  })
+  await bundleForNode(join(here, 'child.ts'), childScript)
   const run = (mode: 'open' | 'baseline'): Run =>
     JSON.parse(
       execFileSync(process.execPath, ['--expose-gc', childScript, mode, String(COUNT), String(SEED)], {

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'esbuild'
+import { bundleForNode } from './bundle.ts'
 import { pack, specs } from './packages.ts'
 import { pause, SETTLE } from './settle.ts'
 
@@ -37,16 +37,7 @@ const WARM = Number(process.env.WARM ?? 3)
 const work = mkdtempSync(join(tmpdir(), 'spkg-bench-reader-'))
 // The cases run as one plain ESM bundle (no tsx in the measured processes): honest startup and memory.
 const childScript = join(work, 'child.mjs')
-await build({
-  entryPoints: [join(here, 'child.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  conditions: ['@spkg/source'],
-  outfile: childScript,
-  logLevel: 'warning',
-})
+await bundleForNode(join(here, 'child.ts'), childScript)
 
 function child(kind: string, file: string): Sample {
   pause()
