@@ -58,21 +58,23 @@ function hangingUpload(s: ServerProcess): Promise<void> {
 
 describe('shutdown with the log pipe closed', () => {
   it('exits 0 on SIGINT after the reader of its stdout is gone', async () => {
-    const s = await startPiped()
+    // A long forced-exit budget: under a loaded CI machine the clean exit must still win it, and
+    // the bug (no exit at all) still fails the bound.
+    const s = await startPiped({ SHUTDOWN_TIMEOUT_MS: '30000' })
     await killReader(s)
     const started = Date.now()
     s.child.kill('SIGINT')
-    expect(await exitWithin(s, 8000)).toEqual({ code: 0, signal: null })
-    expect(Date.now() - started).toBeLessThan(8000)
+    expect(await exitWithin(s, 25_000)).toEqual({ code: 0, signal: null })
+    expect(Date.now() - started).toBeLessThan(25_000)
     expect(s.stderr()).toContain('"code":"EPIPE","msg":"logging stopped: stdout is closed"')
   }, 180_000)
 
   it('keeps serving with nobody reading its logs, then exits 0 on SIGTERM', async () => {
-    const s = await startPiped()
+    const s = await startPiped({ SHUTDOWN_TIMEOUT_MS: '30000' })
     await killReader(s)
     for (let i = 0; i < 3; i++) expect((await fetch(`${s.base}/api/health`)).status).toBe(200)
     s.child.kill('SIGTERM')
-    expect(await exitWithin(s, 8000)).toEqual({ code: 0, signal: null })
+    expect(await exitWithin(s, 25_000)).toEqual({ code: 0, signal: null })
   }, 180_000)
 
   it('exits 1 after SHUTDOWN_TIMEOUT_MS when a request holds the close, logs broken or not', async () => {
