@@ -72,7 +72,12 @@ export function createLogger(config: Pick<Config, 'logLevel'>, fd = 1): FastifyB
 }
 
 /** Starts the server for a validated configuration; resolves once it listens. */
-export async function startServer(config: Config): Promise<FastifyInstance> {
+export async function startServer(
+  config: Config,
+  /** Runs once the app is built, before it listens: signal handlers go here, so that a signal sent
+   * as soon as the 'Server listening at' line appears finds them installed. */
+  beforeListen?: (app: FastifyInstance) => void,
+): Promise<FastifyInstance> {
   // Without OIDC_ISSUER outside production: a development OpenID provider on loopback (never in production).
   let devIdp: StartedDevIdp | undefined
   // Loaded on demand: oidc-provider is not imported at all when an issuer is configured.
@@ -94,6 +99,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     app.addHook('onClose', async () => idp.close())
     process.stderr.write(`${devIdpModule.devIdpInstructions(idp)}\n`)
   }
+  beforeListen?.(app)
   await app.listen({ host: config.host, port: config.port })
   if (!config.oidc.issuer) {
     app.log.warn(
@@ -163,8 +169,7 @@ async function main() {
     throw err
   }
   try {
-    const app = await startServer(config)
-    closeOnSignals(app)
+    await startServer(config, (app) => closeOnSignals(app))
   } catch (err) {
     writeLine(2, startupFailureLine(err))
     exitNow(1)
