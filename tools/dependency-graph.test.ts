@@ -31,7 +31,9 @@ const ALLOWED: Record<string, string[]> = {
   '@spkg/state': ['@spkg/manifest'],
   '@spkg/reader': ['@spkg/manifest', '@spkg/integrity', '@spkg/story', '@spkg/state'],
   '@spkg/repo-import': ['@spkg/reader', '@spkg/manifest'],
-  '@spkg/client': ['@spkg/manifest', '@spkg/state'],
+  '@spkg/api-contract': ['@spkg/manifest'],
+  '@spkg/client': ['@spkg/manifest', '@spkg/state', '@spkg/api-contract'],
+  '@spkg/language-server': ['@spkg/manifest', '@spkg/story'],
   '@spkg/test-utils': ['@spkg/manifest'],
   'spkg-monorepo': [],
 }

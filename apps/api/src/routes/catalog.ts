@@ -16,9 +16,9 @@ import {
 } from '../db/series'
 import { findStoryRef, getStory, listGenres, listStories, updateStory } from '../db/stories'
 import { ApiError, errorResponses, sqlState } from '../errors'
-import { withRole } from './_auth'
-import { PageQuerySchema, pageOf, SlugParamsSchema, SlugSchema, TimestampSchema } from './_schemas'
-import { throttle } from './_throttle'
+import { withRole } from './route-auth'
+import { PageQuerySchema, pageOf, SlugParamsSchema, SlugSchema, TimestampSchema } from './shared-schemas'
+import { throttle } from './throttle'
 
 const catalogExample = {
   slug: 'the-lighthouse',

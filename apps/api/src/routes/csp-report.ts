@@ -11,7 +11,7 @@ import { type CspViolation, cspSourceKey, storeCspViolations } from '../db/csp-r
 import type { Db } from '../db/index'
 import { errorResponses } from '../errors'
 import { boundedJsonParser } from '../input'
-import { throttle } from './_throttle'
+import { throttle } from './throttle'
 
 /** Largest accepted report body. */
 export const CSP_REPORT_BODY_LIMIT = 64 * 1024

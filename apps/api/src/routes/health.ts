@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { type Db, pingDb } from '../db/index'
-import { throttle } from './_throttle'
+import { throttle } from './throttle'
 
 const HealthSchema = z
   .object({ status: z.enum(['ok', 'error']), database: z.enum(['ok', 'unavailable']) })

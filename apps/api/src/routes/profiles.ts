@@ -6,8 +6,8 @@ import { z } from 'zod'
 import type { Db } from '../db/index'
 import { getProfile, upsertProfile } from '../db/profiles'
 import { ApiError, errorResponses } from '../errors'
-import { authenticated, ROLES, recordAuthEvent, userOf } from './_auth'
-import { TimestampSchema } from './_schemas'
+import { authenticated, ROLES, recordAuthEvent, userOf } from './route-auth'
+import { TimestampSchema } from './shared-schemas'
 
 const RoleParamsSchema = z.strictObject({
   role: z.enum(ROLES, { message: `role must be one of ${ROLES.join(', ')}` }),

@@ -23,8 +23,8 @@ import {
 } from '../db/progress'
 import { ApiError, errorResponses, formatBytes, sqlState } from '../errors'
 import { bodyTextOf } from '../input'
-import { authenticated, userOf } from './_auth'
-import { TimestampSchema } from './_schemas'
+import { authenticated, userOf } from './route-auth'
+import { TimestampSchema } from './shared-schemas'
 
 const StoryIdParamsSchema = z.strictObject({
   storyId: z

@@ -7,9 +7,9 @@ import { z } from 'zod'
 import type { Db } from '../db/index'
 import { insertReport, REPORT_QUOTA_SQLSTATE } from '../db/reports'
 import { ApiError, errorResponses, sqlState } from '../errors'
-import { authenticated, userOf } from './_auth'
-import { SlugSchema, TimestampSchema } from './_schemas'
-import { throttle } from './_throttle'
+import { authenticated, userOf } from './route-auth'
+import { SlugSchema, TimestampSchema } from './shared-schemas'
+import { throttle } from './throttle'
 
 const REASONS = ['spam', 'abuse', 'copyright', 'inappropriate', 'broken', 'other'] as const
 

@@ -10,8 +10,8 @@ import { z } from 'zod'
 import type { Db } from '../db/index'
 import { deleteStory, findStoryRef, getStory, insertStory, listStories, updateStory } from '../db/stories'
 import { ApiError, errorResponses, sqlState } from '../errors'
-import { type AuthUser, authenticated, hasRole, userOf, withRole } from './_auth'
-import { PageQuerySchema, pageOf, SlugParamsSchema, SlugSchema, TimestampSchema } from './_schemas'
+import { type AuthUser, authenticated, hasRole, userOf, withRole } from './route-auth'
+import { PageQuerySchema, pageOf, SlugParamsSchema, SlugSchema, TimestampSchema } from './shared-schemas'
 
 const Title = z.string().trim().min(1).max(200)
 const Author = z.string().trim().min(1).max(100)

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { bearer, buildTestApp, createAuthDb, startTestIdp, type TestIdp } from './_helpers.ts'
+import { bearer, buildTestApp, createAuthDb, startTestIdp, type TestIdp } from '../helpers/auth.ts'
 
 let idp: TestIdp
 let database: Awaited<ReturnType<typeof createAuthDb>>

@@ -18,7 +18,7 @@ import {
   signJwt,
   startTestIdp,
   type TestIdp,
-} from './_helpers.ts'
+} from '../helpers/auth.ts'
 
 let idp: TestIdp
 let database: Awaited<ReturnType<typeof createAuthDb>>

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCspDirectives, EXPOSED_HEADERS } from '../../src/security/index.ts'
-import { buildTestApp, createAuthDb, SECURITY, startTestIdp, type TestIdp } from '../auth/_helpers.ts'
+import { buildTestApp, createAuthDb, SECURITY, startTestIdp, type TestIdp } from '../helpers/auth.ts'
 
 let idp: TestIdp
 let database: Awaited<ReturnType<typeof createAuthDb>>

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { THROTTLES } from '../../src/rate-limit/index.ts'
-import { bearer, buildTestApp, createAuthDb, startTestIdp, type TestIdp } from '../auth/_helpers.ts'
+import { bearer, buildTestApp, createAuthDb, startTestIdp, type TestIdp } from '../helpers/auth.ts'
 import { freePort } from '../helpers/server-process.ts'
 
 /** The shared Redis (CI sets REDIS_URL where one runs); its tests are skipped without it. */
