@@ -5,6 +5,7 @@
 import { INTEGRITY_CODES } from './integrity'
 import { MANIFEST_CODES } from './manifest'
 import { PKG_CODES } from './pkg'
+import { REPO_CODES } from './repo'
 import { STATE_CODES } from './state'
 import { STORY_CODES } from './story'
 import type { CodeInfo } from './types'
@@ -15,6 +16,7 @@ export const CODES = {
   ...INTEGRITY_CODES,
   ...STORY_CODES,
   ...STATE_CODES,
+  ...REPO_CODES,
 } as const satisfies Record<string, CodeInfo>
 
 /** Every code the project emits. */

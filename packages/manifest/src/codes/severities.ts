@@ -65,6 +65,15 @@ const NOT_ERROR: Partial<Record<DiagnosticCode, Severity>> = {
   'state/other-version': 'info',
   'state/inconsistent': 'warning',
   'state/storage-unavailable': 'warning',
+  'repo/invalid-url': 'fatal',
+  'repo/not-found': 'fatal',
+  'repo/rate-limited': 'fatal',
+  'repo/fetch-failed': 'fatal',
+  'repo/timeout': 'fatal',
+  'repo/redirect-refused': 'fatal',
+  'repo/address-refused': 'fatal',
+  'repo/unexpected-layout': 'fatal',
+  'repo/ignored-file': 'info',
 }
 
 /** The default severity of `code` (the `severity` of its `CODES` row). */
