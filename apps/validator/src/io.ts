@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { createDiagnostic, type Diagnostic, LIMITS } from '@spkg/manifest'
 import type { CliIO } from './cli-types'
 import { IOFailure, UsageError } from './cli-types'
+import { configuredRepoHost, readRepository } from './repository-input'
 
 /** Resolves a command-line path against the command's working directory. */
 export function resolvePath(io: CliIO, p: string): string {
@@ -121,18 +122,81 @@ async function readCapped(
 }
 
 /**
+ * What a command's package argument names, told apart before anything is read:
+ * - `stdin`: `-`;
+ * - `repository`: a URL whose host is the configured repository host (`SPKG_REPO_HOST`, default
+ *   `github.com`), whatever its scheme or port: it must then match one of the two repository
+ *   shapes exactly, or it is refused (`repo/invalid-url`);
+ * - `url`: any other `scheme://` argument (a package file on the web: {@link readUrlInput});
+ * - `folder`: an existing folder; `file`: anything else (a file, a device, a missing path).
+ */
+export type InputClass =
+  | { kind: 'stdin' }
+  | { kind: 'repository'; url: string }
+  | { kind: 'url'; url: string }
+  | { kind: 'folder'; path: string }
+  | { kind: 'file'; path: string }
+
+/** The host name of a `scheme://` argument as a browser would read it, or undefined for a path. */
+function urlHostName(arg: string): string | undefined {
+  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#\\]*)/.exec(arg)
+  if (!m) return undefined
+  const authority = m[1]!.slice(m[1]!.lastIndexOf('@') + 1)
+  const host = authority.startsWith('[')
+    ? authority.slice(0, authority.indexOf(']') + 1)
+    : authority.replace(/:[^:]*$/, '')
+  return host.toLowerCase().replace(/\.+$/, '')
+}
+
+/** Tells what a package argument names: see {@link InputClass}. */
+export async function classifyInput(io: CliIO, arg: string): Promise<InputClass> {
+  if (arg === '-') return { kind: 'stdin' }
+  const host = urlHostName(arg)
+  if (host !== undefined) {
+    const repoHost = configuredRepoHost(io).replace(/:[0-9]*$/, '')
+    return host === repoHost ? { kind: 'repository', url: arg } : { kind: 'url', url: arg }
+  }
+  const path = resolvePath(io, arg)
+  try {
+    if ((await stat(path)).isDirectory()) return { kind: 'folder', path }
+  } catch {
+    // Missing or unreadable: reading it says why.
+  }
+  return { kind: 'file', path }
+}
+
+/**
+ * A package file given by URL (not a repository). Not supported yet: the progressive-loading
+ * issue adds it here.
+ */
+export async function readUrlInput(_io: CliIO, url: string): Promise<Uint8Array | Blob | InputRefusal> {
+  const shown = url.replace(/[?#].*$/, '').replace(/\/\/[^/@]*@/, '//')
+  throw new IOFailure(
+    `cannot read '${shown}': loading a package file from a URL is not supported yet; download it first`,
+  )
+}
+
+/**
  * Reads a package given on the command line for the reader. A file larger than the package size
  * limit is handed over as a file-backed `Blob`, never read into memory: the reader refuses one
  * too large for any package (`pkg/too-large`) from its size alone, so a 3 GB file is an invalid
  * package (exit 1), not an out-of-memory or an I/O error. Standard input (`-`) and other streams
  * (a pipe, `/dev/zero`) are read up to a bound, past which the input is refused (`pkg/too-large`).
+ * A repository URL is downloaded and unwrapped ({@link readRepository}); a refused one is the
+ * refusal (its `repo/*` diagnostic).
  */
 export async function readPackageInput(io: CliIO, p: string): Promise<Uint8Array | Blob | InputRefusal> {
-  if (p === '-') {
+  const input = await classifyInput(io, p)
+  if (input.kind === 'stdin') {
     if (!io.stdin) throw new IOFailure('standard input is not available')
     return readCapped(io.stdin, 'standard input')
   }
-  const path = resolvePath(io, p)
+  if (input.kind === 'repository') {
+    const got = await readRepository(io, input.url)
+    return got.ok ? got.bytes : { refused: got.diagnostics[0]! }
+  }
+  if (input.kind === 'url') return readUrlInput(io, input.url)
+  const path = input.path
   let info: Stats
   try {
     info = await stat(path)

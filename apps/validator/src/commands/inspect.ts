@@ -9,11 +9,12 @@ import { DECRYPTION_KEY_OPTION } from './options'
 export const inspect: Command = {
   path: ['inspect'],
   summary: "show a package's title, id, version, layout, entries and signature fields without verifying it",
-  usage: 'inspect <file.spkg> [--format text|json] [--decryption-key <key-file>]',
+  usage: 'inspect <file.spkg|repo-url> [--format text|json] [--decryption-key <key-file>]',
   description: `Reads only the central directory and manifest.json (no entry is verified: use 'spkg verify'
 or 'spkg validate' for that) and prints the manifest's headline fields, the layout, the entry part, the
 signature fields and every entry with its size, compressed size and method. Exit 1 when the package
-cannot even be peeked at.`,
+cannot even be peeked at. A repository URL (https://github.com/<owner>/<repo>, or .../tree/<ref>) is downloaded and
+its root read as the package root; SPKG_REPO_* variables configure the hosts (see the README).`,
   positionals: [1, 1],
   options: {
     format: {

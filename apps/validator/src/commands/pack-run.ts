@@ -1,13 +1,14 @@
 /**
  * The work of `pack.ts` (loaded only when the command runs, so `spkg --help` stays light):
- * `spkg pack <folder> -o <file.spkg>`: an author's folder becomes a deterministic, canonical
- * package. Nothing is written when the result would be refused by a reader.
+ * `spkg pack <folder|repo-url> -o <file.spkg>`: an author's folder (or a repository) becomes a
+ * deterministic, canonical package. Nothing is written when the result would be refused by a reader.
  */
 import { hasErrors, hasFatal } from '@spkg/manifest'
 import type { CommandContext, ExitCode } from '../cli-types'
 import { EXIT, UsageError } from '../cli-types'
-import { messageStream, resolvePath, writeOutputAtomic } from '../io'
+import { classifyInput, messageStream, resolvePath, writeOutputAtomic } from '../io'
 import { packFolder } from '../pack/pack-folder'
+import { packRepository } from '../pack/pack-repository'
 import { createProgress } from '../pack/progress'
 import { formatDiagnosticLine, summarize, useColor } from '../report'
 import { readNamespaces } from '../validate/trusted-keys'
@@ -23,10 +24,14 @@ export async function runPack({ values, positionals, io }: CommandContext): Prom
   // With the package on standard output, everything a person reads goes to standard error.
   const { toStdout, say } = messageStream(io, out, '<file.spkg>')
   const progress = createProgress(io, !quiet)
-  const packed = await packFolder(resolvePath(io, folder), folder, {
-    exclude: toStdout ? [] : [resolvePath(io, out)],
-    progress,
-  })
+  const input = await classifyInput(io, folder)
+  const packed =
+    input.kind === 'repository'
+      ? await packRepository(io, input.url, { progress, hostNamespaces })
+      : await packFolder(resolvePath(io, folder), folder, {
+          exclude: toStdout ? [] : [resolvePath(io, out)],
+          progress,
+        })
   let diagnostics = packed.diagnostics
   if (packed.bytes) {
     progress.update('validating the package')

@@ -296,7 +296,7 @@ describe('spkg pack', () => {
     const r = await runCli(['pack', '--help'])
     expect(r.code).toBe(0)
     expect(r.stdout).toContain(
-      'Usage: spkg pack <folder> -o <file.spkg|-> [--allow-errors] [--host-namespace <ns>]... [--quiet]',
+      'Usage: spkg pack <folder|repo-url> -o <file.spkg|-> [--allow-errors] [--host-namespace <ns>]... [--quiet]',
     )
     expect(r.stdout).toMatch(
       /--host-namespace <ns> +register a host-extension namespace, as an embedder would; repeatable/,

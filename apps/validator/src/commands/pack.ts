@@ -9,7 +9,7 @@ import { HOST_NAMESPACE_OPTION } from './options'
 export const pack: Command = {
   path: ['pack'],
   summary: 'build a deterministic .spkg from a story folder',
-  usage: 'pack <folder> -o <file.spkg|-> [--allow-errors] [--host-namespace <ns>]... [--quiet]',
+  usage: 'pack <folder|repo-url> -o <file.spkg|-> [--allow-errors] [--host-namespace <ns>]... [--quiet]',
   description: `Zips a story folder (manifest.json, story/, assets/, extensions/, session.json...) into a
 package: manifest.json first and in canonical form, "parts" and "assets" completed from the folder when
 the manifest omits them, "id" generated (with a warning) when absent, "integrity" recomputed, text
@@ -21,7 +21,10 @@ has an error or breaks a limit nothing is written and the exit code is 1 (--allo
 package with errors, for testing a work in progress, but never one a reader would refuse). With -o - (or
 /dev/stdout) the package is written to standard output, and the findings and the result line to
 standard error. A signed source loses its signature: run 'spkg sign' afterwards. A story whose manifest
-"requires" a host namespace is refused unless --host-namespace registers it, as 'spkg validate' does.`,
+"requires" a host namespace is refused unless --host-namespace registers it, as 'spkg validate' does.
+A repository URL (https://github.com/<owner>/<repo>, or .../tree/<ref>) is downloaded and
+its root read as the package root; SPKG_REPO_* variables configure the hosts (see the README). The package is built from
+the repository's files exactly as from a folder.`,
   positionals: [1, 1],
   options: {
     output: {

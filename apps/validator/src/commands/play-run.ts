@@ -11,10 +11,10 @@ import type { StorySource } from '@spkg/reader'
 import { serializeReadingState } from '@spkg/state'
 import { createStoryRun, parseStory, resumeStoryRun, type StoryEvent, type StoryRun } from '@spkg/story'
 import { type CliIO, type CommandContext, EXIT, type ExitCode, UsageError } from '../cli-types'
-import { readInput, resolvePath, writeOutputAtomic } from '../io'
+import { classifyInput, readInput, resolvePath, writeOutputAtomic } from '../io'
 import { type ChooseItem, describeChoices, parseChooseList } from '../play/choose-list'
 import { createLineReader } from '../play/line-reader'
-import { type LoadedStory, type LoadStoryOptions, loadStory } from '../play/load-story'
+import { type LoadedStory, type LoadStoryOptions, loadStory, loadStoryBytes } from '../play/load-story'
 import {
   type CatalogueOption,
   type CatalogueSection,
@@ -26,6 +26,7 @@ import { randomWalk } from '../play/random-walk'
 import { diagnosticToJson, eventToJson, eventToText } from '../play/render-event'
 import { writeWalkReport } from '../play/walk-report'
 import { formatDiagnosticLine, parseFormat, summarize, useColor } from '../report'
+import { readRepository } from '../repository-input'
 import { readDecryptionKey } from '../validate/decryption-key'
 import { readNamespaces } from '../validate/trusted-keys'
 
@@ -96,11 +97,19 @@ export async function run({ values, positionals, io }: CommandContext): Promise<
     session = parsed.session
   }
   const decryptionKey = await readDecryptionKey(io, values['decryption-key'])
-  const loaded = await loadStory(resolvePath(io, target), {
+  const loadOptions: LoadStoryOptions = {
     ...(session ? { session } : {}),
     ...(decryptionKey ? { decryptionKey } : {}),
     hostNamespaces: readNamespaces(values['host-namespace']),
-  })
+  }
+  const input = await classifyInput(io, target)
+  let loaded: LoadedStory
+  if (input.kind === 'repository') {
+    const got = await readRepository(io, input.url)
+    loaded = got.ok
+      ? await loadStoryBytes(got.bytes, got.diagnostics, loadOptions)
+      : { diagnostics: got.diagnostics }
+  } else loaded = await loadStory(resolvePath(io, target), loadOptions)
   try {
     return await playLoaded(loaded, target, format, { values, io, seed, walks, maxChoices, answers })
   } finally {

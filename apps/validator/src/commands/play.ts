@@ -13,9 +13,9 @@ export const play: Command = {
   path: ['play'],
   summary: 'play a story in the terminal, scripted with --choose, or as seeded random walks',
   usage:
-    'play <pkg|folder|file.sty> [--seed N] [--choose 1,map,>part.sty:scene] [--session file] [--save file] [--resume file] [--format text|json] [--random-walk N] [--host-namespace ns]...',
+    'play <pkg|folder|file.sty|repo-url> [--seed N] [--choose 1,map,>part.sty:scene] [--session file] [--save file] [--resume file] [--format text|json] [--random-walk N] [--host-namespace ns]...',
   description: `Plays a .spkg archive, a story folder (with or without manifest.json, as 'spkg pack' would
-pack it) or one .sty file (with the .xty modules and media beside it). Before play starts it prints
+pack it), one .sty file (with the .xty modules and media beside it) or a repository URL. Before play starts it prints
 what 'spkg validate' finds in the story (errors and warnings, with line and column); play then
 goes on, unless the package cannot be opened at all.
 Without --choose it asks at each pause (type the number the menu shows, an option id, or '>' and a

@@ -1,14 +1,15 @@
 /**
  * The work of `validate.ts` (loaded only when the command runs, so `spkg --help` stays light):
- * `spkg validate <file.spkg|folder>`: everything a reader checks, plus what an author wants to
- * know before publishing. A folder is validated as the package `spkg pack` would make of it.
+ * `spkg validate <file.spkg|folder|repository URL>`: everything a reader checks, plus what an author
+ * wants to know before publishing. A folder is validated as the package `spkg pack` would make of
+ * it; a repository as the platform imports it (its root is the package root, paths are
+ * repository-relative).
  */
-import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Diagnostic } from '@spkg/manifest'
 import type { CommandContext, ExitCode } from '../cli-types'
 import { EXIT } from '../cli-types'
-import { isRefusal, readPackageInput, resolvePath } from '../io'
+import { classifyInput, isRefusal, readPackageInput } from '../io'
 import { packFolder } from '../pack/pack-folder'
 import { createProgress } from '../pack/progress'
 import {
@@ -19,17 +20,10 @@ import {
   writeJsonList,
   writeTextDiagnostics,
 } from '../report'
+import { readRepository } from '../repository-input'
 import { readDecryptionKey } from '../validate/decryption-key'
 import { readNamespaces, readTrustedKeys } from '../validate/trusted-keys'
 import { type ValidationReport, validatePackageBytes } from '../validate/validate-package'
-
-async function isFolder(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory()
-  } catch {
-    return false
-  }
-}
 
 /** Runs `spkg validate` (its options and help are in `validate.ts`). */
 export async function runValidate({ values, positionals, io }: CommandContext): Promise<ExitCode> {
@@ -39,8 +33,8 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
   const trustedKeys = await readTrustedKeys(io, values['trusted-key'])
   const hostNamespaces = readNamespaces(values['host-namespace'])
   const progress = createProgress(io, !quiet && format !== 'json')
-  const abs = resolvePath(io, target)
-  const folder = await isFolder(abs)
+  const input = await classifyInput(io, target)
+  const folder = input.kind === 'folder'
   let report: ValidationReport
   const refusedReport = (diagnostics: Diagnostic[]): ValidationReport => ({
     loads: false,
@@ -52,8 +46,8 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
     manifest: null,
     diagnostics,
   })
-  if (folder) {
-    const packed = await packFolder(abs, target, { progress })
+  if (input.kind === 'folder') {
+    const packed = await packFolder(input.path, target, { progress })
     if (packed.bytes) {
       progress.update('validating')
       report = await validatePackageBytes(packed.bytes, {
@@ -63,6 +57,13 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
         built: true,
       })
     } else report = refusedReport(packed.diagnostics)
+  } else if (input.kind === 'repository') {
+    progress.update(`downloading ${target}`)
+    const got = await readRepository(io, input.url)
+    progress.update(`validating ${target}`)
+    report = got.ok
+      ? await validatePackageBytes(got.bytes, { trustedKeys, hostNamespaces, before: got.diagnostics })
+      : refusedReport(got.diagnostics)
   } else {
     const bytes = await readPackageInput(io, target)
     progress.update(`validating ${target}`)
@@ -83,9 +84,15 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
     // Every diagnostic carries `path` (null when it is about the archive as a whole).
     writeJsonList(io, report, 'diagnostics', shown, jsonDiagnostic)
   } else if (format === 'github') {
-    const fileOf = (p: string | undefined) => (p ? join(target, p) : target)
+    // A repository's paths are relative to its root, which is what a CI checkout annotates.
+    const fileOf =
+      input.kind === 'repository'
+        ? (p: string | undefined) => p
+        : (p: string | undefined) => (p ? join(target, p) : target)
     for (const d of shown)
-      io.stdout.write(`${folder ? formatGithubAnnotation(d, fileOf) : formatArchiveAnnotation(d, target)}\n`)
+      io.stdout.write(
+        `${folder || input.kind === 'repository' ? formatGithubAnnotation(d, fileOf) : formatArchiveAnnotation(d, target)}\n`,
+      )
   } else {
     const verdict = report.valid ? 'valid' : report.loads ? 'invalid (a reader still opens it)' : 'refused'
     writeTextDiagnostics(io, shown, `${target}: ${verdict}`)

@@ -10,11 +10,13 @@ export const validate: Command = {
   path: ['validate'],
   summary: 'check a package (or the folder it is packed from) as a reader would, plus author checks',
   usage:
-    'validate <file.spkg|folder> [--format text|json|github] [--trusted-key <pub>]... [--host-namespace <ns>]... [--decryption-key <key-file>] [--quiet]',
+    'validate <file.spkg|folder|repo-url> [--format text|json|github] [--trusted-key <pub>]... [--host-namespace <ns>]... [--decryption-key <key-file>] [--quiet]',
   description: `Opens the package exactly as a player does (ZIP structure, names, limits, layout, manifest,
 parts, extensions, integrity, checksums, signature) and adds the author checks: assets listed but
 missing, files referenced by nothing, no cover, already-compressed media stored with deflate, a
 manifest not in canonical form. A folder is validated as the package 'spkg pack' would make of it.
+A repository URL (https://github.com/<owner>/<repo>, or .../tree/<ref>) is downloaded and
+its root read as the package root; SPKG_REPO_* variables configure the hosts (see the README).
 
 --format json prints one object {loads, valid, layout, type, entry, parts, manifest, diagnostics};
 "loads" means a reader opens it (no fatal problem), "valid" means no fatal problem and no error.

@@ -9,6 +9,7 @@
  *   `--resume` work on a draft);
  * - one `.sty` file is the flat package of that file with the `.xty` modules and the media files
  *   beside it (not those in subfolders, nor other parts).
+ * - a repository URL is downloaded by `spkg play` and its archive played ({@link loadStoryBytes}).
  * Then the story checks of `spkg validate` run on the package (`story/…` with line and column).
  */
 import { createHash } from 'node:crypto'
@@ -83,10 +84,7 @@ export async function loadStory(path: string, options: LoadStoryOptions = {}): P
     if (e instanceof IOFailure) throw e
     throw new IOFailure(`cannot read '${path}': no such file or directory`)
   }
-  const open: OpenOptions = {
-    hostNamespaces: options.hostNamespaces ?? [],
-    ...(options.decryptionKey ? { decryptionKey: options.decryptionKey } : {}),
-  }
+  const open = openOptions(options)
   let before: Diagnostic[] = []
   let opened: Awaited<ReturnType<typeof openPackage>>
   if (isFile && !path.endsWith('.sty')) opened = await openPackageFile(path, open)
@@ -107,6 +105,33 @@ export async function loadStory(path: string, options: LoadStoryOptions = {}): P
     if (!packed.bytes) return { diagnostics: before }
     opened = await openPackage(packed.bytes, open)
   }
+  return finishLoad(opened, before, options)
+}
+
+function openOptions(options: LoadStoryOptions): OpenOptions {
+  return {
+    hostNamespaces: options.hostNamespaces ?? [],
+    ...(options.decryptionKey ? { decryptionKey: options.decryptionKey } : {}),
+  }
+}
+
+/**
+ * Loads a story from the bytes of an archive (a repository's, unwrapped), after the findings
+ * `before` (the files the repository import left out). Never throws on bad input.
+ */
+export async function loadStoryBytes(
+  bytes: Uint8Array,
+  before: Diagnostic[],
+  options: LoadStoryOptions = {},
+): Promise<LoadedStory> {
+  return finishLoad(await openPackage(bytes, openOptions(options)), before, options)
+}
+
+async function finishLoad(
+  opened: Awaited<ReturnType<typeof openPackage>>,
+  before: Diagnostic[],
+  options: LoadStoryOptions,
+): Promise<LoadedStory> {
   if (!opened.ok) return { diagnostics: mergeDiagnostics(before, withCliAdvice(opened.diagnostics)) }
   const pkg = opened.package
   const diagnostics = mergeDiagnostics(before, opened.diagnostics)
