@@ -56,8 +56,9 @@ export function parseRepoUrl(url: string, options: { repoHost?: string } = {}): 
     )
   if (rest !== '') return refuse('a query or fragment is not accepted')
   if (path.includes('%')) return refuse('percent-encoded characters are not accepted')
+  if (path === '' || path === '/') return refuse('the owner and repository names are missing')
   const segments = path.split('/').slice(1)
-  if (path === '' || segments.some((s) => s === '')) return refuse('empty path segments are not accepted')
+  if (segments.some((s) => s === '')) return refuse('empty path segments are not accepted')
   if (segments.some((s) => s === '.' || s === '..')) return refuse("'.' and '..' segments are not accepted")
   const [owner, repo, tree, ...ref] = segments as [string, string?, string?, ...string[]]
   if (repo === undefined) return refuse('the repository name is missing')
