@@ -9,6 +9,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from '
 import { request } from 'node:https'
 import { BlockList, isIP } from 'node:net'
 import { Readable } from 'node:stream'
+import { rootCertificates } from 'node:tls'
 import { ADDRESS_REFUSED } from '../address-refused'
 
 /** Options of {@link createGuardedFetch}. */
@@ -105,6 +106,10 @@ const NULL_BODY = new Set([101, 204, 205, 304])
  */
 export function createGuardedFetch(options: GuardedFetchOptions = {}): typeof fetch {
   const guard = options.allowPrivateAddresses !== true
+  // A `ca` option replaces Node's trusted roots: keep them, and add the extra ones.
+  const ca = options.ca
+    ? [...rootCertificates, ...(Array.isArray(options.ca) ? options.ca : [options.ca])]
+    : undefined
   const guarded = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)
     if (url.protocol !== 'https:') throw new TypeError(`only https: URLs are fetched, not ${url.protocol}`)
@@ -124,7 +129,7 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): typeof fe
           headers,
           ...(init.signal ? { signal: init.signal } : {}),
           ...(guard ? { lookup: guardedLookup as never } : {}),
-          ...(options.ca ? { ca: options.ca } : {}),
+          ...(ca ? { ca } : {}),
           agent: false,
         },
         (res) => {
