@@ -7,7 +7,7 @@ import { fetchRepositoryArchive, importRepository, type NodeRepoOptions } from '
 import type { ImportRepositoryOptions } from '../src/options'
 import { answer, type FakeHost, redirectTo, sendBytes, startFakeHost } from './fake-host'
 import { hasTools } from './tools'
-import { makeZipball, patchBytes, SHA, storyRepository, WRAPPER } from './zipball'
+import { gitArchiveZipball, makeZipball, patchBytes, SHA, storyRepository, WRAPPER } from './zipball'
 
 let host: FakeHost
 const TOKEN = 'ghp_sekrit-token-123'
@@ -87,6 +87,19 @@ describe.skipIf(!hasTools)('importRepository loads', () => {
     const r = await importRepository('https://github.com/owner/story/tree/release/1.2', options())
     expect(r.ok && r.package.manifest?.title).toBe('Release')
     expect(r.source).toEqual({ owner: 'owner', repo: 'story', ref: 'release/1.2', commit: SHA })
+  })
+
+  it('a zipball made by git archive, as the host makes it, pinned to the full commit of its comment', async () => {
+    const { zip, commit } = gitArchiveZipball({ ...storyRepository('From git'), 'assets/a b/ü.txt': 'x' })
+    serveZipball('/v2', zip)
+    const r = await importRepository('https://github.com/owner/story/tree/v2', options())
+    expect(r.source).toEqual({ owner: 'owner', repo: 'story', ref: 'v2', commit })
+    expect(r.ok && r.package.manifest?.title).toBe('From git')
+    expect(r.ok && r.package.entries.map((e) => e.path).sort()).toEqual([
+      'assets/a b/ü.txt',
+      'manifest.json',
+      'story/0001-inn.sty',
+    ])
   })
 
   it('a flat story (only root .sty files)', async () => {

@@ -68,3 +68,35 @@ export function patchBytes(zip: Uint8Array, from: string, to: string): Uint8Arra
   if (n === 0) throw new Error(`'${from}' not found`)
   return out
 }
+
+/**
+ * A zipball as GitHub makes it: `git archive --format=zip` of a fresh repository's commit, under
+ * `owner-story-<short sha>/`, with the full commit id as the archive comment. Returns the commit too.
+ */
+export function gitArchiveZipball(files: Record<string, string | Uint8Array>): {
+  zip: Uint8Array
+  commit: string
+} {
+  const dir = mkdtempSync(join(tmpdir(), 'spkg-git-'))
+  for (const [path, data] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), data)
+  }
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+    }).trim()
+  git('init', '-q')
+  git('add', '-A')
+  git('commit', '-q', '-m', 'release')
+  const commit = git('rev-parse', 'HEAD')
+  const zip = execFileSync(
+    'git',
+    ['archive', '--format=zip', `--prefix=owner-story-${commit.slice(0, 7)}/`, 'HEAD'],
+    {
+      cwd: dir,
+    },
+  )
+  return { zip: new Uint8Array(zip), commit }
+}
