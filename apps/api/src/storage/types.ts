@@ -1,0 +1,104 @@
+/**
+ * The file storage interface of the API (issue 18): content-addressed, immutable files under keys
+ * `packages/<sha256>.spkg` and `covers/<sha256>.<ext>`. Two drivers implement it (fs.ts, s3.ts) and one
+ * contract suite (test/storage-contract.test.ts) runs against both.
+ */
+import type { Readable } from 'node:stream'
+
+/** What `stat` reports about a stored file. */
+export interface StoredFileInfo {
+  key: string
+  size: number
+  /** Lower-case hex SHA-256 of the bytes. */
+  sha256: string
+  contentType: string
+}
+
+/** One byte range, both ends inclusive, as in HTTP `Range`. */
+export interface ByteRange {
+  start: number
+  end: number
+}
+
+/** What the caller tells the storage about a file it stores (the caller has hashed it). */
+export interface PutInfo {
+  sha256: string
+  size: number
+  contentType: string
+}
+
+export interface FileStorage {
+  /** `fs` or `s3`. */
+  readonly driver: 'fs' | 's3'
+  /**
+   * Stores a local temporary file (already hashed by the caller) under `key`. Atomic (readers see the whole
+   * file or nothing); idempotent when the key exists with the same sha256. The local file is left in place.
+   */
+  putFile(key: string, localPath: string, info: PutInfo): Promise<void>
+  /** Stores bytes under `key`; same rules as `putFile`. */
+  putBytes(key: string, bytes: Uint8Array, info: Omit<PutInfo, 'size'>): Promise<void>
+  /** The stored file's size, hash and type; null when absent. */
+  stat(key: string): Promise<StoredFileInfo | null>
+  /** Whole file or one range (inclusive end), as a Node Readable; null when absent. */
+  read(key: string, range?: ByteRange): Promise<Readable | null>
+  /** Removes the file; no error when it is already absent. */
+  delete(key: string): Promise<void>
+  /** Every stored key under a prefix (`packages/`, `covers/`), at most `limit` of them. For the orphan sweep. */
+  list(prefix: string, limit: number): Promise<string[]>
+  /** The public address of a key when FILES_URL (a CDN or the bucket) is configured, else null. */
+  publicUrl(key: string): string | null
+}
+
+/** Errors of the storage layer carry a stable `code`. */
+export class StorageError extends Error {
+  constructor(
+    readonly code: 'STORAGE_BAD_KEY' | 'STORAGE_HASH_MISMATCH' | 'STORAGE_BAD_RANGE' | 'STORAGE_UNAVAILABLE',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+    this.name = 'StorageError'
+  }
+}
+
+/** Package key of a hash. */
+export function packageKey(sha256: string): string {
+  return `packages/${sha256}.spkg`
+}
+
+/** Cover key of a hash and an extension (without the dot). */
+export function coverKey(sha256: string, ext: string): string {
+  return `covers/${sha256}.${ext}`
+}
+
+/** Cover types the storage accepts, by extension. */
+export const COVER_TYPES: Readonly<Record<string, string>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+}
+
+export const PACKAGE_CONTENT_TYPE = 'application/vnd.spkg+zip'
+
+const KEY_RE = /^(?:packages\/[0-9a-f]{64}\.spkg|covers\/[0-9a-f]{64}\.(?:png|jpg|jpeg|webp|avif|gif|svg))$/
+
+/** True for a well-formed key (no traversal is possible in one). */
+export function isValidKey(key: string): boolean {
+  return KEY_RE.test(key)
+}
+
+/** Throws STORAGE_BAD_KEY unless `key` is well-formed. */
+export function assertKey(key: string): void {
+  if (!isValidKey(key))
+    throw new StorageError('STORAGE_BAD_KEY', `Not a storage key: ${JSON.stringify(key).slice(0, 120)}`)
+}
+
+/** The hash part of a key. */
+export function keyHash(key: string): string {
+  assertKey(key)
+  return key.slice(key.indexOf('/') + 1, key.indexOf('/') + 65)
+}
