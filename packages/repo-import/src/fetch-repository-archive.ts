@@ -208,21 +208,21 @@ class Loader {
     }
   }
 
-  private checkTarget(next: URL): void {
+  /** Refuses a redirect target off the rules; `after`: words it for a browser that already followed it. */
+  private checkTarget(next: URL, after = false): void {
+    const done = after ? 'the browser followed a redirect to' : 'a redirect to'
+    const verdict = after ? 'its answer was refused' : 'it was refused and not requested'
     if (next.protocol !== 'https:')
       throw refuse(
         'repo/redirect-refused',
-        `a redirect to ${next.protocol} (${shown(next)}) was refused and not requested: HTTPS only`,
+        `${done} ${next.protocol} (${shown(next)}); ${verdict}: HTTPS only`,
       )
     if (next.username !== '' || next.password !== '')
-      throw refuse(
-        'repo/redirect-refused',
-        `a redirect carrying credentials (${shown(next)}) was refused and not requested`,
-      )
+      throw refuse('repo/redirect-refused', `${done} a URL carrying credentials (${shown(next)}); ${verdict}`)
     if (!this.allowed.has(next.host))
       throw refuse(
         'repo/redirect-refused',
-        `a redirect to ${next.host} (${shown(next)}) was refused and not requested: the download hosts are ${[...this.allowed].join(', ')}`,
+        `${done} ${next.host} (${shown(next)}); ${verdict}: the download hosts are ${[...this.allowed].join(', ')}`,
       )
   }
 
@@ -248,7 +248,7 @@ class Loader {
       )
     }
     try {
-      this.checkTarget(final)
+      this.checkTarget(final, true)
     } catch (e) {
       await res.body?.cancel()
       throw e

@@ -61,7 +61,7 @@ function makeCertificate(): { key: string; cert: string; certFile: string } {
       '-subj',
       '/CN=localhost',
       '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      'subjectAltName=DNS:localhost,DNS:*.test.example,IP:127.0.0.1',
     ],
     { stdio: 'ignore' },
   )
@@ -76,6 +76,17 @@ async function serve(key: string, cert: string): Promise<{ server: Server; fake:
   const fake: FakeServer = { host: '', port: 0, routes: new Map(), requests: [] }
   const server = createServer({ key, cert }, (req, res) => {
     const path = req.url ?? '/'
+    // The CORS headers GitHub sends, so a browser page can call the fake host too.
+    res.setHeader('access-control-allow-origin', '*')
+    res.setHeader(
+      'access-control-expose-headers',
+      'location, retry-after, x-ratelimit-remaining, x-ratelimit-reset',
+    )
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-headers': 'accept, authorization, x-github-api-version' })
+      res.end()
+      return
+    }
     fake.requests.push({ path, authorization: req.headers.authorization })
     const handler = fake.routes.get(path)
     if (handler) handler(req, res)
