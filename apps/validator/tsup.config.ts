@@ -1,9 +1,10 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: { bin: 'src/bin.ts' },
+  // `bin`: the command; `validate`: the library entry (`@spkg/validator/validate`), with its types.
+  entry: { bin: 'src/bin.ts', validate: 'src/library.ts' },
   format: ['esm'],
-  dts: false,
+  dts: { entry: { validate: 'src/library.ts' } },
   clean: true,
   sourcemap: true,
   target: 'node20',
