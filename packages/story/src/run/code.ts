@@ -50,27 +50,32 @@ export interface COption {
   shown: PauseOption | undefined
 }
 
-/** Opcodes: small integers, so the machine's switch compiles to a jump table. */
-export const OP_PARA = 0
-export const OP_HEAD = 1
-export const OP_MEDIA = 2
-export const OP_EXEC = 3
-export const OP_JF = 4
-export const OP_GOTO = 5
-export const OP_END = 6
-export const OP_GATE = 7
-export const OP_GROUP = 8
-export const OP_INSERT = 9
-export const OP_CALL = 10
-export const OP_EOF = 11
-export const OP_RET = 12
-export const OP_BADJUMP = 13
+/**
+ * Opcodes: small integers, so the machine's switch compiles to a jump table. The one list the
+ * compiler and the machine both read (`Op.PARA`, ...).
+ */
+export const Op = {
+  PARA: 0,
+  HEAD: 1,
+  MEDIA: 2,
+  EXEC: 3,
+  JF: 4,
+  GOTO: 5,
+  END: 6,
+  GATE: 7,
+  GROUP: 8,
+  INSERT: 9,
+  CALL: 10,
+  EOF: 11,
+  RET: 12,
+  BADJUMP: 13,
+} as const
 
 /** One instruction. */
 export type Instr =
-  | { op: typeof OP_PARA; inline: CompiledInline; tags: string[] }
+  | { op: typeof Op.PARA; inline: CompiledInline; tags: string[] }
   | {
-      op: typeof OP_HEAD
+      op: typeof Op.HEAD
       level: number
       id: string
       inline: CompiledInline
@@ -79,21 +84,21 @@ export type Instr =
       key: string
     }
   | {
-      op: typeof OP_MEDIA
+      op: typeof Op.MEDIA
       path: string
       alt: string
       media: 'image' | 'audio' | 'video'
       tags: string[]
       pos: Pos
     }
-  | { op: typeof OP_EXEC; run: (m: Vm) => void }
-  | { op: typeof OP_JF; cond: Ev; to: number }
-  | { op: typeof OP_GOTO; to: number }
-  | { op: typeof OP_END }
-  | { op: typeof OP_GATE; target: string }
-  | { op: typeof OP_GROUP; key: string; options: COption[]; after: number }
+  | { op: typeof Op.EXEC; run: (m: Vm) => void }
+  | { op: typeof Op.JF; cond: Ev; to: number }
+  | { op: typeof Op.GOTO; to: number }
+  | { op: typeof Op.END }
+  | { op: typeof Op.GATE; target: string }
+  | { op: typeof Op.GROUP; key: string; options: COption[]; after: number }
   | {
-      op: typeof OP_INSERT
+      op: typeof Op.INSERT
       name: string
       def: PassageDef | undefined
       args: Ev[]
@@ -102,7 +107,7 @@ export type Instr =
       file: string
       pos: Pos
     }
-  | { op: typeof OP_CALL; ns: string; fn: string; args: Ev[]; file: string; pos: Pos }
-  | { op: typeof OP_EOF }
-  | { op: typeof OP_RET }
-  | { op: typeof OP_BADJUMP; id: string; file: string; pos: Pos }
+  | { op: typeof Op.CALL; ns: string; fn: string; args: Ev[]; file: string; pos: Pos }
+  | { op: typeof Op.EOF }
+  | { op: typeof Op.RET }
+  | { op: typeof Op.BADJUMP; id: string; file: string; pos: Pos }

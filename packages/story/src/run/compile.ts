@@ -4,24 +4,7 @@
  */
 import type { Node, OptionNode, Pos, SetStmt } from '../ast.ts'
 import { resolveTarget } from '../paths.ts'
-import {
-  type COption,
-  type Instr,
-  OP_BADJUMP,
-  OP_CALL,
-  OP_END,
-  OP_EOF,
-  OP_EXEC,
-  OP_GATE,
-  OP_GOTO,
-  OP_GROUP,
-  OP_HEAD,
-  OP_INSERT,
-  OP_JF,
-  OP_MEDIA,
-  OP_PARA,
-  OP_RET,
-} from './code.ts'
+import { type COption, type Instr, Op } from './code.ts'
 import { add, arith, compileExpr, localKey, sectionVisitsKey } from './expr.ts'
 import { compileInline } from './render.ts'
 import type { Value } from './types.ts'
@@ -137,11 +120,11 @@ class Compiler {
     if (env.part) this.prepass(nodes)
     this.scope = this.makeScope()
     this.nodes(nodes)
-    this.code.push(env.part ? { op: OP_EOF } : { op: OP_RET })
+    this.code.push(env.part ? { op: Op.EOF } : { op: Op.RET })
     for (const f of this.fixups) {
       const to = this.ids.get(f.id)
       this.code[f.at] =
-        to === undefined ? { op: OP_BADJUMP, id: f.id, file: env.file, pos: f.pos } : { op: OP_GOTO, to }
+        to === undefined ? { op: Op.BADJUMP, id: f.id, file: env.file, pos: f.pos } : { op: Op.GOTO, to }
     }
     this.result = { code: this.code, ids: this.ids }
   }
@@ -207,7 +190,7 @@ class Compiler {
           n.lines.length === 1
             ? n.lines[0]!
             : n.lines.flatMap((l, i) => (i ? [{ k: 'text' as const, v: ' ' }, ...l] : l))
-        code.push({ op: OP_PARA, inline: this.inline(inl), tags: n.tags })
+        code.push({ op: Op.PARA, inline: this.inline(inl), tags: n.tags })
         return
       }
       case 'heading': {
@@ -216,7 +199,7 @@ class Compiler {
         this.ids.set(n.id, code.length)
         const key = intern(`${file}:${n.id}@visits`)
         code.push({
-          op: OP_HEAD,
+          op: Op.HEAD,
           level: n.level,
           id: n.id,
           inline: this.inline(n.label),
@@ -230,23 +213,23 @@ class Compiler {
         this.ids.set(n.id, code.length)
         return
       case 'jump':
-        if (n.target === null) code.push({ op: OP_END })
+        if (n.target === null) code.push({ op: Op.END })
         else {
           this.fixups.push({ at: code.length, id: n.target, pos: n.pos })
-          code.push({ op: OP_GOTO, to: -1 })
+          code.push({ op: Op.GOTO, to: -1 })
         }
         return
       case 'gate':
-        code.push({ op: OP_GATE, target: archiveTarget(file, n.target) })
+        code.push({ op: Op.GATE, target: archiveTarget(file, n.target) })
         return
       case 'media':
-        code.push({ op: OP_MEDIA, path: n.path, alt: n.alt, media: n.media, tags: n.tags, pos: n.pos })
+        code.push({ op: Op.MEDIA, path: n.path, alt: n.alt, media: n.media, tags: n.tags, pos: n.pos })
         return
       case 'group':
         this.group(n)
         return
       case 'set': {
-        code.push({ op: OP_EXEC, run: compileSet(n.stmt, this.scope) })
+        code.push({ op: Op.EXEC, run: compileSet(n.stmt, this.scope) })
         return
       }
       case 'local': {
@@ -256,7 +239,7 @@ class Compiler {
         const e = compileExpr(n.e, this.scope)
         const { name, pos } = n
         code.push({
-          op: OP_EXEC,
+          op: Op.EXEC,
           run: (m) => {
             if (m.vars.has(key)) return
             if (m.vars.has(name))
@@ -269,14 +252,14 @@ class Compiler {
       case 'if': {
         const ends: number[] = []
         for (const b of n.branches) {
-          const jf: Extract<Instr, { op: typeof OP_JF }> = {
-            op: OP_JF,
+          const jf: Extract<Instr, { op: typeof Op.JF }> = {
+            op: Op.JF,
             cond: compileExpr(b.cond, this.scope),
             to: -1,
           }
           code.push(jf)
           this.nodes(b.body)
-          const g: Instr = { op: OP_GOTO, to: -1 }
+          const g: Instr = { op: Op.GOTO, to: -1 }
           ends.push(code.length)
           code.push(g)
           jf.to = code.length
@@ -287,7 +270,7 @@ class Compiler {
       }
       case 'insert':
         code.push({
-          op: OP_INSERT,
+          op: Op.INSERT,
           name: n.name,
           def: this.env.module.passages.get(n.name),
           args: n.args.map((a) => compileExpr(a, this.scope)),
@@ -299,7 +282,7 @@ class Compiler {
         return
       case 'call':
         code.push({
-          op: OP_CALL,
+          op: Op.CALL,
           ns: n.ns,
           fn: n.fn,
           args: n.args.map((a) => compileExpr(a, this.scope)),
@@ -319,8 +302,8 @@ class Compiler {
     this.groupCount.set(section, k)
     const id = n.id || `${section}@${k}`
     if (n.explicitId) this.ids.set(id, code.length)
-    const instr: Extract<Instr, { op: typeof OP_GROUP }> = {
-      op: OP_GROUP,
+    const instr: Extract<Instr, { op: typeof Op.GROUP }> = {
+      op: Op.GROUP,
       key: intern(`${this.env.file}:${id}`),
       options: [],
       after: -1,
@@ -352,7 +335,7 @@ class Compiler {
     if (o.jump) this.node(o.jump)
     else {
       exits.push(this.code.length)
-      this.code.push({ op: OP_GOTO, to: -1 })
+      this.code.push({ op: Op.GOTO, to: -1 })
     }
     // A heading inside a body changes the section; the options after it stay in the group's section.
     this.scope = scope

@@ -6,7 +6,7 @@
  * run call the rest. Internal.
  */
 import { createDiagnostic, type Diagnostic, type ReadingState } from '@spkg/manifest'
-import type { COption, Instr, OP_GROUP } from './code.ts'
+import type { COption, Instr, Op } from './code.ts'
 import { render, renderPlain } from './render.ts'
 import type { PauseEvent, PauseLink, PauseOption, StoryAnswer, StoryEvent, StorySourceLike } from './types.ts'
 import { truthy } from './values.ts'
@@ -61,7 +61,7 @@ export function visit(m: DecisionState, key: string): void {
  * Arrives at a choice group: runs every guard, drops once-only options already taken, then opens a
  * pause, takes the fallback, or reports an exhausted group and goes on after it.
  */
-export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof OP_GROUP }>): void {
+export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GROUP }>): void {
   const key = ins.key
   visit(m, key)
   // Once-only filtering: a short record is searched, a long one (a loop) gets a set, kept up to date by `record`.

@@ -12,24 +12,7 @@ import {
   type ReadingState,
 } from '@spkg/manifest'
 import type { Pos } from '../ast.ts'
-import {
-  type COption,
-  type Instr,
-  OP_BADJUMP,
-  OP_CALL,
-  OP_END,
-  OP_EOF,
-  OP_EXEC,
-  OP_GATE,
-  OP_GOTO,
-  OP_GROUP,
-  OP_HEAD,
-  OP_INSERT,
-  OP_JF,
-  OP_MEDIA,
-  OP_PARA,
-  OP_RET,
-} from './code.ts'
+import { type COption, type Instr, Op } from './code.ts'
 import {
   arrive,
   choose,
@@ -332,7 +315,7 @@ export class Machine implements StoryRun, DecisionState {
       }
       const ins = this.code[this.pc++]!
       switch (ins.op) {
-        case OP_PARA: {
+        case Op.PARA: {
           if (ins.inline.plain) {
             const text = renderPlain(ins.inline, this)
             if (text)
@@ -353,7 +336,7 @@ export class Machine implements StoryRun, DecisionState {
             )
           break
         }
-        case OP_HEAD: {
+        case Op.HEAD: {
           this.vars.set(ins.key, ((this.vars.get(ins.key) as number | undefined) ?? 0) + 1)
           if (!ins.silent) {
             const r = render(ins.inline, this)
@@ -380,7 +363,7 @@ export class Machine implements StoryRun, DecisionState {
           }
           break
         }
-        case OP_MEDIA:
+        case Op.MEDIA:
           if (this.source.hasAsset && !this.source.hasAsset(ins.path))
             this.report(
               'story/missing-media',
@@ -398,39 +381,39 @@ export class Machine implements StoryRun, DecisionState {
             )
           }
           break
-        case OP_EXEC:
+        case Op.EXEC:
           ins.run(this)
           break
-        case OP_JF:
+        case Op.JF:
           if (!truthy(ins.cond(this))) this.pc = ins.to
           break
-        case OP_GOTO:
+        case Op.GOTO:
           this.pc = ins.to
           break
-        case OP_END:
+        case Op.END:
           this.links.length = 0
           this.finish()
           break
-        case OP_GATE:
+        case Op.GATE:
           this.links.length = 0
           this.pending = { target: ins.target, initial: false }
           break
-        case OP_GROUP:
+        case Op.GROUP:
           arrive(this, ins)
           break
-        case OP_INSERT:
+        case Op.INSERT:
           this.insert(ins)
           break
-        case OP_CALL:
+        case Op.CALL:
           if (!this.replaying) {
             const args = ins.args.map((a) => a(this))
             callHost(this, ins.ns, ins.fn, args, ins.file, ins.pos)
           }
           break
-        case OP_EOF:
+        case Op.EOF:
           this.endOfFile()
           break
-        case OP_RET: {
+        case Op.RET: {
           const f = this.calls.pop()!
           this.code = f.code
           this.pc = f.pc
@@ -438,7 +421,7 @@ export class Machine implements StoryRun, DecisionState {
           this.visitsKey = f.visitsKey
           break
         }
-        case OP_BADJUMP:
+        case Op.BADJUMP:
           this.report(
             'story/unknown-id',
             `no heading, anchor or group '#${ins.id}' to jump to`,
@@ -450,7 +433,7 @@ export class Machine implements StoryRun, DecisionState {
     }
   }
 
-  private insert(ins: Extract<Instr, { op: typeof OP_INSERT }>): void {
+  private insert(ins: Extract<Instr, { op: typeof Op.INSERT }>): void {
     const def = ins.def
     if (!def) {
       this.report('story/unknown-function', `no passage '${ins.name}' is visible here`, ins.file, ins.pos)
