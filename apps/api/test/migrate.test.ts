@@ -34,7 +34,9 @@ const EXPECTED_TABLES = [
   'reading_progress',
   'reports',
   'series',
+  'signing_keys',
   'stories',
+  'story_versions',
 ]
 
 describe('migrations on PGlite', () => {

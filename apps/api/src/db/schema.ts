@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm'
 import {
   type AnyPgColumn,
+  bigint,
   bigserial,
   boolean,
   check,
@@ -15,6 +16,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
   varchar,
 } from 'drizzle-orm/pg-core'
@@ -54,6 +56,12 @@ export const stories = pgTable(
     published: boolean('published').notNull().default(false),
     seriesId: uuid('series_id').references(() => series.id, { onDelete: 'set null' }),
     seriesPosition: integer('series_position'),
+    /** The manifest `id` of the story's packages, fixed by the first uploaded version (issue 18). */
+    packageId: uuid('package_id'),
+    /** The version the catalog shows (`PUT /catalog/stories/:slug` with `version`); null: none published yet. */
+    publishedVersionId: uuid('published_version_id').references((): AnyPgColumn => storyVersions.id, {
+      onDelete: 'set null',
+    }),
     ...timestamps,
   },
   (t) => [
@@ -170,4 +178,66 @@ export const authEvents = pgTable(
   },
   // session_id: `GET /api/auth/events` lists a user's events through their sessions.
   (t) => [index('auth_events_created_idx').on(t.createdAt), index('auth_events_session_idx').on(t.sessionId)],
+)
+
+/**
+ * Uploaded package versions of a story (issue 18). The package file is content-addressed in the file storage
+ * (`packages/<sha256>.spkg`); the row keeps the canonical manifest with its `integrity` map and the catalog's
+ * metadata columns. Files are deleted only after the row is gone (publishing/files.ts).
+ */
+export const storyVersions = pgTable(
+  'story_versions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    storyId: uuid('story_id')
+      .notNull()
+      .references((): AnyPgColumn => stories.id, { onDelete: 'cascade' }),
+    version: varchar('version', { length: 100 }).notNull(),
+    packageId: uuid('package_id').notNull(),
+    type: varchar('type', { length: 20 }).notNull().default('story'),
+    sha256: varchar('sha256', { length: 64 }).notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    /** `verified` (signed by a key the uploader registered), `unverified` or `unsigned`. */
+    signature: varchar('signature', { length: 12 }).notNull(),
+    signer: varchar('signer', { length: 100 }),
+    /** Canonical manifest with the `integrity` map (computed when the package had none). */
+    manifest: jsonb('manifest').notNull(),
+    warnings: jsonb('warnings').notNull().default([]),
+    coverKey: varchar('cover_key', { length: 100 }),
+    /** Catalog metadata from the manifest (filters and text search without reading the jsonb). */
+    title: varchar('title', { length: 500 }),
+    description: text('description'),
+    language: varchar('language', { length: 50 }),
+    genre: varchar('genre', { length: 100 }),
+    tags: jsonb('tags').notNull().default([]),
+    series: varchar('series', { length: 200 }),
+    /** `upload` or `repository` (then `sourceUrl`, `sourceRef`, `sourceCommit`). */
+    source: varchar('source', { length: 20 }).notNull().default('upload'),
+    sourceUrl: varchar('source_url', { length: 2048 }),
+    sourceRef: varchar('source_ref', { length: 300 }),
+    sourceCommit: varchar('source_commit', { length: 100 }),
+    uploaderSub: text('uploader_sub').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('story_versions_story_version_idx').on(t.storyId, t.version),
+    index('story_versions_sha_idx').on(t.sha256),
+    index('story_versions_uploader_idx').on(t.uploaderSub),
+    check('story_versions_signature_check', sql`${t.signature} in ('verified', 'unverified', 'unsigned')`),
+    check('story_versions_source_check', sql`${t.source} in ('upload', 'repository')`),
+  ],
+)
+
+/** signify public keys a creator registered: packages signed by one of them are `verified` (issue 18). */
+export const signingKeys = pgTable(
+  'signing_keys',
+  {
+    sub: text('sub').notNull(),
+    /** `ed25519:<base64>` of the key. */
+    fingerprint: varchar('fingerprint', { length: 100 }).notNull(),
+    /** The signify public-key text as registered. */
+    publicKey: varchar('public_key', { length: 1000 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.sub, t.fingerprint] })],
 )
