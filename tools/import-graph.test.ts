@@ -3,7 +3,7 @@
  * in-memory packages.
  */
 import { describe, expect, it } from 'vitest'
-import { importsOf, isTestFile, packageOf, runtimeCycles } from './import-graph.ts'
+import { importCycles, importEdges, importsOf, isTestFile, packageOf, runtimeCycles } from './import-graph.ts'
 
 const pkg = (files: Record<string, string>) =>
   new Map(Object.entries(files).map(([name, code]) => [`/p/src/${name}`, code]))
@@ -92,5 +92,32 @@ describe('runtimeCycles', () => {
       'b.ts': "import { a, type A } from './a.ts'\nexport const b = a",
     })
     expect(names(runtimeCycles(files))).toEqual(['a.ts -> b.ts'])
+  })
+})
+
+describe('importCycles with types', () => {
+  it('counts type-only imports and exports too, but not dynamic imports', () => {
+    const files = pkg({
+      'check.ts': "import { names } from './names.ts'\nexport type Phase = 1",
+      'names.ts': "import type { Phase } from './check.ts'\nexport const names = 1",
+      'a.ts': "export type { B } from './b.ts'\nexport const a = 1",
+      'b.ts': "import { type A } from './a.ts'\nexport type B = 1",
+      'lazy.ts': "import { d } from './d.ts'\nexport const lazy = 1",
+      'd.ts': "export const d = () => import('./lazy.ts')",
+    })
+    expect(names(importCycles(files, { types: true }))).toEqual(['a.ts -> b.ts', 'check.ts -> names.ts'])
+    expect(importCycles(files)).toEqual([])
+  })
+
+  it('lists the edges a file has at run time and with types', () => {
+    const files = pkg({
+      'leaf.ts': "import type { A } from './a.ts'\nexport const leaf = 1",
+      'a.ts': "import { leaf } from './leaf.ts'\nimport { type B } from './b'\nexport type A = 1",
+      'b.ts': 'export type B = 1',
+    })
+    expect(importEdges(files).get('/p/src/leaf.ts')).toEqual([])
+    expect(importEdges(files, { types: true }).get('/p/src/leaf.ts')).toEqual(['/p/src/a.ts'])
+    expect(importEdges(files).get('/p/src/a.ts')).toEqual(['/p/src/leaf.ts'])
+    expect(importEdges(files, { types: true }).get('/p/src/a.ts')).toEqual(['/p/src/b.ts', '/p/src/leaf.ts'])
   })
 })

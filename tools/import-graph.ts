@@ -1,7 +1,8 @@
 /**
- * Import graph of the repository's TypeScript, for `tools/dependency-graph.test.ts`: which
- * modules each file imports, whether an import is only for types, and the runtime import cycles
- * between the files of one package.
+ * Import graph of the repository's TypeScript, the one walker for every import check
+ * (`tools/dependency-graph.test.ts`, `packages/story/test/import-graph.test.ts`): which modules each
+ * file imports, whether an import is only for types, and the import cycles between the files of one
+ * package.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -80,18 +81,35 @@ export function resolveRelative(
 }
 
 /**
- * Runtime import cycles among `files` (relative imports only; type-only and dynamic imports do not
- * count). Each cycle is listed once, as the files in import order, starting from its smallest path.
+ * The relative imports of each of `files` (path -> source text), as the files they name, sorted.
+ * Only those that load code at run time, unless `types` is set: then type-only imports count too.
+ * Dynamic `import()` never counts.
  */
-export function runtimeCycles(files: ReadonlyMap<string, string>): string[][] {
+export function importEdges(
+  files: ReadonlyMap<string, string>,
+  { types = false }: { readonly types?: boolean } = {},
+): Map<string, string[]> {
   const edges = new Map<string, string[]>()
   for (const [file, code] of files) {
     const targets = importsOf(code)
-      .filter((i) => !i.typeOnly && !i.dynamic && i.specifier.startsWith('.'))
+      .filter((i) => (types || !i.typeOnly) && !i.dynamic && i.specifier.startsWith('.'))
       .map((i) => resolveRelative(file, i.specifier, (p) => files.has(p)))
       .filter((t): t is string => t !== undefined)
     edges.set(file, [...new Set(targets)].sort())
   }
+  return edges
+}
+
+/**
+ * The import cycles among `files`: runtime imports only, or with `types` type-only imports too (see
+ * {@link importEdges}). Each cycle is listed once, as the files in import order, starting from its
+ * smallest path.
+ */
+export function importCycles(
+  files: ReadonlyMap<string, string>,
+  options: { readonly types?: boolean } = {},
+): string[][] {
+  const edges = importEdges(files, options)
   const cycles = new Map<string, string[]>()
   const state = new Map<string, 'active' | 'done'>()
   const stack: string[] = []
@@ -112,6 +130,9 @@ export function runtimeCycles(files: ReadonlyMap<string, string>): string[][] {
   for (const file of [...edges.keys()].sort()) if (!state.has(file)) visit(file)
   return [...cycles.values()]
 }
+
+/** Runtime import cycles among `files` (type-only and dynamic imports do not count). */
+export const runtimeCycles = (files: ReadonlyMap<string, string>): string[][] => importCycles(files)
 
 /** Every .ts/.tsx/.mts file under `dir`, skipping node_modules, dist and the folders in `skip`. */
 export function sourceFiles(dir: string, skip: readonly string[] = [], out: string[] = []): string[] {

@@ -1,90 +1,26 @@
 /**
  * The README's promise about the source layout: no file of src/ imports another in a cycle, not
  * even through type-only imports, and the files named as leaves import nothing from the package at
- * run time.
+ * run time. The imports are read by the repository's one import walker, tools/import-graph.ts
+ * (its own tests, on tiny packages, show that it finds cycles and tells type-only imports apart).
  */
-import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { join, relative } from 'node:path'
 import { expect, it } from 'vitest'
+import { importCycles, importEdges, readAll, sourceFiles } from '../../../tools/import-graph.ts'
 
 const src = join(import.meta.dirname, '..', 'src')
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory()
-      ? sources(join(dir, e.name))
-      : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')
-        ? [join(dir, e.name)]
-        : [],
-  )
-}
-
-/** Each file's relative imports: every one, and those that load code at run time. */
-function graph(): Map<string, { all: string[]; runtime: string[] }> {
-  const out = new Map<string, { all: string[]; runtime: string[] }>()
-  for (const file of sources(src)) {
-    const text = readFileSync(file, 'utf8')
-    const all: string[] = []
-    const runtime: string[] = []
-    for (const m of text.matchAll(
-      /^(?:import|export)\s+(type\s+)?(\{[^}]*\}|[^'"{}]*?)\s*from\s+'(\.[^']+)'/gm,
-    )) {
-      const spec = m[3]!.endsWith('.ts') ? m[3]! : `${m[3]}.ts`
-      const target = relative(src, resolve(dirname(file), spec))
-      all.push(target)
-      const names = m[2]!.startsWith('{')
-        ? m[2]!
-            .slice(1, -1)
-            .split(',')
-            .map((n) => n.trim())
-            .filter(Boolean)
-        : []
-      const typeOnly = m[1] !== undefined || (names.length > 0 && names.every((n) => n.startsWith('type ')))
-      if (!typeOnly) runtime.push(target)
-    }
-    out.set(relative(src, file), { all, runtime })
-  }
-  return out
-}
-
-/** The cycles of a graph, each as the files along it. */
-function cycles(edges: Map<string, string[]>): string[][] {
-  const found: string[][] = []
-  const state = new Map<string, 'open' | 'done'>()
-  const trail: string[] = []
-  const visit = (f: string) => {
-    state.set(f, 'open')
-    trail.push(f)
-    for (const t of edges.get(f) ?? []) {
-      if (state.get(t) === 'open') found.push([...trail.slice(trail.indexOf(t)), t])
-      else if (!state.has(t)) visit(t)
-    }
-    trail.pop()
-    state.set(f, 'done')
-  }
-  for (const f of edges.keys()) if (!state.has(f)) visit(f)
-  return found
-}
+const files = readAll(sourceFiles(src).filter((f) => !f.endsWith('.test.ts')))
+const rel = (f: string) => relative(src, f)
 
 it('no file of src/ imports another in a cycle, not even for types', () => {
-  const g = graph()
-  expect(g.size).toBeGreaterThan(30)
-  expect(g.get('run/machine.ts')?.runtime).toContain('run/decisions.ts')
-  // the search itself finds a cycle when there is one
-  expect(
-    cycles(
-      new Map([
-        ['a', ['b']],
-        ['b', ['c']],
-        ['c', ['a']],
-      ]),
-    ),
-  ).toEqual([['a', 'b', 'c', 'a']])
-  expect(cycles(new Map([...g].map(([f, e]) => [f, e.all])))).toEqual([])
+  expect(files.size).toBeGreaterThan(30)
+  // the walker sees this package's imports: the machine loads the decisions at run time
+  expect(importEdges(files).get(join(src, 'run/machine.ts'))?.map(rel)).toContain('run/decisions.ts')
+  expect(importCycles(files, { types: true }).map((c) => c.map(rel))).toEqual([])
 })
 
 it('the leaf files import nothing from the package at run time', () => {
-  const g = graph()
+  const edges = importEdges(files)
   const leaves = [
     'ast.ts',
     'check/context.ts',
@@ -93,5 +29,8 @@ it('the leaf files import nothing from the package at run time', () => {
     'run/code.ts',
     'run/vm.ts',
   ]
-  for (const leaf of leaves) expect({ leaf, runtime: g.get(leaf)?.runtime }).toEqual({ leaf, runtime: [] })
+  for (const leaf of leaves) {
+    const runtime = edges.get(join(src, leaf))?.map(rel)
+    expect({ leaf, runtime }).toEqual({ leaf, runtime: [] })
+  }
 })
