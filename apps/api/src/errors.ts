@@ -42,6 +42,18 @@ export const API_ERROR_CODES = {
     'the request did not arrive within the request or headers timeout (408, connection closed)',
   HEADERS_TOO_LARGE: 'request headers over the size limit (431, connection closed)',
   READING_STATE_QUOTA: 'saving this reading state would exceed the per-user quota (count or bytes)',
+  PACKAGE_INVALID: 'the uploaded package has a fatal or error diagnostic (422, with `diagnostics`)',
+  PACKAGE_TOO_LARGE:
+    'the uploaded package is over the package size limit (413, refused before it is all read)',
+  PACKAGE_ID_MISMATCH: "the package's manifest `id` is not the id of the story's first version (409)",
+  PACKAGE_TYPE_MISMATCH: 'a story package uploaded to an instruction record, or the reverse (409)',
+  VERSION_EXISTS: 'this story already has a version with this `manifest.version` (409)',
+  NO_VALID_VERSION: 'publishing a story that has no uploaded version, or not the named one (409)',
+  STORAGE_QUOTA_EXCEEDED: "the upload would take the user's stored packages over the per-user quota (413)",
+  VALIDATION_TIMEOUT: 'checking the package took longer than the validation time budget (422)',
+  VALIDATION_MEMORY_EXCEEDED: 'checking the package needed more memory than a validation may use (422)',
+  VALIDATION_BUSY: 'too many packages are being checked at once; retry shortly (503)',
+  SIGNING_KEY_INVALID: 'a signing key is not a signify Ed25519 public key (400)',
   INTERNAL: 'server fault',
 } as const
 
@@ -198,7 +210,7 @@ export function loggable(err: unknown): unknown {
  * 5xx answers raised on purpose, whose message is written for clients: sent as is with their code instead of
  * `Internal server error` (the identity provider never reached at start-up, the server shutting down).
  */
-const DELIBERATE_5XX = new Set<string>(['AUTH_UNAVAILABLE', 'SERVICE_UNAVAILABLE'])
+const DELIBERATE_5XX = new Set<string>(['AUTH_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'VALIDATION_BUSY'])
 
 /** Router-level errors (bad percent-encoding, a path parameter over 100 characters) never reach the error handler. */
 export function handleFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
