@@ -123,6 +123,30 @@ const EnvSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: integer(100, 3_600_000, TIMEOUT_DEFAULTS.keepAliveMs),
   CONNECTION_TIMEOUT_MS: integer(100, 3_600_000, TIMEOUT_DEFAULTS.connectionMs),
   SHUTDOWN_TIMEOUT_MS: integer(100, 600_000, TIMEOUT_DEFAULTS.shutdownMs),
+  FILES_DIR: z.preprocess(emptyToUndefined, z.string().trim().min(1).default('.data/files')),
+  S3_BUCKET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+        message: 'must be an S3 bucket name (3-63 characters a-z 0-9 . -)',
+      })
+      .optional(),
+  ),
+  S3_ENDPOINT: httpUrl,
+  S3_REGION: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9-]{1,40}$/, { message: 'must be a region name such as us-east-1' })
+      .default('us-east-1'),
+  ),
+  S3_FORCE_PATH_STYLE: z.preprocess(
+    (v) => emptyToUndefined(v) ?? 'false',
+    z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true'),
+  ),
 })
 
 /** The environment variables the API reads (all optional; see apps/api/README.md for defaults). */
@@ -166,6 +190,17 @@ export interface Config {
    * need many requests of one user to reach a route (the report quota across instances) and benchmarks.
    */
   rateLimitMaxFactor: number
+  /**
+   * Where package and cover files live (src/storage). `driver` is `s3` when `S3_BUCKET` is set, else `fs` under
+   * `dir` (`FILES_DIR`, default `.data/files`, relative to the working directory: apps/api/.data/files with
+   * `pnpm start`). `filesUrl` (`FILES_URL`): files are handed out under that address (a CDN or the bucket).
+   */
+  storage: {
+    driver: 'fs' | 's3'
+    dir: string
+    s3: { bucket: string; endpoint: string | undefined; region: string; forcePathStyle: boolean } | undefined
+    filesUrl: string | undefined
+  }
   /** Connection timeouts, ms; `headersMs`, `keepAliveMs` and `connectionMs` are at most `requestMs`. */
   timeouts: {
     /** `REQUEST_TIMEOUT_MS`: a whole request, headers and body, must arrive within this (408 otherwise). */
@@ -223,6 +258,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     if (e[name] > e.REQUEST_TIMEOUT_MS)
       issues.push(`${name}: must be at most REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`)
   }
+  if (!e.S3_BUCKET && e.S3_ENDPOINT) issues.push('S3_ENDPOINT: is set but S3_BUCKET is not')
   if (issues.length > 0) throw new ConfigError(issues)
   const publicHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST
   return deepFreeze({
@@ -247,6 +283,19 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     authEventsRetentionDays: e.AUTH_EVENTS_RETENTION_DAYS,
     rateLimitMaxFactor: e.RATE_LIMIT_MAX_FACTOR,
+    storage: {
+      driver: e.S3_BUCKET ? 's3' : 'fs',
+      dir: e.FILES_DIR,
+      s3: e.S3_BUCKET
+        ? {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : undefined,
+      filesUrl: e.FILES_URL,
+    },
     timeouts: {
       requestMs: e.REQUEST_TIMEOUT_MS,
       headersMs: e.HEADERS_TIMEOUT_MS,

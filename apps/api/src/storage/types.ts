@@ -14,6 +14,14 @@ export interface StoredFileInfo {
   contentType: string
 }
 
+/** One entry of {@link FileStorage.list}. */
+export interface ListedFile {
+  key: string
+  size: number
+  /** When the file was written (the sweep leaves young files alone: an upload may not have committed yet). */
+  modifiedAt: Date
+}
+
 /** One byte range, both ends inclusive, as in HTTP `Range`. */
 export interface ByteRange {
   start: number
@@ -43,8 +51,8 @@ export interface FileStorage {
   read(key: string, range?: ByteRange): Promise<Readable | null>
   /** Removes the file; no error when it is already absent. */
   delete(key: string): Promise<void>
-  /** Every stored key under a prefix (`packages/`, `covers/`), at most `limit` of them. For the orphan sweep. */
-  list(prefix: string, limit: number): Promise<string[]>
+  /** Stored files under a prefix (`packages/`, `covers/`), at most `limit` of them, any order. For the orphan sweep. */
+  list(prefix: 'packages/' | 'covers/', limit: number): Promise<ListedFile[]>
   /** The public address of a key when FILES_URL (a CDN or the bucket) is configured, else null. */
   publicUrl(key: string): string | null
 }
@@ -59,6 +67,13 @@ export class StorageError extends Error {
     super(message, options)
     this.name = 'StorageError'
   }
+}
+
+/** The content type a key implies (packages: {@link PACKAGE_CONTENT_TYPE}; covers: by extension). */
+export function keyContentType(key: string): string {
+  assertKey(key)
+  if (key.startsWith('packages/')) return PACKAGE_CONTENT_TYPE
+  return COVER_TYPES[key.slice(key.lastIndexOf('.') + 1)] as string
 }
 
 /** Package key of a hash. */
