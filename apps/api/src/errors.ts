@@ -41,6 +41,7 @@ export const API_ERROR_CODES = {
   REQUEST_TIMEOUT:
     'the request did not arrive within the request or headers timeout (408, connection closed)',
   HEADERS_TOO_LARGE: 'request headers over the size limit (431, connection closed)',
+  RANGE_NOT_SATISFIABLE: 'the Range header names no byte of the file (416, with `Content-Range: bytes */<size>`)',
   READING_STATE_QUOTA: 'saving this reading state would exceed the per-user quota (count or bytes)',
   PACKAGE_INVALID: 'the uploaded package has a fatal or error diagnostic (422, with `diagnostics`)',
   PACKAGE_TOO_LARGE:
