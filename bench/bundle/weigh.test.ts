@@ -1,0 +1,25 @@
+/**
+ * The bundle bench's weighing on the real player (`app/`): `@noble/ed25519`, the Ed25519 fallback of
+ * `@spkg/integrity`, lands in a lazy chunk of both builds, which the initial load leaves out.
+ */
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { esbuildWeight, viteWeight } from './weigh.ts'
+
+const app = join(import.meta.dirname, 'app')
+const noble = /@noble[\\/]ed25519/
+
+describe.each([
+  ['esbuild', esbuildWeight],
+  ['Vite', viteWeight],
+])('%s', (_, weight) => {
+  it('keeps @noble/ed25519 out of the initial load', async () => {
+    const w = await weight(app)
+    expect(w.lazyChunks).toBeGreaterThanOrEqual(1)
+    expect(w.lazyModules.filter((m) => noble.test(m))).toHaveLength(1)
+    expect(w.initialMinified).toBeLessThan(w.minified - 4000)
+    expect(w.initialGzip).toBeLessThan(w.gzip)
+    // the player itself is in the initial load
+    expect(w.lazyModules.some((m) => /story[\\/]src|reader[\\/]src/.test(m))).toBe(false)
+  }, 60_000)
+})
