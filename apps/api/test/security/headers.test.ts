@@ -2,6 +2,7 @@
  * Security headers exactly as the SPEC lists them, and CORS that answers preflights and decorates 401 answers
  * (the auth plugin is registered after the security plugin, as in the API).
  */
+import { EXAMPLE_CSP_HOSTS, specCsp } from '@spkg/test-utils'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCspDirectives, EXPOSED_HEADERS } from '../../src/security/index.ts'
@@ -24,23 +25,8 @@ afterAll(async () => {
   await idp?.close()
 })
 
-const EXPECTED_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline' https://fonts.googleapis.com",
-  "font-src 'self' https://fonts.gstatic.com",
-  "img-src 'self' data: blob: https://files.example.org",
-  "connect-src 'self' https://id.example.org https://files.example.org https://errors.example.org",
-  "frame-src 'self' https://id.example.org",
-  "frame-ancestors 'self'",
-  "object-src 'none'",
-  "worker-src 'self' blob:",
-  "base-uri 'self'",
-  "form-action 'self'",
-  'upgrade-insecure-requests',
-  'report-uri /api/csp-report',
-  'report-to csp-endpoint',
-].join(';')
+/** The SPEC's policy with the hosts the test configuration (`SECURITY.csp`) sets. */
+const EXPECTED_CSP = specCsp(EXAMPLE_CSP_HOSTS)
 
 describe('security headers', () => {
   it('sends the SPEC content security policy with the configured URLs, exactly', async () => {

@@ -5,29 +5,13 @@
  * `securitypolicyviolation` (so the browser sends no report) and no console error. Skips if Chromium is absent.
  */
 import { existsSync } from 'node:fs'
-import { buildPackage } from '@spkg/test-utils'
+import { buildPackage, specCsp } from '@spkg/test-utils'
 import { CHROMIUM_PATH, openEntryInChromium } from '@spkg/test-utils/chromium'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
 
-/** The SPEC's policy, with the deployment's hosts filled in as apps/api sends it. */
-const SPEC_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline' https://fonts.googleapis.com",
-  "font-src 'self' https://fonts.gstatic.com",
-  "img-src 'self' data: blob: https://files.example.org",
-  "connect-src 'self' https://id.example.org https://files.example.org https://errors.example.org",
-  "frame-src 'self' https://id.example.org",
-  "frame-ancestors 'self'",
-  "object-src 'none'",
-  "worker-src 'self' blob:",
-  "base-uri 'self'",
-  "form-action 'self'",
-  'upgrade-insecure-requests',
-  'report-uri /api/csp-report',
-  'report-to csp-endpoint',
-].join(';')
+/** The SPEC's policy, with the example deployment's hosts filled in as apps/api's tests send it. */
+const SPEC_CSP = specCsp()
 const ORIGIN = 'https://spkg.test'
 
 const prose = (n: number) => 'The lamp gutters; the innkeeper counts the keys again. '.repeat(n)
