@@ -1,0 +1,42 @@
+/**
+ * Package publishing (issue 18) wired into the app: the validation pool (closed with the app), the storage (the
+ * one the app decorates, else one from the configuration) and the routes.
+ */
+import type { FastifyInstance } from 'fastify'
+import type { Config } from '../config'
+import type { Db } from '../db/index'
+import { createStorage, type FileStorage } from '../storage/index'
+import { publishingRoutes } from './routes'
+import { PUBLISHING_DEFAULTS, type PublishingSettings } from './settings'
+import { createValidationPool, type ValidationPool } from './validation-pool'
+
+/** What {@link registerPublishing} may be handed (tests, benchmarks, the seed). */
+export interface PublishingDeps {
+  storage?: FileStorage
+  settings?: Partial<PublishingSettings>
+}
+
+/** The settings of a configuration, with overrides. */
+export function publishingSettings(
+  config: Config,
+  overrides: Partial<PublishingSettings> = {},
+): PublishingSettings {
+  const fromConfig = (config as { publishing?: Partial<PublishingSettings> }).publishing ?? {}
+  return { ...PUBLISHING_DEFAULTS, ...fromConfig, ...overrides }
+}
+
+/** Registers the publishing routes; returns what the seed needs. */
+export async function registerPublishing(
+  app: FastifyInstance,
+  config: Config,
+  db: Db,
+  deps: PublishingDeps = {},
+): Promise<{ storage: FileStorage; pool: ValidationPool; settings: PublishingSettings }> {
+  const settings = publishingSettings(config, deps.settings)
+  const storage =
+    deps.storage ?? (app as unknown as { storage?: FileStorage }).storage ?? createStorage(config)
+  const pool = createValidationPool(settings)
+  app.addHook('onClose', async () => pool.close())
+  await app.register(publishingRoutes, { db, storage, pool, settings, publicUrl: config.publicUrl })
+  return { storage, pool, settings }
+}

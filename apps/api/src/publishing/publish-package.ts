@@ -1,0 +1,280 @@
+/**
+ * One package upload from a received file to a committed version (issue 18), shared by
+ * `POST /api/stories/:slug/versions`, the development seed and the repository import: validate in the pool
+ * (exactly `spkg validate`), refuse on a fatal or error diagnostic, check the type and the story's package id,
+ * store the package and its cover (files first, record second: a crash between leaves only an unreferenced file
+ * for the sweep), insert the version, then check the instruction links both ways.
+ */
+import type { Diagnostic } from '@spkg/manifest'
+import type { Db } from '../db/index'
+import { ApiError, formatBytes } from '../errors'
+import { isReferencedInDb } from '../storage/access'
+import {
+  COVER_TYPES,
+  coverKey,
+  deleteUnreferenced,
+  type FileStorage,
+  PACKAGE_CONTENT_TYPE,
+  packageKey,
+} from '../storage/index'
+import type { ReceivedUpload } from './receive-upload'
+import type { ValidationPool } from './validation-pool'
+import type { ValidationOutcome } from './validation-types'
+import {
+  addVersionWarnings,
+  findByNameOrPackageId,
+  findVersion,
+  insertVersion,
+  linkInstruction,
+  type StoryRef,
+  signingKeysOf,
+  type VersionRow,
+} from './versions-db'
+
+/** A diagnostic as the API returns it. */
+export interface PublicDiagnostic {
+  code: string
+  severity: string
+  message: string
+  path: string | null
+  line?: number
+  column?: number
+}
+
+/** The 422 answer's body. */
+export class PackageInvalidError extends Error {
+  readonly statusCode = 422
+  readonly code = 'PACKAGE_INVALID'
+  constructor(readonly diagnostics: PublicDiagnostic[]) {
+    super('The package has errors: see diagnostics')
+  }
+}
+
+/** What publishing needs from the app. */
+export interface PublishContext {
+  db: Db
+  storage: FileStorage
+  pool: ValidationPool
+  quotaBytes: number
+}
+
+/** Where a version came from. */
+export type VersionSource =
+  | { kind: 'upload' }
+  | { kind: 'repository'; url: string; ref: string | null; commit: string | null }
+
+/** The 201 body. */
+export interface PublishedVersion {
+  slug: string
+  version: string
+  sha256: string
+  size: number
+  signature: 'verified' | 'unverified' | 'unsigned'
+  warnings: PublicDiagnostic[]
+}
+
+export const toPublic = (d: Diagnostic | PublicDiagnostic): PublicDiagnostic => ({
+  code: d.code,
+  severity: d.severity,
+  message: d.message,
+  path: d.path ?? null,
+  ...(typeof d.line === 'number' && { line: d.line }),
+  ...(typeof d.column === 'number' && { column: d.column }),
+})
+
+const str = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : null)
+
+/** Validates and stores `upload` as a new version of `story`; the caller discards the temporary file. */
+export async function publishPackage(
+  ctx: PublishContext,
+  story: StoryRef,
+  upload: ReceivedUpload,
+  uploaderSub: string,
+  source: VersionSource = { kind: 'upload' },
+): Promise<PublishedVersion> {
+  const trustedKeys = (await signingKeysOf(ctx.db, uploaderSub)).map((k) => k.publicKey)
+  const outcome = await ctx.pool.validate({
+    file: upload.path,
+    trustedKeys,
+    coverTypes: Object.keys(COVER_TYPES),
+  })
+  const refused = outcome.diagnostics.filter((d) => d.severity === 'fatal' || d.severity === 'error')
+  if (!outcome.valid || refused.length > 0) throw new PackageInvalidError(outcome.diagnostics.map(toPublic))
+  const manifest = outcome.manifest
+  if (!manifest || outcome.layout !== 'packaged')
+    throw new PackageInvalidError([
+      {
+        code: 'api/manifest-required',
+        severity: 'error',
+        message:
+          'The platform publishes packaged archives only: a flat archive has no manifest, id or version',
+        path: 'manifest.json',
+      },
+    ])
+  const type = outcome.type ?? 'story'
+  if (type !== story.type)
+    throw new ApiError(
+      409,
+      'PACKAGE_TYPE_MISMATCH',
+      `This is ${type === 'instruction' ? 'an instruction' : 'a story'} package; "${story.slug}" is a record of type ${story.type}`,
+    )
+  const version =
+    typeof manifest.version === 'string' && manifest.version.trim() ? manifest.version.trim() : null
+  if (!version)
+    throw new PackageInvalidError([
+      {
+        code: 'api/version-required',
+        severity: 'error',
+        message: 'The manifest has no `version`: the platform keeps versions apart by it',
+        path: 'manifest.json',
+      },
+    ])
+  if (version.length > 100)
+    throw new PackageInvalidError([
+      {
+        code: 'api/version-too-long',
+        severity: 'error',
+        message: '`version` is over 100 characters',
+        path: 'manifest.json',
+      },
+    ])
+  const packageId = String(manifest.id)
+  if (story.packageId && story.packageId !== packageId) throw idMismatch(story.packageId)
+  if (await findVersion(ctx.db, story.id, version))
+    throw new ApiError(409, 'VERSION_EXISTS', `"${story.slug}" already has version ${version}`)
+
+  // Files first (idempotent, content-addressed), then the record.
+  const pkgKey = packageKey(upload.sha256)
+  await ctx.storage.putFile(pkgKey, upload.path, {
+    sha256: upload.sha256,
+    size: upload.size,
+    contentType: PACKAGE_CONTENT_TYPE,
+  })
+  let cKey: string | null = null
+  if (outcome.cover) {
+    cKey = coverKey(outcome.cover.sha256, outcome.cover.ext)
+    await ctx.storage.putBytes(cKey, outcome.cover.bytes, {
+      sha256: outcome.cover.sha256,
+      contentType: COVER_TYPES[outcome.cover.ext] ?? 'application/octet-stream',
+    })
+  }
+  const warnings = outcome.diagnostics.filter((d) => d.severity === 'warning').map(toPublic)
+  const stored = { ...manifest, integrity: outcome.integrity }
+  const result = await insertVersion(
+    ctx.db,
+    {
+      storyId: story.id,
+      version,
+      packageId,
+      type,
+      sha256: upload.sha256,
+      size: upload.size,
+      signature: outcome.signature.status,
+      signer: outcome.signature.fingerprint ?? null,
+      manifest: stored,
+      warnings,
+      coverKey: cKey,
+      title: str(manifest.title, 500),
+      description: str(manifest.description, 10_000),
+      language: str(manifest.language, 50),
+      genre: str(manifest.genre, 100),
+      tags: Array.isArray(manifest.tags) ? manifest.tags.filter((t) => typeof t === 'string') : [],
+      series: str(manifest.series, 200),
+      source: source.kind,
+      sourceUrl: source.kind === 'repository' ? source.url : null,
+      sourceRef: source.kind === 'repository' ? source.ref : null,
+      sourceCommit: source.kind === 'repository' ? source.commit : null,
+      uploaderSub,
+    },
+    ctx.quotaBytes,
+  )
+  if (!result.ok) {
+    // The record was not written: the files may now be unreferenced (unless another version shares them).
+    await deleteUnreferenced(ctx.storage, [pkgKey, ...(cKey ? [cKey] : [])], isReferencedInDb(ctx.db))
+    const r = result.refusal
+    if (r.kind === 'id-mismatch') throw idMismatch(r.expected)
+    if (r.kind === 'version-exists')
+      throw new ApiError(409, 'VERSION_EXISTS', `"${story.slug}" already has version ${version}`)
+    throw new ApiError(
+      413,
+      'STORAGE_QUOTA_EXCEEDED',
+      `This upload would take your stored packages over the ${formatBytes(ctx.quotaBytes)} quota (${formatBytes(r.used)} used)`,
+    )
+  }
+  const linkWarnings = await checkInstructionLinks(ctx.db, story, result.row, outcome)
+  await addVersionWarnings(ctx.db, result.row.id, linkWarnings)
+  return {
+    slug: story.slug,
+    version,
+    sha256: upload.sha256,
+    size: upload.size,
+    signature: outcome.signature.status,
+    warnings: [...warnings, ...linkWarnings],
+  }
+}
+
+const idMismatch = (expected: string) =>
+  new ApiError(
+    409,
+    'PACKAGE_ID_MISMATCH',
+    `The manifest id is not this story's package id (${expected}, fixed by its first version)`,
+  )
+
+const names = (r: { slug: string; packageId: string | null }) => [
+  r.slug,
+  ...(r.packageId ? [r.packageId] : []),
+]
+
+/**
+ * Instruction links, both ways: a story naming an instruction links the record when the instruction's latest
+ * version names the story back, with a warning otherwise; an instruction naming a story that does not exist
+ * gets a warning.
+ */
+async function checkInstructionLinks(
+  db: Db,
+  story: StoryRef,
+  row: VersionRow,
+  outcome: ValidationOutcome,
+): Promise<PublicDiagnostic[]> {
+  const manifest = outcome.manifest ?? {}
+  const warnings: PublicDiagnostic[] = []
+  const self = { slug: story.slug, packageId: row.packageId }
+  const warn = (code: string, message: string) =>
+    warnings.push({ code, severity: 'warning', message, path: 'manifest.json' })
+  if (story.type === 'story' && typeof manifest.instruction === 'string') {
+    const target = await findByNameOrPackageId(db, manifest.instruction)
+    if (target?.type !== 'instruction') {
+      warn(
+        'api/instruction-not-found',
+        `No instruction package "${manifest.instruction}" on the platform yet`,
+      )
+      return warnings
+    }
+    const latest = await findVersion(db, target.id)
+    const back = (latest?.manifest as { stories?: unknown } | undefined)?.stories
+    const namesBack = Array.isArray(back) && names(self).some((n) => back.includes(n))
+    if (!namesBack)
+      warn(
+        'api/instruction-not-linked-back',
+        `The instruction "${target.slug}" does not name this story in its \`stories\``,
+      )
+    await linkInstruction(db, story.id, target.id)
+  }
+  if (story.type === 'instruction' && Array.isArray(manifest.stories)) {
+    for (const name of manifest.stories) {
+      if (typeof name !== 'string') continue
+      const target = await findByNameOrPackageId(db, name)
+      if (target?.type !== 'story') {
+        warn('api/story-not-found', `No story "${name}" on the platform yet`)
+        continue
+      }
+      // A story uploaded before its instruction: link it now if its latest version names this instruction.
+      const latest = await findVersion(db, target.id)
+      const named = (latest?.manifest as { instruction?: unknown } | undefined)?.instruction
+      if (typeof named === 'string' && names(self).includes(named))
+        await linkInstruction(db, target.id, story.id)
+      else warn('api/story-not-linked-back', `The story "${target.slug}" does not name this instruction`)
+    }
+  }
+  return warnings
+}

@@ -1,0 +1,180 @@
+/**
+ * Request and response schemas of package publishing (issue 18), with OpenAPI examples.
+ */
+import { z } from 'zod'
+import { SlugSchema, TimestampSchema } from '../routes/shared-schemas'
+
+const sha = 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c'
+
+export const DiagnosticSchema = z
+  .object({
+    code: z.string(),
+    severity: z.string(),
+    message: z.string(),
+    path: z.string().nullable(),
+    line: z.number().int().optional(),
+    column: z.number().int().optional(),
+  })
+  .meta({ id: 'PackageDiagnostic' })
+
+const SignatureStatus = z.enum(['verified', 'unverified', 'unsigned']).meta({
+  description:
+    '`verified`: signed by a key the uploader registered (`PUT /api/auth/signing-keys`); `unverified`: signed by another key, or the signature does not verify; `unsigned`',
+})
+
+export const PublishedVersionSchema = z
+  .object({
+    slug: z.string(),
+    version: z.string(),
+    sha256: z.string(),
+    size: z.number().int(),
+    signature: SignatureStatus,
+    warnings: z.array(DiagnosticSchema),
+  })
+  .meta({
+    id: 'PublishedVersion',
+    examples: [
+      { slug: 'crooked-inn', version: '1.0.0', sha256: sha, size: 5321, signature: 'unsigned', warnings: [] },
+    ],
+  })
+
+export const PackageInvalidSchema = z
+  .object({
+    statusCode: z.literal(422),
+    code: z.literal('PACKAGE_INVALID'),
+    message: z.string(),
+    diagnostics: z.array(DiagnosticSchema),
+  })
+  .meta({
+    id: 'PackageInvalid',
+    examples: [
+      {
+        statusCode: 422,
+        code: 'PACKAGE_INVALID',
+        message: 'The package has errors: see diagnostics',
+        diagnostics: [
+          {
+            code: 'story/unknown-part',
+            severity: 'error',
+            message: "no part 'story/0009-cellar.sty' in this package",
+            path: 'story/0001-inn.sty',
+            line: 3,
+            column: 1,
+          },
+        ],
+      },
+    ],
+  })
+
+export const PackageRefSchema = z
+  .object({
+    url: z.string(),
+    sha256: z.string(),
+    size: z.number().int(),
+    version: z.string(),
+    signature: SignatureStatus,
+  })
+  .meta({ id: 'PackageRef' })
+
+export const VersionSchema = z
+  .object({
+    version: z.string(),
+    type: z.enum(['story', 'instruction']),
+    sha256: z.string(),
+    size: z.number().int(),
+    signature: SignatureStatus,
+    signer: z.string().nullable(),
+    warnings: z.array(DiagnosticSchema),
+    published: z.boolean().meta({ description: 'the version the catalog shows' }),
+    package: PackageRefSchema,
+    cover: z.string().nullable(),
+    source: z.object({
+      kind: z.enum(['upload', 'repository']),
+      url: z.string().nullable(),
+      ref: z.string().nullable(),
+      commit: z.string().nullable(),
+    }),
+    uploadedAt: TimestampSchema,
+  })
+  .meta({ id: 'StoryVersion' })
+
+export const VersionListSchema = z.object({ items: z.array(VersionSchema) }).meta({
+  examples: [
+    {
+      items: [
+        {
+          version: '1.0.0',
+          type: 'story',
+          sha256: sha,
+          size: 5321,
+          signature: 'unsigned',
+          signer: null,
+          warnings: [],
+          published: true,
+          package: {
+            url: `http://127.0.0.1:3000/files/packages/${sha}.spkg`,
+            sha256: sha,
+            size: 5321,
+            version: '1.0.0',
+            signature: 'unsigned',
+          },
+          cover: null,
+          source: { kind: 'upload', url: null, ref: null, commit: null },
+          uploadedAt: '2026-11-26T10:00:00.000Z',
+        },
+      ],
+    },
+  ],
+})
+
+export const VersionParamsSchema = z.strictObject({
+  slug: SlugSchema,
+  version: z
+    .string()
+    .min(1)
+    .max(100)
+    .meta({ examples: ['1.0.0'] }),
+})
+
+export const SigningKeysBodySchema = z
+  .strictObject({
+    keys: z.array(z.string().min(1).max(1000)).max(10).meta({
+      description:
+        'signify public keys (the `.pub` text `spkg keygen` writes); at most 10; replaces the list',
+    }),
+  })
+  .meta({
+    id: 'SigningKeysUpdate',
+    examples: [{ keys: ['untrusted comment: spkg public key\nRWQ...base64...\n'] }],
+  })
+
+export const SigningKeysSchema = z
+  .object({
+    items: z.array(z.object({ fingerprint: z.string(), publicKey: z.string(), createdAt: TimestampSchema })),
+  })
+  .meta({
+    id: 'SigningKeys',
+    examples: [
+      {
+        items: [
+          {
+            fingerprint: 'ed25519:Xr2nJv0d2bC5m0ZsY7l7tB1o3zQ8o8mYV5j8b5VbI0c=',
+            publicKey: 'untrusted comment: spkg public key\nRWQ...\n',
+            createdAt: '2026-11-26T10:00:00.000Z',
+          },
+        ],
+      },
+    ],
+  })
+
+export const ManifestSchemaOut = z.record(z.string(), z.unknown()).meta({
+  id: 'CanonicalManifest',
+  description: 'The canonical manifest of the version, with its per-file `integrity` map (SHA-256, hex)',
+  examples: [
+    {
+      id: '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14',
+      version: '1.0.0',
+      integrity: { 'story/0001-inn.sty': sha },
+    },
+  ],
+})

@@ -1,0 +1,65 @@
+/**
+ * The validation worker (a `worker_threads` thread of {@link createValidationPool}): runs `validatePackageBytes`,
+ * exactly what `spkg validate` runs, on an uploaded file read as a file-backed Blob, and gathers what the version
+ * record needs: the signature status, the per-file `integrity` map (the manifest's, else computed here) and the
+ * cover's bytes. One job at a time; the pool bounds its memory (`resourceLimits`) and its time.
+ */
+import { createHash } from 'node:crypto'
+import { openAsBlob } from 'node:fs'
+import { parentPort } from 'node:worker_threads'
+import { validatePackageBytes } from '@spkg/validator/validate'
+import type { ValidationJob, ValidationOutcome } from './validation-types'
+
+const MANIFEST = 'manifest.json'
+
+async function run(job: ValidationJob): Promise<ValidationOutcome> {
+  let signature: ValidationOutcome['signature'] = { status: 'unsigned' }
+  let integrity: Record<string, string> = {}
+  let cover: ValidationOutcome['cover'] = null
+  const report = await validatePackageBytes(await openAsBlob(job.file), {
+    trustedKeys: job.trustedKeys,
+    onOpened: async (pkg) => {
+      signature = pkg.signature.fingerprint
+        ? { status: pkg.signature.status, fingerprint: pkg.signature.fingerprint }
+        : { status: pkg.signature.status }
+      const declared = pkg.manifest?.integrity
+      if (declared && Object.keys(declared).length > 0) integrity = { ...declared }
+      else {
+        integrity = {}
+        for (const e of pkg.entries) {
+          if (e.path === MANIFEST || e.path.startsWith('META-PKG/')) continue
+          integrity[e.path] = createHash('sha256')
+            .update(await pkg.readBytes(e.path))
+            .digest('hex')
+        }
+      }
+      const coverPath = pkg.manifest?.cover
+      if (coverPath && pkg.has(coverPath)) {
+        const ext = coverPath.slice(coverPath.lastIndexOf('.') + 1).toLowerCase()
+        if (job.coverTypes.includes(ext)) {
+          const bytes = await pkg.readBytes(coverPath)
+          cover = { ext, bytes, sha256: createHash('sha256').update(bytes).digest('hex') }
+        }
+      }
+    },
+  })
+  return {
+    loads: report.loads,
+    valid: report.valid,
+    type: report.type,
+    layout: report.layout,
+    manifest: report.manifest as ValidationOutcome['manifest'],
+    diagnostics: report.diagnostics,
+    signature,
+    integrity,
+    cover,
+  }
+}
+
+parentPort?.on('message', (job: ValidationJob) => {
+  run(job).then(
+    (outcome) => parentPort?.postMessage({ ok: true, outcome }),
+    (err: unknown) =>
+      parentPort?.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) }),
+  )
+})

@@ -1,0 +1,147 @@
+/**
+ * A bounded pool of validation workers (`worker_threads`). Validation runs off the event loop, at most
+ * `workers` packages at once, each in a thread whose heap is capped by `resourceLimits` (the story checker needs
+ * about 40 MiB per MB of a single part: one hostile part must not cost the server gigabytes) and within a time
+ * budget. A worker that runs out of memory dies with its job; one over budget is terminated; either is replaced
+ * by a fresh thread for the next job. At most `queue` jobs wait; beyond that the upload is refused at once (503)
+ * so that uploads cannot pile up and starve the rest of the API.
+ */
+import { Worker } from 'node:worker_threads'
+import { ApiError } from '../errors'
+import type { ValidationJob, ValidationOutcome } from './validation-types'
+
+/** Options of {@link createValidationPool}. */
+export interface ValidationPoolOptions {
+  /** Packages validated at once. @default 2 */
+  workers: number
+  /** Heap cap of one worker (`maxOldGenerationSizeMb`), MiB. @default 256 */
+  memoryMb: number
+  /** Time budget of one validation, ms, from the moment a worker takes it. @default 60000 */
+  timeoutMs: number
+  /** Jobs that may wait for a worker. @default 8 */
+  queue: number
+}
+
+/** The pool: `validate(job)` resolves with the worker's findings or rejects with an {@link ApiError}. */
+export interface ValidationPool {
+  validate(job: ValidationJob): Promise<ValidationOutcome>
+  /** Jobs running and waiting (for tests and health). */
+  readonly load: { running: number; waiting: number }
+  close(): Promise<void>
+}
+
+const BOOT = new URL('./worker-boot.mjs', import.meta.url)
+const ENTRY = new URL('./validate-worker.ts', import.meta.url).href
+
+type Reply = { ok: true; outcome: ValidationOutcome } | { ok: false; message: string }
+
+/** Creates a pool; threads start on demand and idle ones do not keep the process alive. */
+export function createValidationPool(options: Partial<ValidationPoolOptions> = {}): ValidationPool {
+  const o: ValidationPoolOptions = { workers: 2, memoryMb: 256, timeoutMs: 60_000, queue: 8, ...options }
+  const idle: Worker[] = []
+  const all = new Set<Worker>()
+  const waiting: Array<() => void> = []
+  let running = 0
+  let closed = false
+
+  const spawn = () => {
+    const w = new Worker(BOOT, {
+      workerData: { entry: ENTRY },
+      execArgv: ['--conditions=@spkg/source'],
+      resourceLimits: {
+        maxOldGenerationSizeMb: o.memoryMb,
+        maxYoungGenerationSizeMb: Math.min(32, o.memoryMb / 4),
+      },
+      stdout: false,
+      stderr: false,
+    })
+    all.add(w)
+    w.once('exit', () => {
+      all.delete(w)
+      const i = idle.indexOf(w)
+      if (i >= 0) idle.splice(i, 1)
+    })
+    return w
+  }
+
+  const release = () => {
+    running--
+    waiting.shift()?.()
+  }
+
+  const runOn = (w: Worker, job: ValidationJob) =>
+    new Promise<ValidationOutcome>((resolve, reject) => {
+      w.ref()
+      const done = (fn: () => void) => {
+        clearTimeout(timer)
+        w.off('message', onMessage)
+        w.off('error', onError)
+        w.off('exit', onExit)
+        fn()
+      }
+      const onMessage = (reply: Reply) =>
+        done(() => {
+          w.unref()
+          if (!closed) idle.push(w)
+          else void w.terminate()
+          if (reply.ok) resolve(reply.outcome)
+          else reject(new Error(`validation worker failed: ${reply.message}`))
+        })
+      const onError = (err: Error & { code?: string }) =>
+        done(() => {
+          void w.terminate()
+          if (err.code === 'ERR_WORKER_OUT_OF_MEMORY')
+            reject(
+              new ApiError(
+                422,
+                'VALIDATION_MEMORY_EXCEEDED',
+                `Checking this package needs more than the ${o.memoryMb} MiB a validation may use`,
+              ),
+            )
+          else reject(err)
+        })
+      const onExit = () => done(() => reject(new Error('validation worker exited')))
+      const timer = setTimeout(
+        () =>
+          done(() => {
+            void w.terminate()
+            reject(
+              new ApiError(
+                422,
+                'VALIDATION_TIMEOUT',
+                `Checking this package took longer than the ${o.timeoutMs} ms a validation may take`,
+              ),
+            )
+          }),
+        o.timeoutMs,
+      )
+      w.on('message', onMessage)
+      w.once('error', onError)
+      w.once('exit', onExit)
+      w.postMessage(job)
+    })
+
+  return {
+    get load() {
+      return { running, waiting: waiting.length }
+    },
+    async validate(job) {
+      if (closed) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'The server is shutting down; retry')
+      if (running >= o.workers) {
+        if (waiting.length >= o.queue)
+          throw new ApiError(503, 'VALIDATION_BUSY', 'Too many packages are being checked; try again shortly')
+        await new Promise<void>((resolve) => waiting.push(resolve))
+      }
+      running++
+      try {
+        return await runOn(idle.pop() ?? spawn(), job)
+      } finally {
+        release()
+      }
+    },
+    async close() {
+      closed = true
+      await Promise.all([...all].map((w) => w.terminate()))
+    },
+  }
+}

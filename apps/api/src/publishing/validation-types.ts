@@ -1,0 +1,27 @@
+/**
+ * Messages between the validation pool and its worker (leaf file: both import it).
+ */
+import type { Diagnostic } from '@spkg/manifest'
+
+/** One validation job: the uploaded file and the keys that make a signature `verified`. */
+export interface ValidationJob {
+  file: string
+  trustedKeys: string[]
+  /** Cover extensions the storage accepts. */
+  coverTypes: string[]
+}
+
+/** What the worker found. */
+export interface ValidationOutcome {
+  loads: boolean
+  valid: boolean
+  type: 'story' | 'instruction' | null
+  layout: 'packaged' | 'flat' | null
+  /** The canonical manifest (JSON), or null. */
+  manifest: Record<string, unknown> | null
+  diagnostics: Diagnostic[]
+  signature: { status: 'verified' | 'unverified' | 'unsigned'; fingerprint?: string }
+  /** Per-file SHA-256 (hex): the manifest's own map, else computed from the files. */
+  integrity: Record<string, string>
+  cover: { ext: string; bytes: Uint8Array; sha256: string } | null
+}

@@ -1,0 +1,195 @@
+/**
+ * Queries of package publishing (issue 18): story versions, the story's fixed package id, the published version,
+ * registered signing keys, and what a stored file is referenced by. No SQL in the route files.
+ */
+import { and, desc, eq, or, sql } from 'drizzle-orm'
+import type { Db } from '../db/index'
+import { signingKeys, stories, storyVersions } from '../db/schema'
+import { sqlState } from '../errors'
+
+/** A story record as publishing needs it. */
+export interface StoryRef {
+  id: string
+  slug: string
+  owner: string
+  type: 'story' | 'instruction'
+  packageId: string | null
+  published: boolean
+  publishedVersionId: string | null
+}
+
+/** The story record by slug, or undefined. */
+export async function findStoryForPublishing(db: Db, slug: string): Promise<StoryRef | undefined> {
+  const [row] = await db
+    .select({
+      id: stories.id,
+      slug: stories.slug,
+      owner: stories.ownerSub,
+      type: stories.type,
+      packageId: stories.packageId,
+      published: stories.published,
+      publishedVersionId: stories.publishedVersionId,
+    })
+    .from(stories)
+    .where(eq(stories.slug, slug))
+    .limit(1)
+  return row as StoryRef | undefined
+}
+
+/** A version row as the API shows it. */
+export type VersionRow = typeof storyVersions.$inferSelect
+
+/** Fields of a new version. */
+export type NewVersion = typeof storyVersions.$inferInsert
+
+/** Why {@link insertVersion} refused. */
+export type InsertRefusal =
+  | { kind: 'id-mismatch'; expected: string }
+  | { kind: 'version-exists' }
+  | { kind: 'quota'; used: number }
+
+/**
+ * Inserts a version in one transaction: the story row is locked, the first version fixes the story's package id,
+ * a different id or an existing version string is refused, and the uploader's stored bytes (over every story)
+ * must stay within `quotaBytes`. Concurrent uploads of one version: the unique index lets exactly one commit.
+ */
+export async function insertVersion(
+  db: Db,
+  v: NewVersion,
+  quotaBytes: number,
+): Promise<{ ok: true; row: VersionRow } | { ok: false; refusal: InsertRefusal }> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [story] = await tx
+        .select({ packageId: stories.packageId })
+        .from(stories)
+        .where(eq(stories.id, v.storyId))
+        .for('update')
+      if (story?.packageId && story.packageId !== v.packageId)
+        return { ok: false as const, refusal: { kind: 'id-mismatch' as const, expected: story.packageId } }
+      const [exists] = await tx
+        .select({ id: storyVersions.id })
+        .from(storyVersions)
+        .where(and(eq(storyVersions.storyId, v.storyId), eq(storyVersions.version, v.version)))
+        .limit(1)
+      if (exists) return { ok: false as const, refusal: { kind: 'version-exists' as const } }
+      const [used] = await tx
+        .select({ n: sql<string>`coalesce(sum(${storyVersions.size}), 0)` })
+        .from(storyVersions)
+        .where(eq(storyVersions.uploaderSub, v.uploaderSub))
+      const usedBytes = Number(used?.n ?? 0)
+      if (usedBytes + v.size > quotaBytes)
+        return { ok: false as const, refusal: { kind: 'quota' as const, used: usedBytes } }
+      const [row] = await tx.insert(storyVersions).values(v).returning()
+      if (!story?.packageId)
+        await tx.update(stories).set({ packageId: v.packageId }).where(eq(stories.id, v.storyId))
+      return { ok: true as const, row: row as VersionRow }
+    })
+  } catch (err) {
+    // The unique index (story, version): a concurrent upload of the same version committed first.
+    if (sqlState(err) === '23505') return { ok: false, refusal: { kind: 'version-exists' } }
+    throw err
+  }
+}
+
+/** Versions of a story, newest first. */
+export async function listVersions(db: Db, storyId: string): Promise<VersionRow[]> {
+  return db
+    .select()
+    .from(storyVersions)
+    .where(eq(storyVersions.storyId, storyId))
+    .orderBy(desc(storyVersions.createdAt), desc(storyVersions.version))
+}
+
+/** One version of a story by its version string, or the newest when `version` is undefined. */
+export async function findVersion(
+  db: Db,
+  storyId: string,
+  version?: string,
+): Promise<VersionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(storyVersions)
+    .where(
+      version === undefined
+        ? eq(storyVersions.storyId, storyId)
+        : and(eq(storyVersions.storyId, storyId), eq(storyVersions.version, version)),
+    )
+    .orderBy(desc(storyVersions.createdAt))
+    .limit(1)
+  return row
+}
+
+/** A version by id. */
+export async function versionById(db: Db, id: string): Promise<VersionRow | undefined> {
+  const [row] = await db.select().from(storyVersions).where(eq(storyVersions.id, id)).limit(1)
+  return row
+}
+
+/** Adds a warning to a stored version (instruction links found after the upload). */
+export async function addVersionWarnings(db: Db, id: string, warnings: unknown[]): Promise<void> {
+  if (warnings.length === 0) return
+  await db
+    .update(storyVersions)
+    .set({ warnings: sql`${storyVersions.warnings} || ${JSON.stringify(warnings)}::jsonb` })
+    .where(eq(storyVersions.id, id))
+}
+
+/** The signify public keys a user registered. */
+export async function signingKeysOf(db: Db, sub: string) {
+  return db
+    .select({
+      fingerprint: signingKeys.fingerprint,
+      publicKey: signingKeys.publicKey,
+      createdAt: signingKeys.createdAt,
+    })
+    .from(signingKeys)
+    .where(eq(signingKeys.sub, sub))
+    .orderBy(signingKeys.createdAt)
+}
+
+/** Replaces a user's registered keys. */
+export async function replaceSigningKeys(
+  db: Db,
+  sub: string,
+  keys: Array<{ fingerprint: string; publicKey: string }>,
+) {
+  await db.transaction(async (tx) => {
+    await tx.delete(signingKeys).where(eq(signingKeys.sub, sub))
+    if (keys.length > 0) await tx.insert(signingKeys).values(keys.map((k) => ({ sub, ...k })))
+  })
+}
+
+/** Sets the published version (and `published`), or unpublishes. */
+export async function setPublishedVersion(db: Db, storyId: string, versionId: string | null) {
+  await db
+    .update(stories)
+    .set({ publishedVersionId: versionId, published: versionId !== null, updatedAt: sql`now()` })
+    .where(eq(stories.id, storyId))
+}
+
+/** Links a story to its instruction record. */
+export async function linkInstruction(db: Db, storyId: string, instructionId: string | null) {
+  await db.update(stories).set({ instructionId }).where(eq(stories.id, storyId))
+}
+
+/** A record by slug or by package id (how manifests name each other). */
+export async function findByNameOrPackageId(db: Db, name: string) {
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(name)
+  const [row] = await db
+    .select({ id: stories.id, slug: stories.slug, type: stories.type, packageId: stories.packageId })
+    .from(stories)
+    .where(isUuid ? or(eq(stories.packageId, name), eq(stories.slug, name)) : eq(stories.slug, name))
+    .limit(1)
+  return row
+}
+
+/** Whether a published story links the instruction record. */
+export async function isLinkedFromPublished(db: Db, instructionId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: stories.id })
+    .from(stories)
+    .where(and(eq(stories.instructionId, instructionId), eq(stories.published, true)))
+    .limit(1)
+  return row !== undefined
+}

@@ -1,0 +1,129 @@
+/**
+ * Publishing tests: the app over a fresh test database (PGlite, or PostgreSQL with DATABASE_URL), the test token
+ * check, the filesystem storage in a temporary folder (or the storage given), uploads received in a temporary
+ * folder, and package builders.
+ */
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildPackage } from '@spkg/test-utils'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { buildApp } from '../../src/app'
+import { loadConfig } from '../../src/config'
+import type { PublishingSettings } from '../../src/publishing/settings'
+import type { FileStorage } from '../../src/storage/index'
+import { bearer, testAuthPlugin } from './app'
+import { createTestDb, type TestDb } from './db'
+
+export { bearer }
+
+/** A publishing test app. */
+export interface PublishingApp {
+  app: FastifyInstance
+  tdb: TestDb
+  storage: FileStorage
+  /** Where uploads are received (must be empty after every request). */
+  uploadsDir: string
+  filesDir: string
+  close(): Promise<void>
+}
+
+const unthrottled = fp(
+  async (app) => {
+    await app.register(testAuthPlugin)
+    app.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), throttle: false } as typeof route.config
+    })
+  },
+  { name: 'test-auth-unthrottled' },
+)
+
+/** Builds the app for publishing tests. */
+export async function buildPublishingApp(
+  options: { settings?: Partial<PublishingSettings>; storage?: FileStorage; throttle?: boolean } = {},
+): Promise<PublishingApp> {
+  const tdb = await createTestDb()
+  const dir = await mkdtemp(join(tmpdir(), 'spkg-publishing-'))
+  const uploadsDir = join(dir, 'uploads')
+  const filesDir = join(dir, 'files')
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FILES_DIR: filesDir })
+  const app = await buildApp(config, {
+    db: tdb.db,
+    authPlugin: options.throttle ? testAuthPlugin : unthrottled,
+    sweepOrphans: false,
+    ...(options.storage && { storage: options.storage }),
+    publishing: { settings: { tmpDir: uploadsDir, ...options.settings } },
+  })
+  await app.ready()
+  return {
+    app,
+    tdb,
+    storage: app.storage,
+    uploadsDir,
+    filesDir,
+    close: async () => {
+      await app.close()
+      await tdb.dispose()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Files in a folder (none when it does not exist). */
+export async function filesIn(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => [])
+}
+
+/** A valid story package (a cover, two parts). */
+export function storyPackage(
+  manifest: Record<string, unknown> = {},
+  parts: Record<string, string> = { 'story/0001-inn.sty': '# Inn\n\nDawn at the inn.\n' },
+): Uint8Array {
+  return buildPackage({
+    manifest: {
+      title: 'The Inn',
+      version: '1.0.0',
+      description: 'A road that forks.',
+      language: 'en',
+      genre: 'fantasy',
+      tags: ['inn'],
+      cover: 'assets/cover.svg',
+      ...manifest,
+    },
+    parts,
+    assets: { 'assets/cover.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>' },
+  })
+}
+
+/** Creates a story record owned by `sub`. */
+export async function createStory(
+  app: FastifyInstance,
+  slug: string,
+  sub = 'alice',
+  type: 'story' | 'instruction' = 'story',
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/stories',
+    headers: bearer(sub, 'creator'),
+    payload: { slug, title: slug, author: 'A', genre: 'g', content: '', type },
+  })
+  if (res.statusCode !== 201) throw new Error(`create ${slug}: ${res.statusCode} ${res.body}`)
+}
+
+/** Uploads bytes as a version. */
+export function upload(
+  app: FastifyInstance,
+  slug: string,
+  bytes: Uint8Array,
+  sub = 'alice',
+  roles = ['creator'],
+) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/stories/${slug}/versions`,
+    headers: { ...bearer(sub, ...roles), 'content-type': 'application/vnd.spkg+zip' },
+    payload: Buffer.from(bytes),
+  })
+}

@@ -1,0 +1,166 @@
+/**
+ * POST /api/stories/:slug/versions and GET /api/stories/:slug/versions (issue 18), on the test database
+ * (PGlite, or PostgreSQL when DATABASE_URL is set) with the filesystem storage.
+ */
+import { buildArchive, deflateBomb } from '@spkg/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { packageKey } from '../../src/storage/index'
+import {
+  bearer,
+  buildPublishingApp,
+  createStory,
+  filesIn,
+  type PublishingApp,
+  storyPackage,
+  upload,
+} from '../helpers/publishing'
+
+let t: PublishingApp
+beforeAll(async () => {
+  t = await buildPublishingApp()
+  await createStory(t.app, 'the-inn')
+})
+afterAll(async () => t?.close())
+
+describe('uploading a package version', () => {
+  it('stores a valid package: 201 with hash, size, signature status and warnings; the file is stored', async () => {
+    const bytes = storyPackage()
+    const res = await upload(t.app, 'the-inn', bytes)
+    expect(res.statusCode, res.body).toBe(201)
+    const body = res.json()
+    expect(body).toMatchObject({
+      slug: 'the-inn',
+      version: '1.0.0',
+      size: bytes.length,
+      signature: 'unsigned',
+    })
+    expect(body.sha256).toMatch(/^[0-9a-f]{64}$/)
+    expect(Array.isArray(body.warnings)).toBe(true)
+    expect(await t.storage.stat(packageKey(body.sha256))).toMatchObject({ size: bytes.length })
+    expect(await filesIn(t.uploadsDir)).toEqual([])
+
+    const list = await t.app.inject({ url: '/api/stories/the-inn/versions', headers: bearer('alice') })
+    expect(list.statusCode).toBe(200)
+    const [v] = list.json().items
+    expect(v).toMatchObject({
+      version: '1.0.0',
+      type: 'story',
+      sha256: body.sha256,
+      size: bytes.length,
+      signature: 'unsigned',
+      published: false,
+      source: { kind: 'upload' },
+    })
+    expect(v.package.url).toMatch(new RegExp(`/files/packages/${body.sha256}\\.spkg$`))
+    expect(v.cover).toMatch(/\/files\/covers\/[0-9a-f]{64}\.svg$/)
+  })
+
+  it('refuses the same version again (409 VERSION_EXISTS) and another package id (409 PACKAGE_ID_MISMATCH)', async () => {
+    const again = await upload(t.app, 'the-inn', storyPackage({ title: 'Changed' }))
+    expect(again.statusCode).toBe(409)
+    expect(again.json()).toMatchObject({ code: 'VERSION_EXISTS' })
+    const other = await upload(
+      t.app,
+      'the-inn',
+      storyPackage({ id: '11111111-2222-4333-8444-555555555555', version: '2.0.0' }),
+    )
+    expect(other.statusCode).toBe(409)
+    expect(other.json()).toMatchObject({ code: 'PACKAGE_ID_MISMATCH' })
+    expect(await filesIn(t.uploadsDir)).toEqual([])
+  })
+
+  it('refuses a package with an error diagnostic: 422 PACKAGE_INVALID with the diagnostics', async () => {
+    await createStory(t.app, 'broken-inn')
+    const res = await upload(
+      t.app,
+      'broken-inn',
+      storyPackage({}, { 'story/0001-inn.sty': '# Inn\n\n[[ 0009-cellar.sty ]]\n' }),
+    )
+    expect(res.statusCode).toBe(422)
+    const body = res.json()
+    expect(body).toMatchObject({ statusCode: 422, code: 'PACKAGE_INVALID' })
+    expect(body.diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: 'story/unknown-part',
+        severity: 'error',
+        path: 'story/0001-inn.sty',
+        line: 3,
+      }),
+    )
+    const list = await t.app.inject({ url: '/api/stories/broken-inn/versions', headers: bearer('alice') })
+    expect(list.json().items).toEqual([])
+  })
+
+  it('refuses hostile archives from the reader fixtures with their fatal code', async () => {
+    // A deflate bomb whose headers claim 100 bytes, and an entry escaping the archive root.
+    const bomb = buildArchive([
+      { name: 'story/0001-a.sty', payload: deflateBomb(60 * 1024 * 1024), method: 8, size: 100, crc: 0 },
+    ])
+    const traversal = buildArchive([{ name: '../evil.sty', data: 'x' }])
+    for (const bytes of [bomb, traversal]) {
+      const res = await upload(t.app, 'broken-inn', bytes)
+      expect(res.statusCode).toBe(422)
+      expect(res.json().diagnostics.some((d: { severity: string }) => d.severity === 'fatal')).toBe(true)
+    }
+    const junk = await upload(t.app, 'broken-inn', new TextEncoder().encode('not a zip at all'))
+    expect(junk.statusCode).toBe(422)
+    expect(junk.json().diagnostics[0]).toMatchObject({ severity: 'fatal' })
+  })
+
+  it('answers 413 PACKAGE_TOO_LARGE from Content-Length before reading the body, and 415 for JSON', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/stories/the-inn/versions',
+      headers: {
+        ...bearer('alice', 'creator'),
+        'content-type': 'application/zip',
+        'content-length': String(60 * 1024 * 1024),
+      },
+      payload: 'x',
+    })
+    expect(res.statusCode).toBe(413)
+    expect(res.json()).toMatchObject({ code: 'PACKAGE_TOO_LARGE' })
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/stories/the-inn/versions',
+      headers: bearer('alice', 'creator'),
+      payload: { a: 1 },
+    })
+    expect(json.statusCode).toBe(415)
+  })
+
+  it('lets only the owner or an administrator upload, and owner, moderator, administrator list', async () => {
+    expect((await upload(t.app, 'the-inn', storyPackage({ version: '3' }), 'mallory')).statusCode).toBe(403)
+    expect(
+      (await upload(t.app, 'the-inn', storyPackage({ version: '3' }), 'bob', ['reader'])).statusCode,
+    ).toBe(403)
+    expect((await upload(t.app, 'no-such-story', storyPackage(), 'alice')).statusCode).toBe(404)
+    const asMod = await t.app.inject({
+      url: '/api/stories/the-inn/versions',
+      headers: bearer('mod', 'moderator'),
+    })
+    expect(asMod.statusCode).toBe(200)
+    const asOther = await t.app.inject({
+      url: '/api/stories/the-inn/versions',
+      headers: bearer('mallory', 'creator'),
+    })
+    expect(asOther.statusCode).toBe(403)
+    const admin = await upload(t.app, 'the-inn', storyPackage({ version: '1.1.0' }), 'root', [
+      'administrator',
+    ])
+    expect(admin.statusCode).toBe(201)
+  })
+
+  it('accepts exactly one of concurrent uploads of the same version', async () => {
+    await createStory(t.app, 'race-inn')
+    const results = await Promise.all(
+      [1, 2, 3].map((i) => upload(t.app, 'race-inn', storyPackage({ version: '5.0.0', title: `Race ${i}` }))),
+    )
+    const codes = results.map((r) => r.statusCode).sort()
+    expect(codes).toEqual([201, 409, 409])
+    for (const r of results.filter((r) => r.statusCode === 409)) expect(r.json().code).toBe('VERSION_EXISTS')
+    const list = await t.app.inject({ url: '/api/stories/race-inn/versions', headers: bearer('alice') })
+    expect(list.json().items).toHaveLength(1)
+    expect(await filesIn(t.uploadsDir)).toEqual([])
+  })
+})
