@@ -35,6 +35,7 @@ import {
   refuseWhileClosing,
 } from './errors'
 import { inputRules } from './input'
+import { type PublishingDeps, registerPublishing } from './publishing/index'
 import { type RateLimitPluginOptions, rateLimitPlugin } from './rate-limit/index'
 import { catalogRoutes } from './routes/catalog'
 import { cspReportRoutes } from './routes/csp-report'
@@ -62,6 +63,8 @@ export interface AppDeps {
   rateLimit?: RateLimitPluginOptions
   /** Skip migrations when opening the database from `config`. @default false */
   skipMigrations?: boolean
+  /** Publishing overrides (tests, benchmarks): settings such as the quota or the upload folder. */
+  publishing?: PublishingDeps
 }
 
 declare module 'fastify' {
@@ -232,5 +235,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(catalogRoutes, opts)
   await app.register(cspReportRoutes, opts)
   await app.register(progressRoutes, opts)
+  await registerPublishing(app, config, db, deps.publishing)
   return app
 }
