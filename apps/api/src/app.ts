@@ -39,12 +39,15 @@ import { type PublishingDeps, registerPublishing } from './publishing/index'
 import { type RateLimitPluginOptions, rateLimitPlugin } from './rate-limit/index'
 import { catalogRoutes } from './routes/catalog'
 import { cspReportRoutes } from './routes/csp-report'
+import { type CanReadFile, filesRoutes } from './routes/files'
 import { healthRoutes } from './routes/health'
 import { profileRoutes } from './routes/profiles'
 import { progressRoutes } from './routes/progress'
 import { reportRoutes } from './routes/reports'
 import { storiesRoutes } from './routes/stories'
 import { securityPlugin } from './security/index'
+import { canReadFileFromDb, isReferencedInDb } from './storage/access'
+import { createStorage, type FileStorage, sweepOrphans } from './storage/index'
 
 /** What `buildApp` may be handed instead of creating it. */
 export interface AppDeps {
@@ -65,6 +68,12 @@ export interface AppDeps {
   skipMigrations?: boolean
   /** Publishing overrides (tests, benchmarks): settings such as the quota or the upload folder. */
   publishing?: PublishingDeps
+  /** The file storage; absent: made from `config.storage` (src/storage). */
+  storage?: FileStorage
+  /** Who may read a stored file (the files routes); absent: the rule over `story_versions` (src/storage/access.ts). */
+  canReadFile?: CanReadFile
+  /** Sweep unreferenced files (older than an hour, at most 10,000 per prefix) when the app is ready. @default true */
+  sweepOrphans?: boolean
 }
 
 declare module 'fastify' {
@@ -73,6 +82,8 @@ declare module 'fastify' {
     config: Config
     /** The database of this instance. */
     db: Db
+    /** Package and cover files (src/storage). */
+    storage: FileStorage
   }
 }
 
@@ -175,6 +186,27 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   }
   app.decorate('config', config)
   app.decorate('db', db)
+  const storage = deps.storage ?? createStorage(config)
+  app.decorate('storage', storage)
+  const closable = storage as FileStorage & { close?: () => void }
+  if (!deps.storage && typeof closable.close === 'function')
+    app.addHook('onClose', async () => closable.close?.())
+  if (deps.sweepOrphans !== false) {
+    const swept = db
+    // Files left by a crash between a file write and its record's commit (or a record's removal and the file's).
+    app.addHook('onReady', async () => {
+      try {
+        const r = await sweepOrphans(storage, isReferencedInDb(swept))
+        if (r.deleted.length || r.tempRemoved)
+          app.log.info(
+            { examined: r.examined, deleted: r.deleted.length, tempRemoved: r.tempRemoved },
+            'storage: orphans swept',
+          )
+      } catch (err) {
+        app.log.error({ err }, 'storage: orphan sweep failed (retried at the next start)')
+      }
+    })
+  }
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
@@ -236,5 +268,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(cspReportRoutes, opts)
   await app.register(progressRoutes, opts)
   await registerPublishing(app, config, db, deps.publishing)
+  await app.register(filesRoutes, { storage, canReadFile: deps.canReadFile ?? canReadFileFromDb(db) })
   return app
 }
