@@ -147,6 +147,17 @@ const EnvSchema = z.object({
     (v) => emptyToUndefined(v) ?? 'false',
     z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true'),
   ),
+  PACKAGE_QUOTA_BYTES: integer(1, Number.MAX_SAFE_INTEGER, 1024 * 1024 * 1024),
+  UPLOADS_PER_HOUR: integer(1, 100_000, 30),
+  VALIDATION_WORKERS: integer(1, 64, 2),
+  VALIDATION_MEMORY_MB: integer(16, 16_384, 256),
+  VALIDATION_TIMEOUT_MS: integer(100, 3_600_000, 60_000),
+  VALIDATION_QUEUE: integer(0, 10_000, 8),
+  UPLOAD_TMP_DIR: z.preprocess(emptyToUndefined, z.string().trim().min(1).optional()),
+  SEED_EXAMPLES: z.preprocess(
+    emptyToUndefined,
+    z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  ),
 })
 
 /** The environment variables the API reads (all optional; see apps/api/README.md for defaults). */
@@ -201,6 +212,26 @@ export interface Config {
     s3: { bucket: string; endpoint: string | undefined; region: string; forcePathStyle: boolean } | undefined
     filesUrl: string | undefined
   }
+  /**
+   * Package publishing (issue 18, src/publishing): per-user stored bytes (`PACKAGE_QUOTA_BYTES`, default 1 GiB),
+   * uploads per user per hour (`UPLOADS_PER_HOUR`, 30), validations at once (`VALIDATION_WORKERS`, 2), heap cap
+   * (`VALIDATION_MEMORY_MB`, 256) and time budget (`VALIDATION_TIMEOUT_MS`, 60 s) of one validation, validations
+   * that may wait (`VALIDATION_QUEUE`, 8), where uploads are received (`UPLOAD_TMP_DIR`, the OS temporary folder).
+   */
+  publishing: {
+    quotaBytes: number
+    uploadsPerHour: number
+    workers: number
+    memoryMb: number
+    timeoutMs: number
+    queue: number
+    tmpDir?: string
+  }
+  /**
+   * `SEED_EXAMPLES`: at start-up, publish the repository's example stories into an empty catalog. Default: true in
+   * development with the embedded database (no DATABASE_URL), else false.
+   */
+  seedExamples: boolean
   /** Connection timeouts, ms; `headersMs`, `keepAliveMs` and `connectionMs` are at most `requestMs`. */
   timeouts: {
     /** `REQUEST_TIMEOUT_MS`: a whole request, headers and body, must arrive within this (408 otherwise). */
@@ -296,6 +327,19 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : undefined,
       filesUrl: e.FILES_URL,
     },
+    publishing: {
+      quotaBytes: e.PACKAGE_QUOTA_BYTES,
+      uploadsPerHour: e.UPLOADS_PER_HOUR,
+      workers: e.VALIDATION_WORKERS,
+      memoryMb: e.VALIDATION_MEMORY_MB,
+      timeoutMs: e.VALIDATION_TIMEOUT_MS,
+      queue: e.VALIDATION_QUEUE,
+      ...(e.UPLOAD_TMP_DIR && { tmpDir: e.UPLOAD_TMP_DIR }),
+    },
+    seedExamples:
+      e.SEED_EXAMPLES === undefined
+        ? e.NODE_ENV === 'development' && !e.DATABASE_URL
+        : e.SEED_EXAMPLES === 'true',
     timeouts: {
       requestMs: e.REQUEST_TIMEOUT_MS,
       headersMs: e.HEADERS_TIMEOUT_MS,

@@ -21,8 +21,7 @@ export function publishingSettings(
   config: Config,
   overrides: Partial<PublishingSettings> = {},
 ): PublishingSettings {
-  const fromConfig = (config as { publishing?: Partial<PublishingSettings> }).publishing ?? {}
-  return { ...PUBLISHING_DEFAULTS, ...fromConfig, ...overrides }
+  return { ...PUBLISHING_DEFAULTS, ...config.publishing, ...overrides }
 }
 
 /** Registers the publishing routes; returns what the seed needs. */
