@@ -24,7 +24,13 @@ export { LIMITS } from './limits'
 export { derivePartName, normalizeDigest } from './normalize'
 export type { ManifestResult, ParseManifestOptions } from './parse-manifest'
 export { parseManifest, parseManifestText } from './parse-manifest'
-export { COMMON_SAFE_PATH, CONTROL_CHARACTER, checkArchivePath, isSafeArchivePath } from './paths'
+export {
+  COMMON_SAFE_PATH,
+  CONTROL_CHARACTER,
+  checkArchivePath,
+  collisionKey,
+  isSafeArchivePath,
+} from './paths'
 export type { ParseReadingStateOptions, ParseReadingStateResult, ReadingState } from './reading-state'
 export {
   MAX_READING_STATE_DEPTH,

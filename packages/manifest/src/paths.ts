@@ -53,3 +53,19 @@ export function checkArchivePath(path: string): string | undefined {
 export function isSafeArchivePath(path: string): boolean {
   return checkArchivePath(path) === undefined
 }
+
+/**
+ * The key two archive paths collide under on real file systems: NFC-normalised and case-folded
+ * (upper- then lower-casing folds `ß` with `ss` and `ﬁ` with `fi` as full case folding does).
+ * `spkg pack` refuses a folder with two files of one key, as the reader refuses such an archive
+ * (`pkg/duplicate-entry`).
+ *
+ * @example
+ * collisionKey('Story/Straße.sty') === collisionKey('story/STRASSE.sty') // true
+ */
+export function collisionKey(path: string): string {
+  if (ASCII.test(path)) return path.toLowerCase()
+  return path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC')
+}
+
+const ASCII = /^[\x00-\x7f]*$/

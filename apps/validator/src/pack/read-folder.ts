@@ -6,7 +6,7 @@
 import { lstat, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { compareUtf8 } from '@spkg/integrity'
-import { checkArchivePath, createDiagnostic, type Diagnostic, LIMITS } from '@spkg/manifest'
+import { checkArchivePath, collisionKey, createDiagnostic, type Diagnostic, LIMITS } from '@spkg/manifest'
 import { IOFailure } from '../cli-types'
 
 /** What {@link readFolder} found. */
@@ -42,11 +42,6 @@ function isIgnoredName(name: string): boolean {
     name === 'desktop.ini' ||
     name.endsWith('~')
   )
-}
-
-/** The key two names collide under on case-insensitive, normalising file systems. */
-function collisionKey(path: string): string {
-  return path.normalize('NFC').toLowerCase()
 }
 
 /**
