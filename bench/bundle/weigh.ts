@@ -42,25 +42,37 @@ function initialChunks(entries: string[], imports: (chunk: string) => string[]):
   return seen
 }
 
-/**
- * Sizes of the emitted chunks (file name -> code), all of them and the initial ones, and the
- * modules (chunk -> its input modules) that only lazy chunks hold.
- */
-function weigh(chunks: Map<string, string>, initial: Set<string>, modules: Map<string, string[]>) {
-  const all = [...chunks.values()].join('')
-  const first = [...chunks].filter(([name]) => initial.has(name)).map(([, code]) => code)
-  const eager = new Set([...initial].flatMap((c) => modules.get(c) ?? []))
-  const lazyModules = [...modules]
-    .filter(([c]) => !initial.has(c))
-    .flatMap(([, ms]) => ms)
+/** What a build emitted: each chunk's code, its static imports, and its input modules' bytes. */
+interface Chunk {
+  code: string
+  imports: string[]
+  /** Input module (as the bundler names it) -> its bytes in this chunk (Vite: rendered, before minifying). */
+  modules: Map<string, number>
+}
+
+/** Sizes of the emitted chunks, all of them and those the `entries` load first; zod's share. */
+function weigh(chunks: Map<string, Chunk>, entries: string[]): Weight {
+  const initial = initialChunks(entries, (c) => chunks.get(c)?.imports ?? [])
+  const all = [...chunks.values()].map((c) => c.code).join('')
+  const first = [...chunks].filter(([name]) => initial.has(name)).map(([, c]) => c.code)
+  const present = (c: Chunk) => [...c.modules].filter(([, n]) => n > 0)
+  const eager = new Set([...initial].flatMap((name) => present(chunks.get(name)!).map(([m]) => m)))
+  const lazyModules = [...chunks]
+    .filter(([name]) => !initial.has(name))
+    .flatMap(([, c]) => present(c).map(([m]) => m))
     .filter((m) => !eager.has(m))
+  const sized = [...chunks.values()].flatMap(present)
+  const total = sized.reduce((n, [, b]) => n + b, 0)
+  const zod = sized.filter(([m]) => isZod(m))
   return {
-    lazyModules,
     minified: Buffer.byteLength(all),
     gzip: gzip(all),
     initialMinified: Buffer.byteLength(first.join('')),
     initialGzip: gzip(first.join('')),
     lazyChunks: chunks.size - first.length,
+    lazyModules,
+    zodShare: total ? zod.reduce((n, [, b]) => n + b, 0) / total : 0,
+    zodModules: zod.length,
   }
 }
 
@@ -85,48 +97,25 @@ export async function viteWeight(app: string): Promise<Weight> {
         modules?: Record<string, { renderedLength: number }>
       }>
     }>
-    const chunks = new Map<string, string>()
-    const staticImports = new Map<string, string[]>()
+    const chunks = new Map<string, Chunk>()
     const entries: string[] = []
-    const modules = new Map<string, string[]>()
-    let rendered = 0
-    let zodRendered = 0
-    let zodModules = 0
     for (const out of outputs)
       for (const chunk of out.output) {
         if (chunk.type !== 'chunk' || !chunk.code) continue
-        chunks.set(chunk.fileName, chunk.code)
-        staticImports.set(chunk.fileName, chunk.imports ?? [])
         if (chunk.isEntry) entries.push(chunk.fileName)
-        modules.set(
-          chunk.fileName,
-          Object.entries(chunk.modules ?? {})
-            .filter(([, m]) => m.renderedLength > 0)
-            .map(([id]) => id),
-        )
-        for (const [id, m] of Object.entries(chunk.modules ?? {})) {
-          rendered += m.renderedLength
-          if (isZod(id) && m.renderedLength > 0) {
-            zodRendered += m.renderedLength
-            zodModules++
-          }
-        }
+        chunks.set(chunk.fileName, {
+          code: chunk.code,
+          imports: chunk.imports ?? [],
+          modules: new Map(Object.entries(chunk.modules ?? {}).map(([id, m]) => [id, m.renderedLength])),
+        })
       }
-    return {
-      ...weigh(
-        chunks,
-        initialChunks(entries, (c) => staticImports.get(c) ?? []),
-        modules,
-      ),
-      zodShare: rendered ? zodRendered / rendered : 0,
-      zodModules,
-    }
+    return weigh(chunks, entries)
   } finally {
     rmSync(outDir, { recursive: true, force: true })
   }
 }
 
-/** esbuild `--bundle --minify --splitting` of `app/main.ts`. */
+/** esbuild `--bundle --minify --splitting` of `app/main.ts` (bytes per module: the metafile's, minified). */
 export async function esbuildWeight(app: string): Promise<Weight> {
   const outdir = join(tmpdir(), 'spkg-bundle-esbuild')
   const result = await esbuild({
@@ -142,43 +131,20 @@ export async function esbuildWeight(app: string): Promise<Weight> {
     logLevel: 'silent',
     outdir,
   })
-  const chunks = new Map(
-    result.outputFiles
-      .filter((f) => f.path.endsWith('.js'))
-      .map((f) => [relative(process.cwd(), f.path), f.text]),
-  )
-  const outputs = result.metafile.outputs
+  const code = new Map(result.outputFiles.map((f) => [relative(process.cwd(), f.path), f.text]))
+  const chunks = new Map<string, Chunk>()
+  for (const [name, out] of Object.entries(result.metafile.outputs)) {
+    if (!name.endsWith('.js')) continue
+    chunks.set(name, {
+      code: code.get(name) ?? '',
+      imports: out.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path),
+      modules: new Map(Object.entries(out.inputs).map(([p, i]) => [p, i.bytesInOutput])),
+    })
+  }
   // Each dynamic import() target is an entry point of its own to esbuild: the page loads main.ts.
   const main = relative(process.cwd(), join(app, 'main.ts'))
-  const entries = Object.keys(outputs).filter((o) => outputs[o]!.entryPoint === main)
-  const initial = initialChunks(entries, (c) =>
-    (outputs[c]?.imports ?? []).filter((i) => i.kind === 'import-statement').map((i) => i.path),
+  return weigh(
+    chunks,
+    Object.keys(result.metafile.outputs).filter((o) => result.metafile.outputs[o]!.entryPoint === main),
   )
-  let total = 0
-  let zod = 0
-  let zodModules = 0
-  for (const out of Object.values(result.metafile.outputs))
-    for (const [path, input] of Object.entries(out.inputs)) {
-      total += input.bytesInOutput
-      if (isZod(path) && input.bytesInOutput > 0) {
-        zod += input.bytesInOutput
-        zodModules++
-      }
-    }
-  return {
-    ...weigh(
-      chunks,
-      initial,
-      new Map(
-        Object.entries(outputs).map(([o, out]) => [
-          o,
-          Object.entries(out.inputs)
-            .filter(([, i]) => i.bytesInOutput > 0)
-            .map(([p]) => p),
-        ]),
-      ),
-    ),
-    zodShare: total ? zod / total : 0,
-    zodModules,
-  }
 }
