@@ -101,12 +101,29 @@ export async function startServer(
   }
   beforeListen?.(app)
   await app.listen({ host: config.host, port: config.port })
+  if (config.seedExamples) await seedCatalog(app)
+  app.log.info(
+    { catalog: `${config.publicUrl}/catalog/stories` },
+    `catalog at ${config.publicUrl}/catalog/stories`,
+  )
   if (!config.oidc.issuer) {
     app.log.warn(
       'OIDC_ISSUER is not set: protected routes answer 401 until an identity provider is configured (public routes work)',
     )
   }
   return app
+}
+
+/** The development seed (src/publishing/seed.ts): the example stories, published once into an empty catalog. */
+async function seedCatalog(app: FastifyInstance): Promise<void> {
+  try {
+    const { seedExamples } = await import('./publishing/seed')
+    const r = await seedExamples(app)
+    if (r.seeded.length > 0) app.log.info({ seeded: r.seeded }, 'seeded the catalog with the example stories')
+    for (const f of r.failed) app.log.warn(f, 'an example story could not be seeded')
+  } catch (err) {
+    app.log.error({ err }, 'seeding the example stories failed')
+  }
 }
 
 /**

@@ -10,6 +10,20 @@ import { publishingRoutes } from './routes'
 import { PUBLISHING_DEFAULTS, type PublishingSettings } from './settings'
 import { createValidationPool, type ValidationPool } from './validation-pool'
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Package publishing of this instance (the seed and the import use it). */
+    publishing: PublishingHandle
+  }
+}
+
+/** What the publishing code of an instance shares. */
+export interface PublishingHandle {
+  storage: FileStorage
+  pool: ValidationPool
+  settings: PublishingSettings
+}
+
 /** What {@link registerPublishing} may be handed (tests, benchmarks, the seed). */
 export interface PublishingDeps {
   storage?: FileStorage
@@ -30,12 +44,14 @@ export async function registerPublishing(
   config: Config,
   db: Db,
   deps: PublishingDeps = {},
-): Promise<{ storage: FileStorage; pool: ValidationPool; settings: PublishingSettings }> {
+): Promise<PublishingHandle> {
   const settings = publishingSettings(config, deps.settings)
   const storage =
     deps.storage ?? (app as unknown as { storage?: FileStorage }).storage ?? createStorage(config)
   const pool = createValidationPool(settings)
   app.addHook('onClose', async () => pool.close())
   await app.register(publishingRoutes, { db, storage, pool, settings, publicUrl: config.publicUrl })
-  return { storage, pool, settings }
+  const handle = { storage, pool, settings }
+  app.decorate('publishing', handle)
+  return handle
 }

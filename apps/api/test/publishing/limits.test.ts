@@ -1,0 +1,192 @@
+/**
+ * Publishing limits: the per-user storage quota (413), the upload rate (429), the validation pool's memory
+ * and time budgets, a chunked body over the package limit, and an upload interrupted mid-body (nothing left).
+ */
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createValidationPool } from '../../src/publishing/validation-pool'
+import {
+  bearer,
+  buildPublishingApp,
+  createStory,
+  filesIn,
+  type PublishingApp,
+  storyPackage,
+  upload,
+} from '../helpers/publishing'
+
+describe('the per-user quota and the package limit', () => {
+  let t: PublishingApp
+  const one = storyPackage()
+  beforeAll(async () => {
+    t = await buildPublishingApp({
+      settings: { quotaBytes: Math.floor(one.length * 1.5), maxPackageBytes: 64 * 1024 },
+    })
+    await createStory(t.app, 'quota-inn')
+  })
+  afterAll(async () => t?.close())
+
+  it('refuses an upload over the quota with 413 STORAGE_QUOTA_EXCEEDED and keeps no file', async () => {
+    expect((await upload(t.app, 'quota-inn', one)).statusCode).toBe(201)
+    const res = await upload(t.app, 'quota-inn', storyPackage({ version: '2.0.0' }))
+    expect(res.statusCode).toBe(413)
+    expect(res.json()).toMatchObject({ code: 'STORAGE_QUOTA_EXCEEDED' })
+    expect(await filesIn(`${t.filesDir}/packages`)).toHaveLength(1)
+  })
+
+  it('cuts a chunked body off at the package limit (413 PACKAGE_TOO_LARGE), leaving no temporary file', async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 })
+    const { port } = t.app.server.address() as AddressInfo
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/stories/quota-inn/versions',
+          headers: {
+            ...bearer('alice', 'creator'),
+            'content-type': 'application/vnd.spkg+zip',
+            'transfer-encoding': 'chunked',
+          },
+        },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        },
+      )
+      req.on('error', reject)
+      const chunk = Buffer.alloc(16 * 1024, 1)
+      for (let i = 0; i < 8; i++) req.write(chunk)
+      req.end()
+    })
+    expect(status).toBe(413)
+    expect(await filesIn(t.uploadsDir)).toEqual([])
+  })
+
+  it('leaves nothing behind when the client goes away mid-body', async () => {
+    const { port } = t.app.server.address() as AddressInfo
+    const before = await filesIn(`${t.filesDir}/packages`)
+    await new Promise<void>((resolve) => {
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/stories/quota-inn/versions',
+        headers: {
+          ...bearer('alice', 'creator'),
+          'content-type': 'application/vnd.spkg+zip',
+          'content-length': '50000',
+        },
+      })
+      req.on('error', () => resolve())
+      req.write(Buffer.alloc(10_000, 7), () => {
+        req.destroy()
+        resolve()
+      })
+    })
+    // The server notices the closed connection on its own schedule: poll, bounded.
+    await vi.waitFor(async () => expect(await filesIn(t.uploadsDir)).toEqual([]), {
+      timeout: 5000,
+      interval: 20,
+    })
+    expect(await filesIn(`${t.filesDir}/packages`)).toEqual(before)
+    const list = await t.app.inject({ url: '/api/stories/quota-inn/versions', headers: bearer('alice') })
+    expect(list.json().items).toHaveLength(1)
+  })
+})
+
+describe('the upload rate limit', () => {
+  let t: PublishingApp
+  beforeAll(async () => {
+    t = await buildPublishingApp({ throttle: true, settings: { uploadsPerHour: 2 } })
+    await createStory(t.app, 'rate-inn')
+  })
+  afterAll(async () => t?.close())
+
+  it('answers 429 with Retry-After past UPLOADS_PER_HOUR', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const answers = []
+      for (let i = 0; i < 3; i++) {
+        answers.push(await upload(t.app, 'rate-inn', storyPackage({ version: `${i}.0.0` })))
+        vi.advanceTimersByTime(1100)
+      }
+      expect(answers.map((r) => r.statusCode)).toEqual([201, 201, 429])
+      expect(Number(answers[2]?.headers['retry-after'])).toBeGreaterThan(0)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
+
+describe('the validation pool', () => {
+  const pkg = async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises')
+    const { tmpdir } = await import('node:os')
+    const dir = await mkdtemp(`${tmpdir()}/spkg-pool-`)
+    await writeFile(`${dir}/p.spkg`, storyPackage())
+    return `${dir}/p.spkg`
+  }
+
+  it('validates in a worker thread', async () => {
+    const pool = createValidationPool({ workers: 1 })
+    try {
+      const out = await pool.validate({ file: await pkg(), trustedKeys: [], coverTypes: ['svg'] })
+      expect(out).toMatchObject({
+        loads: true,
+        valid: true,
+        type: 'story',
+        signature: { status: 'unsigned' },
+      })
+      expect(out.cover?.ext).toBe('svg')
+      expect(Object.keys(out.integrity)).toContain('story/0001-inn.sty')
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('refuses with VALIDATION_MEMORY_EXCEEDED when the worker runs out of its heap', async () => {
+    const pool = createValidationPool({ workers: 1, memoryMb: 2 })
+    try {
+      await expect(
+        pool.validate({ file: await pkg(), trustedKeys: [], coverTypes: [] }),
+      ).rejects.toMatchObject({
+        statusCode: 422,
+        code: 'VALIDATION_MEMORY_EXCEEDED',
+      })
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('refuses with VALIDATION_TIMEOUT past the time budget, then serves the next job with a fresh worker', async () => {
+    const pool = createValidationPool({ workers: 1, timeoutMs: 1 })
+    try {
+      await expect(
+        pool.validate({ file: await pkg(), trustedKeys: [], coverTypes: [] }),
+      ).rejects.toMatchObject({
+        statusCode: 422,
+        code: 'VALIDATION_TIMEOUT',
+      })
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('refuses at once (503 VALIDATION_BUSY) when the queue is full', async () => {
+    const pool = createValidationPool({ workers: 1, queue: 0 })
+    try {
+      const file = await pkg()
+      const first = pool.validate({ file, trustedKeys: [], coverTypes: [] })
+      await expect(pool.validate({ file, trustedKeys: [], coverTypes: [] })).rejects.toMatchObject({
+        statusCode: 503,
+        code: 'VALIDATION_BUSY',
+      })
+      await first
+    } finally {
+      await pool.close()
+    }
+  })
+})
