@@ -1,6 +1,7 @@
 /**
  * The bundle bench's weighing on the real player (`app/`): `@noble/ed25519`, the Ed25519 fallback of
- * `@spkg/integrity`, lands in a lazy chunk of both builds, which the initial load leaves out.
+ * `@spkg/integrity`, and the decryption of `.spkg.enc` containers land in lazy chunks of both
+ * builds, which the initial load leaves out.
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -13,10 +14,11 @@ describe.each([
   ['esbuild', esbuildWeight],
   ['Vite', viteWeight],
 ])('%s', (_, weight) => {
-  it('keeps @noble/ed25519 out of the initial load', async () => {
+  it('keeps @noble/ed25519 and the container decryption out of the initial load', async () => {
     const w = await weight(app)
     expect(w.lazyChunks).toBeGreaterThanOrEqual(1)
     expect(w.lazyModules.filter((m) => noble.test(m))).toHaveLength(1)
+    expect(w.lazyModules.filter((m) => /encrypt[\\/](container|decrypt-whole)\.ts$/.test(m))).toHaveLength(2)
     expect(w.initialMinified).toBeLessThan(w.minified - 4000)
     expect(w.initialGzip).toBeLessThan(w.gzip)
     // the player itself is in the initial load

@@ -18,8 +18,9 @@
  */
 import { SpkgError } from '@spkg/manifest'
 import { bytesEqual, ownBytes, toHex } from '../internal/bytes'
+import { hasMagic, MAGIC } from './magic'
 
-export const MAGIC = new Uint8Array([0x53, 0x50, 0x4b, 0x47, 0x45, 0x4e, 0x43, 0x00]) // "SPKGENC\0"
+export { hasMagic, MAGIC }
 export const VERSION = 1
 export const SUITE = 1
 export const HEADER_SIZE = 36
@@ -49,11 +50,6 @@ export interface ContainerLayout {
 
 export function decryptFailed(message: string, cause?: unknown): SpkgError {
   return new SpkgError('pkg/decrypt-failed', message, cause === undefined ? {} : { cause })
-}
-
-/** True when `bytes` starts with the container magic. */
-export function hasMagic(bytes: Uint8Array): boolean {
-  return bytes.length >= MAGIC.length && bytesEqual(bytes.subarray(0, MAGIC.length), MAGIC)
 }
 
 /** First 8 bytes of SHA-256 of the master key. */
