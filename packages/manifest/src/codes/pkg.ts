@@ -131,6 +131,11 @@ export const PKG_CODES = defineCodes({
     description:
       'the package could not be read: the URL fetch failed or returned a non-success status, or a Blob or file read failed',
   },
+  'pkg/remote-changed': {
+    severity: 'fatal',
+    description:
+      'the package changed on the server while it was being read (a `200` to an `If-Range` request, or a new `ETag`): nothing of the new version is used',
+  },
   'pkg/generated-id': {
     severity: 'warning',
     description:

@@ -41,6 +41,7 @@ const NOT_ERROR: Partial<Record<DiagnosticCode, Severity>> = {
   'pkg/missing-extension': 'fatal',
   'pkg/unsupported-requires': 'fatal',
   'pkg/fetch-failed': 'fatal',
+  'pkg/remote-changed': 'fatal',
   'pkg/generated-id': 'warning',
   'pkg/pack-rewritten-field': 'info',
   'pkg/unreferenced-file': 'info',
