@@ -24,8 +24,8 @@ describe('the per-user quota and the package limit', () => {
       settings: { quotaBytes: Math.floor(one.length * 1.5), maxPackageBytes: 64 * 1024 },
     })
     await createStory(t.app, 'quota-inn')
-  })
-  afterAll(async () => t?.close())
+  }, 60_000)
+  afterAll(async () => t?.close(), 60_000)
 
   it('refuses an upload over the quota with 413 STORAGE_QUOTA_EXCEEDED and keeps no file', async () => {
     expect((await upload(t.app, 'quota-inn', one)).statusCode).toBe(201)
@@ -102,8 +102,8 @@ describe('the upload rate limit', () => {
   beforeAll(async () => {
     t = await buildPublishingApp({ throttle: true, settings: { uploadsPerHour: 2 } })
     await createStory(t.app, 'rate-inn')
-  })
-  afterAll(async () => t?.close())
+  }, 60_000)
+  afterAll(async () => t?.close(), 60_000)
 
   it('answers 429 with Retry-After past UPLOADS_PER_HOUR', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })

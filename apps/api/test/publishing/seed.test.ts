@@ -10,8 +10,8 @@ import { bearer, buildPublishingApp, type PublishingApp } from '../helpers/publi
 let t: PublishingApp
 beforeAll(async () => {
   t = await buildPublishingApp()
-})
-afterAll(async () => t?.close())
+}, 60_000)
+afterAll(async () => t?.close(), 60_000)
 
 describe('seedExamples', () => {
   it('publishes the example stories into an empty catalog, once', async () => {

@@ -19,8 +19,8 @@ let t: PublishingApp
 beforeAll(async () => {
   t = await buildPublishingApp()
   await createStory(t.app, 'the-inn')
-})
-afterAll(async () => t?.close())
+}, 60_000)
+afterAll(async () => t?.close(), 60_000)
 
 describe('uploading a package version', () => {
   it('stores a valid package: 201 with hash, size, signature status and warnings; the file is stored', async () => {
