@@ -13,13 +13,36 @@ import { keyHash } from './types'
 const whereKey = (key: string) =>
   key.startsWith('packages/') ? eq(storyVersions.sha256, keyHash(key)) : eq(storyVersions.coverKey, key)
 
+/** Options of {@link canReadFileFromDb}. */
+export interface PublicCacheOptions {
+  /**
+   * How long a file found public stays public without asking the database again (unpublishing takes effect
+   * within this; shared caches keep public files for a year anyway). 0: no cache. @default 5000
+   */
+  publicTtlMs?: number
+  /** The clock. @default Date.now */
+  now?: () => number
+  /** Cached keys at most (the cache is emptied when full). @default 10_000 */
+  maxEntries?: number
+}
+
 /**
  * The access rule of the files routes over the database: `'public'` when the published version of a story names
  * the file, `null` when no version names it, else true for the owner of a story whose version names it and for
  * moderators and administrators.
  */
-export function canReadFileFromDb(db: Db): CanReadFile {
+export function canReadFileFromDb(db: Db, options: PublicCacheOptions = {}): CanReadFile {
+  const ttl = options.publicTtlMs ?? 5000
+  const now = options.now ?? Date.now
+  const max = options.maxEntries ?? 10_000
+  /** Keys found public, until when: a reader's burst of range requests costs one query. */
+  const publicUntil = new Map<string, number>()
   return async (key, user) => {
+    const until = publicUntil.get(key)
+    if (until !== undefined) {
+      if (until > now()) return 'public'
+      publicUntil.delete(key)
+    }
     const rows = await db
       .select({
         owner: stories.ownerSub,
@@ -31,7 +54,13 @@ export function canReadFileFromDb(db: Db): CanReadFile {
       .innerJoin(stories, eq(stories.id, storyVersions.storyId))
       .where(whereKey(key))
     if (rows.length === 0) return null
-    if (rows.some((r) => r.published && r.publishedVersionId === r.versionId)) return 'public'
+    if (rows.some((r) => r.published && r.publishedVersionId === r.versionId)) {
+      if (ttl > 0) {
+        if (publicUntil.size >= max) publicUntil.clear()
+        publicUntil.set(key, now() + ttl)
+      }
+      return 'public'
+    }
     if (!user) return false
     if (hasRole(user, 'moderator') || hasRole(user, 'administrator')) return true
     return rows.some((r) => r.owner === user.sub)
