@@ -75,6 +75,27 @@ describe.each([
     expect(blob.whole).toBe(false)
   })
 
+  it('reads a central directory larger than the tail read, before the tail, and peeks as the bytes do', async () => {
+    // 480 entries with long names: a central directory of about 115 KiB, after a 1 MiB film.
+    const assets: Record<string, Uint8Array> = { 'assets/film.webm': noise(1024 * KiB, 5) }
+    for (let i = 0; i < 480; i++) assets[`assets/${'long-folder-name/'.repeat(11)}${i}.txt`] = noise(8, i)
+    const bytes = buildPackage({
+      manifest: { title: 'Many', cover: 'assets/cover.png' },
+      assets: { ...assets, 'assets/cover.png': cover },
+      parts: { 'story/0001-a.sty': 'A.\n' },
+      entry: { 'assets/film.webm': { method: 0 } },
+    })
+    const blob = blobOf(bytes)
+    const peek = await peekPackage(blob)
+    expect(peek.ok && peek.manifest?.title).toBe('Many')
+    expect(blob.whole).toBe(false)
+    expect(blob.read).toBeLessThan(bytes.length - 1000 * KiB + 64 * KiB)
+    expect(peek.ok && (await peek.readBytes('assets/cover.png'))).toEqual(cover)
+    const whole = await peekPackage(bytes)
+    expect(peek.ok && whole.ok && peek.entries).toEqual(whole.ok && whole.entries)
+    expect(blob.whole).toBe(false)
+  })
+
   it('reads a small Blob whole, at once', async () => {
     const blob = blobOf(buildPackage())
     expect((await peekPackage(blob)).ok).toBe(true)

@@ -1,19 +1,22 @@
 /**
  * The quick look of a Blob or File without reading it whole: through `Blob.slice`, the head and
- * the tail (end records), the central directory, then the manifest's local header and data, into
- * a buffer the size of the file whose other bytes stay zero. `readBytes` slices what it reads.
- * The directory reader checks the result exactly as it checks a whole file; when the structure
- * is not where the end record says (a ZIP64 end record away from the tail, a refusal of any kind,
- * an encrypted package), the Blob is read whole and peeked as before, so the verdict and its
- * diagnostics are the whole peek's.
+ * the tail (end records) at once, then whatever of the central directory the tail missed, then the
+ * manifest's local header and data when the head missed them. No buffer the size of the file is
+ * made: the readers get the tail from the central directory on (`zip/archive-window.ts`), and the
+ * other ranges kept beside it. `readBytes` slices what it reads. The directory reader checks the
+ * result exactly as it checks a whole file; when the structure is not where the end record says
+ * (a ZIP64 end record away from the tail, a refusal of any kind, an encrypted package, a split
+ * archive), the Blob is read whole and peeked as before, so the verdict and its diagnostics are
+ * the whole peek's.
  */
 import { isEncryptedPackage } from '@spkg/integrity/encrypt'
 import { isSpkgError, LIMITS, SpkgError } from '@spkg/manifest'
+import { archiveRange, setArchiveWindow, windowHolds } from '../zip/archive-window'
 import type { ReaderBackend } from '../zip/backend'
-import { u16 } from '../zip/bytes'
+import { u16, u32 } from '../zip/bytes'
 import { findEndRecord } from '../zip/find-end-record'
 import type { ZipEntry } from '../zip/types'
-import { archiveTooLarge, blobReadFailed, maxInputBytes } from './input'
+import { archiveTooLarge, blobReadFailed, maxArchiveBytes, maxInputBytes } from './input'
 import { peekArchive } from './open-archive'
 import type { PeekOptions, PeekResult } from './types'
 
@@ -28,6 +31,8 @@ const HEAD = 64 * 1024
 const HEADER_GUESS = 1024
 /** A data descriptor's largest size (ZIP64, with its signature). */
 const DESCRIPTOR = 24
+/** The signature a split archive's first part starts with. */
+const SPLIT = 0x08074b50
 
 /**
  * {@link peekArchive} of a Blob, reading only what the quick look needs (see the module comment).
@@ -39,54 +44,54 @@ export async function peekBlob(
   backend: ReaderBackend,
 ): Promise<PeekResult> {
   const size = blob.size
-  const max = maxInputBytes(options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
+  const maxBytes = options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
+  const max = maxInputBytes(maxBytes)
   if (size > max) return { ok: false, diagnostics: [archiveTooLarge(size, max)] }
-  // A small file costs less read at once than in several slices.
-  if (size <= TAIL + HEAD) return peekArchive(blob, options, backend)
-  const filled: Array<[number, number]> = []
-  /** Starts reading `[start, end)` (clipped), unless it has been read already. */
-  const read = (start: number, end: number) => {
-    const s = Math.max(0, Math.min(size, start))
-    const e = Math.max(s, Math.min(size, end))
-    if (s === e || filled.some(([a, b]) => a <= s && e <= b)) return undefined
-    let data: Promise<ArrayBuffer>
+  // A small file costs less read at once than in several slices; a file too large for an archive
+  // (only an encrypted one may be) gets the whole peek's verdict.
+  if (size <= TAIL + HEAD || size > maxArchiveBytes(maxBytes)) return peekArchive(blob, options, backend)
+  const slice = async (start: number, end: number): Promise<Uint8Array> => {
     try {
-      data = blob.slice(s, e).arrayBuffer()
-    } catch (err) {
-      data = Promise.reject(err)
-    }
-    return { s, e, data }
-  }
-  const first = [read(0, HEAD), read(size - TAIL, size)]
-  // Allocated while the first reads are in flight (zero pages: the bytes never read cost nothing).
-  const bytes = new Uint8Array(size)
-  const put = async (r: ReturnType<typeof read>) => {
-    if (!r) return
-    let data: ArrayBuffer
-    try {
-      data = await r.data
+      return new Uint8Array(await blob.slice(start, end).arrayBuffer())
     } catch (err) {
       const d = blobReadFailed(blob, err)
       throw new SpkgError(d.code, d.message, { diagnostics: [d] })
     }
-    bytes.set(new Uint8Array(data), r.s)
-    filled.push([r.s, r.e])
   }
-  const fill = (start: number, end: number) => put(read(start, end))
   try {
-    await Promise.all(first.map(put))
-    if (isEncryptedPackage(bytes)) return peekArchive(blob, options, backend)
-    const end = findEndRecord(bytes, [])
-    if (!end) return peekArchive(blob, options, backend)
-    await fill(end.cdOffset, end.cdEnd)
+    const tailStart = size - TAIL
+    const [head, tail] = await Promise.all([slice(0, HEAD), slice(tailStart, size)])
+    // Encrypted or a split archive's part: the whole peek says what it is.
+    if (isEncryptedPackage(head) || u32(head, 0) === SPLIT) return peekArchive(blob, options, backend)
+    const end = findEndRecord(tail, [], tailStart)
+    if (!end || end.cdOffset > tailStart + tail.length) return peekArchive(blob, options, backend)
+    // The window: the archive from its central directory (or the tail, when that starts earlier).
+    let base = tailStart
+    let bytes = tail
+    if (end.cdOffset < tailStart) {
+      const cd = await slice(end.cdOffset, tailStart)
+      bytes = new Uint8Array(size - end.cdOffset)
+      bytes.set(cd)
+      bytes.set(tail, cd.length)
+      base = end.cdOffset
+    }
+    const ranges = [{ start: 0, data: head }]
+    setArchiveWindow(bytes, { base, size, ranges })
+    /** Reads `[start, end)` (clipped) unless the window holds it already. */
+    const fill = async (start: number, end: number) => {
+      const s = Math.max(0, Math.min(size, start))
+      const e = Math.max(s, Math.min(size, end))
+      if (s === e || windowHolds(bytes, s, e)) return
+      ranges.push({ start: s, data: await slice(s, e) })
+    }
     // An entry's local header, data and data descriptor: with room for a usual name and extra
     // field first, then exactly what the header says when that room was too small.
     const fillHeader = async (e: ZipEntry) => {
       const at = e.localHeaderOffset
       const rest = e.compressedSize + DESCRIPTOR
       await fill(at, Math.min(end.cdOffset, at + 30 + HEADER_GUESS + rest))
-      if (at + 30 <= size)
-        await fill(at, Math.min(end.cdOffset, at + 30 + u16(bytes, at + 26) + u16(bytes, at + 28) + rest))
+      const h = archiveRange(bytes, at, at + 30)
+      if (h.length === 30) await fill(at, Math.min(end.cdOffset, at + 30 + u16(h, 26) + u16(h, 28) + rest))
     }
     const peek = await peekArchive(bytes, options, backend, { fill, fillHeader })
     return peek.ok ? peek : peekArchive(blob, options, backend)

@@ -2,6 +2,7 @@
  * Reads one entry's bytes: inflated under the remaining budget, then size and CRC-32 checked.
  */
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
+import { archiveRange } from './archive-window'
 import type { ReaderBackend } from './backend'
 import type { InflateResult } from './inflate-types'
 import type { ZipEntry } from './types'
@@ -25,7 +26,7 @@ export function extractEntry(
   budget: Budget,
   out: Diagnostic[],
 ): Uint8Array | undefined {
-  const input = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize)
+  const input = archiveRange(bytes, entry.dataOffset, entry.dataOffset + entry.compressedSize)
   if (entry.method === 0) return stored(input, entry, backend, budget, out)
   return finish(backend.inflater.inflateRaw(input, entry.size, budget.remaining), entry, backend, budget, out)
 }
@@ -44,7 +45,7 @@ export function extractEntryAsync(
 ): Uint8Array | undefined | Promise<Uint8Array | undefined> {
   const { inflater } = backend
   if (entry.method === 0 || !inflater.inflateRawAsync) return extractEntry(bytes, entry, backend, budget, out)
-  const input = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize)
+  const input = archiveRange(bytes, entry.dataOffset, entry.dataOffset + entry.compressedSize)
   const r = inflater.inflateRawAsync(input, entry.size, budget.remaining, entry.crc32)
   if (r instanceof Promise) return r.then((res) => finish(res, entry, backend, budget, out))
   return finish(r, entry, backend, budget, out)

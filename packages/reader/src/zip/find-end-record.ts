@@ -93,16 +93,18 @@ function zip64End(
   loc: number,
   rec: EndRecord,
   out: Diagnostic[],
+  base: number,
 ): { rec: EndRecord; split: boolean } | undefined {
-  const at = u64(b, loc + 8)
+  const offset = u64(b, loc + 8)
+  const at = offset - base
   let split = u32(b, loc + 4) !== 0 || u32(b, loc + 16) > 1
-  if (!(at + 56 <= loc) || u32(b, at) !== EOCD64) return report.zip64Missing(out)
+  if (!(at >= 0 && at + 56 <= loc) || u32(b, at) !== EOCD64) return report.zip64Missing(out)
   if (u32(b, at + 16) !== 0 || u32(b, at + 20) !== 0 || u64(b, at + 24) !== u64(b, at + 32)) split = true
   const z: EndRecord = {
     totalEntries: u64(b, at + 32),
     cdSize: u64(b, at + 40),
     cdOffset: u64(b, at + 48),
-    cdEnd: at,
+    cdEnd: offset,
     zip64: true,
   }
   const agree =
@@ -118,7 +120,7 @@ function zip64End(
  * the last record within a comment's reach that ends the input, else one followed only by zero
  * bytes (reported as padding), else -1 with the refusal pushed.
  */
-function searchEndRecord(b: Uint8Array, out: Diagnostic[]): number {
+function searchEndRecord(b: Uint8Array, out: Diagnostic[], base: number): number {
   const size = b.length
   let eocd = -1
   let zeroTail = -1
@@ -144,17 +146,23 @@ function searchEndRecord(b: Uint8Array, out: Diagnostic[]): number {
     report.appended(out, size - (p + 22 + u16(b, p + 20)))
     return -1
   }
-  if (eocd < 0) report.noEnd(out, size >= 4 && u32(b, 0) === LOCAL)
+  if (eocd < 0) report.noEnd(out, base === 0 && size >= 4 && u32(b, 0) === LOCAL)
   return eocd
 }
 
-/** Finds the end record; pushes diagnostics and returns undefined when the archive must be refused. */
-export function findEndRecord(b: Uint8Array, out: Diagnostic[]): EndRecord | undefined {
+/**
+ * Finds the end record; pushes diagnostics and returns undefined when the archive must be refused.
+ * `base`: `b` holds the archive's bytes from that offset to its end (its tail: see
+ * `archive-window.ts`); the split-part check of the archive's first bytes is then the caller's.
+ */
+export function findEndRecord(b: Uint8Array, out: Diagnostic[], base = 0): EndRecord | undefined {
   const size = b.length
-  if (size >= 4 && u32(b, 0) === SPLIT) return report.splitPart(out)
+  if (base === 0 && size >= 4 && u32(b, 0) === SPLIT) return report.splitPart(out)
   // The usual archive ends with its end record and no comment, where the search stops at once.
   const eocd =
-    size >= 22 && u32(b, size - 22) === EOCD && u16(b, size - 2) === 0 ? size - 22 : searchEndRecord(b, out)
+    size >= 22 && u32(b, size - 22) === EOCD && u16(b, size - 2) === 0
+      ? size - 22
+      : searchEndRecord(b, out, base)
   if (eocd < 0) return undefined
   const disk = u16(b, eocd + 4)
   const cdDisk = u16(b, eocd + 6)
@@ -163,14 +171,14 @@ export function findEndRecord(b: Uint8Array, out: Diagnostic[]): EndRecord | und
     totalEntries: u16(b, eocd + 10),
     cdSize: u32(b, eocd + 12),
     cdOffset: u32(b, eocd + 16),
-    cdEnd: eocd,
+    cdEnd: base + eocd,
     zip64: false,
   }
   let split =
     (disk !== 0 && disk !== 0xffff) || (cdDisk !== 0 && cdDisk !== 0xffff) || onDisk !== rec.totalEntries
   const loc = eocd - 20
   if (loc >= 0 && u32(b, loc) === LOCATOR64) {
-    const z = zip64End(b, loc, rec, out)
+    const z = zip64End(b, loc, rec, out, base)
     if (!z) return undefined
     if (z.split) split = true
     rec = z.rec

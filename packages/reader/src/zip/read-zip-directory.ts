@@ -3,6 +3,7 @@
  * checked first, limits are enforced before any data is read, and each local header must agree.
  */
 import { createDiagnostic, type Diagnostic, hasFatal, LIMITS } from '@spkg/manifest'
+import { archiveRange, archiveWindow } from './archive-window'
 import { findEndRecord } from './find-end-record'
 import { checkLayout, checkLocalHeader, checkOffsets } from './local-headers'
 import { type RawRecords, readRecords } from './read-records'
@@ -166,14 +167,16 @@ export function readZipDirectory(
   const maxEntries = limits.maxEntries ?? LIMITS.maxEntries
   const maxBytes = limits.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
   const diagnostics: Diagnostic[] = []
-  const end = findEndRecord(bytes, diagnostics)
+  // A windowed archive (see archive-window.ts) holds its tail from `base`.
+  const window = archiveWindow(bytes)
+  const end = findEndRecord(bytes, diagnostics, window?.base)
   if (!end) return { diagnostics }
   if (end.totalEntries > maxEntries) {
     diagnostics.push(report.tooManyEntries(end.totalEntries, maxEntries))
     return { diagnostics }
   }
   const records = readRecords(
-    bytes.subarray(end.cdOffset, end.cdOffset + end.cdSize),
+    archiveRange(bytes, end.cdOffset, end.cdOffset + end.cdSize),
     end.totalEntries,
     diagnostics,
   )
@@ -190,7 +193,7 @@ export function readZipDirectory(
     : checkLayout(bytes, records, end.cdOffset, diagnostics)
   if (!entries || hasFatal(diagnostics)) return { diagnostics }
   if (records.flagged) report.flagged(entries, diagnostics)
-  const directory = { entries, size: bytes.length, zip64: end.zip64 }
+  const directory = { entries, size: window?.size ?? bytes.length, zip64: end.zip64 }
   if (!quick) return { directory, diagnostics }
   const cdOffset = end.cdOffset
   const checkLocal = (entry: ZipEntry, out: Diagnostic[]): ZipEntry | undefined => {
