@@ -136,6 +136,11 @@ export const PKG_CODES = defineCodes({
     description:
       'the package changed on the server while it was being read (a `200` to an `If-Range` request, or a new `ETag`): nothing of the new version is used',
   },
+  'pkg/cache-failed': {
+    severity: 'fatal',
+    description:
+      'the offline package cache could not be read or written, or holds no complete copy of the version asked for',
+  },
   'pkg/generated-id': {
     severity: 'warning',
     description:

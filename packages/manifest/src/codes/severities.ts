@@ -42,6 +42,7 @@ const NOT_ERROR: Partial<Record<DiagnosticCode, Severity>> = {
   'pkg/unsupported-requires': 'fatal',
   'pkg/fetch-failed': 'fatal',
   'pkg/remote-changed': 'fatal',
+  'pkg/cache-failed': 'fatal',
   'pkg/generated-id': 'warning',
   'pkg/pack-rewritten-field': 'info',
   'pkg/unreferenced-file': 'info',
