@@ -4,6 +4,7 @@
  * component (every deflated entry inflated, or every file hashed) on its own.
  */
 import { LIMITS } from '@spkg/manifest'
+import { peekBlob } from '../../packages/reader/src/open/blob-peek'
 import { openArchive, peekArchive } from '../../packages/reader/src/open/open-archive'
 import {
   createWebBackend,
@@ -18,6 +19,7 @@ import { inflateRawStream } from '../../packages/reader/src/zip/inflate-stream'
 import { inflateWasm, loadInflateWasm } from '../../packages/reader/src/zip/inflate-wasm'
 import { readZipDirectory } from '../../packages/reader/src/zip/read-zip-directory'
 import { sha256Hex } from '../../packages/reader/src/zip/sha256'
+import { peekBlobBefore } from './blob-peek-before'
 import { fflateInflater } from './fflate-inflater'
 
 const NEVER = Number.POSITIVE_INFINITY
@@ -142,7 +144,17 @@ export const COMPONENTS = [
   'hash: WebCrypto (all in flight)',
   'hash: JS SHA-256',
   'peek (directory + manifest only)',
+  'peek of a File (Blob.slice reads)',
+  'peek of a File into a file-sized buffer (before)',
 ] as const
+
+/**
+ * The quick look of a File, then its cover (a library shelf): the page holds the package as a
+ * Blob only, never read whole, as a File from an `<input>` is.
+ */
+export const FILE_CASE = 'peek of a File (Blob.slice reads)'
+/** {@link FILE_CASE} as it was before session 9: the reads went into a buffer the size of the file. */
+export const FILE_CASE_BEFORE = 'peek of a File into a file-sized buffer (before)'
 
 /** Every case name. */
 export const CASES = [...Object.keys(VARIANTS), ...COMPONENTS]
@@ -159,8 +171,12 @@ function entriesOf(bytes: Uint8Array) {
   }))
 }
 
-/** Runs case `name` on `bytes` (already in memory) and returns its wall time; throws when it fails. */
-export async function runCase(bytes: Uint8Array, name: string): Promise<number> {
+/**
+ * Runs case `name` on `bytes` (already in memory) and returns its wall time; throws when it fails.
+ * `blob`: the same bytes as a Blob that is already complete (a `fetch` response's in Chromium, a
+ * file's in Node), for the peek of a File.
+ */
+export async function runCase(bytes: Uint8Array, name: string, blob?: Blob): Promise<number> {
   const variant = VARIANTS[name]
   if (variant !== undefined) {
     const backend: ReaderBackend =
@@ -189,6 +205,20 @@ export async function runCase(bytes: Uint8Array, name: string): Promise<number> 
     const t0 = performance.now()
     const r = await peekArchive(bytes, {}, webBackend)
     const ms = performance.now() - t0
+    if (!r.ok) throw new Error(`${name}: ${r.diagnostics.map((d) => d.code).join(', ')}`)
+    return ms
+  }
+  if (name === FILE_CASE || name === FILE_CASE_BEFORE) {
+    // Made before the clock starts from a Blob the browser already holds whole (a File built from
+    // fresh bytes would be copied to the browser process while the clock runs).
+    if (!blob) throw new Error(`${name}: no Blob`)
+    const file = new File([blob], 'package.spkg')
+    const t0 = performance.now()
+    const r = await (name === FILE_CASE ? peekBlob : peekBlobBefore)(file, {}, webBackend)
+    // A cover and a title, as a library shelf shows them.
+    const cover = r.ok && r.manifest?.cover ? await r.readBytes(r.manifest.cover) : undefined
+    const ms = performance.now() - t0
+    if (r.ok && r.manifest?.cover && !cover?.length) throw new Error(`${name}: no cover`)
     if (!r.ok) throw new Error(`${name}: ${r.diagnostics.map((d) => d.code).join(', ')}`)
     return ms
   }

@@ -290,8 +290,13 @@ async function chromiumRuns(
       })
       await page.goto('http://localhost/')
       await page.waitForFunction(() => typeof (globalThis as { runBench?: unknown }).runBench === 'function')
-      await page.evaluate(() =>
-        (globalThis as unknown as { loadBench: (u: string) => Promise<number> }).loadBench('/package.spkg'),
+      await page.evaluate(
+        (n) =>
+          (globalThis as unknown as { loadBench: (u: string, n: string) => Promise<number> }).loadBench(
+            '/package.spkg',
+            n,
+          ),
+        name,
       )
       const pids = chromiumPids()
       const run = () =>

@@ -1,21 +1,27 @@
 /**
  * The Chromium side of `pnpm bench reader-browser`: `loadBench(url)` fetches the package into
- * memory (as a player holds it after a fetch or a File read; not timed), then each
+ * memory, and keeps the response's Blob for the peek of a File (as a player holds it after a fetch or a File read; not timed), then each
  * `runBench(case)` runs the case once and returns its wall time; the first call in a fresh page
  * is the cold run.
  */
-import { runCase } from './cases'
+import { FILE_CASE, FILE_CASE_BEFORE, runCase } from './cases'
 
 let bytes: Uint8Array | undefined
+let blob: Blob | undefined
 
-async function loadBench(url: string): Promise<number> {
-  bytes = new Uint8Array(await (await fetch(url)).arrayBuffer())
-  return bytes.length
+/** `name`: the case this page will run; the peek of a File never reads the bytes whole. */
+async function loadBench(url: string, name?: string): Promise<number> {
+  blob = await (await fetch(url)).blob()
+  bytes =
+    name === FILE_CASE || name === FILE_CASE_BEFORE
+      ? new Uint8Array(0)
+      : new Uint8Array(await blob.arrayBuffer())
+  return blob.size
 }
 
 function runBench(name: string): Promise<number> {
   if (!bytes) throw new Error('loadBench first')
-  return runCase(bytes, name)
+  return runCase(bytes, name, blob)
 }
 
 Object.assign(globalThis, { loadBench, runBench })

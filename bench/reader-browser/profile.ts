@@ -40,8 +40,13 @@ try {
   })
   await page.goto('http://localhost/')
   await page.waitForFunction(() => typeof (globalThis as { runBench?: unknown }).runBench === 'function')
-  await page.evaluate(() =>
-    (globalThis as unknown as { loadBench: (u: string) => Promise<number> }).loadBench('/package.spkg'),
+  await page.evaluate(
+    (n) =>
+      (globalThis as unknown as { loadBench: (u: string, n: string) => Promise<number> }).loadBench(
+        '/package.spkg',
+        n,
+      ),
+    name,
   )
   const cdp = await context.newCDPSession(page)
   await cdp.send('Profiler.enable')
