@@ -72,7 +72,11 @@ export interface AppDeps {
   storage?: FileStorage
   /** Who may read a stored file (the files routes); absent: the rule over `story_versions` (src/storage/access.ts). */
   canReadFile?: CanReadFile
-  /** Sweep unreferenced files (older than an hour, at most 10,000 per prefix) when the app is ready. @default true */
+  /**
+   * Sweep unreferenced files (older than an hour, at most 10,000 per prefix) when the app is ready. Default: on,
+   * except with `NODE_ENV=test` or an in-memory PGlite, whose empty database would disown every file of a shared
+   * `FILES_DIR` (a developer's `.data/files`).
+   */
   sweepOrphans?: boolean
 }
 
@@ -191,7 +195,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const closable = storage as FileStorage & { close?: () => void }
   if (!deps.storage && typeof closable.close === 'function')
     app.addHook('onClose', async () => closable.close?.())
-  if (deps.sweepOrphans !== false) {
+  const ephemeralDb = config.nodeEnv === 'test' || (!config.databaseUrl && config.pgliteDir === 'memory://')
+  if (deps.sweepOrphans ?? !ephemeralDb) {
     const swept = db
     // Files left by a crash between a file write and its record's commit (or a record's removal and the file's).
     app.addHook('onReady', async () => {

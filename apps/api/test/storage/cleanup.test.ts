@@ -117,6 +117,26 @@ describe.each([
 })
 
 describe('the app sweeps at start-up', () => {
+  it('not with a test or in-memory database (it would disown the files of a shared folder)', async () => {
+    const root = join(tmp, 'shared-root')
+    const storage = new FsStorage({ root })
+    const bytes = randomBytes(50)
+    const key = packageKey(sha256(bytes))
+    await storage.putBytes(key, bytes, { sha256: sha256(bytes), contentType: PACKAGE_CONTENT_TYPE })
+    const old = new Date(Date.now() - 2 * SWEEP_GRACE_MS)
+    await utimes(join(root, key), old, old)
+    for (const env of [{ NODE_ENV: 'test' }, { NODE_ENV: 'development', PGLITE_DIR: 'memory://' }]) {
+      const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent', ...env }), {
+        db: tdb.db,
+        authPlugin: testAuthPlugin,
+        storage,
+      })
+      await app.ready()
+      await app.close()
+      expect(await storage.stat(key)).not.toBeNull()
+    }
+  })
+
   it('removes an old orphan and a stale temporary file, keeps referenced and young files', async () => {
     const root = join(tmp, 'app-root')
     const storage = new FsStorage({ root })
@@ -133,6 +153,7 @@ describe('the app sweeps at start-up', () => {
       db: tdb.db,
       authPlugin: testAuthPlugin,
       storage,
+      sweepOrphans: true,
     })
     await app.ready()
     await app.close()
