@@ -72,35 +72,39 @@ export function defaultWebOptions(
   return { streamFrom: platform.stream ? 1024 : Number.POSITIVE_INFINITY, jsHashBelow: 0 }
 }
 
+/** {@link defaultWebOptions}' `jsHashBelow`, which needs no stream probed. */
+const defaultJsHashBelow = () => (isNode() ? 16 * 1024 : 0)
+
 function isNode(): boolean {
   const p = (globalThis as { process?: { versions?: { node?: unknown } } }).process
   return typeof p?.versions?.node === 'string'
 }
 
 /**
- * A web backend with the given thresholds, or with {@link defaultWebOptions} resolved on first
- * use (so importing the module creates no stream).
+ * A web backend with the given thresholds, or with {@link defaultWebOptions}: the stream is
+ * probed (a `DecompressionStream` made) only when an entry could go to it, which an open whose
+ * WebAssembly inflater loads never asks, and the rest resolved on first use.
  */
 export function createWebBackend(options?: WebBackendOptions): ReaderBackend {
-  let resolved = options
-  const get = () => {
-    resolved ??= defaultWebOptions()
-    return resolved
-  }
+  let streamFrom = options?.streamFrom
+  let jsHashBelow = options?.jsHashBelow
+  const wasm = options?.wasm
   return {
     inflater: createWebInflater({
       get streamFrom() {
-        return get().streamFrom
+        streamFrom ??= defaultWebOptions().streamFrom
+        return streamFrom
       },
-      get wasm() {
-        return get().wasm
-      },
+      wasm,
       stream: inflateRawStream,
     }),
     crc32,
-    sha256Hex: (data) => (data.length < get().jsHashBelow ? sha256Hex(data) : webSha256Hex(data)),
+    sha256Hex: (data) => {
+      jsHashBelow ??= defaultJsHashBelow()
+      return data.length < jsHashBelow ? sha256Hex(data) : webSha256Hex(data)
+    },
     // In the WebAssembly module once it is loaded (the JavaScript check's first runs are slow).
-    isUtf8: (data) => (get().wasm !== false ? isUtf8Wasm(data) : undefined) ?? isUtf8(data),
+    isUtf8: (data) => (wasm !== false ? isUtf8Wasm(data) : undefined) ?? isUtf8(data),
   }
 }
 

@@ -46,6 +46,29 @@ describe('createWebBackend hashing', () => {
   })
 })
 
+describe('the default web backend on a cold open', () => {
+  it('makes no DecompressionStream when the WebAssembly inflater takes every entry', async () => {
+    const made: unknown[] = []
+    const Real = globalThis.DecompressionStream
+    globalThis.DecompressionStream = class extends Real {
+      constructor(format: CompressionFormat) {
+        super(format)
+        made.push(format)
+      }
+    }
+    try {
+      const bytes = buildPackage({
+        parts: { 'story/0001-a.sty': prose(4000, 1), 'story/0002-b.sty': prose(9000, 2) },
+      })
+      const r = await openArchive(bytes, {}, createWebBackend())
+      expect(r.ok).toBe(true)
+      expect(made).toEqual([])
+    } finally {
+      globalThis.DecompressionStream = Real
+    }
+  })
+})
+
 // The whole open pipeline on the stream path (every deflated entry through DecompressionStream)
 // with either hasher, and on the default web backend.
 const variants: Array<[string, WebBackendOptions | undefined]> = [
