@@ -1,0 +1,170 @@
+/**
+ * `pnpm bench api-upload`: uploading and validating a 50 MB, 500-entry package (issue 18). A real server process
+ * (`apps/api/src/server.ts`, PGlite in memory, or PostgreSQL with `DATABASE_URL`; filesystem storage in a temporary
+ * folder) on 127.0.0.1 with the development provider's tokens. The package: a manifest, one part and 498 media
+ * files of 100,000 random bytes each, stored (49.8 MB, 500 entries: the SPEC's limits). Measured: the upload's wall
+ * time (POST to 201, receiving, hashing, validating in the worker pool, storing), the server process's peak RSS
+ * (`VmHWM`, worker threads included: they are threads of that process), and the latency of `GET /api/health`
+ * asked every 20 ms during the upload (its p99: do other requests keep being answered?). `RUNS` uploads (default
+ * 3), each a new version.
+ */
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildPackage } from '@spkg/test-utils'
+import { startDevIdp } from '../../apps/api/src/dev-idp/index.ts'
+import { createPgDatabase } from '../../apps/api/test/helpers/db.ts'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+const RUNS = Number(process.env.RUNS ?? 3)
+const PROBE_MS = 20
+const MEDIA = 498
+const MEDIA_BYTES = 100_000
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+  })
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? Number.NaN
+}
+
+function bigPackage(version: string): Uint8Array {
+  const assets: Record<string, Uint8Array> = {}
+  const entry: Record<string, { method: number }> = {}
+  for (let i = 0; i < MEDIA; i++) {
+    const name = `assets/m${String(i).padStart(3, '0')}.jpg`
+    assets[name] = randomBytes(MEDIA_BYTES)
+    entry[name] = { method: 0 }
+  }
+  return buildPackage({
+    manifest: { title: 'Big', version, cover: 'assets/m000.jpg', assets: Object.keys(assets) },
+    parts: { 'story/0001-a.sty': 'Hello.\n' },
+    assets,
+    entry,
+  })
+}
+
+const pg = process.env.DATABASE_URL ? await createPgDatabase() : undefined
+const dir = await mkdtemp(join(tmpdir(), 'spkg-bench-upload-'))
+const idp = await startDevIdp({ audience: 'spkg-api' })
+const port = await freePort()
+const url = `http://127.0.0.1:${port}`
+const server = spawn(
+  process.execPath,
+  ['--conditions=@spkg/source', '--import', 'tsx', join(ROOT, 'apps/api/src/server.ts')],
+  {
+    cwd: join(ROOT, 'apps/api'),
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'error',
+      OIDC_ISSUER: idp.issuer,
+      OIDC_AUDIENCE: 'spkg-api',
+      FILES_DIR: join(dir, 'files'),
+      UPLOAD_TMP_DIR: join(dir, 'uploads'),
+      SEED_EXAMPLES: 'false',
+      REQUEST_TIMEOUT_MS: '300000',
+      ...(pg ? { DATABASE_URL: pg.url } : { DATABASE_URL: '', PGLITE_DIR: 'memory://' }),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+)
+const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
+const peakRss = async () => {
+  const status = await readFile(`/proc/${server.pid}/status`, 'utf8')
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
+}
+
+async function probe(stop: Promise<unknown>): Promise<number[]> {
+  const out: number[] = []
+  let done = false
+  void stop.finally(() => {
+    done = true
+  })
+  const pending: Promise<void>[] = []
+  while (!done) {
+    const t0 = performance.now()
+    pending.push(
+      fetch(`${url}/api/health`, { signal: AbortSignal.timeout(30_000) })
+        .then(async (r) => {
+          await r.arrayBuffer()
+          out.push(performance.now() - t0)
+        })
+        .catch(() => {
+          out.push(30_000)
+        }),
+    )
+    await sleep(PROBE_MS)
+  }
+  await Promise.all(pending)
+  return out
+}
+
+try {
+  for (let i = 0; ; i++) {
+    if (i > 600) throw new Error('the server did not start in 60 s')
+    if (
+      await fetch(`${url}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break
+    await sleep(100)
+  }
+  const token = await idp.mintToken('dev-creator')
+  const auth = { authorization: `Bearer ${token}` }
+  const created = await fetch(`${url}/api/stories`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ slug: 'big-story', title: 'Big', author: 'Bench', genre: 'bench', content: '' }),
+  })
+  if (created.status !== 201) throw new Error(`create: ${created.status} ${await created.text()}`)
+  const baseline = await probe(sleep(3000))
+  const idleRss = await peakRss()
+  const rows: string[] = []
+  for (let run = 1; run <= RUNS; run++) {
+    const bytes = bigPackage(`${run}.0.0`)
+    const load = loadavg()[0]?.toFixed(2)
+    const t0 = performance.now()
+    const uploadDone = fetch(`${url}/api/stories/big-story/versions`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/vnd.spkg+zip' },
+      body: bytes,
+      signal: AbortSignal.timeout(300_000),
+    }).then(async (r) => ({ status: r.status, body: await r.text(), ms: performance.now() - t0 }))
+    const during = await probe(uploadDone)
+    const r = await uploadDone
+    if (r.status !== 201) throw new Error(`upload: ${r.status} ${r.body.slice(0, 500)}`)
+    rows.push(
+      `| ${run} | ${(bytes.length / 1e6).toFixed(1)} MB | ${(r.ms / 1000).toFixed(2)} s | ${(await peakRss()).toFixed(0)} MiB | ${percentile(during, 50).toFixed(1)} / ${percentile(during, 99).toFixed(1)} / ${Math.max(...during).toFixed(1)} ms (${during.length}) | ${load} |`,
+    )
+    await sleep(1200) // the upload route's burst tier
+  }
+  console.log(
+    `\nAPI ${pg ? 'PostgreSQL' : 'PGlite'}; peak RSS before the first upload ${idleRss.toFixed(0)} MiB; health p99 with no upload: ${percentile(baseline, 99).toFixed(1)} ms`,
+  )
+  console.log(
+    '\n| Run | package | upload to 201 | server peak RSS so far | health p50 / p99 / max during the upload (probes) | load |',
+  )
+  console.log('|---|---|---|---|---|---|')
+  for (const r of rows) console.log(r)
+} finally {
+  server.kill('SIGTERM')
+  await Promise.race([exited, sleep(15_000)])
+  if (server.exitCode === null) server.kill('SIGKILL')
+  await idp.close()
+  await pg?.drop()
+  await rm(dir, { recursive: true, force: true })
+}
