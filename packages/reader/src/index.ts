@@ -84,3 +84,10 @@ export function peekPackage(input: PackageInput, options: PeekOptions = {}): Pro
   if (typeof Blob !== 'undefined' && input instanceof Blob) return peekBlob(input, options, webBackend)
   return peekArchive(input, options, webBackend)
 }
+
+export {
+  createRangeSource,
+  type RangeSource,
+  type RangeSourceOptions,
+  type Sleeper,
+} from './remote/range-source'

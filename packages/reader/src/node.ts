@@ -27,6 +27,12 @@ export {
   type SpkgPackage,
   type StorySource,
 } from './index'
+export {
+  createRangeSource,
+  type RangeSource,
+  type RangeSourceOptions,
+  type Sleeper,
+} from './remote/range-source'
 
 const maxFileBytes = (limits: PeekOptions['limits']) =>
   maxInputBytes(limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
