@@ -3,6 +3,7 @@
  * `commands/<name>.ts` and listing it here.
  */
 import type { Command } from '../cli-types'
+import { init } from './init'
 import { inspect } from './inspect'
 import { keygen } from './keygen'
 import { manifestCheck, manifestNormalize } from './manifest'
@@ -13,6 +14,7 @@ import { validate } from './validate'
 import { verify } from './verify'
 
 export const COMMANDS: readonly Command[] = [
+  init,
   validate,
   pack,
   sign,
