@@ -141,7 +141,7 @@ try {
     const uploadDone = fetch(`${url}/api/stories/big-story/versions`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/vnd.spkg+zip' },
-      body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
+      body: bytes as Uint8Array<ArrayBuffer>,
       signal: AbortSignal.timeout(300_000),
     }).then(async (r) => ({ status: r.status, body: await r.text(), ms: performance.now() - t0 }))
     const during = await probe(uploadDone)
