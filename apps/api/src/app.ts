@@ -46,7 +46,7 @@ import { progressRoutes } from './routes/progress'
 import { reportRoutes } from './routes/reports'
 import { storiesRoutes } from './routes/stories'
 import { securityPlugin } from './security/index'
-import { canReadFileFromDb, isReferencedInDb } from './storage/access'
+import { canReadFileFromDb, deleteFilesLocked, isReferencedInDb } from './storage/access'
 import { createStorage, type FileStorage, sweepOrphans } from './storage/index'
 
 /** What `buildApp` may be handed instead of creating it. */
@@ -201,7 +201,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // Files left by a crash between a file write and its record's commit (or a record's removal and the file's).
     app.addHook('onReady', async () => {
       try {
-        const r = await sweepOrphans(storage, isReferencedInDb(swept))
+        const r = await sweepOrphans(storage, isReferencedInDb(swept), {
+          remove: (keys) => deleteFilesLocked(swept, storage, keys),
+        })
         if (r.deleted.length || r.tempRemoved)
           app.log.info(
             { examined: r.examined, deleted: r.deleted.length, tempRemoved: r.tempRemoved },

@@ -2,13 +2,13 @@
  * The database side of file access and clean-up: which committed version rows name a storage key
  * (`story_versions.sha256` for `packages/<sha256>.spkg`, `story_versions.cover_key` for covers).
  */
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/index'
 import { stories, storyVersions } from '../db/schema'
 import type { CanReadFile } from '../routes/files'
 import { hasRole } from '../routes/route-auth'
 import type { IsReferenced } from './index'
-import { keyHash } from './types'
+import { type FileStorage, keyHash } from './types'
 
 const whereKey = (key: string) =>
   key.startsWith('packages/') ? eq(storyVersions.sha256, keyHash(key)) : eq(storyVersions.coverKey, key)
@@ -67,10 +67,59 @@ export function canReadFileFromDb(db: Db, options: PublicCacheOptions = {}): Can
   }
 }
 
+/** A transaction of {@link Db}. */
+export type DbTx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+async function referenced(db: Db | DbTx, key: string): Promise<boolean> {
+  const [row] = await db.select({ id: storyVersions.id }).from(storyVersions).where(whereKey(key)).limit(1)
+  return row !== undefined
+}
+
 /** Whether a committed version row names the key (for {@link deleteUnreferenced} and the orphan sweep). */
 export function isReferencedInDb(db: Db): IsReferenced {
-  return async (key) => {
-    const [row] = await db.select({ id: storyVersions.id }).from(storyVersions).where(whereKey(key)).limit(1)
-    return row !== undefined
+  return (key) => referenced(db, key)
+}
+
+/**
+ * Runs `fn` in a transaction holding a lock per key (`pg_advisory_xact_lock`, keys in order: no deadlock). Store a
+ * file and insert the record naming it inside one such call: then {@link deleteFilesLocked}, which takes the same
+ * lock, can never see "no record" and delete the file of a record that commits a moment later (content-addressed
+ * files are shared: a deletion and an upload of the same bytes may run at once).
+ */
+export async function withFileLock<T>(
+  db: Db,
+  keys: readonly string[],
+  fn: (tx: DbTx) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    for (const key of [...new Set(keys)].sort())
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`spkg-file:${key}`}, 0))`)
+    return fn(tx)
+  })
+}
+
+/**
+ * {@link deleteUnreferenced} under {@link withFileLock}: each key is checked and deleted while its lock is held.
+ * Call it after the transaction that removed the records has committed.
+ */
+export async function deleteFilesLocked(
+  db: Db,
+  storage: FileStorage,
+  keys: Iterable<string>,
+): Promise<{ deleted: string[]; failed: Array<{ key: string; error: unknown }> }> {
+  const deleted: string[] = []
+  const failed: Array<{ key: string; error: unknown }> = []
+  for (const key of new Set(keys)) {
+    try {
+      const gone = await withFileLock(db, [key], async (tx) => {
+        if (await referenced(tx, key)) return false
+        await storage.delete(key)
+        return true
+      })
+      if (gone) deleted.push(key)
+    } catch (error) {
+      failed.push({ key, error })
+    }
   }
+  return { deleted, failed }
 }

@@ -8,6 +8,9 @@
  *   steps right now).
  * - deleting: commit the record's removal FIRST, then {@link deleteUnreferenced}. A crash in between leaves an
  *   unreferenced file, swept later; a file is never deleted while a committed record still names it.
+ * - files are shared by content: when an upload of the same bytes may run during a deletion, put the file and
+ *   insert its record inside `withFileLock` and delete with `deleteFilesLocked` (src/storage/access.ts), which takes
+ *   the same per-key database lock; the start-up sweep deletes that way.
  */
 import { resolve } from 'node:path'
 import type { Config } from '../config'
@@ -78,6 +81,11 @@ export interface SweepOptions {
   limit?: number
   /** The clock. @default Date.now */
   now?: () => number
+  /**
+   * Deletes the candidates; default {@link deleteUnreferenced} with `isReferenced`. The app passes
+   * `deleteFilesLocked` (src/storage/access.ts), which checks and deletes under the lock uploads take.
+   */
+  remove?: (keys: string[]) => Promise<{ deleted: string[] }>
 }
 
 /** The default grace period of {@link sweepOrphans}. */
@@ -104,7 +112,9 @@ export async function sweepOrphans(
       if (now - f.modifiedAt.getTime() >= grace) candidates.push(f.key)
     }
   }
-  const { deleted } = await deleteUnreferenced(storage, candidates, isReferenced)
+  const { deleted } = options.remove
+    ? await options.remove(candidates)
+    : await deleteUnreferenced(storage, candidates, isReferenced)
   const tempRemoved = storage instanceof FsStorage ? await storage.removeStaleTemp(grace, now) : 0
   return { examined, deleted, tempRemoved }
 }
