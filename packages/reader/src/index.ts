@@ -11,6 +11,22 @@ import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
 import { createWebBackend, defaultWebOptions, type ReaderBackend, webBackend } from './zip/backend'
 
+export {
+  type CacheDriver,
+  type CachedFile,
+  type CachedVersion,
+  createMemoryCacheDriver,
+  createPackageCache,
+  type InstalledPackage,
+  openCachedPackage,
+  type PackageCache,
+  type PackageRef,
+  type SavedPackage,
+  savePackageOffline,
+  type UpdateOptions,
+  type UpdateResult,
+  updatePackage,
+} from './cache/entry'
 export type {
   OpenOptions,
   OpenResult,

@@ -14,6 +14,20 @@ import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
 
 export {
+  type CacheDriver,
+  type CachedFile,
+  type CachedVersion,
+  createMemoryCacheDriver,
+  createPackageCache,
+  type InstalledPackage,
+  type PackageCache,
+  type PackageRef,
+  type SavedPackage,
+  savePackageOffline,
+  type UpdateOptions,
+  type UpdateResult,
+} from './cache/entry'
+export {
   type OpenOptions,
   type OpenResult,
   type OpenUrlOptions,
@@ -27,6 +41,7 @@ export {
   type SpkgPackage,
   type StorySource,
 } from './index'
+export { createFolderCacheDriver, openCachedPackage, updatePackage } from './node/cache-entry'
 export {
   createRangeSource,
   type RangeSource,
