@@ -42,6 +42,8 @@ export const VARIANTS: Record<
   // The WebAssembly inflater takes every entry that fits its memory, whatever streamFrom says;
   // these variants without it are how the JavaScript path would choose.
   'WebAssembly inflater + WebCrypto (no stream)': { streamFrom: NEVER, jsHashBelow: 0 },
+  // Session 9: the synchronous SHA-256 for small files beside the WebAssembly inflater in Chromium.
+  'WebAssembly inflater + JS SHA-256 <16 KiB': { streamFrom: 1024, jsHashBelow: 16 * 1024 },
   'DecompressionStream (all) + WebCrypto': { streamFrom: 0, jsHashBelow: 0, wasm: false },
   'DecompressionStream >=4 KiB + WebCrypto': { streamFrom: 4096, jsHashBelow: 0, wasm: false },
   'DecompressionStream >=4 KiB + JS SHA-256 <16 KiB': {
