@@ -5,28 +5,13 @@
  */
 import { LIMITS } from '@spkg/manifest'
 import { peekBlob } from './open/blob-peek'
-import { fetchBytes } from './open/fetch-input'
+import { fetchPackageBytes } from './open/fetch-input'
 import { maxInputBytes } from './open/input'
 import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
+import type { Sleeper } from './remote/range-source'
 import { createWebBackend, defaultWebOptions, type ReaderBackend, webBackend } from './zip/backend'
 
-export {
-  type CacheDriver,
-  type CachedFile,
-  type CachedVersion,
-  createMemoryCacheDriver,
-  createPackageCache,
-  type InstalledPackage,
-  openCachedPackage,
-  type PackageCache,
-  type PackageRef,
-  type SavedPackage,
-  savePackageOffline,
-  type UpdateOptions,
-  type UpdateResult,
-  updatePackage,
-} from './cache/entry'
 export type {
   OpenOptions,
   OpenResult,
@@ -69,13 +54,26 @@ export function openPackage(input: PackageInput, options: OpenOptions = {}): Pro
 export interface OpenUrlOptions extends OpenOptions {
   /** The fetch to use (e.g. one with credentials or a proxy). @default globalThis.fetch */
   fetch?: typeof fetch
+  /** Time limit of one request, in milliseconds. @default 30000 */
+  timeout?: number
+  /** Retries of a request that failed with 0, 408, 502, 503 or 504 (after 1 s, then 2 s). @default 2 */
+  retries?: number
+  /** How the retries and timeouts wait (tests pass fake time). @default setTimeout */
+  sleep?: Sleeper
+  /** Range requests in flight at once. @default 4 */
+  concurrency?: number
+  /** Called with each answer's byte count as it arrives. */
+  onBytes?: (bytes: number) => void
 }
 
 /**
- * Downloads a whole package (one plain GET, refused past the size bound without buffering it)
- * and opens it like {@link openPackage}. A network error or a non-2xx answer is
- * `pkg/fetch-failed`, naming the URL without its credentials, query or fragment. Never rejects
- * on bad input (only when `options.signal` aborts).
+ * Downloads a package over HTTP range requests (see {@link createRangeSource}: `206` with the
+ * matching `Content-Range` required, `If-Range` on every later request, one bounded whole
+ * download from a server that ignores ranges) and opens it like {@link openPackage}, with the
+ * same diagnostics as the same bytes on disk. A network error or a failed status is
+ * `pkg/fetch-failed`, naming the URL without its credentials, query or fragment; a package that
+ * changes on the server meanwhile is `pkg/remote-changed`. Never rejects on bad input (only when
+ * `options.signal` aborts).
  *
  * @example
  * const result = await openPackageUrl('https://example.org/stories/the-inn.spkg')
@@ -83,7 +81,16 @@ export interface OpenUrlOptions extends OpenOptions {
 export async function openPackageUrl(url: string | URL, options: OpenUrlOptions = {}): Promise<OpenResult> {
   options.signal?.throwIfAborted()
   const max = maxInputBytes(options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
-  const got = await fetchBytes(url, max, options.fetch ?? globalThis.fetch, options.signal)
+  const { fetch: fetchImpl, signal, timeout, retries, sleep, concurrency, onBytes } = options
+  const got = await fetchPackageBytes(url, max, {
+    fetch: fetchImpl,
+    signal,
+    timeout,
+    retries,
+    sleep,
+    concurrency,
+    onBytes,
+  })
   if (!got.bytes) return { ok: false, diagnostics: got.diagnostics }
   return openArchive(got.bytes, options, backendFor(options))
 }

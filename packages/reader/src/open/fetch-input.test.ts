@@ -2,7 +2,12 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { buildPackage } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openPackageUrl } from '../index'
+import { fakeSleeper } from '../../test/helpers/range-servers'
+import { type OpenUrlOptions, openPackageUrl as openUrl } from '../index'
+
+// Refused connections are retried (after 1 s and 2 s): on fake time here.
+const openPackageUrl = (url: string | URL, options: OpenUrlOptions = {}) =>
+  openUrl(url, { sleep: fakeSleeper(30_000), timeout: 30_000, ...options })
 
 let server: Server
 let base: string
