@@ -1,0 +1,116 @@
+/**
+ * What the language server needs to know about one part, gathered in one walk of its syntax
+ * tree: the ids it defines (with their lines), the gates and links it writes, the variables it
+ * assigns, the modules it uses and its headings. Kept per part and reused until the part changes,
+ * so a keystroke re-walks only the part being edited.
+ */
+import type { Inline, Node, PartAst, Pos } from '@spkg/story'
+
+/** An id a part defines: what it names and where. */
+export interface DefinedId {
+  id: string
+  kind: 'heading' | 'anchor' | 'group' | 'option'
+  explicit: boolean
+  pos: Pos
+}
+
+/** A gate or link target as written, with the position of its first character. */
+export interface WrittenTarget {
+  target: string
+  pos: Pos
+  gate: boolean
+}
+
+/** A heading of the part, for document symbols. */
+export interface HeadingInfo {
+  id: string
+  level: number
+  pos: Pos
+  silent: boolean
+}
+
+/** The facts of one part. */
+export interface PartIndex {
+  ids: DefinedId[]
+  targets: WrittenTarget[]
+  /** Names given a value with a plain `{set n = e}` (defaults included). */
+  declared: Set<string>
+  /** Names of `{local}` variables. */
+  locals: Set<string>
+  uses: Array<{ module: string; pos: Pos }>
+  headings: HeadingInfo[]
+  /** The last top-level line is a jump or gate: the part never falls through to the next one. */
+  endsWithJump: boolean
+}
+
+/** Walks a parsed part once and returns its {@link PartIndex}. */
+export function indexPart(ast: PartAst): PartIndex {
+  const index: PartIndex = {
+    ids: [],
+    targets: [],
+    declared: new Set(),
+    locals: new Set(),
+    uses: ast.declarations.uses.map((u) => ({ module: u.module, pos: u.namePos })),
+    headings: [],
+    endsWithJump: false,
+  }
+  for (const d of ast.declarations.defaults) if (d.op === '=') index.declared.add(d.name)
+  walkNodes(ast.body, index)
+  const last = ast.body[ast.body.length - 1]
+  index.endsWithJump = last?.kind === 'jump' || last?.kind === 'gate'
+  return index
+}
+
+function walkNodes(nodes: Node[], index: PartIndex): void {
+  for (const n of nodes) {
+    switch (n.kind) {
+      case 'heading':
+        index.ids.push({ id: n.id, kind: 'heading', explicit: n.explicitId, pos: n.pos })
+        index.headings.push({ id: n.id, level: n.level, pos: n.pos, silent: n.silent })
+        break
+      case 'anchor':
+        index.ids.push({ id: n.id, kind: 'anchor', explicit: true, pos: n.pos })
+        break
+      case 'gate':
+        index.targets.push({ target: n.target, pos: n.targetPos, gate: true })
+        break
+      case 'paragraph':
+        for (const line of n.lines) walkInline(line, index)
+        break
+      case 'set':
+        if (n.stmt.op === '=') index.declared.add(n.stmt.name)
+        break
+      case 'local':
+        index.locals.add(n.name)
+        break
+      case 'if':
+        for (const b of n.branches) walkNodes(b.body, index)
+        walkNodes(n.otherwise, index)
+        break
+      case 'group':
+        index.ids.push({ id: n.id, kind: 'group', explicit: n.explicitId, pos: n.pos })
+        for (const o of n.options) {
+          if (o.explicitId) index.ids.push({ id: o.id, kind: 'option', explicit: true, pos: o.pos })
+          walkInline(o.label, index)
+          walkNodes(o.body, index)
+        }
+        break
+      default:
+        break
+    }
+  }
+}
+
+function walkInline(inlines: Inline[], index: PartIndex): void {
+  for (const i of inlines) {
+    if (i.k === 'link') {
+      index.targets.push({ target: i.target, pos: i.targetPos, gate: false })
+      walkInline(i.body, index)
+    } else if (i.k === 'set') {
+      if (i.stmt.op === '=') index.declared.add(i.stmt.name)
+    } else if (i.k === 'if') {
+      for (const b of i.branches) walkInline(b.body, index)
+      walkInline(i.otherwise, index)
+    }
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * A stand-in for a part that is not being edited: a few lines that give `checkStory` every fact
+ * about that part the checks of another part depend on, and nothing else. With stand-ins for
+ * every other part, checking the edited part costs a parse of that part plus a few lines per
+ * other part, instead of a parse of the whole story (the cross-part facts are listed below; a
+ * test compares the result with a full check on the bench story and the examples).
+ *
+ * - the ids it defines, in order, so gates and links into it resolve (`story/unknown-id`,
+ *   `story/not-a-target`), implicit heading ids included (one heading per heading);
+ * - the names it declares with `{set n = e}` (`story/undeclared`, `story/shadowing` elsewhere);
+ * - its gates and links (what they reach decides `story/unreachable` elsewhere);
+ * - whether it falls through to the next part (reachability of that part).
+ */
+import type { PartIndex } from './part-index.ts'
+
+/** Writes the stand-in source of a part from its {@link PartIndex}. */
+export function summarizePart(index: PartIndex): string {
+  const out: string[] = []
+  for (const name of index.declared) out.push(`{set ${name} = 0}`)
+  out.push('x')
+  const groupOptions = new Map<string, string[]>()
+  // Option ids follow their group in the index; attach them to the group before them.
+  let lastGroup: string | undefined
+  for (const d of index.ids) {
+    if (d.kind === 'group') {
+      lastGroup = d.id
+      groupOptions.set(d.id, [])
+    } else if (d.kind === 'option' && lastGroup !== undefined) groupOptions.get(lastGroup)!.push(d.id)
+  }
+  for (const d of index.ids) {
+    if (d.kind === 'heading') out.push(d.explicit ? `# x [#${d.id}]` : '# x', 'x')
+    else if (d.kind === 'anchor') out.push('', `[#${d.id}]`, 'x')
+    else if (d.kind === 'group') {
+      const options = groupOptions.get(d.id)!
+      out.push('')
+      if (d.explicit) out.push(`[#${d.id}]`)
+      if (options.length === 0) out.push('* x')
+      for (const o of options) out.push(`* x [#${o}]`)
+      out.push('x')
+    }
+  }
+  for (const t of index.targets) out.push(`[x > ${t.target}]`)
+  if (index.endsWithJump) out.push('-> END')
+  return out.join('\n')
+}

@@ -1,0 +1,224 @@
+/**
+ * The language server: keeps the story folders of the open documents, checks the edited part as
+ * the author types and the whole folder when typing pauses, and answers definition, completion,
+ * hover and document-symbol requests.
+ */
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { Diagnostic } from '@spkg/manifest'
+import { checkStory } from '@spkg/story'
+import {
+  CompletionItemKind,
+  type Connection,
+  DiagnosticSeverity,
+  type DocumentSymbol,
+  type Diagnostic as LspDiagnostic,
+  SymbolKind,
+  TextDocumentSyncKind,
+  TextDocuments,
+} from 'vscode-languageserver/node'
+import { TextDocument } from 'vscode-languageserver-textdocument'
+import {
+  complete,
+  documentSymbols,
+  findDefinition,
+  type HeadingSymbol,
+  hover,
+  utf16Column,
+} from '../analysis/features.ts'
+import { findStoryRoot, StoryFolder } from './story-folder.ts'
+
+/** Options of {@link serveConnection}; an editor may also send them as `initializationOptions`. */
+export interface LanguageServerOptions {
+  /** Quiet time after a keystroke before the edited part is checked. @default 150 */
+  debounceMs?: number
+  /** Quiet time after which the whole folder is checked again (every file's diagnostics). @default 600 */
+  fullCheckDelayMs?: number
+}
+
+const SEVERITY: Record<string, DiagnosticSeverity> = {
+  fatal: DiagnosticSeverity.Error,
+  error: DiagnosticSeverity.Error,
+  usage: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+}
+
+/** Serves the language on a connection until the editor shuts it down. */
+export function serveConnection(connection: Connection, options: LanguageServerOptions = {}): void {
+  const documents = new TextDocuments(TextDocument)
+  const folders = new Map<string, StoryFolder>()
+  const published = new Map<StoryFolder, Set<string>>()
+  const timers = new Map<string, ReturnType<typeof setTimeout>>()
+  let debounceMs = options.debounceMs ?? 150
+  let fullCheckDelayMs = options.fullCheckDelayMs ?? 600
+
+  const locate = (uri: string): { folder: StoryFolder; path: string } | undefined => {
+    if (!uri.startsWith('file:')) return undefined
+    const file = fileURLToPath(uri)
+    const { root, hasManifest } = findStoryRoot(file)
+    let folder = folders.get(root)
+    if (!folder) {
+      folder = new StoryFolder(root, hasManifest)
+      folders.set(root, folder)
+    }
+    const path = folder.archivePath(file)
+    return path === undefined ? undefined : { folder, path }
+  }
+
+  const toLsp = (folder: StoryFolder, d: Diagnostic): LspDiagnostic => {
+    const text = d.path ? folder.text(d.path) : undefined
+    const lineText = text?.split(/\r\n|\r|\n/)[(d.line ?? 1) - 1] ?? ''
+    const start = d.column ? utf16Column(lineText, d.column) : 0
+    const token = /^\S*/.exec(lineText.slice(start))![0]
+    const line = Math.max(0, (d.line ?? 1) - 1)
+    return {
+      range: {
+        start: { line, character: start },
+        end: { line, character: start + Math.max(1, token.length) },
+      },
+      severity: SEVERITY[d.severity] ?? DiagnosticSeverity.Error,
+      code: d.code,
+      source: 'spkg',
+      message: d.message,
+    }
+  }
+
+  const input = (folder: StoryFolder, edited?: string) => ({
+    parts: folder.partsFor(edited),
+    order: folder.order,
+    modules: folder.modules(),
+    assets: folder.assets,
+    requires: folder.requires,
+    session: folder.session,
+    storyLang: folder.storyLang,
+    extensions: folder.extensions,
+    flat: folder.flat,
+  })
+
+  const publish = (folder: StoryFolder, path: string, found: Diagnostic[]) => {
+    const uri = pathToFileURL(folder.absolutePath(path)).href
+    const version = documents.get(uri)?.version
+    void connection.sendDiagnostics({ uri, version, diagnostics: found.map((d) => toLsp(folder, d)) })
+  }
+
+  /** Checks one part against stand-ins of the others: the fast path after a keystroke. */
+  const checkPart = (folder: StoryFolder, path: string) => {
+    if (!path.endsWith('.sty')) return checkFolder(folder)
+    const found = checkStory(input(folder, path)).filter((d) => d.path === path)
+    publish(folder, path, found)
+    published.get(folder)?.add(path)
+  }
+
+  /** Checks the whole folder and publishes every file's diagnostics (clearing fixed ones). */
+  const checkFolder = (folder: StoryFolder) => {
+    const byPath = new Map<string, Diagnostic[]>()
+    for (const d of checkStory(input(folder))) {
+      const p = d.path ?? 'manifest.json'
+      byPath.set(p, [...(byPath.get(p) ?? []), d])
+    }
+    const before = published.get(folder) ?? new Set()
+    for (const p of before) if (!byPath.has(p)) publish(folder, p, [])
+    for (const [p, found] of byPath) publish(folder, p, found)
+    published.set(folder, new Set(byPath.keys()))
+  }
+
+  const schedule = (key: string, ms: number, run: () => void) => {
+    clearTimeout(timers.get(key))
+    const t = setTimeout(() => {
+      timers.delete(key)
+      try {
+        run()
+      } catch (e) {
+        connection.console.error(`spkg: check failed: ${(e as Error).message}`)
+      }
+    }, ms)
+    t.unref?.()
+    timers.set(key, t)
+  }
+
+  const changed = (uri: string, text: string, immediate: boolean) => {
+    const at = locate(uri)
+    if (!at) return
+    at.folder.setText(at.path, text)
+    schedule(`part:${uri}`, immediate ? 0 : debounceMs, () => checkPart(at.folder, at.path))
+    schedule(`folder:${at.folder.root}`, fullCheckDelayMs, () => checkFolder(at.folder))
+  }
+
+  connection.onInitialize((params) => {
+    const init = (params.initializationOptions ?? {}) as LanguageServerOptions
+    if (typeof init.debounceMs === 'number') debounceMs = init.debounceMs
+    if (typeof init.fullCheckDelayMs === 'number') fullCheckDelayMs = init.fullCheckDelayMs
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        definitionProvider: true,
+        hoverProvider: true,
+        documentSymbolProvider: true,
+        completionProvider: { triggerCharacters: ['[', '>', '#', ':', '{', ' '] },
+      },
+      serverInfo: { name: 'spkg-language-server' },
+    }
+  })
+  documents.onDidOpen((e) => changed(e.document.uri, e.document.getText(), true))
+  documents.onDidChangeContent((e) => changed(e.document.uri, e.document.getText(), false))
+  connection.onDidChangeWatchedFiles(() => {
+    for (const folder of folders.values()) {
+      folder.reload()
+      for (const doc of documents.all()) {
+        const at = locate(doc.uri)
+        if (at?.folder === folder) folder.setText(at.path, doc.getText())
+      }
+      schedule(`folder:${folder.root}`, 0, () => checkFolder(folder))
+    }
+  })
+
+  connection.onDefinition((p) => {
+    const at = locate(p.textDocument.uri)
+    const found = at && findDefinition(at.folder, at.path, p.position)
+    if (!at || !found) return null
+    const position = { line: found.line, character: found.character }
+    return {
+      uri: pathToFileURL(at.folder.absolutePath(found.path)).href,
+      range: { start: position, end: position },
+    }
+  })
+  connection.onCompletion((p) => {
+    const at = locate(p.textDocument.uri)
+    if (!at) return []
+    const kinds = {
+      part: CompletionItemKind.File,
+      scene: CompletionItemKind.Reference,
+      variable: CompletionItemKind.Variable,
+      function: CompletionItemKind.Function,
+    }
+    return complete(at.folder, at.path, p.position).map((c) => ({
+      label: c.label,
+      kind: kinds[c.kind],
+      detail: c.detail,
+    }))
+  })
+  connection.onHover((p) => {
+    const at = locate(p.textDocument.uri)
+    const text = at && hover(at.folder, at.path, p.position)
+    return text ? { contents: { kind: 'markdown', value: `\`${text.split(':')[0]}\`\n\n${text}` } } : null
+  })
+  connection.onDocumentSymbol((p) => {
+    const at = locate(p.textDocument.uri)
+    if (!at) return []
+    const convert = (h: HeadingSymbol): DocumentSymbol => {
+      const range = { start: { line: h.line, character: 0 }, end: { line: h.line, character: 0 } }
+      return {
+        name: h.name,
+        detail: `#${h.id}`,
+        kind: SymbolKind.String,
+        range,
+        selectionRange: range,
+        children: h.children.map(convert),
+      }
+    }
+    return documentSymbols(at.folder, at.path).map(convert)
+  })
+
+  documents.listen(connection)
+  connection.listen()
+}

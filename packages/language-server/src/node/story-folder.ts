@@ -1,0 +1,183 @@
+/**
+ * A story folder as the server sees it: the files on disk under the folder that holds
+ * `manifest.json` (or, without one, the folder of the file), with the editor's open documents
+ * laid over them. Parts are indexed lazily and the index is kept until the part's text changes.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
+import { parseManifest } from '@spkg/manifest'
+import { parseStory } from '@spkg/story'
+import { indexPart, type PartIndex } from '../analysis/part-index.ts'
+import { summarizePart } from '../analysis/summarize-part.ts'
+
+/** At most this many files are read from a folder, so a mis-opened home directory stays cheap. */
+const MAX_FILES = 20_000
+const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'META-PKG'])
+
+interface Entry {
+  text: string
+  index?: PartIndex
+  summary?: string
+}
+
+/** Finds the story root of a file: the nearest folder above it holding `manifest.json`. */
+export function findStoryRoot(file: string): { root: string; hasManifest: boolean } {
+  let dir = dirname(file)
+  for (;;) {
+    try {
+      if (statSync(join(dir, 'manifest.json')).isFile()) return { root: dir, hasManifest: true }
+    } catch {
+      // not here
+    }
+    const up = dirname(dir)
+    if (up === dir) return { root: dirname(file), hasManifest: false }
+    dir = up
+  }
+}
+
+/** One story folder: its manifest facts and every part and module, disk or editor. */
+export class StoryFolder {
+  readonly files = new Map<string, Entry>()
+  assets: string[] = []
+  order: string[] = []
+  requires: string[] = []
+  extensions: string[] = []
+  session: Record<string, unknown> | undefined
+  storyLang: string | undefined
+  flat = false
+
+  constructor(
+    readonly root: string,
+    readonly hasManifest: boolean,
+  ) {
+    this.reload()
+  }
+
+  /** The archive path of an absolute file path, or undefined when it is outside the folder. */
+  archivePath(file: string): string | undefined {
+    const rel = relative(this.root, file)
+    if (rel.startsWith('..') || rel === '') return undefined
+    return rel.split(sep).join('/')
+  }
+
+  absolutePath(archivePath: string): string {
+    return join(this.root, ...archivePath.split('/'))
+  }
+
+  /** Reads the folder from disk again (documents open in the editor are set again by the caller). */
+  reload(): void {
+    this.files.clear()
+    this.assets = []
+    const walk = (dir: string) => {
+      let names: string[]
+      try {
+        names = readdirSync(dir)
+      } catch {
+        return
+      }
+      for (const name of names.sort()) {
+        if (this.assets.length >= MAX_FILES) return
+        const abs = join(dir, name)
+        let st: ReturnType<typeof statSync>
+        try {
+          st = statSync(abs)
+        } catch {
+          continue
+        }
+        if (st.isDirectory()) {
+          if (!SKIP_DIRS.has(name) && !name.startsWith('.')) walk(abs)
+        } else if (st.isFile()) {
+          const path = this.archivePath(abs)!
+          this.assets.push(path)
+          if (path.endsWith('.sty') || path.endsWith('.xty')) {
+            try {
+              this.files.set(path, { text: readFileSync(abs, 'utf8') })
+            } catch {
+              // unreadable: treated as absent
+            }
+          }
+        }
+      }
+    }
+    walk(this.root)
+    this.readManifest()
+  }
+
+  private readManifest(): void {
+    this.order = []
+    this.session = undefined
+    this.flat = !this.hasManifest
+    if (this.hasManifest) {
+      try {
+        const raw = JSON.parse(readFileSync(join(this.root, 'manifest.json'), 'utf8')) as unknown
+        const { manifest } = parseManifest(raw)
+        const m = (manifest ?? raw) as Record<string, unknown>
+        const parts = Array.isArray(m.parts) ? m.parts : []
+        this.order = parts
+          .map((p) => (typeof p === 'string' ? p : (p as { file?: unknown })?.file))
+          .filter((p): p is string => typeof p === 'string')
+        this.requires = Array.isArray(m.requires) ? m.requires.filter((r) => typeof r === 'string') : []
+        this.extensions = Array.isArray(m.extensions) ? m.extensions.filter((r) => typeof r === 'string') : []
+        this.storyLang = typeof m.story_lang === 'string' ? m.story_lang : undefined
+      } catch {
+        // an unreadable manifest: the parts on disk in name order
+      }
+    }
+    try {
+      const s = JSON.parse(readFileSync(join(this.root, 'session.json'), 'utf8')) as unknown
+      if (s && typeof s === 'object' && !Array.isArray(s)) this.session = s as Record<string, unknown>
+    } catch {
+      // no session
+    }
+    if (this.order.length === 0) this.order = this.partPaths()
+  }
+
+  partPaths(): string[] {
+    return [...this.files.keys()].filter((p) => p.endsWith('.sty'))
+  }
+
+  modulePaths(): string[] {
+    return [...this.files.keys()].filter((p) => p.endsWith('.xty'))
+  }
+
+  /** Sets the text of a file (an editor change); its index is rebuilt when next needed. */
+  setText(path: string, text: string): void {
+    const old = this.files.get(path)
+    if (old?.text === text) return
+    this.files.set(path, { text })
+    if (!this.assets.includes(path)) this.assets.push(path)
+  }
+
+  text(path: string): string | undefined {
+    return this.files.get(path)?.text
+  }
+
+  /** The {@link PartIndex} of a part, parsed once per text. */
+  index(path: string): PartIndex | undefined {
+    const e = this.files.get(path)
+    if (!e || !path.endsWith('.sty')) return undefined
+    e.index ??= indexPart(parseStory(e.text, { path }).ast)
+    return e.index
+  }
+
+  /** The stand-in of a part for checking another one ({@link summarizePart}). */
+  summary(path: string): string {
+    const e = this.files.get(path)!
+    e.summary ??= summarizePart(this.index(path)!)
+    return e.summary
+  }
+
+  /** Parts by path: the full text of `edited`, the stand-ins of the others (all full when undefined). */
+  partsFor(edited?: string): Record<string, string> {
+    const parts: Record<string, string> = {}
+    for (const p of this.partPaths())
+      parts[p] = edited === undefined || p === edited ? this.text(p)! : this.summary(p)
+    return parts
+  }
+
+  modules(): Record<string, string> {
+    const out: Record<string, string> = {}
+    for (const p of this.modulePaths()) out[p] = this.text(p)!
+    return out
+  }
+}

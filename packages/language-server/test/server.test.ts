@@ -1,0 +1,116 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: story sources use ${} interpolation
+/**
+ * The server over stdio, as an editor drives it: diagnostics while typing (the edited part
+ * against the rest of the folder, then the whole folder), definitions, completion, hover and
+ * document symbols.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FIXTURE } from './fixture.ts'
+import { type LspClient, startClient, writeFolder } from './helpers/lsp-client.ts'
+
+const INN = 'story/0001-inn.sty'
+const ROAD = 'story/0002-road.sty'
+let client: LspClient
+let folder: string
+
+beforeAll(async () => {
+  folder = writeFolder(FIXTURE)
+  client = await startClient(folder, { debounceMs: 10, fullCheckDelayMs: 80 })
+}, 30_000)
+afterAll(async () => {
+  await client?.close()
+})
+
+const codes = (p: { diagnostics: Array<{ code: string }> }) => p.diagnostics.map((d) => d.code)
+
+describe('spkg-language-server --stdio', () => {
+  it('publishes no diagnostics for a clean part on open, then the errors as the author types', async () => {
+    client.open(INN, FIXTURE[INN]!)
+    expect((await client.diagnostics(INN, (p) => p.version === 1)).diagnostics).toEqual([])
+    const broken = FIXTURE[INN]!.replace('0002-road.sty:road', '0002-road.sty:nowhere').replace(
+      '${gold}',
+      '${golden}',
+    )
+    client.change(INN, 2, broken)
+    const found = await client.diagnostics(INN, (p) => p.version === 2 && p.diagnostics.length > 0)
+    expect(codes(found)).toEqual(['story/undeclared', 'story/unknown-id'])
+    const unknown = found.diagnostics[1]!
+    // Line 10, the id after the colon: `[[ 0002-road.sty:nowhere ]]`, 0-based in LSP.
+    expect(unknown.range.start).toEqual({ line: 9, character: 17 })
+    expect(unknown.range.end).toEqual({ line: 9, character: 24 })
+    expect(unknown.severity).toBe(1)
+    client.change(INN, 3, FIXTURE[INN]!)
+    expect((await client.diagnostics(INN, (p) => p.version === 3)).diagnostics).toEqual([])
+  })
+
+  it('checks a gate against the other parts of the folder as they are edited, not as saved', async () => {
+    client.open(ROAD, FIXTURE[ROAD]!)
+    await client.diagnostics(ROAD, (p) => p.version === 1)
+    // Renaming the scene the inn's gate names breaks the inn, which is not being edited: the
+    // whole-folder check that follows a pause republishes the inn's diagnostics.
+    client.change(ROAD, 2, FIXTURE[ROAD]!.replace('[#road]', '[#path]'))
+    const inn = await client.diagnostics(INN, (p) => p.diagnostics.length > 0)
+    expect(codes(inn)).toEqual(['story/unknown-id'])
+    client.change(ROAD, 3, FIXTURE[ROAD]!)
+    expect((await client.diagnostics(INN, (p) => p.diagnostics.length === 0)).diagnostics).toEqual([])
+  })
+
+  it('goes to the definition of a scene id, a part, a jump target and a module', async () => {
+    type Loc = { uri: string; range: { start: { line: number } } }
+    const gate = await client.request<Loc>('textDocument/definition', INN, 9, 20)
+    expect(gate).toMatchObject({ uri: client.uri(ROAD), range: { start: { line: 0 } } })
+    const link = await client.request<Loc>('textDocument/definition', ROAD, 1, 22)
+    expect(link).toMatchObject({ uri: client.uri(INN), range: { start: { line: 2 } } })
+    const jump = await client.request<Loc>('textDocument/definition', INN, 7, 12)
+    expect(jump).toMatchObject({ uri: client.uri(INN), range: { start: { line: 8 } } })
+    const use = await client.request<Loc>('textDocument/definition', INN, 0, 7)
+    expect(use).toMatchObject({ uri: client.uri('extensions/combat.xty'), range: { start: { line: 0 } } })
+    const fn = await client.request<Loc>('textDocument/definition', INN, 3, 30)
+    expect(fn).toMatchObject({ uri: client.uri('extensions/combat.xty'), range: { start: { line: 1 } } })
+    expect(await client.request('textDocument/definition', INN, 3, 2)).toBeNull()
+  })
+
+  it('completes gate and link targets, ids after # and variable names', async () => {
+    type Item = { label: string; kind: number }
+    const labels = (items: Item[]) => items.map((i) => i.label)
+    client.change(INN, 4, `${FIXTURE[INN]!}[[ 00\nGo [there > 0\n-> #\n{set g\n`)
+    await client.diagnostics(INN, (p) => p.version === 4)
+    const gate = labels(await client.request<Item[]>('textDocument/completion', INN, 10, 5))
+    expect(gate).toEqual(
+      expect.arrayContaining([
+        '0001-inn.sty',
+        '0001-inn.sty:inn',
+        '0002-road.sty:road',
+        '0002-road.sty:fork',
+        '0002-road.sty:h3',
+      ]),
+    )
+    expect(gate).not.toContain('0001-inn.sty:1')
+    const link = labels(await client.request<Item[]>('textDocument/completion', INN, 11, 13))
+    expect(link).toContain('0002-road.sty:fork')
+    const ids = labels(await client.request<Item[]>('textDocument/completion', INN, 12, 4))
+    expect(ids).toEqual(['inn', 'bar', 'out'])
+    const names = await client.request<Item[]>('textDocument/completion', INN, 13, 6)
+    expect(labels(names)).toEqual(expect.arrayContaining(['gold', 'hp', 'hurt', 'pick', 'visits']))
+    expect(names.find((i) => i.label === 'gold')?.kind).toBe(6) // Variable
+    expect(await client.request<Item[]>('textDocument/completion', INN, 3, 3)).toEqual([])
+    client.change(INN, 5, FIXTURE[INN]!)
+  })
+
+  it('shows the documentation of a built-in on hover, and nothing on other words', async () => {
+    const h = await client.request<{ contents: { value: string } }>('textDocument/hover', INN, 3, 45)
+    expect(h.contents.value).toContain('len(x): the number of code points')
+    expect(await client.request('textDocument/hover', INN, 3, 3)).toBeNull()
+  })
+
+  it('lists the headings as nested document symbols', async () => {
+    type Sym = { name: string; detail: string; range: { start: { line: number } }; children: Sym[] }
+    const road = await client.request<Sym[]>('textDocument/documentSymbol', ROAD, 0, 0)
+    expect(road.map((s) => [s.name, s.detail, s.range.start.line, s.children.map((c) => c.name)])).toEqual([
+      ['The Road', '#road', 0, ['Fork']],
+      ['Far', '#h3', 4, []],
+    ])
+    const inn = await client.request<Sym[]>('textDocument/documentSymbol', INN, 0, 0)
+    expect(inn[0]!.children.map((c) => c.name)).toEqual(['Outside'])
+  })
+})

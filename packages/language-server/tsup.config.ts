@@ -1,0 +1,14 @@
+import { defineConfig } from 'tsup'
+
+export default defineConfig({
+  // `bin`: the command; `node`: the library entry, with its types.
+  entry: { bin: 'src/node/bin.ts', node: 'src/node.ts' },
+  format: ['esm'],
+  dts: { entry: { node: 'src/node.ts' } },
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+  platform: 'node',
+  removeNodeProtocol: false,
+  banner: { js: '#!/usr/bin/env node' },
+})
