@@ -10,6 +10,7 @@ import { manifestCheck, manifestNormalize } from './manifest'
 import { pack } from './pack'
 import { play } from './play'
 import { sign } from './sign'
+import { update } from './update'
 import { validate } from './validate'
 import { verify } from './verify'
 
@@ -22,6 +23,7 @@ export const COMMANDS: readonly Command[] = [
   keygen,
   inspect,
   play,
+  update,
   manifestCheck,
   manifestNormalize,
 ]

@@ -20,10 +20,13 @@ import type { OpenOptions } from '../open/types'
 import type { ReaderBackend } from '../zip/backend'
 import { openRangeSource, type RangeSource } from './range-source'
 
-/** The installed package to update: its cache, its `id`, and the version (default: the newest complete). */
+/**
+ * The installed package to update: its cache, its `id` (default: the id the URL serves) and its
+ * version (default: the newest complete one).
+ */
 export interface InstalledPackage {
   cache: PackageCache
-  id: string
+  id?: string
   version?: string
 }
 
@@ -79,8 +82,8 @@ function remoteBlob(source: RangeSource, name: string): Blob {
   } as unknown as Blob
 }
 
-async function installedVersion(installed: InstalledPackage): Promise<PackageRef | undefined> {
-  const complete = (await installed.cache.versions(installed.id)).filter((v) => v.complete)
+async function installedVersion(installed: InstalledPackage, id: string): Promise<PackageRef | undefined> {
+  const complete = (await installed.cache.versions(id)).filter((v) => v.complete)
   const found =
     installed.version === undefined ? complete.at(-1) : complete.find((v) => v.version === installed.version)
   return found && { id: found.id, version: found.version }
@@ -146,8 +149,9 @@ export async function update(
     const opened = await openArchive(got.bytes, options, backend)
     if (!opened.ok) return fail(opened.diagnostics)
     const to = packageRef(opened.package.manifest)
-    if (to.id !== installed.id)
+    if (installed.id !== undefined && to.id !== installed.id)
       return fail([cacheFailed(`the URL serves package '${to.id}', not '${installed.id}'`)])
+    from ??= await installedVersion(installed, to.id)
     if (from?.version === to.version) return current(to, got.bytes.length, opened.diagnostics)
     target = to
     const oldPaths = from ? (await cache.files(from)).map((f) => f.path) : []
@@ -183,7 +187,7 @@ export async function update(
   })
 
   try {
-    from = await installedVersion(installed)
+    if (installed.id !== undefined) from = await installedVersion(installed, installed.id)
     source = await openRangeSource(url, options)
     if (!source) return await whole()
     const peek = await peekBlob(remoteBlob(source, String(url)), options, backend)
@@ -192,8 +196,9 @@ export async function update(
       return await whole()
     }
     const to = packageRef(peek.manifest)
-    if (to.id !== installed.id)
+    if (installed.id !== undefined && to.id !== installed.id)
       return fail([cacheFailed(`the URL serves package '${to.id}', not '${installed.id}'`)])
+    from ??= await installedVersion(installed, to.id)
     if (from?.version === to.version) return current(to, source.size, peek.diagnostics)
     const oldIntegrity = from ? await integrityOf(cache, from) : {}
     const plan = planDeltaUpdate(oldIntegrity, peek.manifest ?? {})
