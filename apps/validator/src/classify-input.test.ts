@@ -72,12 +72,12 @@ describe('spkg with a refused repository URL', () => {
     expect(r.stdout + r.stderr).toContain('repo/invalid-url')
   })
 
-  it('a package URL on another host is an I/O error for now, naming no credentials', async () => {
-    const r = await runCli(['validate', 'https://me:secret@example.org/inn.spkg?sig=abc'], {
+  it('a plain http:// package URL on another host is an I/O error, naming no credentials', async () => {
+    const r = await runCli(['validate', 'http://me:secret@example.org/inn.spkg?sig=abc'], {
       cwd: freshDir(),
     })
     expect(r.code).toBe(2)
-    expect(r.stderr).toContain('not supported yet')
+    expect(r.stderr).toContain('must be https://')
     expect(r.stderr).not.toContain('secret')
     expect(r.stderr).not.toContain('sig=abc')
   })

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto'
 import { createReadStream, openAsBlob, rmSync, type Stats } from 'node:fs'
 import { readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
-import { createDiagnostic, type Diagnostic, LIMITS } from '@spkg/manifest'
+import { createDiagnostic, type Diagnostic, isSpkgError, LIMITS } from '@spkg/manifest'
+import { createRangeSource, type Sleeper } from '@spkg/reader'
 import type { CliIO } from './cli-types'
 import { IOFailure, UsageError } from './cli-types'
 import { configuredRepoHost, readRepository } from './repository-input'
@@ -165,15 +166,64 @@ export async function classifyInput(io: CliIO, arg: string): Promise<InputClass>
   return { kind: 'file', path }
 }
 
+/** True for a loopback host name (`localhost`, 127.0.0.0/8, `[::1]`): the only hosts `http://` may name. */
+function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, '')
+  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '[::1]'
+}
+
+/** What {@link fetchUrlPackage} brought: the bytes and how many were transferred, in how many requests. */
+export interface FetchedUrlPackage {
+  bytes: Uint8Array
+  bytesFetched: number
+  requests: number
+  ranged: boolean
+}
+
 /**
- * A package file given by URL (not a repository). Not supported yet: the progressive-loading
- * issue adds it here.
+ * A package file given by URL (not a repository): `https://`, or `http://` for a loopback host
+ * only, read as the reader reads it (`createRangeSource`: HTTP ranges with `If-Range`, one bounded
+ * whole download from a server that ignores them, the SPEC's retries). A download that fails is an
+ * I/O error; a file too large for any package is refused (`pkg/too-large`).
  */
-export async function readUrlInput(_io: CliIO, url: string): Promise<Uint8Array | Blob | InputRefusal> {
+export async function fetchUrlPackage(
+  _io: CliIO,
+  url: string,
+  options: { sleep?: Sleeper } = {},
+): Promise<FetchedUrlPackage | InputRefusal> {
   const shown = url.replace(/[?#].*$/, '').replace(/\/\/[^/@]*@/, '//')
-  throw new IOFailure(
-    `cannot read '${shown}': loading a package file from a URL is not supported yet; download it first`,
-  )
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new IOFailure(`cannot read '${shown}': not a valid URL`)
+  }
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopback(parsed.hostname)))
+    throw new IOFailure(
+      `cannot read '${shown}': a package URL must be https:// (http:// only for a loopback address)`,
+    )
+  try {
+    const source = await createRangeSource(url, {
+      maxBytes: LIMITS.maxUncompressedBytes + URL_ARCHIVE_OVERHEAD,
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+    })
+    const bytes = await source.readAll()
+    return { bytes, bytesFetched: source.bytesFetched, requests: source.requests, ranged: source.ranged }
+  } catch (e) {
+    if (!isSpkgError(e)) throw e
+    if (e.code === 'pkg/too-large')
+      return { refused: e.diagnostics[0] ?? createDiagnostic(e.code, e.message) }
+    throw new IOFailure(`cannot read '${shown}': ${e.message}`)
+  }
+}
+
+/** Room above the uncompressed-size limit a package file may take (the reader's archive bound, and an encrypted container's overhead). */
+const URL_ARCHIVE_OVERHEAD = 16 * 1024 * 1024
+
+/** {@link fetchUrlPackage}'s bytes. */
+export async function readUrlInput(io: CliIO, url: string): Promise<Uint8Array | Blob | InputRefusal> {
+  const got = await fetchUrlPackage(io, url)
+  return 'refused' in got ? got : got.bytes
 }
 
 /**

@@ -11,7 +11,7 @@ import type { StorySource } from '@spkg/reader'
 import { serializeReadingState } from '@spkg/state'
 import { createStoryRun, parseStory, resumeStoryRun, type StoryEvent, type StoryRun } from '@spkg/story'
 import { type CliIO, type CommandContext, EXIT, type ExitCode, UsageError } from '../cli-types'
-import { classifyInput, readInput, resolvePath, writeOutputAtomic } from '../io'
+import { classifyInput, fetchUrlPackage, readInput, resolvePath, writeOutputAtomic } from '../io'
 import { type ChooseItem, describeChoices, parseChooseList } from '../play/choose-list'
 import { createLineReader } from '../play/line-reader'
 import { type LoadedStory, type LoadStoryOptions, loadStory, loadStoryBytes } from '../play/load-story'
@@ -109,6 +109,20 @@ export async function run({ values, positionals, io }: CommandContext): Promise<
     loaded = got.ok
       ? await loadStoryBytes(got.bytes, got.diagnostics, loadOptions)
       : { diagnostics: got.diagnostics }
+  } else if (input.kind === 'url') {
+    const shown = input.url.replace(/[?#].*$/, '').replace(/\/\/[^/@]*@/, '//')
+    if (format === 'json')
+      io.stdout.write(`${JSON.stringify({ type: 'part-loading', part: null, url: shown })}\n`)
+    const got = await fetchUrlPackage(io, input.url)
+    if ('refused' in got) loaded = { diagnostics: [got.refused] }
+    else {
+      // Not progressive yet: the whole package is one load (`part: null`).
+      if (format === 'json')
+        io.stdout.write(
+          `${JSON.stringify({ type: 'part-loaded', part: null, bytes: got.bytesFetched, requests: got.requests, ranged: got.ranged })}\n`,
+        )
+      loaded = await loadStoryBytes(got.bytes, [], loadOptions)
+    }
   } else loaded = await loadStory(resolvePath(io, target), loadOptions)
   try {
     return await playLoaded(loaded, target, format, { values, io, seed, walks, maxChoices, answers })

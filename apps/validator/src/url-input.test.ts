@@ -1,0 +1,84 @@
+/**
+ * `spkg inspect|validate|play <url>`: a package file on a web server (here a range server on
+ * 127.0.0.1), read as the reader reads it.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { buildPackage } from '@spkg/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../test/helpers/cli'
+import { freshDir } from '../test/helpers/tree'
+
+// Noise that does not compress: the package is larger than the reader's first range request.
+let seed = 7
+const noise = new Uint8Array(200_000).map(() => {
+  seed ^= seed << 13
+  seed ^= seed >>> 17
+  seed ^= seed << 5
+  return seed & 255
+})
+const pkg = buildPackage({
+  manifest: { title: 'Over the wire' },
+  parts: { 'story/0001-start.sty': 'The door creaks open.\n' },
+  assets: { 'assets/noise.png': noise },
+  integrity: true,
+})
+const ranges: string[] = []
+let server: Server
+let base: string
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url !== '/inn.spkg') return void res.writeHead(404).end()
+    ranges.push(req.headers.range ?? '')
+    const etag = '"v1"'
+    const m = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '')
+    if (!m || (req.headers['if-range'] && req.headers['if-range'] !== etag))
+      return void res.writeHead(200, { etag }).end(pkg)
+    const start = m[1] ? Number(m[1]) : Math.max(0, pkg.length - Number(m[2]))
+    const end = m[1] && m[2] ? Math.min(Number(m[2]), pkg.length - 1) : pkg.length - 1
+    res
+      .writeHead(206, { etag, 'content-range': `bytes ${start}-${end}/${pkg.length}` })
+      .end(pkg.subarray(start, end + 1))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+describe('a package URL', () => {
+  it('inspect and validate read it over ranges', async () => {
+    ranges.length = 0
+    const r = await runCli(['inspect', `${base}/inn.spkg`], { cwd: freshDir() })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('Over the wire')
+    expect(ranges[0]).toBe('bytes=-65536')
+    expect(ranges.slice(1).every((x) => /^bytes=\d+-\d+$/.test(x))).toBe(true)
+    const v = await runCli(['validate', `${base}/inn.spkg`], { cwd: freshDir() })
+    expect(v.code).toBe(0)
+  })
+
+  it('play --format json reports the load with the bytes fetched', async () => {
+    const r = await runCli(['play', `${base}/inn.spkg`, '--format', 'json'], { cwd: freshDir() })
+    expect(r.code).toBe(0)
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(events[0]).toEqual({ type: 'part-loading', part: null, url: `${base}/inn.spkg` })
+    expect(events[1]).toMatchObject({ type: 'part-loaded', part: null, bytes: pkg.length, ranged: true })
+    expect(r.stdout).toContain('The door creaks open.')
+  })
+
+  it('a missing file is an I/O error; http:// is for loopback hosts only, named without credentials', async () => {
+    const missing = await runCli(['validate', `${base}/nope.spkg`], { cwd: freshDir() })
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('404')
+    const plain = await runCli(['validate', 'http://me:secret@example.org/inn.spkg?sig=abc'], {
+      cwd: freshDir(),
+    })
+    expect(plain.code).toBe(2)
+    expect(plain.stderr).toContain('must be https://')
+    expect(plain.stderr).not.toMatch(/secret|sig=abc/)
+  })
+})
