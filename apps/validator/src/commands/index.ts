@@ -3,6 +3,8 @@
  * `commands/<name>.ts` and listing it here.
  */
 import type { Command } from '../cli-types'
+import { decrypt } from './decrypt'
+import { encrypt } from './encrypt'
 import { init } from './init'
 import { inspect } from './inspect'
 import { keygen } from './keygen'
@@ -21,6 +23,8 @@ export const COMMANDS: readonly Command[] = [
   sign,
   verify,
   keygen,
+  encrypt,
+  decrypt,
   inspect,
   play,
   update,

@@ -83,7 +83,9 @@ async function run(io: CliIO, base: string, force: boolean, comment: string | un
 }
 
 /** Runs `spkg keygen` (its options and help are in `keygen.ts`). */
-export async function runKeygen({ values, io }: CommandContext): Promise<ExitCode> {
+export async function runKeygen(ctx: CommandContext): Promise<ExitCode> {
+  if (ctx.values.encryption === true) return (await import('./encrypt-run')).runEncryptionKeygen(ctx)
+  const { values, io } = ctx
   const base = values.output
   if (typeof base !== 'string' || base === '') throw new UsageError('missing -o <basename>')
   if (/\.(pub|sec)$/.test(base))

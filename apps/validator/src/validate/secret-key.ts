@@ -43,18 +43,39 @@ export function isSignifySecretKey(bytes: Uint8Array): boolean {
   )
 }
 
-/** A `pkg/secret-key` finding for every entry of `pkg` that is a signify secret key. */
+/**
+ * True when `bytes` is an encryption key file as `spkg keygen --encryption` writes it (64 hex
+ * digits) or as `--decryption-key` reads it (base64 of 32 bytes), with surrounding whitespace.
+ *
+ * @example
+ * isEncryptionKeyFile(readFileSync('inn.key')) // true
+ */
+export function isEncryptionKeyFile(bytes: Uint8Array): boolean {
+  if (bytes.length > 128) return false
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1').trim()
+  return /^[0-9a-fA-F]{64}$/.test(text) || /^[A-Za-z0-9+/]{43}=$/.test(text)
+}
+
+/** A `pkg/secret-key` finding for every entry of `pkg` that is a signify secret key or an encryption key. */
 export async function secretKeyFindings(pkg: SpkgPackage): Promise<Diagnostic[]> {
   const found: Diagnostic[] = []
   for (const e of pkg.entries) {
-    if (e.size > MAX_KEY_FILE_BYTES || e.size < COMMENT.length) continue
+    if (e.size > MAX_KEY_FILE_BYTES || e.size < 44) continue
     let bytes: Uint8Array
     try {
       bytes = await pkg.readBytes(e.path)
     } catch {
       continue // the reader reported it
     }
-    if (isSignifySecretKey(bytes))
+    if (isEncryptionKeyFile(bytes))
+      found.push(
+        createDiagnostic(
+          'pkg/secret-key',
+          `'${e.path}' is an encryption key (what 'spkg keygen --encryption' writes): anyone who has it can read every package encrypted with it. Remove it and keep keys outside the story folder; if it was ever shared, make a new key`,
+          { path: e.path },
+        ),
+      )
+    else if (isSignifySecretKey(bytes))
       found.push(
         createDiagnostic(
           'pkg/secret-key',
