@@ -3,33 +3,17 @@
  * events of their own sessions; administrators everyone's, or one user's with `subject`).
  * Authentication runs in `onRequest`, so an anonymous caller gets 401 before any validation message.
  */
+
+import {
+  AuthEventPageSchema,
+  AuthEventQuerySchema,
+  SessionIdParamsSchema,
+  SessionListSchema,
+} from '@spkg/api-contract'
 import type { FastifyInstance } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { listAuthEvents, listSessions, type SqlExecutor, sessionOwner } from './store.ts'
-
-const clamped = (lo: number, hi: number, fallback: number) =>
-  z.coerce
-    .number()
-    .int()
-    .catch(fallback)
-    .transform((n) => Math.min(hi, Math.max(lo, n)))
-
-const SessionSchema = z.object({
-  id: z.uuid(),
-  createdAt: z.string(),
-  lastSeenAt: z.string(),
-  revokedAt: z.string().nullable(),
-  current: z.boolean(),
-})
-
-const EventSchema = z.object({
-  id: z.number().int(),
-  kind: z.string(),
-  sessionId: z.string().nullable(),
-  createdAt: z.string(),
-  detail: z.record(z.string(), z.unknown()),
-})
 
 /** Registers `/api/auth/sessions` and `/api/auth/events` in an encapsulated context using zod schemas. */
 export async function registerAuthRoutes(app: FastifyInstance, deps: { db: SqlExecutor }): Promise<void> {
@@ -46,7 +30,7 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: { db: SqlEx
           summary: "The caller's sessions seen by the platform",
           tags: ['auth'],
           security: [{ bearerAuth: [] }],
-          response: { 200: z.object({ sessions: z.array(SessionSchema) }) },
+          response: { 200: SessionListSchema },
         },
       },
       async (request) => {
@@ -64,7 +48,7 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: { db: SqlEx
             'Revoke one of your sessions (administrators: any session); later tokens of it are refused',
           tags: ['auth'],
           security: [{ bearerAuth: [] }],
-          params: z.object({ id: z.uuid({ message: 'Session id must be a UUID' }) }),
+          params: SessionIdParamsSchema,
           response: { 204: z.null().describe('Revoked') },
         },
       },
@@ -89,24 +73,8 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: { db: SqlEx
             "Auth events (no personal data), newest first: the caller's own; administrators read everyone's, or one subject's with `subject`",
           tags: ['auth'],
           security: [{ bearerAuth: [] }],
-          querystring: z.object({
-            limit: clamped(1, 200, 50),
-            offset: clamped(0, 1_000_000, 0),
-            subject: z
-              .string()
-              .min(1)
-              .max(255)
-              .optional()
-              .describe("A user's `sub`: that user's events (administrators; anyone else only their own)"),
-          }),
-          response: {
-            200: z.object({
-              events: z.array(EventSchema),
-              total: z.number().int(),
-              limit: z.number().int(),
-              offset: z.number().int(),
-            }),
-          },
+          querystring: AuthEventQuerySchema,
+          response: { 200: AuthEventPageSchema },
         },
       },
       async (request) => {

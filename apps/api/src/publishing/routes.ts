@@ -11,13 +11,13 @@
  *   profile, and replacing them must not touch the profile's other fields.
  */
 import type { Readable } from 'node:stream'
+import { SlugParamsSchema } from '@spkg/api-contract'
 import { keyFingerprint } from '@spkg/integrity'
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { Db } from '../db/index'
 import { ApiError, errorResponses } from '../errors'
 import { authenticated, hasRole, userOf, withRole } from '../routes/route-auth'
-import { SlugParamsSchema } from '../routes/shared-schemas'
 import { throttle } from '../routes/throttle'
 import { type FileStorage, packageKey } from '../storage/index'
 import { PackageInvalidError, publishPackage } from './publish-package'

@@ -1,8 +1,9 @@
 /**
  * Request and response schemas of package publishing (issue 18), with OpenAPI examples.
  */
+
+import { SlugSchema, TimestampSchema } from '@spkg/api-contract'
 import { z } from 'zod'
-import { SlugSchema, TimestampSchema } from '../routes/shared-schemas'
 
 const sha = 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c'
 
@@ -178,3 +179,51 @@ export const ManifestSchemaOut = z.record(z.string(), z.unknown()).meta({
     },
   ],
 })
+
+/** What the catalog adds to a story with a published version (issue 18); null for stories without a package. */
+export const CatalogPackageFields = {
+  metadata: z.record(z.string(), z.unknown()).nullable().meta({
+    description:
+      'manifest metadata of the published version: title, intro, author, language, direction, description, genre, tags, license, age, content_warnings, series, season, entry, series_name, season_name, duration, readers, offline, preview, type',
+  }),
+  package: PackageRefSchema.nullable().meta({ description: 'the published package; null: no package yet' }),
+  cover: z.string().nullable().meta({ description: 'address of the cover image; null: none' }),
+  instructionPackage: z
+    .object({ slug: z.string(), title: z.string(), package: PackageRefSchema.nullable() })
+    .nullable()
+    .meta({ description: 'the linked instruction and its newest package (never listed itself)' }),
+}
+
+/** Example values of {@link CatalogPackageFields}. */
+export const catalogPackageExample = {
+  metadata: { title: 'The Crooked Inn', language: 'en', genre: 'fantasy', tags: ['inn'], duration: 5 },
+  package: {
+    url: `http://127.0.0.1:3000/files/packages/${sha}.spkg`,
+    sha256: sha,
+    size: 5321,
+    version: '1.0.0',
+    signature: 'verified' as const,
+  },
+  cover: `http://127.0.0.1:3000/files/covers/${sha}.svg`,
+  instructionPackage: null,
+}
+
+/** Catalog filters added to `page`, `limit`, `genre` and `series`. */
+export const CatalogFilterFields = {
+  tag: z.string().min(1).max(100).optional().meta({ description: 'a manifest tag' }),
+  language: z
+    .string()
+    .min(1)
+    .max(50)
+    .optional()
+    .meta({ description: 'manifest language (BCP-47), case-insensitive' }),
+  q: z.string().min(1).max(200).optional().meta({ description: 'text in the title or description' }),
+}
+
+/** `version` of `PUT /catalog/stories/:slug`. */
+export const PublishVersionField = z
+  .string()
+  .min(1)
+  .max(100)
+  .optional()
+  .meta({ description: 'the version to publish (default: the newest); unknown: 409 NO_VALID_VERSION' })

@@ -3,6 +3,21 @@
  * series) and moderator/administrator writes (publication, series). Instruction records never
  * appear here and cannot be published.
  */
+import {
+  CatalogPlacedSchema,
+  CatalogPlacementSchema,
+  CatalogQuerySchema,
+  CatalogStoryDetailSchema,
+  CatalogStorySchema,
+  CreateSeriesSchema,
+  GenreListSchema,
+  SeriesDetailSchema,
+  SeriesListSchema,
+  SeriesSchema,
+  pageOf,
+  SlugParamsSchema,
+  UpdateSeriesSchema,
+} from '@spkg/api-contract'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Db } from '../db/index'
@@ -14,122 +29,42 @@ import {
   listSeriesStories,
   updateSeries,
 } from '../db/series'
-import { findStoryRef, getStory, listGenres, listStories, updateStory } from '../db/stories'
+import { findStoryRef, getStory, listGenres, updateStory } from '../db/stories'
 import { ApiError, errorResponses, sqlState } from '../errors'
+import { applyPublication, getCatalogStory, listCatalogStories } from '../publishing/catalog-db'
+import {
+  CatalogFilterFields,
+  CatalogPackageFields,
+  catalogPackageExample,
+  PublishVersionField,
+} from '../publishing/schemas'
 import { withRole } from './route-auth'
-import { PageQuerySchema, pageOf, SlugParamsSchema, SlugSchema, TimestampSchema } from './shared-schemas'
 import { throttle } from './throttle'
-
-const catalogExample = {
-  slug: 'the-lighthouse',
-  title: 'The Lighthouse',
-  author: 'Ada Example',
-  genre: 'mystery',
-  instruction: 'lighthouse-howto',
-  series: 'harbour-tales',
-  seriesPosition: 1,
-  createdAt: '2026-11-23T10:00:00.000Z',
-  updatedAt: '2026-11-23T10:00:00.000Z',
-}
-
-const CatalogStorySchema = z
-  .object({
-    slug: z.string(),
-    title: z.string(),
-    author: z.string(),
-    genre: z.string(),
-    instruction: z.string().nullable().meta({ description: 'slug of the linked instruction package' }),
-    series: z.string().nullable(),
-    seriesPosition: z.number().int().nullable(),
-    createdAt: TimestampSchema,
-    updatedAt: TimestampSchema,
-  })
-  .meta({ id: 'CatalogStory', examples: [catalogExample] })
-
-const CatalogStoryDetailSchema = CatalogStorySchema.extend({ content: z.string() }).meta({
-  id: 'CatalogStoryDetail',
-  examples: [{ ...catalogExample, content: '# The Lighthouse\n\nThe lamp went dark at midnight.' }],
-})
-
-const CatalogQuerySchema = PageQuerySchema.extend({
-  genre: z.string().max(50).optional(),
-  series: SlugSchema.optional(),
-})
-
-const SeriesSchema = z
-  .object({ slug: z.string(), title: z.string(), description: z.string(), stories: z.number().int() })
-  .meta({
-    id: 'Series',
-    examples: [{ slug: 'harbour-tales', title: 'Harbour Tales', description: '', stories: 3 }],
-  })
-
-const SeriesDetailSchema = SeriesSchema.extend({
-  items: z.array(
-    z.object({
-      slug: z.string(),
-      title: z.string(),
-      author: z.string(),
-      genre: z.string(),
-      position: z.number().int().nullable(),
-    }),
-  ),
-}).meta({
-  id: 'SeriesDetail',
-  examples: [
-    {
-      slug: 'harbour-tales',
-      title: 'Harbour Tales',
-      description: 'Stories by the sea',
-      stories: 1,
-      items: [
-        {
-          slug: 'the-lighthouse',
-          title: 'The Lighthouse',
-          author: 'Ada Example',
-          genre: 'mystery',
-          position: 1,
-        },
-      ],
-    },
-  ],
-})
-
-/** Body of POST /catalog/series. */
-export const CreateSeriesSchema = z
-  .strictObject({
-    slug: SlugSchema,
-    title: z.string().trim().min(1).max(200),
-    description: z.string().max(2000).default(''),
-  })
-  .meta({ id: 'CreateSeries', examples: [{ slug: 'harbour-tales', title: 'Harbour Tales' }] })
-
-const UpdateSeriesSchema = z
-  .strictObject({
-    title: z.string().trim().min(1).max(200).optional(),
-    description: z.string().max(2000).optional(),
-  })
-  .refine((b) => Object.keys(b).length > 0, 'at least one field to change')
-  .meta({ id: 'UpdateSeries', examples: [{ description: 'Stories by the sea' }] })
-
-/** Body of PUT /catalog/stories/:slug: publication and series placement. */
-export const CatalogPlacementSchema = z
-  .strictObject({
-    published: z.boolean().optional(),
-    series: SlugSchema.nullable()
-      .optional()
-      .meta({ description: 'series slug; null removes the story from its series' }),
-    seriesPosition: z.number().int().min(1).max(10_000).nullable().optional(),
-  })
-  .refine((b) => Object.keys(b).length > 0, 'at least one field to change')
-  .meta({
-    id: 'CatalogPlacement',
-    examples: [{ published: true, series: 'harbour-tales', seriesPosition: 1 }],
-  })
 
 const toCatalog = <T extends { type?: unknown; owner?: unknown; published?: unknown }>(s: T) => {
   const { type: _t, owner: _o, published: _p, ...rest } = s
   return rest
 }
+
+// Issue 18: stories with a published version carry its package, cover, metadata and instruction package.
+const PublishedStorySchema = CatalogStorySchema.extend(CatalogPackageFields).meta({ id: 'PublishedCatalogStory' })
+const PublishedStoryDetailSchema = CatalogStoryDetailSchema.extend(CatalogPackageFields).meta({
+  id: 'PublishedCatalogStoryDetail',
+})
+const PublishedStoryPageSchema = pageOf(PublishedStorySchema, {
+  slug: 'crooked-inn',
+  title: 'The Crooked Inn',
+  author: 'Ann Author',
+  genre: 'fantasy',
+  instruction: null,
+  series: null,
+  seriesPosition: null,
+  createdAt: '2026-11-23T10:00:00.000Z',
+  updatedAt: '2026-11-23T10:00:00.000Z',
+  ...catalogPackageExample,
+})
+const FilteredQuerySchema = CatalogQuerySchema.extend(CatalogFilterFields)
+const PlacementSchema = CatalogPlacementSchema.safeExtend({ version: PublishVersionField })
 
 const read = throttle('catalog-read')
 const write = throttle('catalog-write')
@@ -143,15 +78,17 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       schema: {
         tags: ['catalog'],
         summary: 'Published stories',
-        description: 'Public. Newest first; filter by `genre` or `series`. Throttled at 5/s and 30/min.',
-        querystring: CatalogQuerySchema,
-        response: { 200: pageOf(CatalogStorySchema, catalogExample), ...errorResponses(400, 429) },
+        description:
+          'Public. Newest first; filter by `genre`, `tag`, `language`, `series` (catalog series or manifest `series`) and `q` ' +
+          '(text in the title or description). A story with a published version shows its manifest metadata, `package`, ' +
+          '`cover` and `instructionPackage`. Throttled at 5/s and 30/min.',
+        querystring: FilteredQuerySchema,
+        response: { 200: PublishedStoryPageSchema, ...errorResponses(400, 429) },
       },
     },
     async (request) => {
-      const { page, limit, genre, series } = request.query
-      const r = await listStories(db, { page, limit, genre, seriesSlug: series, publishedOnly: true })
-      return { ...r, items: r.items.map(toCatalog) }
+      const { storage } = app.publishing
+      return listCatalogStories(db, storage, app.config.publicUrl, request.query)
     },
   )
 
@@ -161,15 +98,16 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       ...read,
       schema: {
         tags: ['catalog'],
-        summary: 'One published story with its content',
+        summary: 'One published story with its content and package',
         params: SlugParamsSchema,
-        response: { 200: CatalogStoryDetailSchema, ...errorResponses(400, 404, 429) },
+        response: { 200: PublishedStoryDetailSchema, ...errorResponses(400, 404, 429) },
       },
     },
     async (request) => {
-      const story = await getStory(db, request.params.slug, { publishedOnly: true })
-      if (!story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
-      return { ...toCatalog(story), content: story.content ?? '' }
+      const item = await getCatalogStory(db, app.publishing.storage, app.config.publicUrl, request.params.slug)
+      const story = item && (await getStory(db, request.params.slug, { publishedOnly: true }))
+      if (!item || !story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
+      return { ...item, content: story.content ?? '' }
     },
   )
 
@@ -181,9 +119,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         tags: ['catalog'],
         summary: 'Genres of published stories with their counts',
         response: {
-          200: z
-            .object({ items: z.array(z.object({ genre: z.string(), stories: z.number().int() })) })
-            .meta({ examples: [{ items: [{ genre: 'mystery', stories: 12 }] }] }),
+          200: GenreListSchema,
           ...errorResponses(429),
         },
       },
@@ -199,11 +135,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         tags: ['catalog'],
         summary: 'Series with their number of published stories',
         response: {
-          200: z.object({ items: z.array(SeriesSchema) }).meta({
-            examples: [
-              { items: [{ slug: 'harbour-tales', title: 'Harbour Tales', description: '', stories: 3 }] },
-            ],
-          }),
+          200: SeriesListSchema,
           ...errorResponses(429),
         },
       },
@@ -244,11 +176,9 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
           'Moderator or administrator. Instruction records cannot be published. Throttled by the catalog-write tier.',
         security: [{ bearerAuth: [] }],
         params: SlugParamsSchema,
-        body: CatalogPlacementSchema,
+        body: PlacementSchema,
         response: {
-          200: CatalogStorySchema.extend({ published: z.boolean() }).meta({
-            examples: [{ ...catalogExample, published: true }],
-          }),
+          200: CatalogPlacedSchema,
           ...errorResponses(400, 401, 403, 404, 429),
         },
       },
@@ -268,8 +198,10 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         if (!s) throw new ApiError(400, 'VALIDATION_FAILED', `No series with slug "${b.series}"`)
         seriesId = s.id
       }
+      // Issue 18: `published` with a package publishes a version (`version`, default the newest).
+      const handled = await applyPublication(db, ref.id, b)
       await updateStory(db, slug, {
-        ...(b.published !== undefined && { published: b.published }),
+        ...(b.published !== undefined && !handled && { published: b.published }),
         ...(seriesId !== undefined && { seriesId }),
         ...(seriesId === null && { seriesPosition: null }),
         ...(b.seriesPosition !== undefined && { seriesPosition: b.seriesPosition }),

@@ -4,6 +4,16 @@
  * `If-None-Match: *` (first save) or `If-Match: "<revision>"` and answers 412 with the current
  * `ETag` when the revision is stale, so two devices cannot silently overwrite each other.
  */
+import {
+  ConditionalHeadersSchema,
+  ProgressListSchema,
+  ProgressSavedSchema,
+  ProgressStateSchema,
+  READING_STATE_MAX_BYTES,
+  READING_STATE_MAX_MEMBERS,
+  READING_STATE_MAX_VALUES,
+  StoryIdParamsSchema,
+} from '@spkg/api-contract'
 import { isPlainObject, parseReadingState, type ReadingState } from '@spkg/manifest'
 import { ReadingStateSchema } from '@spkg/manifest/schemas'
 import type { FastifyReply, FastifySchemaCompiler } from 'fastify'
@@ -24,72 +34,9 @@ import {
 import { ApiError, errorResponses, formatBytes, sqlState } from '../errors'
 import { bodyTextOf } from '../input'
 import { authenticated, userOf } from './route-auth'
-import { TimestampSchema } from './shared-schemas'
 
-const StoryIdParamsSchema = z.strictObject({
-  storyId: z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^[^\u0000-\u001f\u007f]+$/, 'storyId must not contain control characters')
-    .refine((s) => s !== '.' && s !== '..', 'storyId must not be . or ..')
-    .meta({
-      description: 'the key of the saved state (the story id of the manifest)',
-      examples: ['9b2f…-uuid'],
-    }),
-})
-
-const ConditionalHeadersSchema = z.object({
-  'if-match': z.string().max(100).optional().meta({ description: '"<revision>" read before; * matches any' }),
-  'if-none-match': z.string().max(100).optional().meta({ description: '* for a first save' }),
-})
-
-const SavedSchema = z
-  .object({ storyId: z.string(), revision: z.number().int(), updatedAt: TimestampSchema })
-  .meta({
-    id: 'ProgressSaved',
-    examples: [{ storyId: 'lighthouse', revision: 2, updatedAt: '2026-11-23T10:00:00.000Z' }],
-  })
-
-/** The reading-state schema of @spkg/manifest, with an example for the documentation. */
-const ProgressStateSchema = ReadingStateSchema.meta({
-  id: 'ProgressState',
-  description: 'A saved reading state (the @spkg/manifest ReadingState schema)',
-  examples: [
-    {
-      format: 1,
-      id: '6f1c2d9a-7b1e-4c55-9a51-3c2e8f0b9d10',
-      savedAt: '2026-11-23T10:00:00.000Z',
-      variables: { gold: 3, name: 'Mara' },
-      choices: { 'inn-door': ['enter'] },
-      visitedChoiceGroups: ['inn-door'],
-      rng: { algorithm: 'mulberry32', seed: 42, state: 1_234_567 },
-      currentPart: 'story/0002-forest.sty',
-      visitedParts: ['story/0001-inn.sty'],
-      renderedParagraph: 7,
-    },
-  ],
-})
-
-/**
- * Largest reading state body: 700 KiB. The largest real state measured, the engine bench's after 75,000 choices
- * over 2,000 sections (bench/story), is 539 KiB with 94,268 JSON values: this leaves it 30% room.
- */
-export const READING_STATE_MAX_BYTES = 700 * 1024
-
-/**
- * Most JSON values in a reading state body (every variable, list item, choice entry, ... counts one): 125,000,
- * 1.33× the 94,268 of the largest real state. Parsing and validating cost in proportion to this count, whatever
- * the bytes: checked before `JSON.parse` (src/input.ts).
- */
-export const READING_STATE_MAX_VALUES = 125_000
-
-/**
- * Most object members (keys) in a reading state body: 12,500, 3.2× the 3,922 of the largest real state (1,962
- * variables, 1,960 choice groups): a story of about 6,000 sections (a visit counter and a group each) fits. Keys cost several times a list item to parse,
- * validate and store.
- */
-export const READING_STATE_MAX_MEMBERS = 12_500
+/** The reading-state bounds, defined with the schemas in @spkg/api-contract. */
+export { READING_STATE_MAX_BYTES, READING_STATE_MAX_MEMBERS, READING_STATE_MAX_VALUES }
 
 const invalid = (where: string, message: string) =>
   new ApiError(400, 'VALIDATION_FAILED', `${where}: ${message}`)
@@ -226,17 +173,7 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         summary: "The caller's saved reading states",
         security: [{ bearerAuth: [] }],
         response: {
-          200: z
-            .object({
-              items: z.array(
-                z.object({ key: z.string(), revision: z.number().int(), updatedAt: TimestampSchema }),
-              ),
-            })
-            .meta({
-              examples: [
-                { items: [{ key: 'lighthouse', revision: 3, updatedAt: '2026-11-23T10:00:00.000Z' }] },
-              ],
-            }),
+          200: ProgressListSchema,
           ...errorResponses(401),
         },
       },
@@ -288,7 +225,11 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         params: StoryIdParamsSchema,
         headers: ConditionalHeadersSchema,
         body: ProgressStateSchema,
-        response: { 200: SavedSchema, 201: SavedSchema, ...errorResponses(400, 401, 409, 412, 413, 428) },
+        response: {
+          200: ProgressSavedSchema,
+          201: ProgressSavedSchema,
+          ...errorResponses(400, 401, 409, 412, 413, 428),
+        },
       },
     },
     async (request, reply) => {

@@ -2,42 +2,13 @@
  * POST /me/reports (no /api prefix): at most 10 reports per user in 24 hours, enforced by the
  * database trigger so concurrent requests through several instances cannot exceed it.
  */
+import { ReportBodySchema, ReportSchema } from '@spkg/api-contract'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import type { Db } from '../db/index'
 import { insertReport, REPORT_QUOTA_SQLSTATE } from '../db/reports'
 import { ApiError, errorResponses, sqlState } from '../errors'
 import { authenticated, userOf } from './route-auth'
-import { SlugSchema, TimestampSchema } from './shared-schemas'
 import { throttle } from './throttle'
-
-const REASONS = ['spam', 'abuse', 'copyright', 'inappropriate', 'broken', 'other'] as const
-
-/** Body of POST /me/reports. */
-export const ReportBodySchema = z
-  .strictObject({
-    reason: z.enum(REASONS),
-    storySlug: SlugSchema.optional().meta({ description: 'the story reported, if any' }),
-    details: z.string().max(2000).default(''),
-  })
-  .meta({
-    id: 'ReportCreate',
-    examples: [{ reason: 'copyright', storySlug: 'the-lighthouse', details: 'Copied from my book.' }],
-  })
-
-const ReportSchema = z
-  .object({ id: z.uuid(), reason: z.string(), storySlug: z.string().nullable(), createdAt: TimestampSchema })
-  .meta({
-    id: 'Report',
-    examples: [
-      {
-        id: '0b7c1c9e-3f7a-4a47-9d43-2f0d2a9c1e11',
-        reason: 'copyright',
-        storySlug: 'the-lighthouse',
-        createdAt: '2026-11-23T10:00:00.000Z',
-      },
-    ],
-  })
 
 /** The report routes. */
 export const reportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

@@ -4,6 +4,7 @@
  * preHandler factory answering 403). Routes reach them through these helpers so that the route
  * files do not depend on how the plugin declares its types.
  */
+import { ROLES, type Role } from '@spkg/api-contract'
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import { ApiError } from '../errors'
 
@@ -14,11 +15,8 @@ export interface AuthUser {
   sid?: string
 }
 
-/** Roles the platform knows (SPEC Authentication 6). */
-export const ROLES = ['reader', 'creator', 'moderator', 'administrator'] as const
-
-/** One of {@link ROLES}. */
-export type Role = (typeof ROLES)[number]
+/** Roles the platform knows (SPEC Authentication 6), defined in @spkg/api-contract. */
+export { ROLES, type Role }
 
 interface AuthDecorations {
   authenticate: preHandlerAsyncHookHandler

@@ -1,5 +1,5 @@
 /**
- * Request pieces shared by several routes: slugs, page/limit clamping and the list envelope.
+ * Request pieces shared by several routes: slugs, page/limit clamping, the list envelope and timestamps.
  */
 import { z } from 'zod'
 
