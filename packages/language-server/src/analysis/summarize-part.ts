@@ -8,13 +8,28 @@
  * - the ids it defines, in order, so gates and links into it resolve (`story/unknown-id`,
  *   `story/not-a-target`), implicit heading ids included (one heading per heading);
  * - the names it declares with `{set n = e}` (`story/undeclared`, `story/shadowing` elsewhere);
- * - its gates and links (what they reach decides `story/unreachable` elsewhere);
+ * - its gates and links into the part being checked (only what reaches that part decides its
+ *   `story/unreachable` findings; the caller passes them, the rest is cached per part);
  * - whether it falls through to the next part (reachability of that part).
  */
 import type { PartIndex } from './part-index.ts'
 
-/** Writes the stand-in source of a part from its {@link PartIndex}. */
-export function summarizePart(index: PartIndex): string {
+/**
+ * Writes the stand-in source of a part from its {@link PartIndex}: the cached `head` (everything
+ * but the targets) when `targets` is empty, else the head with those gates and links appended.
+ */
+export function summarizePart(index: PartIndex, targets: readonly string[] = []): string {
+  return targets.length === 0 && !index.endsWithJump
+    ? summaryHead(index)
+    : [
+        summaryHead(index),
+        ...targets.map((t) => `[x > ${t}]`),
+        ...(index.endsWithJump ? ['-> END'] : []),
+      ].join('\n')
+}
+
+/** The stand-in without gates and links: ids and declarations. */
+export function summaryHead(index: PartIndex): string {
   const out: string[] = []
   for (const name of index.declared) out.push(`{set ${name} = 0}`)
   out.push('x')
@@ -28,10 +43,13 @@ export function summarizePart(index: PartIndex): string {
     } else if (d.kind === 'option' && lastGroup !== undefined) groupOptions.get(lastGroup)!.push(d.id)
   }
   for (const d of index.ids) {
-    if (d.kind === 'heading') out.push(d.explicit ? `# x [#${d.id}]` : '# x', 'x')
+    if (d.kind === 'heading') out.push(d.explicit ? `# x [#${d.id}]` : '# x')
     else if (d.kind === 'anchor') out.push('', `[#${d.id}]`, 'x')
     else if (d.kind === 'group') {
       const options = groupOptions.get(d.id)!
+      // An implicit group id (`s1@1`) cannot be written in a target: only named groups and
+      // options with ids matter to other parts.
+      if (!d.explicit && options.length === 0) continue
       out.push('')
       if (d.explicit) out.push(`[#${d.id}]`)
       if (options.length === 0) out.push('* x')
@@ -39,7 +57,5 @@ export function summarizePart(index: PartIndex): string {
       out.push('x')
     }
   }
-  for (const t of index.targets) out.push(`[x > ${t.target}]`)
-  if (index.endsWithJump) out.push('-> END')
   return out.join('\n')
 }

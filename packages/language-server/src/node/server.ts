@@ -65,9 +65,8 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     return path === undefined ? undefined : { folder, path }
   }
 
-  const toLsp = (folder: StoryFolder, d: Diagnostic): LspDiagnostic => {
-    const text = d.path ? folder.text(d.path) : undefined
-    const lineText = text?.split(/\r\n|\r|\n/)[(d.line ?? 1) - 1] ?? ''
+  const toLsp = (lines: string[], d: Diagnostic): LspDiagnostic => {
+    const lineText = lines[(d.line ?? 1) - 1] ?? ''
     const start = d.column ? utf16Column(lineText, d.column) : 0
     const token = /^\S*/.exec(lineText.slice(start))![0]
     const line = Math.max(0, (d.line ?? 1) - 1)
@@ -98,7 +97,8 @@ export function serveConnection(connection: Connection, options: LanguageServerO
   const publish = (folder: StoryFolder, path: string, found: Diagnostic[]) => {
     const uri = pathToFileURL(folder.absolutePath(path)).href
     const version = documents.get(uri)?.version
-    void connection.sendDiagnostics({ uri, version, diagnostics: found.map((d) => toLsp(folder, d)) })
+    const lines = found.length > 0 ? (folder.text(path)?.split(/\r\n|\r|\n/) ?? []) : []
+    void connection.sendDiagnostics({ uri, version, diagnostics: found.map((d) => toLsp(lines, d)) })
   }
 
   /** Checks one part against stand-ins of the others: the fast path after a keystroke. */

@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { parseManifest } from '@spkg/manifest'
-import { parseStory } from '@spkg/story'
+import { parseStory, resolveTarget } from '@spkg/story'
 import { indexPart, type PartIndex } from '../analysis/part-index.ts'
-import { summarizePart } from '../analysis/summarize-part.ts'
+import { summarizePart, summaryHead } from '../analysis/summarize-part.ts'
 
 /** At most this many files are read from a folder, so a mis-opened home directory stays cheap. */
 const MAX_FILES = 20_000
@@ -18,6 +18,8 @@ interface Entry {
   text: string
   index?: PartIndex
   summary?: string
+  /** Its gates' and links' targets by the part they resolve to. */
+  into?: Map<string, string[]>
 }
 
 /** Finds the story root of a file: the nearest folder above it holding `manifest.json`. */
@@ -160,18 +162,27 @@ export class StoryFolder {
     return e.index
   }
 
-  /** The stand-in of a part for checking another one ({@link summarizePart}). */
-  summary(path: string): string {
+  /** The stand-in of a part for checking the part `edited` ({@link summarizePart}). */
+  summary(path: string, edited: string): string {
     const e = this.files.get(path)!
-    e.summary ??= summarizePart(this.index(path)!)
-    return e.summary
+    const index = this.index(path)!
+    e.summary ??= summaryHead(index)
+    if (!e.into) {
+      e.into = new Map()
+      for (const t of index.targets) {
+        const part = resolveTarget(path, t.target).part
+        e.into.set(part, [...(e.into.get(part) ?? []), t.target])
+      }
+    }
+    const into = e.into.get(edited) ?? []
+    return into.length === 0 && !index.endsWithJump ? e.summary : summarizePart(index, into)
   }
 
   /** Parts by path: the full text of `edited`, the stand-ins of the others (all full when undefined). */
   partsFor(edited?: string): Record<string, string> {
     const parts: Record<string, string> = {}
     for (const p of this.partPaths())
-      parts[p] = edited === undefined || p === edited ? this.text(p)! : this.summary(p)
+      parts[p] = edited === undefined || p === edited ? this.text(p)! : this.summary(p, edited)
     return parts
   }
 

@@ -1,0 +1,85 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: story sources use ${} interpolation
+/**
+ * The fast path checks the edited part against stand-ins of the other parts; it must report
+ * exactly what a full check of the folder reports for that part.
+ */
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { checkStory } from '@spkg/story'
+import { describe, expect, it } from 'vitest'
+import { StoryFolder } from '../src/node/story-folder.ts'
+import { FIXTURE } from './fixture.ts'
+import { writeFolder } from './helpers/lsp-client.ts'
+
+function inputOf(folder: StoryFolder, edited?: string) {
+  return {
+    parts: folder.partsFor(edited),
+    order: folder.order,
+    modules: folder.modules(),
+    assets: folder.assets,
+    requires: folder.requires,
+    session: folder.session,
+    flat: folder.flat,
+  }
+}
+
+function expectSameAsFullCheck(folder: StoryFolder) {
+  const full = checkStory(inputOf(folder))
+  let compared = 0
+  for (const part of folder.partPaths()) {
+    const fast = checkStory(inputOf(folder, part)).filter((d) => d.path === part)
+    expect(fast, part).toEqual(full.filter((d) => d.path === part))
+    compared += fast.length
+  }
+  return compared
+}
+
+describe('checking one part against stand-ins of the others', () => {
+  it('reports what the full check reports, on the example story', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spkg-ls-inn-'))
+    cpSync(fileURLToPath(new URL('../../../examples/crooked-inn', import.meta.url)), dir, { recursive: true })
+    expectSameAsFullCheck(new StoryFolder(dir, true))
+  })
+
+  it('reports what the full check reports, for cross-part errors, warnings and infos', () => {
+    const dir = writeFolder({
+      ...FIXTURE,
+      'story/0003-far.sty': [
+        '{local x = 1}',
+        '# Far [#far]',
+        '{local gold = 2}',
+        'Reads ${hp} and ${nobody} and ${visits(#far)}. [back > 0001-inn.sty:bar] [no > 0001-inn.sty:drink]',
+        '* Once',
+        '* Twice [#two]',
+        '[[ 0002-road.sty:fork ]]',
+        '## Dead [#dead]',
+        '[[ 0009-none.sty ]]',
+        '',
+      ].join('\n'),
+      'story/0004-orphan.sty': '{seed 3}\n{set gold += 1}\n{set fresh = gold}\n[[ 0001-inn.sty:h1 ]]\n',
+    })
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({
+        parts: ['story/0001-inn.sty', 'story/0002-road.sty', 'story/0003-far.sty', 'story/0004-orphan.sty'],
+      }),
+    )
+    const folder = new StoryFolder(dir, true)
+    // Several cross-part codes are in play, so the comparison is not of empty lists.
+    const codes = new Set(checkStory(inputOf(folder)).map((d) => d.code))
+    expect([...codes]).toEqual(
+      expect.arrayContaining([
+        'story/unknown-id',
+        'story/not-a-target',
+        'story/undeclared',
+        'story/shadowing',
+        'story/unknown-part',
+        'story/unreachable',
+        'story/seed-placement',
+      ]),
+    )
+    expect(expectSameAsFullCheck(folder)).toBeGreaterThan(6)
+  })
+})
