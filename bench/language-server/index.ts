@@ -1,0 +1,119 @@
+/**
+ * `pnpm bench language-server [sections] [sections per part] [edits]`: the time from a keystroke
+ * (`textDocument/didChange`) inside one part to the diagnostics the server publishes for it, on
+ * the bench story split into parts (split-story.ts), driven over stdio as an editor drives it.
+ * The server runs from its sources with no debounce (`debounceMs: 0`: what is timed is the work,
+ * not the quiet time an editor waits) and the whole-folder check postponed, so each figure is the
+ * keystroke's own path. Every other edit makes an error (an unknown variable), so the published
+ * diagnostics change; the last ones are compared with a full `checkStory` of the folder.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { checkStory } from '@spkg/story'
+import { spawnLsp } from './lsp-stdio.ts'
+import { splitBenchStory } from './split-story.ts'
+
+const [sections = 2000, partSize = 50, edits = 100] = process.argv.slice(2).map(Number)
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const bin = fileURLToPath(new URL('../../packages/language-server/src/node/bin.ts', import.meta.url))
+
+const story = splitBenchStory(sections, partSize)
+const dir = mkdtempSync(join(tmpdir(), 'spkg-bench-ls-'))
+for (const [path, text] of Object.entries(story.files)) {
+  mkdirSync(dirname(join(dir, path)), { recursive: true })
+  writeFileSync(join(dir, path), text)
+}
+const edited = story.parts[Math.floor(story.parts.length / 2)]!
+const base = story.files[edited]!
+const lineCount = Object.values(story.files).reduce((n, t) => n + t.split('\n').length, 0)
+console.log(
+  `story: ${sections} sections in ${story.parts.length} parts (${lineCount} lines); editing ${edited} (${base.split('\n').length} lines)`,
+)
+console.log(`load: ${readFileSync('/proc/loadavg', 'utf8').trim()}`)
+
+type Published = {
+  uri: string
+  version?: number
+  diagnostics: Array<{ code: string; range: { start: { line: number } } }>
+}
+const lsp = spawnLsp(process.execPath, ['--conditions=@spkg/source', '--import', 'tsx', bin, '--stdio'], root)
+await lsp.request('initialize', {
+  processId: process.pid,
+  rootUri: pathToFileURL(dir).href,
+  capabilities: {},
+  initializationOptions: { debounceMs: 0, fullCheckDelayMs: 3_600_000 },
+})
+lsp.notify('initialized', {})
+const uri = pathToFileURL(join(dir, edited)).href
+const published = (version: number) =>
+  lsp.next<Published>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.version === version)
+
+let t = performance.now()
+let wait = published(1)
+lsp.notify('textDocument/didOpen', {
+  textDocument: { uri, languageId: 'spkg-story', version: 1, text: base },
+})
+const opened = await wait
+console.log(
+  `open (reads and indexes the folder): ${(opened.at - t).toFixed(1)} ms, ${opened.params.diagnostics.length} diagnostics`,
+)
+
+// A keystroke: one character more in a paragraph, and every other time an undeclared variable.
+const textOf = (k: number) =>
+  base.replace(/You are in room (\d+) with \$\{gold\}/, (_m, n) =>
+    k % 2 === 0
+      ? `You are in room ${n}${'!'.repeat(k % 7)} with \${gold}`
+      : `You are in room ${n} with \${goldd}`,
+  )
+const times: number[] = []
+const warmUp = 20
+let last: Published | undefined
+for (let k = 0; k < warmUp + edits; k++) {
+  const version = k + 2
+  wait = published(version)
+  t = performance.now()
+  lsp.notify('textDocument/didChange', {
+    textDocument: { uri, version },
+    contentChanges: [{ text: textOf(k) }],
+  })
+  const got = await wait
+  if (k >= warmUp) times.push(got.at - t)
+  last = got.params
+}
+await lsp.close()
+
+const sorted = [...times].sort((a, b) => a - b)
+const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!
+console.log(
+  `didChange → publishDiagnostics over ${edits} edits: median ${q(0.5).toFixed(1)} ms, p95 ${q(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`,
+)
+
+// The same diagnostics as a full check of the folder, and what a full check costs.
+const parts: Record<string, string> = {}
+for (const p of story.parts) parts[p] = p === edited ? textOf(warmUp + edits - 1) : story.files[p]!
+const full: number[] = []
+let fullFound: ReturnType<typeof checkStory> = []
+for (let i = 0; i < 3; i++) {
+  t = performance.now()
+  fullFound = checkStory({
+    parts,
+    order: story.parts,
+    modules: { 'extensions/lib.xty': story.files['extensions/lib.xty']! },
+  })
+  full.push(performance.now() - t)
+}
+const expected = fullFound.filter((d) => d.path === edited).map((d) => `${d.line}:${d.code}`)
+const got = last!.diagnostics.map((d) => `${d.range.start.line + 1}:${d.code}`)
+const same = JSON.stringify(expected) === JSON.stringify(got)
+console.log(`last published (${got.length}) equal to the full check's for the part: ${same ? 'yes' : 'NO'}`)
+console.log(
+  `full checkStory of the folder, in process (3 runs): ${full.map((f) => f.toFixed(0)).join(', ')} ms`,
+)
+console.log(`load: ${readFileSync('/proc/loadavg', 'utf8').trim()}`)
+console.log('\n| Measure | Target | Current | Ratio |\n|---|---|---|---|')
+console.log(
+  `| didChange → diagnostics, one part of ${sections} sections in ${story.parts.length} parts (median / p95 of ${edits}) | under 50 ms | ${q(0.5).toFixed(1)} / ${q(0.95).toFixed(1)} ms | ${(q(0.5) / 50).toFixed(2)}-${(q(0.95) / 50).toFixed(2)}× the target |`,
+)
+if (!same) process.exitCode = 1
