@@ -24,6 +24,23 @@ afterAll(async () => {
 const codes = (p: { diagnostics: Array<{ code: string }> }) => p.diagnostics.map((d) => d.code)
 
 describe('spkg-language-server --stdio', () => {
+  it('waits for typing to pause: a burst of keystrokes is checked once, at its last version', async () => {
+    const slow = await startClient(folder, { debounceMs: 400, fullCheckDelayMs: 60_000 })
+    try {
+      const seen: number[] = []
+      slow.connection.onNotification('textDocument/publishDiagnostics', (p: { uri: string; version: number }) => {
+        if (p.uri === slow.uri(ROAD)) seen.push(p.version)
+      })
+      slow.open(ROAD, FIXTURE[ROAD]!)
+      // A newer notification handler replaces the helper's: wait on our own list.
+      await expect.poll(() => seen, { timeout: 15_000 }).toEqual([1])
+      for (let v = 2; v <= 6; v++) slow.change(ROAD, v, FIXTURE[ROAD]!.replace('Fork', `Fork${'k'.repeat(v)}`))
+      await expect.poll(() => seen, { timeout: 15_000 }).toEqual([1, 6])
+    } finally {
+      await slow.close()
+    }
+  })
+
   it('publishes no diagnostics for a clean part on open, then the errors as the author types', async () => {
     client.open(INN, FIXTURE[INN]!)
     expect((await client.diagnostics(INN, (p) => p.version === 1)).diagnostics).toEqual([])
