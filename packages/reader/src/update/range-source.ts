@@ -1,5 +1,5 @@
 /**
- * The updater's HTTP range reads: a first `Range: bytes=0-0` request learns the size and the
+ * The updater's HTTP range reads: a first `Range: bytes=0-63` request learns the size and the
  * validator and must be answered `206` with a matching `Content-Range`; every later range
  * carries `If-Range` with that validator and must be answered the same way, so bytes of two
  * versions never mix (a `200` or another size then is `pkg/remote-changed`). A `200` to the first
@@ -12,6 +12,8 @@ import { urlLabel } from '../open/input'
 /** A remote file read by ranges. */
 export interface RangeSource {
   readonly size: number
+  /** The file's first bytes (up to 64), read by the probe. */
+  readonly head: Uint8Array
   /** Bytes `[start, end)`. @throws SpkgError `pkg/fetch-failed` or `pkg/remote-changed` */
   read(start: number, end: number): Promise<Uint8Array>
   /** Body bytes received so far, and requests made. */
@@ -30,6 +32,8 @@ function failure(code: 'pkg/fetch-failed' | 'pkg/remote-changed', message: strin
   return new SpkgError(code, message, { diagnostics: [createDiagnostic(code, message)] })
 }
 
+/** Bytes asked by the probe: enough to tell an encrypted container by its magic. */
+const PROBE = 64
 const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+)$/
 
 async function body(res: Response, expected: number): Promise<Uint8Array> {
@@ -63,13 +67,13 @@ export async function openRangeSource(
       )
     }
   }
-  const probe = await request({ range: 'bytes=0-0' })
+  const probe = await request({ range: `bytes=0-${PROBE - 1}` })
   if (probe.status === 200) {
     await probe.body?.cancel().catch(() => {})
     return undefined
   }
   const m = CONTENT_RANGE.exec(probe.headers.get('content-range') ?? '')
-  if (probe.status !== 206 || !m || m[1] !== '0' || m[2] !== '0') {
+  if (probe.status !== 206 || !m || m[1] !== '0' || Number(m[2]) !== Math.min(PROBE, Number(m[3])) - 1) {
     await probe.body?.cancel().catch(() => {})
     throw failure(
       'pkg/fetch-failed',
@@ -77,11 +81,22 @@ export async function openRangeSource(
     )
   }
   const size = Number(m[3])
-  stats.bytes += (await probe.arrayBuffer()).byteLength
+  let head: Uint8Array
+  try {
+    head = await body(probe, Number(m[2]) + 1)
+  } catch (e) {
+    options.signal?.throwIfAborted()
+    throw failure(
+      'pkg/fetch-failed',
+      `The package "${label}" could not be downloaded: ${(e as Error).message}.`,
+    )
+  }
+  stats.bytes += head.length
   const etag = probe.headers.get('etag')
   const validator = etag && !etag.startsWith('W/') ? etag : (probe.headers.get('last-modified') ?? undefined)
   return {
     size,
+    head,
     stats,
     get failure() {
       return first

@@ -224,3 +224,31 @@ describe('offline cache', () => {
     })
   })
 })
+
+describe('updatePackage of an encrypted package', () => {
+  it('fetches and decrypts only the chunks covering the changed files', async () => {
+    const { encryptPackage, generateEncryptionKey } = await import('@spkg/integrity/encrypt')
+    const key = generateEncryptionKey()
+    const cache = createPackageCache(createMemoryCacheDriver())
+    const opened = await openPackage(await encryptPackage(V1, key), { decryptionKey: key })
+    if (!opened.ok) throw new Error(JSON.stringify(opened.diagnostics))
+    await savePackageOffline(cache, opened.package)
+    const v2 = await encryptPackage(
+      buildPackage(spec('8.0.0', { 'assets/img-5.png': new Uint8Array(randomBytes(40_000)) })),
+      key,
+    )
+    const url = await serve('encrypted.spkg', v2)
+    const result = await updatePackage({ cache, id: ID }, url, { decryptionKey: key })
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics))
+    expect(result.mode).toBe('delta')
+    expect(result.downloaded.sort()).toEqual(['assets/img-5.png', 'manifest.json'])
+    expect(result.archiveBytes).toBe(v2.length)
+    // The quick look's head and tail and the changed file, rounded out to 64 KiB chunks: the
+    // chunks holding only unchanged media (more than one file's worth here) are never fetched.
+    expect(result.bytesFetched).toBeLessThan(v2.length - 40_000)
+    expect((await openCachedPackage(cache, { id: ID, version: '8.0.0' })).ok).toBe(true)
+
+    const noKey = await updatePackage({ cache, id: ID }, await serve('encrypted2.spkg', v2))
+    expect(noKey).toMatchObject({ ok: false, diagnostics: [{ code: 'pkg/key-required' }] })
+  })
+})

@@ -8,6 +8,7 @@
  * manifest without `integrity`, or a change over half the archive means one whole download.
  */
 import { planDeltaUpdate } from '@spkg/integrity'
+import { isEncryptedPackage } from '@spkg/integrity/encrypt'
 import { type Diagnostic, isSpkgError, LIMITS } from '@spkg/manifest'
 import { packageRef, readCachedFiles, savePackageOffline } from '../cache/offline'
 import { storedZip } from '../cache/stored-zip'
@@ -68,8 +69,11 @@ const cacheFailed = (message: string): Diagnostic => ({
   message,
 })
 
-/** A `Blob` look-alike over a range source, for the reader's Blob quick look. */
-function remoteBlob(source: RangeSource, name: string): Blob {
+/** A `Blob` look-alike over ranged bytes, for the reader's Blob quick look. */
+function remoteBlob(
+  source: { size: number; read(start: number, end: number): Promise<Uint8Array> },
+  name: string,
+): Blob {
   return {
     size: source.size,
     name,
@@ -190,7 +194,24 @@ export async function update(
     if (installed.id !== undefined) from = await installedVersion(installed, installed.id)
     source = await openRangeSource(url, options)
     if (!source) return await whole()
-    const peek = await peekBlob(remoteBlob(source, String(url)), options, backend)
+    // An encrypted container: only the chunks covering what the quick look and the changed files
+    // need are fetched, each authenticated before its plaintext is used.
+    let plain: { size: number; read(start: number, end: number): Promise<Uint8Array> } = source
+    if (isEncryptedPackage(source.head)) {
+      const ranged = source
+      // Loaded on the first encrypted update, as the reader loads decryption (bench/bundle).
+      const { openEncryptedPackage } = await import('@spkg/integrity/encrypt')
+      const decrypted = await openEncryptedPackage(
+        { size: ranged.size, read: (offset, length) => ranged.read(offset, offset + length) },
+        options.decryptionKey,
+      )
+      plain = { size: decrypted.size, read: (start, end) => decrypted.read(start, end - start) }
+    }
+    const peek = await peekBlob(
+      remoteBlob(plain, String(url)),
+      { ...options, decryptionKey: undefined },
+      backend,
+    )
     if (!peek.ok) {
       if (source.failure?.code === 'pkg/remote-changed') return fail([...source.failure.diagnostics])
       return await whole()
@@ -208,7 +229,7 @@ export async function update(
     const inPlan = new Set([...plan.download, ...plan.reuse.map((r) => r.path)])
     const outside = peek.entries.map((e) => e.path).filter((p) => !inPlan.has(p))
     const planned = [...plan.download, ...outside].reduce((n, p) => n + (sizes.get(p) ?? 0), 0)
-    if (!from || plan.fullDownload || planned > source.size * (options.maxDeltaShare ?? 0.5))
+    if (!from || plan.fullDownload || planned > plain.size * (options.maxDeltaShare ?? 0.5))
       return await whole()
 
     target = to
@@ -254,6 +275,10 @@ export async function update(
     options.signal?.throwIfAborted()
     if (!isSpkgError(e)) throw e
     const failure = source?.failure?.code === 'pkg/remote-changed' ? source.failure : e
-    return fail(failure.diagnostics.length ? [...failure.diagnostics] : [cacheFailed(failure.message)])
+    return fail(
+      failure.diagnostics.length
+        ? [...failure.diagnostics]
+        : [{ code: failure.code, severity: 'fatal', message: failure.message }],
+    )
   }
 }
