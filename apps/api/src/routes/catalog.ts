@@ -11,10 +11,10 @@ import {
   CatalogStorySchema,
   CreateSeriesSchema,
   GenreListSchema,
+  pageOf,
   SeriesDetailSchema,
   SeriesListSchema,
   SeriesSchema,
-  pageOf,
   SlugParamsSchema,
   UpdateSeriesSchema,
 } from '@spkg/api-contract'
@@ -47,7 +47,9 @@ const toCatalog = <T extends { type?: unknown; owner?: unknown; published?: unkn
 }
 
 // Issue 18: stories with a published version carry its package, cover, metadata and instruction package.
-const PublishedStorySchema = CatalogStorySchema.extend(CatalogPackageFields).meta({ id: 'PublishedCatalogStory' })
+const PublishedStorySchema = CatalogStorySchema.extend(CatalogPackageFields).meta({
+  id: 'PublishedCatalogStory',
+})
 const PublishedStoryDetailSchema = CatalogStoryDetailSchema.extend(CatalogPackageFields).meta({
   id: 'PublishedCatalogStoryDetail',
 })
@@ -104,7 +106,12 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       },
     },
     async (request) => {
-      const item = await getCatalogStory(db, app.publishing.storage, app.config.publicUrl, request.params.slug)
+      const item = await getCatalogStory(
+        db,
+        app.publishing.storage,
+        app.config.publicUrl,
+        request.params.slug,
+      )
       const story = item && (await getStory(db, request.params.slug, { publishedOnly: true }))
       if (!item || !story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
       return { ...item, content: story.content ?? '' }
@@ -173,13 +180,15 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         tags: ['catalog'],
         summary: 'Publish, unpublish or place a story in a series',
         description:
-          'Moderator or administrator. Instruction records cannot be published. Throttled by the catalog-write tier.',
+          'Moderator or administrator. Instruction records cannot be published. `version` (issue 18) names the version to ' +
+          'publish; `published: true` alone publishes the newest; an unknown version is 409 NO_VALID_VERSION; a story with no ' +
+          'version yet is published with its hand-typed fields. Throttled by the catalog-write tier.',
         security: [{ bearerAuth: [] }],
         params: SlugParamsSchema,
         body: PlacementSchema,
         response: {
           200: CatalogPlacedSchema,
-          ...errorResponses(400, 401, 403, 404, 429),
+          ...errorResponses(400, 401, 403, 404, 409, 429),
         },
       },
     },
