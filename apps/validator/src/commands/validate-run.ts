@@ -6,7 +6,7 @@
  * repository-relative).
  */
 import { join } from 'node:path'
-import type { Diagnostic } from '@spkg/manifest'
+import { countBySeverity, type Diagnostic } from '@spkg/manifest'
 import type { CommandContext, ExitCode } from '../cli-types'
 import { EXIT } from '../cli-types'
 import { classifyInput, isRefusal, readPackageInput } from '../io'
@@ -22,6 +22,7 @@ import {
 } from '../report'
 import { readRepository } from '../repository-input'
 import { readDecryptionKey } from '../validate/decryption-key'
+import { applyRules, resolveRules } from '../validate/rules'
 import { readNamespaces, readTrustedKeys } from '../validate/trusted-keys'
 import { type ValidationReport, validatePackageBytes } from '../validate/validate-package'
 
@@ -34,6 +35,8 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
   const hostNamespaces = readNamespaces(values['host-namespace'])
   const progress = createProgress(io, !quiet && format !== 'json')
   const input = await classifyInput(io, target)
+  // The project's rules: spkg.config.json beside the manifest of a folder, then --rule/--max-warnings.
+  const rules = await resolveRules(input.kind === 'folder' ? input.path : undefined, values)
   const folder = input.kind === 'folder'
   let report: ValidationReport
   const refusedReport = (diagnostics: Diagnostic[]): ValidationReport => ({
@@ -77,6 +80,13 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
         })
   }
   progress.done()
+  if (rules.rules.size > 0) {
+    const diagnostics = applyRules(report.diagnostics, rules.rules)
+    const failing = diagnostics.some((d) => d.severity === 'error' || d.severity === 'fatal')
+    report = { ...report, diagnostics, valid: report.loads && !failing }
+  }
+  const counts = countBySeverity(report.diagnostics)
+  const tooManyWarnings = rules.maxWarnings !== undefined && counts.warning > rules.maxWarnings
   const shown: Diagnostic[] = quiet
     ? report.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'fatal')
     : report.diagnostics
@@ -93,9 +103,30 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
       io.stdout.write(
         `${folder || input.kind === 'repository' ? formatGithubAnnotation(d, fileOf) : formatArchiveAnnotation(d, target)}\n`,
       )
+    // A plain line in the job's log (not an annotation): the counts by severity and the verdict.
+    io.stdout.write(
+      `spkg validate ${target}: ${verdictOf(report.valid, report.loads, tooManyWarnings, rules.maxWarnings)}: ${counts.fatal} fatal, ${counts.error} error${counts.error === 1 ? '' : 's'}, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}, ${counts.info} info\n`,
+    )
   } else {
-    const verdict = report.valid ? 'valid' : report.loads ? 'invalid (a reader still opens it)' : 'refused'
-    writeTextDiagnostics(io, shown, `${target}: ${verdict}`)
+    writeTextDiagnostics(
+      io,
+      shown,
+      `${target}: ${verdictOf(report.valid, report.loads, tooManyWarnings, rules.maxWarnings)}`,
+    )
   }
-  return report.valid ? EXIT.ok : EXIT.invalid
+  if (tooManyWarnings && format === 'json')
+    io.stderr.write(
+      `spkg validate: ${counts.warning} warnings, more than --max-warnings ${rules.maxWarnings}\n`,
+    )
+  return report.valid && !tooManyWarnings ? EXIT.ok : EXIT.invalid
+}
+
+function verdictOf(
+  valid: boolean,
+  loads: boolean,
+  tooManyWarnings: boolean,
+  max: number | undefined,
+): string {
+  if (!valid) return loads ? 'invalid (a reader still opens it)' : 'refused'
+  return tooManyWarnings ? `too many warnings (at most ${max} allowed)` : 'valid'
 }

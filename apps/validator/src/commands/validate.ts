@@ -10,7 +10,7 @@ export const validate: Command = {
   path: ['validate'],
   summary: 'check a package (or the folder it is packed from) as a reader would, plus author checks',
   usage:
-    'validate <file.spkg|folder|repo-url> [--format text|json|github] [--trusted-key <pub>]... [--host-namespace <ns>]... [--decryption-key <key-file>] [--quiet]',
+    'validate <file.spkg|folder|repo-url> [--format text|json|github] [--trusted-key <pub>]... [--host-namespace <ns>]... [--decryption-key <key-file>] [--rule <code>=<level>]... [--max-warnings <n>] [--quiet]',
   description: `Opens the package exactly as a player does (ZIP structure, names, limits, layout, manifest,
 parts, extensions, integrity, checksums, signature) and adds the author checks: assets listed but
 missing, files referenced by nothing, no cover, already-compressed media stored with deflate, a
@@ -20,8 +20,11 @@ its root read as the package root; SPKG_REPO_* variables configure the hosts (se
 
 --format json prints one object {loads, valid, layout, type, entry, parts, manifest, diagnostics};
 "loads" means a reader opens it (no fatal problem), "valid" means no fatal problem and no error.
---format github prints GitHub workflow annotations. Exit 0 valid (warnings allowed), 1 invalid,
-2 usage or I/O error.`,
+--format github prints GitHub workflow annotations, then a line with the counts by severity.
+A project sets its own rules as linters do: --rule <code>=off|info|warning|error (repeatable) and,
+for a folder, spkg.config.json beside manifest.json ({"rules": {"<code>": "<level>"}, "maxWarnings": n};
+never packed); the command line wins. Fatal codes cannot be changed. --max-warnings n fails when
+there are more than n warnings. Exit 0 valid (warnings allowed), 1 invalid, 2 usage or I/O error.`,
   positionals: [1, 1],
   options: {
     format: {
@@ -41,11 +44,24 @@ its root read as the package root; SPKG_REPO_* variables configure the hosts (se
     'host-namespace': HOST_NAMESPACE_OPTION,
     'decryption-key': DECRYPTION_KEY_OPTION,
     quiet: { type: 'boolean', short: 'q', description: 'print only errors and fatal problems, no progress' },
+    rule: {
+      type: 'string',
+      multiple: true,
+      valueName: '<code>=<level>',
+      description:
+        'set a code to off, info, warning or error (not a fatal one); repeatable; beats spkg.config.json',
+    },
+    'max-warnings': {
+      type: 'string',
+      valueName: '<n>',
+      description: 'fail (exit 1) when there are more than n warnings',
+    },
   },
   examples: [
     'spkg validate crooked-inn.spkg',
     'spkg validate examples/crooked-inn --format json | jq .valid',
     'spkg validate dist/inn.spkg --trusted-key author.pub --host-namespace host --format github',
+    'spkg validate my-story --rule story/implicit-ids=off --rule story/unreachable=error --max-warnings 0',
   ],
   run: (ctx) => import('./validate-run').then((m) => m.runValidate(ctx)),
 }

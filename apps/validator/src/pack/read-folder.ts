@@ -33,6 +33,9 @@ export interface ReadFolderOptions {
   read?: boolean
 }
 
+/** The validator settings file of a story folder (`spkg validate`'s rules), never packed. */
+export const CONFIG_FILE_NAME = 'spkg.config.json'
+
 /** Names left out of every package: OS metadata, editor and VCS files. */
 function isIgnoredName(name: string): boolean {
   return (
@@ -79,6 +82,8 @@ export async function readFolder(
       const path = prefix + name
       const abs = join(dir, name)
       if (exclude.has(abs)) continue
+      // The project's validator settings (`spkg validate`'s rules) beside the manifest: never packed.
+      if (prefix === '' && name === CONFIG_FILE_NAME) continue
       if (options.include && !options.include(path) && !options.include(`${path}/`)) continue
       if (isIgnoredName(name)) {
         diagnostics.push(
