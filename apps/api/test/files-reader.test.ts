@@ -56,7 +56,9 @@ it('a published package opens over ranges with the diagnostics of a local open',
   const v = await insertStoredVersion(tdb.db, app.storage, { owner: 'alice', bytes: pkg, published: true })
   let bytes = 0
   const remote = await openPackageUrl(`${base}/files/${v.key}`, {
-    onBytes: (n) => void (bytes += n),
+    onBytes: (n) => {
+      bytes += n
+    },
     timeout: 10_000,
   })
   const local = await openPackage(pkg)
