@@ -28,13 +28,17 @@ describe('spkg-language-server --stdio', () => {
     const slow = await startClient(folder, { debounceMs: 400, fullCheckDelayMs: 60_000 })
     try {
       const seen: number[] = []
-      slow.connection.onNotification('textDocument/publishDiagnostics', (p: { uri: string; version: number }) => {
-        if (p.uri === slow.uri(ROAD)) seen.push(p.version)
-      })
+      slow.connection.onNotification(
+        'textDocument/publishDiagnostics',
+        (p: { uri: string; version: number }) => {
+          if (p.uri === slow.uri(ROAD)) seen.push(p.version)
+        },
+      )
       slow.open(ROAD, FIXTURE[ROAD]!)
       // A newer notification handler replaces the helper's: wait on our own list.
       await expect.poll(() => seen, { timeout: 15_000 }).toEqual([1])
-      for (let v = 2; v <= 6; v++) slow.change(ROAD, v, FIXTURE[ROAD]!.replace('Fork', `Fork${'k'.repeat(v)}`))
+      for (let v = 2; v <= 6; v++)
+        slow.change(ROAD, v, FIXTURE[ROAD]!.replace('Fork', `Fork${'k'.repeat(v)}`))
       await expect.poll(() => seen, { timeout: 15_000 }).toEqual([1, 6])
     } finally {
       await slow.close()
@@ -129,5 +133,30 @@ describe('spkg-language-server --stdio', () => {
     ])
     const inn = await client.request<Sym[]>('textDocument/documentSymbol', INN, 0, 0)
     expect(inn[0]!.children.map((c) => c.name)).toEqual(['Outside'])
+  })
+
+  it('answers requests about documents it cannot place without failing, and reports bad text', async () => {
+    void client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: 'untitled:Untitled-1', languageId: 'spkg-story', version: 1, text: '[[ a.sty ]]' },
+    })
+    const untitled = { textDocument: { uri: 'untitled:Untitled-1' }, position: { line: 0, character: 4 } }
+    expect(await client.connection.sendRequest('textDocument/definition', untitled)).toBeNull()
+    expect(await client.connection.sendRequest('textDocument/completion', untitled)).toEqual([])
+    client.open('story/0009-nul.sty', 'Text\u0000more\n')
+    const nul = await client.diagnostics('story/0009-nul.sty')
+    expect(codes(nul)).toContain('story/encoding')
+  })
+
+  it('reads a folder without a manifest as the parts beside the file', async () => {
+    const loose = writeFolder({ 'a.sty': '[[ b.sty:top ]]\n', 'b.sty': '# Top [#top]\n' })
+    const other = await startClient(loose, { debounceMs: 0 })
+    try {
+      other.open('a.sty', '[[ b.sty:top ]]\n')
+      expect((await other.diagnostics('a.sty')).diagnostics).toEqual([])
+      other.change('a.sty', 2, '[[ b.sty:bottom ]]\n')
+      expect(codes(await other.diagnostics('a.sty', (p) => p.version === 2))).toEqual(['story/unknown-id'])
+    } finally {
+      await other.close()
+    }
   })
 })

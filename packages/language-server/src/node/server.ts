@@ -52,10 +52,16 @@ export function serveConnection(connection: Connection, options: LanguageServerO
   let debounceMs = options.debounceMs ?? 150
   let fullCheckDelayMs = options.fullCheckDelayMs ?? 600
 
+  const roots = new Map<string, ReturnType<typeof findStoryRoot>>()
   const locate = (uri: string): { folder: StoryFolder; path: string } | undefined => {
     if (!uri.startsWith('file:')) return undefined
     const file = fileURLToPath(uri)
-    const { root, hasManifest } = findStoryRoot(file)
+    let found = roots.get(file)
+    if (!found) {
+      found = findStoryRoot(file)
+      roots.set(file, found)
+    }
+    const { root, hasManifest } = found
     let folder = folders.get(root)
     if (!folder) {
       folder = new StoryFolder(root, hasManifest)
@@ -162,6 +168,7 @@ export function serveConnection(connection: Connection, options: LanguageServerO
   documents.onDidOpen((e) => changed(e.document.uri, e.document.getText(), true))
   documents.onDidChangeContent((e) => changed(e.document.uri, e.document.getText(), false))
   connection.onDidChangeWatchedFiles(() => {
+    roots.clear()
     for (const folder of folders.values()) {
       folder.reload()
       for (const doc of documents.all()) {
@@ -172,52 +179,71 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     }
   })
 
-  connection.onDefinition((p) => {
-    const at = locate(p.textDocument.uri)
-    const found = at && findDefinition(at.folder, at.path, p.position)
-    if (!at || !found) return null
-    const position = { line: found.line, character: found.character }
-    return {
-      uri: pathToFileURL(at.folder.absolutePath(found.path)).href,
-      range: { start: position, end: position },
-    }
-  })
-  connection.onCompletion((p) => {
-    const at = locate(p.textDocument.uri)
-    if (!at) return []
-    const kinds = {
-      part: CompletionItemKind.File,
-      scene: CompletionItemKind.Reference,
-      variable: CompletionItemKind.Variable,
-      function: CompletionItemKind.Function,
-    }
-    return complete(at.folder, at.path, p.position).map((c) => ({
-      label: c.label,
-      kind: kinds[c.kind],
-      detail: c.detail,
-    }))
-  })
-  connection.onHover((p) => {
-    const at = locate(p.textDocument.uri)
-    const text = at && hover(at.folder, at.path, p.position)
-    return text ? { contents: { kind: 'markdown', value: `\`${text.split(':')[0]}\`\n\n${text}` } } : null
-  })
-  connection.onDocumentSymbol((p) => {
-    const at = locate(p.textDocument.uri)
-    if (!at) return []
-    const convert = (h: HeadingSymbol): DocumentSymbol => {
-      const range = { start: { line: h.line, character: 0 }, end: { line: h.line, character: 0 } }
-      return {
-        name: h.name,
-        detail: `#${h.id}`,
-        kind: SymbolKind.String,
-        range,
-        selectionRange: range,
-        children: h.children.map(convert),
+  /** A request handler that answers `fallback` instead of failing when a feature throws. */
+  const safe =
+    <P, R, F>(fallback: F, fn: (p: P) => R) =>
+    (p: P): R | F => {
+      try {
+        return fn(p)
+      } catch (e) {
+        connection.console.error(`spkg: request failed: ${(e as Error).message}`)
+        return fallback
       }
     }
-    return documentSymbols(at.folder, at.path).map(convert)
-  })
+  connection.onDefinition(
+    safe(null, (p) => {
+      const at = locate(p.textDocument.uri)
+      const found = at && findDefinition(at.folder, at.path, p.position)
+      if (!at || !found) return null
+      const position = { line: found.line, character: found.character }
+      return {
+        uri: pathToFileURL(at.folder.absolutePath(found.path)).href,
+        range: { start: position, end: position },
+      }
+    }),
+  )
+  connection.onCompletion(
+    safe([], (p) => {
+      const at = locate(p.textDocument.uri)
+      if (!at) return []
+      const kinds = {
+        part: CompletionItemKind.File,
+        scene: CompletionItemKind.Reference,
+        variable: CompletionItemKind.Variable,
+        function: CompletionItemKind.Function,
+      }
+      return complete(at.folder, at.path, p.position).map((c) => ({
+        label: c.label,
+        kind: kinds[c.kind],
+        detail: c.detail,
+      }))
+    }),
+  )
+  connection.onHover(
+    safe(null, (p) => {
+      const at = locate(p.textDocument.uri)
+      const text = at && hover(at.folder, at.path, p.position)
+      return text ? { contents: { kind: 'markdown', value: `\`${text.split(':')[0]}\`\n\n${text}` } } : null
+    }),
+  )
+  connection.onDocumentSymbol(
+    safe([], (p) => {
+      const at = locate(p.textDocument.uri)
+      if (!at) return []
+      const convert = (h: HeadingSymbol): DocumentSymbol => {
+        const range = { start: { line: h.line, character: 0 }, end: { line: h.line, character: 0 } }
+        return {
+          name: h.name,
+          detail: `#${h.id}`,
+          kind: SymbolKind.String,
+          range,
+          selectionRange: range,
+          children: h.children.map(convert),
+        }
+      }
+      return documentSymbols(at.folder, at.path).map(convert)
+    }),
+  )
 
   documents.listen(connection)
   connection.listen()

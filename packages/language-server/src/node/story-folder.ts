@@ -108,7 +108,10 @@ export class StoryFolder {
   private readManifest(): void {
     this.order = []
     this.session = undefined
-    this.flat = !this.hasManifest
+    // Without a manifest, a folder holding a single part at its root reads as a flat archive;
+    // several parts read as a packaged one in name order (a flat archive has exactly one part).
+    const parts = this.partPaths()
+    this.flat = !this.hasManifest && parts.length <= 1 && parts.every((p) => !p.includes('/'))
     if (this.hasManifest) {
       try {
         const raw = JSON.parse(readFileSync(join(this.root, 'manifest.json'), 'utf8')) as unknown
