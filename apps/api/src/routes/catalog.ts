@@ -50,10 +50,7 @@ const toCatalog = <T extends { type?: unknown; owner?: unknown; published?: unkn
 const PublishedStorySchema = CatalogStorySchema.extend(CatalogPackageFields).meta({
   id: 'PublishedCatalogStory',
 })
-const PublishedStoryDetailSchema = CatalogStoryDetailSchema.extend(CatalogPackageFields).meta({
-  id: 'PublishedCatalogStoryDetail',
-})
-const PublishedStoryPageSchema = pageOf(PublishedStorySchema, {
+const publishedExample = {
   slug: 'crooked-inn',
   title: 'The Crooked Inn',
   author: 'Ann Author',
@@ -64,9 +61,20 @@ const PublishedStoryPageSchema = pageOf(PublishedStorySchema, {
   createdAt: '2026-11-23T10:00:00.000Z',
   updatedAt: '2026-11-23T10:00:00.000Z',
   ...catalogPackageExample,
+}
+const PublishedStoryDetailSchema = CatalogStoryDetailSchema.extend(CatalogPackageFields).meta({
+  id: 'PublishedCatalogStoryDetail',
+  examples: [{ ...publishedExample, content: '' }],
 })
+const PublishedStoryPageSchema = pageOf(PublishedStorySchema, publishedExample)
 const FilteredQuerySchema = CatalogQuerySchema.extend(CatalogFilterFields)
-const PlacementSchema = CatalogPlacementSchema.safeExtend({ version: PublishVersionField })
+const PlacementSchema = CatalogPlacementSchema.safeExtend({ version: PublishVersionField }).meta({
+  id: 'CatalogPublication',
+  examples: [
+    { published: true, version: '1.0.0' },
+    { published: true, series: 'harbour-tales', seriesPosition: 1 },
+  ],
+})
 
 const read = throttle('catalog-read')
 const write = throttle('catalog-write')
