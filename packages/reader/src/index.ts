@@ -12,6 +12,23 @@ import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } f
 import type { Sleeper } from './remote/range-source'
 import { createWebBackend, defaultWebOptions, type ReaderBackend, webBackend } from './zip/backend'
 
+export {
+  type CacheDriver,
+  type CachedFile,
+  type CachedVersion,
+  createCacheStorageDriver,
+  createMemoryCacheDriver,
+  createPackageCache,
+  type InstalledPackage,
+  openCachedPackage,
+  type PackageCache,
+  type PackageRef,
+  type SavedPackage,
+  savePackageOffline,
+  type UpdateOptions,
+  type UpdateResult,
+  updatePackage,
+} from './cache/entry'
 export type {
   OpenOptions,
   OpenResult,

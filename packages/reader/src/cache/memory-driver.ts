@@ -13,7 +13,7 @@ export function createMemoryCacheDriver(): CacheDriver {
   return {
     async read(key) {
       const hit = data.get(key)
-      return hit && hit.slice()
+      return hit?.slice()
     },
     async write(key, bytes) {
       data.set(key, bytes.slice())
