@@ -3,6 +3,7 @@
  * severity table `createDiagnostic` reads (`codes/severities.ts`).
  */
 import { CODES } from './codes'
+import { FIXES } from './codes/fixes'
 
 /** Renders the code catalogue as a Markdown table per area. */
 export function renderCodesMarkdown(): string {
@@ -14,11 +15,14 @@ export function renderCodesMarkdown(): string {
   }
   let out =
     '# Diagnostic codes\n\nGenerated from `CODES` in `@spkg/manifest` (`pnpm --filter @spkg/manifest generate`); do not edit by hand.\n' +
-    'Severity is the default: `fatal` refuses a package, `error` fails validation, `warning` and `info` never fail.\n'
+    'Severity is the default: `fatal` refuses a package, `error` fails validation, `warning` and `info` never fail.\n' +
+    'A project may change the severity of a non-fatal code (`spkg validate --rule <code>=<level>`, `spkg.config.json`).\n' +
+    'Each code has an anchor, its name with `/` as `-` (`#story-unreachable`); the fixes are in `src/codes/fixes.ts`.\n'
+  const cell = (text: string) => text.replace(/\|/g, '\\|')
   for (const [area, rows] of byArea) {
-    out += `\n## ${area}/\n\n| Code | Severity | Meaning |\n|---|---|---|\n`
+    out += `\n## ${area}/\n\n| Code | Severity | Meaning | How to fix |\n|---|---|---|---|\n`
     for (const [code, info] of rows)
-      out += `| \`${code}\` | ${info.severity} | ${info.description.replace(/\|/g, '\\|')} |\n`
+      out += `| <a id="${code.replace('/', '-')}"></a>\`${code}\` | ${info.severity} | ${cell(info.description)} | ${cell(FIXES[code as keyof typeof FIXES] ?? '')} |\n`
   }
   return out
 }
