@@ -147,6 +147,7 @@ export async function openArchive(
   input: PackageInput,
   options: OpenOptions,
   backend: ReaderBackend,
+  deferred?: ReadonlyMap<string, string>,
 ): Promise<OpenResult> {
   options.signal?.throwIfAborted()
   // Every entry will be inflated: let the inflater load what it needs while the directory is read.
@@ -154,8 +155,11 @@ export async function openArchive(
   const o = await prepareOpening(input, options, backend, false)
   if (!('store' in o)) return fail(o.diagnostics)
   const { manifest, store, diagnostics } = o
+  if (deferred) o.deferred = deferred
   const hashes = await verifyEntries(o, backend, needsHashes(o), options.signal)
   if (!hashes) return fail(diagnostics)
+  // Progressive loading: a deferred file's expected hash stands in until it arrives and is checked.
+  if (deferred) for (const [path, hash] of deferred) hashes.set(path, hash)
   checkIntegrity(o, hashes)
   if (hasFatal(diagnostics)) return fail(diagnostics)
   const signature = await checkSignature(o, options.trustedKeys ?? [])

@@ -41,6 +41,11 @@ export interface Opening {
   integrity?: unknown
   /** The uncompressed-size budget of the whole package. */
   maxBytes: number
+  /**
+   * Progressive loading only: files whose data is not here yet (step 5 skips them; their
+   * expected hashes stand in for step 6; they are verified when they arrive, `remote/`).
+   */
+  deferred?: ReadonlyMap<string, string>
   diagnostics: Diagnostic[]
   /**
    * Quick look only: confirms an entry's local header before its data is read and keeps the

@@ -58,6 +58,7 @@ export async function verifyEntries(
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!
     signal?.throwIfAborted()
+    if (o.deferred?.has(entry.name)) continue
     let data = extractEntryAsync(o.bytes, entry, backend, budget, o.diagnostics)
     if (data instanceof Promise) data = await data
     if (!data) return undefined
