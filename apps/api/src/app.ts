@@ -46,7 +46,7 @@ import { progressRoutes } from './routes/progress'
 import { reportRoutes } from './routes/reports'
 import { storiesRoutes } from './routes/stories'
 import { securityPlugin } from './security/index'
-import { canReadFileFromDb, deleteFilesLocked, isReferencedInDb } from './storage/access'
+import { canReadFileFromDb, deleteFilesLocked, hasVersions, isReferencedInDb } from './storage/access'
 import { createStorage, type FileStorage, sweepOrphans } from './storage/index'
 
 /** What `buildApp` may be handed instead of creating it. */
@@ -75,7 +75,7 @@ export interface AppDeps {
   /**
    * Sweep unreferenced files (older than an hour, at most 10,000 per prefix) when the app is ready. Default: on,
    * except with `NODE_ENV=test` or an in-memory PGlite, whose empty database would disown every file of a shared
-   * `FILES_DIR` (a developer's `.data/files`).
+   * `FILES_DIR` (a developer's `.data/files`); never while the database holds no version at all.
    */
   sweepOrphans?: boolean
 }
@@ -201,6 +201,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // Files left by a crash between a file write and its record's commit (or a record's removal and the file's).
     app.addHook('onReady', async () => {
       try {
+        if (!(await hasVersions(swept))) return // a fresh database would disown every stored file
         const r = await sweepOrphans(storage, isReferencedInDb(swept), {
           remove: (keys) => deleteFilesLocked(swept, storage, keys),
         })

@@ -75,6 +75,15 @@ async function referenced(db: Db | DbTx, key: string): Promise<boolean> {
   return row !== undefined
 }
 
+/**
+ * Whether the database holds any version row. The start-up sweep runs only then: an empty database (a fresh one
+ * pointed at an existing `FILES_DIR` or bucket) would disown every file there.
+ */
+export async function hasVersions(db: Db): Promise<boolean> {
+  const [row] = await db.select({ id: storyVersions.id }).from(storyVersions).limit(1)
+  return row !== undefined
+}
+
 /** Whether a committed version row names the key (for {@link deleteUnreferenced} and the orphan sweep). */
 export function isReferencedInDb(db: Db): IsReferenced {
   return (key) => referenced(db, key)

@@ -117,6 +117,30 @@ describe.each([
 })
 
 describe('the app sweeps at start-up', () => {
+  it('not with a database that holds no version (a fresh one would disown every file)', async () => {
+    const empty = await createTestDb()
+    try {
+      const root = join(tmp, 'fresh-db-root')
+      const storage = new FsStorage({ root })
+      const bytes = randomBytes(50)
+      const key = packageKey(sha256(bytes))
+      await storage.putBytes(key, bytes, { sha256: sha256(bytes), contentType: PACKAGE_CONTENT_TYPE })
+      const old = new Date(Date.now() - 2 * SWEEP_GRACE_MS)
+      await utimes(join(root, key), old, old)
+      const app = await buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), {
+        db: empty.db,
+        authPlugin: testAuthPlugin,
+        storage,
+        sweepOrphans: true,
+      })
+      await app.ready()
+      await app.close()
+      expect(await storage.stat(key)).not.toBeNull()
+    } finally {
+      await empty.dispose()
+    }
+  })
+
   it('not with a test or in-memory database (it would disown the files of a shared folder)', async () => {
     const root = join(tmp, 'shared-root')
     const storage = new FsStorage({ root })
