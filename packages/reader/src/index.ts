@@ -20,6 +20,7 @@ export {
   createMemoryCacheDriver,
   createPackageCache,
   type InstalledPackage,
+  keepOffline,
   openCachedPackage,
   type PackageCache,
   type PackageRef,

@@ -20,6 +20,7 @@ export {
   createMemoryCacheDriver,
   createPackageCache,
   type InstalledPackage,
+  keepOffline,
   type PackageCache,
   type PackageRef,
   type SavedPackage,

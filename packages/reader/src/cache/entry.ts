@@ -14,10 +14,10 @@ import { openCached } from './offline'
 import type { PackageCache, PackageRef } from './types'
 
 export type { InstalledPackage, UpdateOptions, UpdateResult } from '../update/update-package'
-export { createPackageCache } from './create-package-cache'
 export { createCacheStorageDriver } from './cache-storage-driver'
+export { createPackageCache } from './create-package-cache'
 export { createMemoryCacheDriver } from './memory-driver'
-export { type SavedPackage, savePackageOffline } from './offline'
+export { keepOffline, type SavedPackage, savePackageOffline } from './offline'
 export type { CacheDriver, CachedFile, CachedVersion, PackageCache, PackageRef } from './types'
 
 /**

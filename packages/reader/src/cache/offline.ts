@@ -117,3 +117,22 @@ export async function openCached(
     return { ok: false, diagnostics: e.diagnostics.length ? [...e.diagnostics] : [cacheFailed(e.message)] }
   }
 }
+
+/**
+ * The offline hook of a package open: for a package whose manifest says `offline: true`, starts
+ * {@link savePackageOffline} and returns its promise (the host's *offline ready* signal; a
+ * progressive open exposes it as `pkg.offlineReady` once its entry part is in, so the remaining
+ * parts download in the background); `undefined` for any other package, which is not stored.
+ *
+ * @example
+ * const ready = keepOffline(cache, result.package)
+ * ready?.then(() => showBadge('playable offline'))
+ */
+export function keepOffline(
+  cache: PackageCache,
+  pkg: Pick<SpkgPackage, 'manifest' | 'entries' | 'readBytes'>,
+  options: { signal?: AbortSignal } = {},
+): Promise<SavedPackage> | undefined {
+  if (pkg.manifest?.offline !== true) return undefined
+  return savePackageOffline(cache, pkg, options)
+}
