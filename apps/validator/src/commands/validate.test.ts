@@ -185,8 +185,13 @@ describe('spkg validate', () => {
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(/fatal pkg\/not-zip: .*\nx\.spkg: refused: 1 fatal error\n$/)
     const json = JSON.parse((await runCli(['validate', 'x.spkg', '--format', 'json'], { cwd })).stdout)
-    expect(Object.keys(json.diagnostics[0])).toEqual(['code', 'severity', 'message', 'path'])
-    expect(json.diagnostics[0]).toMatchObject({ code: 'pkg/not-zip', severity: 'fatal', path: null })
+    expect(Object.keys(json.diagnostics[0])).toEqual(['code', 'severity', 'message', 'path', 'docs'])
+    expect(json.diagnostics[0]).toMatchObject({
+      code: 'pkg/not-zip',
+      severity: 'fatal',
+      path: null,
+      docs: 'docs/diagnostic-codes.md#pkg-not-zip',
+    })
     const gone = await runCli(['validate', 'nope.spkg'], { cwd })
     expect(gone.code).toBe(2)
     expect(gone.stderr).toBe("spkg validate: cannot read 'nope.spkg': no such file or directory\n")
