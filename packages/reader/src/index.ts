@@ -5,11 +5,12 @@
  */
 import { LIMITS } from '@spkg/manifest'
 import { peekBlob } from './open/blob-peek'
-import { fetchPackageBytes } from './open/fetch-input'
+import { remoteFailure } from './open/fetch-input'
 import { maxInputBytes } from './open/input'
 import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
-import type { Sleeper } from './remote/range-source'
+import { openRemote } from './remote/progressive'
+import { createRangeSource, type RangeSource, type Sleeper } from './remote/range-source'
 import { createWebBackend, defaultWebOptions, type ReaderBackend, webBackend } from './zip/backend'
 
 export {
@@ -20,7 +21,6 @@ export {
   createMemoryCacheDriver,
   createPackageCache,
   type InstalledPackage,
-  keepOffline,
   openCachedPackage,
   type PackageCache,
   type PackageRef,
@@ -100,17 +100,22 @@ export async function openPackageUrl(url: string | URL, options: OpenUrlOptions 
   options.signal?.throwIfAborted()
   const max = maxInputBytes(options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
   const { fetch: fetchImpl, signal, timeout, retries, sleep, concurrency, onBytes } = options
-  const got = await fetchPackageBytes(url, max, {
-    fetch: fetchImpl,
-    signal,
-    timeout,
-    retries,
-    sleep,
-    concurrency,
-    onBytes,
-  })
-  if (!got.bytes) return { ok: false, diagnostics: got.diagnostics }
-  return openArchive(got.bytes, options, backendFor(options))
+  let source: RangeSource
+  try {
+    source = await createRangeSource(url, {
+      maxBytes: max,
+      fetch: fetchImpl,
+      signal,
+      timeout,
+      retries,
+      sleep,
+      concurrency,
+      onBytes,
+    })
+  } catch (e) {
+    return { ok: false, diagnostics: remoteFailure(e, signal) }
+  }
+  return openRemote(source, options, backendFor(options), (e) => remoteFailure(e, signal))
 }
 
 /**
@@ -126,6 +131,11 @@ export function peekPackage(input: PackageInput, options: PeekOptions = {}): Pro
   return peekArchive(input, options, webBackend)
 }
 
+export {
+  isProgressivePackage,
+  type PartLoadEvent,
+  type ProgressivePackage,
+} from './remote/progressive'
 export {
   createRangeSource,
   type RangeSource,

@@ -77,7 +77,11 @@ describe('openPackageUrl gives the diagnostics of a local open', () => {
   it('reads a valid package over ranges: the tail first, then the rest in chunks', async () => {
     server.log.length = 0
     let bytes = 0
-    const r = await openPackageUrl(`${server.base}/valid.spkg`, { onBytes: (n) => void (bytes += n) })
+    const r = await openPackageUrl(`${server.base}/valid.spkg`, {
+      onBytes: (n) => {
+        bytes += n
+      },
+    })
     expect(r.ok && r.package.manifest?.title).toBe('Remote')
     expect(r.ok && (await r.package.readText('story/0001-start.sty'))).toBe(bigStory)
     expect(bytes).toBe(valid.length)

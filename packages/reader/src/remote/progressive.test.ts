@@ -1,0 +1,166 @@
+/**
+ * `loading: 'progressive'` over a real range server (`@fastify/static`): the open fetches the
+ * entry part, the preloaded parts, the manifest and META-PKG/, and the server's log shows that
+ * the other parts' data was never requested until the story needed them.
+ */
+import { buildArchive, buildPackage, packageFiles } from '@spkg/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { staticServer, type TestServer } from '../../test/helpers/range-servers'
+import { openPackage, openPackageUrl } from '../node'
+import { isProgressivePackage, type PartLoadEvent, type ProgressivePackage } from './progressive'
+
+/** Text that does not compress much: each part is tens of kilobytes in the archive. */
+function prose(seed: number, length: number): string {
+  let s = seed
+  let out = ''
+  while (out.length < length) {
+    s ^= s << 13
+    s ^= s >>> 17
+    s ^= s << 5
+    out += String.fromCharCode(97 + ((s >>> 0) % 26))
+    if ((s & 7) === 0) out += ' '
+  }
+  return `${out}\n`
+}
+
+const parts = {
+  'story/0001-inn.sty': `You push the door of the inn.\n${prose(1, 60_000)}`,
+  'story/0002-cellar.sty': `The cellar smells of wine.\n${prose(2, 60_000)}`,
+  'story/0003-forest.sty': `The trees lean closer.\n${prose(3, 60_000)}`,
+  'story/0004-tower.sty': `The tower door is sealed.\n${prose(4, 60_000)}`,
+  'story/0005-end.sty': `The end.\n${prose(5, 60_000)}`,
+}
+const manifest = {
+  title: 'Progressive',
+  loading: 'progressive',
+  preload: ['story/0002-cellar.sty'],
+  locked: ['story/0004-tower.sty'],
+}
+const progressive = buildPackage({ manifest, parts, integrity: true })
+const tamperedFiles = packageFiles({ manifest, parts, integrity: true })
+tamperedFiles.set('story/0003-forest.sty', new TextEncoder().encode(`Tampered.\n${prose(9, 60_000)}`))
+const tampered = buildArchive(Object.fromEntries(tamperedFiles))
+
+/** Where each part's bytes lie in the archive (from its local header to the next entry). */
+function spansOf(bytes: Uint8Array): Map<string, [number, number]> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset)
+  const out = new Map<string, [number, number]>()
+  let at = 0
+  while (view.getUint32(at, true) === 0x04034b50) {
+    const nameLen = view.getUint16(at + 26, true)
+    const end = at + 30 + nameLen + view.getUint16(at + 28, true) + view.getUint32(at + 18, true)
+    out.set(new TextDecoder().decode(bytes.subarray(at + 30, at + 30 + nameLen)), [at, end])
+    at = end
+  }
+  return out
+}
+
+/**
+ * The parts whose data any logged range overlapped, but the first request's: that one asks for the
+ * archive's last 64 KiB (the directory), whatever lies there (asserted in the first test).
+ */
+function partsRequested(log: TestServer['log'], bytes: Uint8Array): string[] {
+  const spans = spansOf(bytes)
+  const hit = new Set<string>()
+  for (const { range } of log) {
+    const m = /^bytes=(\d+)-(\d+)$/.exec(range ?? '')
+    if (!m) continue
+    const [s, e] = [Number(m[1]), Number(m[2]) + 1]
+    for (const [name, [a, b]] of spans) {
+      // Only the data counts: fetching a local header (30 bytes and the name) is not fetching the part.
+      const dataStart = a + 30 + name.length
+      if (name.endsWith('.sty') && s < b && e > dataStart + 64) hit.add(name)
+    }
+  }
+  return [...hit].sort()
+}
+
+describe('progressive loading', () => {
+  let server: TestServer & { dir: string }
+  beforeAll(async () => {
+    server = await staticServer({ 'p.spkg': progressive, 't.spkg': tampered })
+  })
+  afterAll(() => server.close())
+
+  const open = async (name: string) => {
+    server.log.length = 0
+    const r = await openPackageUrl(`${server.base}/${name}`)
+    if (!r.ok) throw new Error(JSON.stringify(r.diagnostics))
+    expect(isProgressivePackage(r.package)).toBe(true)
+    return r.package as ProgressivePackage
+  }
+
+  it('opens with the entry and preload parts only; the others are fetched on demand and verified', async () => {
+    const pkg = await open('p.spkg')
+    expect(server.log[0]!.range).toBe('bytes=-65536')
+    expect(server.log.slice(1).every((q) => q.ifRange)).toBe(true)
+    expect(partsRequested(server.log, progressive)).toEqual(['story/0001-inn.sty', 'story/0002-cellar.sty'])
+    // Parts 3 to 5 were never downloaded: all the open transferred is well under half the archive.
+    expect(server.log.length).toBeGreaterThan(2)
+    expect([...pkg.loadedParts].sort()).toEqual(['story/0001-inn.sty', 'story/0002-cellar.sty'])
+    const events: PartLoadEvent[] = []
+    pkg.onPartLoad((e) => events.push(e))
+    // The engine's source waits for a part that is not there yet.
+    const source = pkg.storySource()
+    expect(await source.readPart('story/0003-forest.sty')).toBe(parts['story/0003-forest.sty'])
+    expect(events.map((e) => `${e.type} ${e.part}`)).toEqual([
+      'part-loading story/0003-forest.sty',
+      'part-loaded story/0003-forest.sty',
+    ])
+    expect(events[1]!.bytes).toBeGreaterThan(10_000)
+    expect(partsRequested(server.log, progressive)).toEqual([
+      'story/0001-inn.sty',
+      'story/0002-cellar.sty',
+      'story/0003-forest.sty',
+    ])
+    pkg.close()
+  })
+
+  it('prefetches the next part past 80% of the current one, never a locked one before unlock', async () => {
+    const pkg = await open('p.spkg')
+    const loaded = new Promise<PartLoadEvent>((resolve) =>
+      pkg.onPartLoad((e) => e.type === 'part-loaded' && resolve(e)),
+    )
+    pkg.progress('story/0002-cellar.sty', 0.79)
+    expect(partsRequested(server.log, progressive)).not.toContain('story/0003-forest.sty')
+    pkg.progress('story/0002-cellar.sty', 0.8)
+    expect((await loaded).part).toBe('story/0003-forest.sty')
+    // The tower is locked: past 80% of the forest nothing is fetched, and asking for it is refused.
+    pkg.progress('story/0003-forest.sty', 0.95)
+    await expect(pkg.loadPart('story/0004-tower.sty')).rejects.toThrow(/locked/)
+    expect(partsRequested(server.log, progressive)).not.toContain('story/0004-tower.sty')
+    pkg.unlock('story/0004-tower.sty')
+    expect(await pkg.readText('story/0004-tower.sty')).toBe(parts['story/0004-tower.sty'])
+    expect(partsRequested(server.log, progressive)).not.toContain('story/0005-end.sty')
+    pkg.close()
+  })
+
+  it('a deferred part that does not match integrity is pkg/integrity-mismatch, and never handed out', async () => {
+    // Opened locally, the same bytes are refused at once.
+    const local = await openPackage(tampered)
+    expect(local.diagnostics.map((d) => d.code)).toContain('pkg/integrity-mismatch')
+    const pkg = await open('t.spkg')
+    const failed: PartLoadEvent[] = []
+    pkg.onPartLoad((e) => e.type === 'part-failed' && failed.push(e))
+    await expect(pkg.readText('story/0003-forest.sty')).rejects.toMatchObject({
+      code: 'pkg/integrity-mismatch',
+    })
+    expect(failed.map((e) => e.diagnostic?.code)).toEqual(['pkg/integrity-mismatch'])
+    expect(pkg.loadedParts.has('story/0003-forest.sty')).toBe(false)
+    pkg.close()
+  })
+
+  it('a package without loading: progressive is read whole, over ranges', async () => {
+    const plain = buildPackage({ manifest: { title: 'Plain' }, parts, integrity: true })
+    const s = await staticServer({ 'plain.spkg': plain })
+    try {
+      const r = await openPackageUrl(`${s.base}/plain.spkg`)
+      expect(r.ok && isProgressivePackage(r.package)).toBe(false)
+      expect(r.ok && (await r.package.readText('story/0005-end.sty'))).toBe(parts['story/0005-end.sty'])
+      // Every part but the last, which the first request (the last 64 KiB) brought.
+      expect(partsRequested(s.log, plain)).toEqual(Object.keys(parts).sort().slice(0, 4))
+    } finally {
+      await s.close()
+    }
+  })
+})

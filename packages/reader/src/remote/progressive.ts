@@ -1,0 +1,321 @@
+/**
+ * Progressive loading of a remote package (`loading: 'progressive'` in its manifest): the open
+ * fetches the end records and central directory, the manifest, `META-PKG/`, every file that is not
+ * a part, the entry part and the `preload` parts, and runs every open step on them; the other
+ * parts stay on the server (only their local headers are fetched, so the structure checks see
+ * every header). A deferred part is fetched when the story enters it, when the reader passes
+ * `LIMITS.progressivePrefetchAt` of the part before it (`progress`), or when asked
+ * (`loadPart`); `locked` parts only after `unlock(part)`. Every deferred part is checked when it
+ * arrives (its CRC-32, its size under the limits, its SHA-256 against `integrity`, which the open
+ * already checked against the checksum file) before any of its bytes is handed out: a mismatch
+ * is `pkg/integrity-mismatch` for that part.
+ *
+ * A package that is not progressive, has no usable `integrity` hash for a part, or whose
+ * structure the quick read cannot follow is read whole (over ranges), so that its diagnostics are
+ * exactly those of a local open.
+ */
+import { normalizeDigest } from '@spkg/integrity'
+import { createDiagnostic, type Diagnostic, LIMITS, SpkgError } from '@spkg/manifest'
+import { openArchive, peekArchive } from '../open/open-archive'
+import type { OpenOptions, OpenResult, SpkgPackage } from '../open/types'
+import type { StorySource } from '../story/story-source'
+import type { ReaderBackend } from '../zip/backend'
+import { extractEntry } from '../zip/extract-entry'
+import { readZipDirectory } from '../zip/read-zip-directory'
+import type { ZipEntry } from '../zip/types'
+import type { RangeSource } from './range-source'
+
+/** What a progressive package tells its host about a part being fetched. */
+export interface PartLoadEvent {
+  type: 'part-loading' | 'part-loaded' | 'part-failed'
+  part: string
+  /** Bytes fetched for this part (`part-loaded`). */
+  bytes?: number
+  /** Why it failed (`part-failed`). */
+  diagnostic?: Diagnostic
+}
+
+/** A package opened with `loading: 'progressive'`: {@link SpkgPackage} plus the loader. */
+export interface ProgressivePackage extends SpkgPackage {
+  /** True: parts are fetched on demand. */
+  readonly progressive: true
+  /** Parts whose bytes are here and verified. */
+  readonly loadedParts: ReadonlySet<string>
+  /** Fetches and verifies a part (at once if it is here). Rejects with `pkg/integrity-mismatch`, `pkg/locked-part`... */
+  loadPart(part: string): Promise<void>
+  /** The embedder says the lock condition of a `locked` part holds: it may now be fetched. */
+  unlock(part: string): void
+  /**
+   * How far the reader is through `part` (0 to 1, from `@spkg/story`'s progress): past
+   * `LIMITS.progressivePrefetchAt` the parts reachable from it start downloading.
+   */
+  progress(part: string, fraction: number): void
+  /** Listens to part loads (to show "loading"); returns the function that stops listening. */
+  onPartLoad(listener: (event: PartLoadEvent) => void): () => void
+}
+
+/** True for a package opened progressively. */
+export function isProgressivePackage(pkg: SpkgPackage): pkg is ProgressivePackage {
+  return (pkg as Partial<ProgressivePackage>).progressive === true
+}
+
+/** The end-of-central-directory record in the tail: where the directory starts. */
+function centralDirectoryStart(bytes: Uint8Array, tailStart: number): number | undefined {
+  for (let i = bytes.length - 22; i >= tailStart; i--) {
+    if (bytes[i] !== 0x50 || bytes[i + 1] !== 0x4b || bytes[i + 2] !== 5 || bytes[i + 3] !== 6) continue
+    const view = new DataView(bytes.buffer, bytes.byteOffset + i, 22)
+    if (i + 22 + view.getUint16(20, true) !== bytes.length) continue
+    const size = view.getUint32(12, true)
+    const offset = view.getUint32(16, true)
+    // ZIP64 or values that do not add up: the whole-file path reads (and judges) it.
+    if (size === 0xffffffff || offset === 0xffffffff || offset + size > i) return undefined
+    return offset
+  }
+  return undefined
+}
+
+/** The parts a manifest lists, in order. */
+function partFiles(parts: unknown): string[] {
+  if (!Array.isArray(parts)) return []
+  return parts.flatMap((p) =>
+    typeof p === 'string' ? [p] : typeof p?.file === 'string' ? [p.file as string] : [],
+  )
+}
+
+/**
+ * Opens `source` progressively when its manifest asks for it (see the module comment); otherwise
+ * reads it whole and opens it. Never rejects on bad input (only when the signal aborts);
+ * `remoteFailure` turns the range client's errors into diagnostics.
+ */
+export async function openRemote(
+  source: RangeSource,
+  options: OpenOptions,
+  backend: ReaderBackend,
+  failure: (e: unknown) => Diagnostic[],
+): Promise<OpenResult> {
+  if (!source.ranged) {
+    try {
+      return await openArchive(await source.readAll(), options, backend)
+    } catch (e) {
+      return { ok: false, diagnostics: failure(e) }
+    }
+  }
+  const size = source.size
+  const bytes = new Uint8Array(size)
+  const filled: Array<[number, number]> = []
+  /** The whole package (what is not here yet, in 4 MiB requests), opened as usual. */
+  const whole = async (): Promise<OpenResult> => {
+    try {
+      const gaps: Array<[number, number]> = []
+      let at = 0
+      for (const [s, e] of [...filled].sort((a, b) => a[0] - b[0])) {
+        for (let o = at; o < s; o += 4 << 20) gaps.push([o, Math.min(s, o + (4 << 20))])
+        at = Math.max(at, e)
+      }
+      for (let o = at; o < size; o += 4 << 20) gaps.push([o, Math.min(size, o + (4 << 20))])
+      // Chunks one by one through readMany would coalesce them into one request: fetch them apart.
+      await Promise.all(gaps.map((g) => fill([g])))
+      return await openArchive(bytes, options, backend)
+    } catch (e) {
+      return { ok: false, diagnostics: failure(e) }
+    }
+  }
+  const isFilled = (s: number, e: number) => filled.some(([a, b]) => a <= s && e <= b)
+  const fill = async (ranges: Array<[number, number]>) => {
+    const want = ranges.filter(([s, e]) => e > s && !isFilled(s, e))
+    if (want.length === 0) return 0
+    const got = await source.readMany(want.map(([s, e]) => ({ offset: s, length: e - s })))
+    let n = 0
+    want.forEach(([s, e], i) => {
+      bytes.set(got[i]!, s)
+      filled.push([s, e])
+      n += e - s
+    })
+    return n
+  }
+  let opened: OpenResult
+  let deferred: Map<string, string>
+  let entries: readonly ZipEntry[]
+  let spans: Map<string, [number, number]>
+  let locked: Set<string>
+  let order: string[]
+  try {
+    const tail = Math.min(size, 65_536)
+    await fill([[size - tail, size]])
+    const cd = centralDirectoryStart(bytes, size - tail)
+    if (cd === undefined) return whole()
+    await fill([[cd, size]])
+    const maxBytes = options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
+    const dir = readZipDirectory(
+      bytes,
+      { maxEntries: options.limits?.maxEntries ?? LIMITS.maxEntries, maxUncompressedBytes: maxBytes },
+      { localHeaders: 'lazy' },
+    )
+    if (!dir.directory || dir.diagnostics.some((d) => d.severity === 'fatal')) return whole()
+    entries = dir.directory.entries
+    // Each entry's span: from its local header to the next entry's (or the directory).
+    const starts = [...new Set(entries.map((e) => e.localHeaderOffset))].sort((a, b) => a - b)
+    const nextStart = (at: number) => starts.find((s) => s > at) ?? cd
+    spans = new Map(entries.map((e) => [e.name, [e.localHeaderOffset, nextStart(e.localHeaderOffset)]]))
+    const manifestEntry = entries.find((e) => e.name === 'manifest.json')
+    if (!manifestEntry) return whole()
+    const fillSpan = async (e: ZipEntry) => void (await fill([spans.get(e.name)!]))
+    const peek = await peekArchive(bytes, options, backend, {
+      fill: async () => {},
+      fillHeader: fillSpan,
+    })
+    const manifest = peek.ok ? peek.manifest : undefined
+    if (!manifest) return whole()
+    if (manifest.loading !== 'progressive') return whole()
+    order = partFiles(manifest.parts)
+    const integrity = (manifest.integrity ?? {}) as Record<string, unknown>
+    const eager = new Set([order[0], ...(manifest.preload ?? [])])
+    locked = new Set(manifest.locked ?? [])
+    deferred = new Map()
+    for (const part of order.slice(1)) {
+      if (eager.has(part) && !locked.has(part)) continue
+      const listed = integrity[part]
+      const hash = typeof listed === 'string' ? normalizeDigest(listed) : undefined
+      const entry = entries.find((e) => e.name === part)
+      // Without a hash to check it against on arrival, a part is not deferred.
+      if (hash && entry && !entry.isDirectory) deferred.set(part, hash)
+    }
+    if (deferred.size === 0) return whole()
+    // Everything but the deferred parts' data; of those, the local header (and data descriptor).
+    await fill(entries.filter((e) => !deferred.has(e.name)).map((e) => spans.get(e.name)!))
+    const headers = entries.filter((e) => deferred.has(e.name)).map((e) => e.localHeaderOffset)
+    await fill(headers.map((at) => [at, Math.min(at + 30, size)]))
+    const second: Array<[number, number]> = []
+    for (const e of entries.filter((x) => deferred.has(x.name))) {
+      const at = e.localHeaderOffset
+      const view = new DataView(bytes.buffer, bytes.byteOffset + at, Math.min(30, size - at))
+      if (view.byteLength < 30) return whole()
+      const dataStart = at + 30 + view.getUint16(26, true) + view.getUint16(28, true)
+      const [, end] = spans.get(e.name)!
+      second.push([at + 30, Math.min(dataStart, end)])
+      if (e.flags & 8) second.push([Math.min(dataStart + e.compressedSize, end), end])
+    }
+    await fill(second)
+    // Confirm the deferred parts' local headers now (as the open does), so they can be read later.
+    for (const e of entries.filter((x) => deferred.has(x.name))) if (!dir.checkLocal?.(e, [])) return whole()
+    opened = await openArchive(bytes, options, backend, deferred)
+  } catch (e) {
+    return { ok: false, diagnostics: failure(e) }
+  }
+  if (!opened.ok) return opened
+  return { ...opened, package: progressivePackage(opened.package) }
+
+  function progressivePackage(pkg: SpkgPackage): ProgressivePackage {
+    const loaded = new Set(order.filter((p) => !deferred.has(p)))
+    const unlocked = new Set<string>()
+    const loading = new Map<string, Promise<void>>()
+    const listeners = new Set<(event: PartLoadEvent) => void>()
+    const emit = (event: PartLoadEvent) => {
+      for (const l of listeners) l(event)
+    }
+    const byName = new Map(entries.map((e) => [e.name, e]))
+
+    const loadPart = (part: string): Promise<void> => {
+      if (!deferred.has(part) || loaded.has(part)) return Promise.resolve()
+      if (locked.has(part) && !unlocked.has(part))
+        return Promise.reject(
+          new SpkgError(
+            'pkg/fetch-failed',
+            `The part "${part}" is locked; unlock(part) it before it is fetched.`,
+          ),
+        )
+      let p = loading.get(part)
+      if (!p) {
+        p = fetchPart(part)
+        loading.set(part, p)
+        p.catch(() => loading.delete(part))
+      }
+      return p
+    }
+
+    const fetchPart = async (part: string) => {
+      emit({ type: 'part-loading', part })
+      const entry = byName.get(part)!
+      const [start, end] = spans.get(part)!
+      const before = new Uint8Array(bytes.subarray(start, end))
+      let fetched = 0
+      try {
+        fetched = await fill([[start, end]])
+        const out: Diagnostic[] = []
+        // The same checks as an open: the local header as the directory read it, size and CRC-32.
+        const data = extractEntry(bytes, entry, backend, { remaining: entry.size, limit: entry.size }, out)
+        if (!data) throw new SpkgError(out[0]!.code, out[0]!.message, { diagnostics: out })
+        const hash = await backend.sha256Hex(data)
+        if (hash !== deferred.get(part)) {
+          const d = createDiagnostic(
+            'pkg/integrity-mismatch',
+            `"${part}" does not match its SHA-256 in manifest.integrity; it was not used.`,
+            { path: part },
+          )
+          throw new SpkgError(d.code, d.message, { diagnostics: [d] })
+        }
+      } catch (e) {
+        // Nothing of a part that failed stays: the next try fetches it again.
+        bytes.set(before, start)
+        const i = filled.findIndex(([a, b]) => a === start && b === end)
+        if (i >= 0) filled.splice(i, 1)
+        const diagnostic =
+          e instanceof SpkgError
+            ? (e.diagnostics[0] ?? createDiagnostic(e.code, e.message))
+            : createDiagnostic('pkg/fetch-failed', String(e))
+        emit({ type: 'part-failed', part, diagnostic })
+        throw e
+      }
+      loaded.add(part)
+      emit({ type: 'part-loaded', part, bytes: fetched })
+    }
+
+    const ensure = async (path: string) => {
+      if (deferred.has(path)) await loadPart(path)
+    }
+    const reachable = (part: string) => {
+      // The parts after the current one in play order, up to the next locked one.
+      const i = order.indexOf(part)
+      const next = order[i + 1]
+      return next === undefined ? [] : [next]
+    }
+    return {
+      ...pkg,
+      progressive: true,
+      loadedParts: loaded,
+      readBytes: async (path) => {
+        await ensure(path)
+        return pkg.readBytes(path)
+      },
+      readText: async (path) => {
+        await ensure(path)
+        return pkg.readText(path)
+      },
+      mediaUrl: (path) => pkg.mediaUrl(path),
+      storySource(): StorySource {
+        const s = pkg.storySource()
+        return {
+          ...s,
+          readPart: async (path) => {
+            await ensure(path)
+            return s.readPart(path)
+          },
+        }
+      },
+      close: () => pkg.close(),
+      loadPart,
+      unlock(part) {
+        unlocked.add(part)
+      },
+      progress(part, fraction) {
+        if (fraction < LIMITS.progressivePrefetchAt) return
+        for (const next of reachable(part))
+          if (!locked.has(next) || unlocked.has(next)) loadPart(next).catch(() => {})
+      },
+      onPartLoad(listener) {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+    }
+  }
+}
