@@ -147,7 +147,7 @@ describe('createCloudDriver on /api/progress', () => {
 describe('offline queue replay on the real API', () => {
   /** A fetch that can be cut off: no answer while `down`. */
   function switchableFetch() {
-    const s = {
+    const s: { down: boolean; fetch: typeof fetch } = {
       down: false,
       fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
         s.down ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init)) as typeof fetch,
