@@ -93,6 +93,23 @@ describe("the author's guide: every example plays as shown", () => {
   }
 })
 
+describe("the author's guide: links", () => {
+  it('every link to a diagnostic code reaches its entry in docs/diagnostic-codes.md', () => {
+    const anchors = new Set(
+      [...readFileSync(join(DOCS, 'diagnostic-codes.md'), 'utf8').matchAll(/<a id="([^"]+)"><\/a>/g)].map(
+        (m) => m[1],
+      ),
+    )
+    let links = 0
+    for (const doc of GUIDES)
+      for (const m of readFileSync(join(DOCS, doc), 'utf8').matchAll(/\(diagnostic-codes\.md#([^)]+)\)/g)) {
+        links++
+        expect(anchors.has(m[1]), `${doc}: #${m[1]}`).toBe(true)
+      }
+    expect(links).toBeGreaterThan(2)
+  })
+})
+
 describe('extractExamples', () => {
   it('groups file blocks, reads the command comment and skips other blocks', () => {
     const text = [
