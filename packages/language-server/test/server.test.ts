@@ -4,6 +4,8 @@
  * against the rest of the folder, then the whole folder), definitions, completion, hover and
  * document symbols.
  */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FIXTURE } from './fixture.ts'
 import { type LspClient, startClient, writeFolder } from './helpers/lsp-client.ts'
@@ -76,6 +78,19 @@ describe('spkg-language-server --stdio', () => {
     expect((await client.diagnostics(INN, (p) => p.diagnostics.length === 0)).diagnostics).toEqual([])
   })
 
+  it('reads the folder again when the editor reports files changed on disk', async () => {
+    client.change(INN, 10, `${FIXTURE[INN]!}[[ 0003-far.sty ]]\n`)
+    expect(codes(await client.diagnostics(INN, (p) => p.version === 10))).toContain('story/unknown-part')
+    writeFileSync(join(folder, 'story/0003-far.sty'), 'Far away.\n')
+    void client.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: client.uri('story/0003-far.sty'), type: 1 }],
+    })
+    const after = await client.diagnostics(INN, (p) => !codes(p).includes('story/unknown-part'))
+    expect(codes(after)).not.toContain('story/unknown-part')
+    client.change(INN, 11, FIXTURE[INN]!)
+    await client.diagnostics(INN, (p) => p.version === 11)
+  })
+
   it('goes to the definition of a scene id, a part, a jump target and a module', async () => {
     type Loc = { uri: string; range: { start: { line: number } } }
     const gate = await client.request<Loc>('textDocument/definition', INN, 9, 20)
@@ -115,6 +130,8 @@ describe('spkg-language-server --stdio', () => {
     expect(labels(names)).toEqual(expect.arrayContaining(['gold', 'hp', 'hurt', 'pick', 'visits']))
     expect(names.find((i) => i.label === 'gold')?.kind).toBe(6) // Variable
     expect(await client.request<Item[]>('textDocument/completion', INN, 3, 3)).toEqual([])
+    const modules = await client.request<Item[]>('textDocument/completion', INN, 0, 6)
+    expect(modules.map((i) => [i.label, i.kind])).toEqual([['combat', 9]]) // Module
     client.change(INN, 5, FIXTURE[INN]!)
   })
 

@@ -111,16 +111,25 @@ function locateName(folder: StoryFolder, from: string, name: string): FileLocati
 /** A completion item: the text inserted and what it is. */
 export interface CompletionEntry {
   label: string
-  kind: 'part' | 'scene' | 'variable' | 'function'
+  kind: 'part' | 'scene' | 'variable' | 'function' | 'module'
   detail?: string
 }
 
-/** Completions at a position: targets in a gate or link, ids after `#`, names elsewhere. */
+/**
+ * Completions at a position: targets in a gate or link, modules after `{use`, ids after `#`, and
+ * names inside `{…}` and `${…}`.
+ */
 export function complete(folder: StoryFolder, path: string, pos: LspPos): CompletionEntry[] {
   const text = folder.text(path)
   if (text === undefined) return []
   const before = lineOf(text, pos.line).slice(0, pos.character)
   if (/(\[\[\s*|\[[^\]]*\s>\s)[^\]\s]*$/.test(before)) return targets(folder, path)
+  if (/\{use\s+[^}\s]*$/.test(before)) {
+    return folder.modulePaths().map((m) => {
+      const short = /^extensions\/([^/]+)\.xty$/.exec(m)?.[1] ?? (folder.flat ? m.replace(/\.xty$/, '') : m)
+      return { label: short, kind: 'module' as const, detail: m }
+    })
+  }
   if (/#[\w-]*$/.test(before) && path.endsWith('.sty')) {
     return folder
       .index(path)!

@@ -211,6 +211,7 @@ export function serveConnection(connection: Connection, options: LanguageServerO
         scene: CompletionItemKind.Reference,
         variable: CompletionItemKind.Variable,
         function: CompletionItemKind.Function,
+        module: CompletionItemKind.Module,
       }
       return complete(at.folder, at.path, p.position).map((c) => ({
         label: c.label,
