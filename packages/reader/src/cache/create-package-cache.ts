@@ -79,6 +79,12 @@ export function createPackageCache(driver: CacheDriver): PackageCache {
   const entryPrefix = (ref: PackageRef) => `e/${nameKey(ref.id)}/${nameKey(ref.version)}/`
   const entryKey = (ref: PackageRef, path: string) => `${entryPrefix(ref)}${nameKey(path)}`
   const fileKey = (id: string, hex: string) => `f/${nameKey(id)}/${hex}`
+  /**
+   * Stored files this cache object has written or verified: `put` does not read and hash them
+   * again (a delta update's reused files were verified by `getByHash` a moment before). Reads
+   * always verify, so a file damaged since is still never returned.
+   */
+  const known = new Set<string>()
 
   const readEntry = async (key: string): Promise<CachedFile | undefined> => {
     const e = parseJson<CachedFile>(await io('read an entry', () => driver.read(key)))
@@ -90,7 +96,11 @@ export function createPackageCache(driver: CacheDriver): PackageCache {
     const key = fileKey(id, hex)
     const bytes = await io('read a file', () => driver.read(key))
     if (!bytes) return undefined
-    if ((await sha256Hex(bytes)) === hex) return bytes
+    if ((await sha256Hex(bytes)) === hex) {
+      known.add(key)
+      return bytes
+    }
+    known.delete(key)
     await io('discard a damaged file', () => driver.remove(key))
     return undefined
   }
@@ -138,9 +148,12 @@ export function createPackageCache(driver: CacheDriver): PackageCache {
           `'${path}' does not match its SHA-256 ${hash}; it was not cached`,
         )
       const key = fileKey(ref.id, actual)
-      const held = await io('read a file', () => driver.read(key))
-      if (!held || (await sha256Hex(held)) !== actual)
-        await io('write a file', () => driver.write(key, bytes))
+      if (!known.has(key)) {
+        const held = await io('read a file', () => driver.read(key))
+        if (!held || (await sha256Hex(held)) !== actual)
+          await io('write a file', () => driver.write(key, bytes))
+        known.add(key)
+      }
       await setVersion(ref, false)
       const record: CachedFile = { path, hash: actual, size: bytes.length }
       await io('write an entry', () => driver.write(entryKey(ref, path), json(record)))
@@ -183,7 +196,10 @@ export function createPackageCache(driver: CacheDriver): PackageCache {
       for (const v of await versions(ref.id)) for (const f of await files(v)) used.add(f.hash)
       const prefix = `f/${nameKey(ref.id)}/`
       for (const key of await io('list files', () => driver.list(prefix)))
-        if (!used.has(key.slice(prefix.length))) await io('remove a file', () => driver.remove(key))
+        if (!used.has(key.slice(prefix.length))) {
+          known.delete(key)
+          await io('remove a file', () => driver.remove(key))
+        }
     },
   }
 }

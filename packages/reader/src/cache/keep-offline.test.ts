@@ -21,7 +21,13 @@ describe('keepOffline', () => {
     if (!opened.ok) throw new Error('should open')
     const read: string[] = []
     // A progressive package fetches a part when it is read: count the reads.
-    const lazy = { ...opened.package, readBytes: (p: string) => (read.push(p), opened.package.readBytes(p)) }
+    const lazy = {
+      ...opened.package,
+      readBytes: (p: string) => {
+        read.push(p)
+        return opened.package.readBytes(p)
+      },
+    }
     const ready = keepOffline(cache, lazy)
     expect(ready).toBeInstanceOf(Promise)
     expect((await ready)?.files.map((f) => f.path).sort()).toEqual([
@@ -59,7 +65,10 @@ describe('keepOffline', () => {
     const controller = new AbortController()
     const pkg = {
       ...opened.package,
-      readBytes: (p: string) => (controller.abort(new Error('gone')), opened.package.readBytes(p)),
+      readBytes: (p: string) => {
+        controller.abort(new Error('gone'))
+        return opened.package.readBytes(p)
+      },
     }
     await expect(keepOffline(cache, pkg, { signal: controller.signal })).rejects.toThrow('gone')
     expect((await cache.versions('the-inn')).every((v) => !v.complete)).toBe(true)
