@@ -63,9 +63,11 @@ try {
       const opened = await openPackage(v1)
       if (!opened.ok) throw new Error(JSON.stringify(opened.diagnostics))
       await savePackageOffline(cache, opened.package)
+      // A fresh cache object, as a new process (`spkg update`) would have.
+      const fresh = createPackageCache(createFolderCacheDriver(root))
       const t0 = performance.now()
       const r = await updatePackage(
-        { cache, id: 'bench-delta' },
+        { cache: fresh, id: 'bench-delta' },
         `${base}/v2.spkg`,
         mode === 'whole' ? { maxDeltaShare: 0 } : {},
       )
