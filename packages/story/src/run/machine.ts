@@ -91,6 +91,9 @@ export class Machine implements StoryRun, DecisionState {
   private code: Instr[] = []
   pc = 0
   private calls: Array<{ code: Instr[]; pc: number; frame: Value[]; visitsKey: string | undefined }> = []
+  /** The current part's compiled code and path (for {@link progress}). */
+  private partCode: Instr[] | undefined
+  private partPath: string | undefined
   pending: { target: string; initial: boolean } | undefined
   private readonly parts = new Map<string, Part | null>()
   private readonly seedOption: number | undefined
@@ -276,12 +279,29 @@ export class Machine implements StoryRun, DecisionState {
     for (const d of part.defaults) d(this)
     this.code = part.code
     this.pc = 0
+    this.partCode = part.code
+    this.partPath = path
     if (scene !== undefined) {
       const at = part.ids.get(scene)
       if (at === undefined)
         this.report('story/unknown-id', `no heading, anchor or group '#${scene}' in ${path}`, path)
       else this.pc = at
     }
+  }
+
+  /**
+   * How far the run is through the current part: the share of the part's compiled code (in source
+   * order) it has passed, counting the branches it jumped over; 1 at the end. Undefined before the
+   * first part is entered. (Blocks rendered out of the part's blocks would count blocks of branches
+   * never taken and stop short of 1 at every choice.)
+   */
+  get progress(): { part: string; fraction: number } | undefined {
+    if (this.partCode === undefined || this.partPath === undefined) return undefined
+    if (this.ended) return { part: this.partPath, fraction: 1 }
+    // Inside a call, where the part's own code stands: the outermost frame in the part.
+    const frame = this.code === this.partCode ? this.pc : this.calls.find((c) => c.code === this.partCode)?.pc
+    const n = this.partCode.length
+    return { part: this.partPath, fraction: n === 0 ? 1 : Math.min(1, (frame ?? 0) / n) }
   }
 
   private block(b: Block): void {

@@ -128,6 +128,12 @@ export interface StoryRun {
   readonly ended: boolean
   /** The pause waiting for an answer, if any. */
   readonly pause: PauseEvent | undefined
+  /**
+   * How far the reader is through the current part, 0 to 1 (the share of the part's code passed,
+   * branches jumped over included; 1 after the end); undefined before the first part. A
+   * progressive loader prefetches the next parts past `LIMITS.progressivePrefetchAt`.
+   */
+  readonly progress: { part: string; fraction: number } | undefined
 }
 
 /** The outcome of {@link resumeStoryRun}. */
