@@ -162,6 +162,14 @@ describe('spkg-language-server --stdio', () => {
     client.open('story/0009-nul.sty', 'Text\u0000more\n')
     const nul = await client.diagnostics('story/0009-nul.sty')
     expect(codes(nul)).toContain('story/encoding')
+    // Closed without saving: gone from the folder again, so a gate to it is an unknown part.
+    void client.connection.sendNotification('textDocument/didClose', {
+      textDocument: { uri: client.uri('story/0009-nul.sty') },
+    })
+    client.change(INN, 20, `${FIXTURE[INN]!}[[ 0009-nul.sty ]]\n`)
+    expect(codes(await client.diagnostics(INN, (p) => p.version === 20))).toContain('story/unknown-part')
+    client.change(INN, 21, FIXTURE[INN]!)
+    await client.diagnostics(INN, (p) => p.version === 21)
   })
 
   it('reads a folder without a manifest as the parts beside the file', async () => {

@@ -142,7 +142,12 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     timers.set(key, t)
   }
 
-  const changed = (uri: string, text: string, immediate: boolean) => {
+  // TextDocuments reports an open as a content change too: handle each version once, so an
+  // open is checked at once rather than after the debounce.
+  const handled = new Map<string, number>()
+  const changed = (uri: string, version: number, text: string, immediate: boolean) => {
+    if (handled.get(uri) === version) return
+    handled.set(uri, version)
     const at = locate(uri)
     if (!at) return
     at.folder.setText(at.path, text)
@@ -165,8 +170,16 @@ export function serveConnection(connection: Connection, options: LanguageServerO
       serverInfo: { name: 'spkg-language-server' },
     }
   })
-  documents.onDidOpen((e) => changed(e.document.uri, e.document.getText(), true))
-  documents.onDidChangeContent((e) => changed(e.document.uri, e.document.getText(), false))
+  documents.onDidOpen((e) => changed(e.document.uri, e.document.version, e.document.getText(), true))
+  documents.onDidChangeContent((e) =>
+    changed(e.document.uri, e.document.version, e.document.getText(), false),
+  )
+  documents.onDidClose((e) => {
+    // Closed without saving: the folder goes back to what is on disk.
+    handled.delete(e.document.uri)
+    const at = locate(e.document.uri)
+    if (at) at.folder.restoreFromDisk(at.path)
+  })
   connection.onDidChangeWatchedFiles(() => {
     roots.clear()
     for (const folder of folders.values()) {

@@ -153,6 +153,16 @@ export class StoryFolder {
     if (!this.assets.includes(path)) this.assets.push(path)
   }
 
+  /** Drops an editor's text for `path`: the file as on disk, or nothing when it is not there. */
+  restoreFromDisk(path: string): void {
+    try {
+      this.files.set(path, { text: readFileSync(this.absolutePath(path), 'utf8') })
+    } catch {
+      this.files.delete(path)
+      this.assets = this.assets.filter((a) => a !== path)
+    }
+  }
+
   text(path: string): string | undefined {
     return this.files.get(path)?.text
   }
