@@ -48,6 +48,23 @@ export {
   READING_STATE_MAX_VALUES,
   StoryIdParamsSchema,
 } from './progress'
+export {
+  CanonicalManifestSchema,
+  CatalogFilterQuerySchema,
+  CatalogPublicationSchema,
+  PackageDiagnosticSchema,
+  PackageInvalidSchema,
+  PackageRefSchema,
+  PublishedCatalogPageSchema,
+  PublishedCatalogStoryDetailSchema,
+  PublishedCatalogStorySchema,
+  PublishedVersionSchema,
+  SigningKeysBodySchema,
+  SigningKeysSchema,
+  StoryVersionListSchema,
+  StoryVersionParamsSchema,
+  StoryVersionSchema,
+} from './publishing'
 export { REPORT_REASONS, ReportBodySchema, ReportSchema } from './reports'
 export {
   CreateStorySchema,

@@ -11,7 +11,16 @@
  *   profile, and replacing them must not touch the profile's other fields.
  */
 import type { Readable } from 'node:stream'
-import { SlugParamsSchema } from '@spkg/api-contract'
+import {
+  CanonicalManifestSchema,
+  PackageInvalidSchema,
+  PublishedVersionSchema,
+  SigningKeysBodySchema,
+  SigningKeysSchema,
+  SlugParamsSchema,
+  StoryVersionListSchema,
+  StoryVersionParamsSchema,
+} from '@spkg/api-contract'
 import { keyFingerprint } from '@spkg/integrity'
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
@@ -22,15 +31,6 @@ import { throttle } from '../routes/throttle'
 import { type FileStorage, packageKey } from '../storage/index'
 import { PackageInvalidError, publishPackage } from './publish-package'
 import { PACKAGE_MEDIA_TYPES, receiveUpload, refuseAnnouncedOversize } from './receive-upload'
-import {
-  ManifestSchemaOut,
-  PackageInvalidSchema,
-  PublishedVersionSchema,
-  SigningKeysBodySchema,
-  SigningKeysSchema,
-  VersionListSchema,
-  VersionParamsSchema,
-} from './schemas'
 import type { PublishingSettings } from './settings'
 import type { ValidationPool } from './validation-pool'
 import {
@@ -207,7 +207,7 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
           'Owner, moderator or administrator. Newest first, with size, hash, signature status, warnings, upload time and source.',
         security: [{ bearerAuth: [] }],
         params: SlugParamsSchema,
-        response: { 200: VersionListSchema, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: StoryVersionListSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -235,8 +235,8 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
         description:
           'Public for every version of a published story (and of the instruction a published story links): the canonical ' +
           'manifest with its per-file `integrity` map, what a delta update compares. Cached as immutable.',
-        params: VersionParamsSchema,
-        response: { 200: ManifestSchemaOut, ...errorResponses(400, 404, 429) },
+        params: StoryVersionParamsSchema,
+        response: { 200: CanonicalManifestSchema, ...errorResponses(400, 404, 429) },
       },
     },
     async (request, reply) => {

@@ -4,14 +4,13 @@
  * appear here and cannot be published.
  */
 import {
+  CatalogFilterQuerySchema,
   CatalogPlacedSchema,
-  CatalogPlacementSchema,
-  CatalogQuerySchema,
-  CatalogStoryDetailSchema,
-  CatalogStorySchema,
+  CatalogPublicationSchema,
   CreateSeriesSchema,
   GenreListSchema,
-  pageOf,
+  PublishedCatalogPageSchema,
+  PublishedCatalogStoryDetailSchema,
   SeriesDetailSchema,
   SeriesListSchema,
   SeriesSchema,
@@ -32,12 +31,6 @@ import {
 import { findStoryRef, getStory, listGenres, updateStory } from '../db/stories'
 import { ApiError, errorResponses, sqlState } from '../errors'
 import { applyPublication, getCatalogStory, listCatalogStories } from '../publishing/catalog-db'
-import {
-  CatalogFilterFields,
-  CatalogPackageFields,
-  catalogPackageExample,
-  PublishVersionField,
-} from '../publishing/schemas'
 import { withRole } from './route-auth'
 import { throttle } from './throttle'
 
@@ -45,36 +38,6 @@ const toCatalog = <T extends { type?: unknown; owner?: unknown; published?: unkn
   const { type: _t, owner: _o, published: _p, ...rest } = s
   return rest
 }
-
-// Issue 18: stories with a published version carry its package, cover, metadata and instruction package.
-const PublishedStorySchema = CatalogStorySchema.extend(CatalogPackageFields).meta({
-  id: 'PublishedCatalogStory',
-})
-const publishedExample = {
-  slug: 'crooked-inn',
-  title: 'The Crooked Inn',
-  author: 'Ann Author',
-  genre: 'fantasy',
-  instruction: null,
-  series: null,
-  seriesPosition: null,
-  createdAt: '2026-11-23T10:00:00.000Z',
-  updatedAt: '2026-11-23T10:00:00.000Z',
-  ...catalogPackageExample,
-}
-const PublishedStoryDetailSchema = CatalogStoryDetailSchema.extend(CatalogPackageFields).meta({
-  id: 'PublishedCatalogStoryDetail',
-  examples: [{ ...publishedExample, content: '' }],
-})
-const PublishedStoryPageSchema = pageOf(PublishedStorySchema, publishedExample)
-const FilteredQuerySchema = CatalogQuerySchema.extend(CatalogFilterFields)
-const PlacementSchema = CatalogPlacementSchema.safeExtend({ version: PublishVersionField }).meta({
-  id: 'CatalogPublication',
-  examples: [
-    { published: true, version: '1.0.0' },
-    { published: true, series: 'harbour-tales', seriesPosition: 1 },
-  ],
-})
 
 const read = throttle('catalog-read')
 const write = throttle('catalog-write')
@@ -92,8 +55,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
           'Public. Newest first; filter by `genre`, `tag`, `language`, `series` (catalog series or manifest `series`) and `q` ' +
           '(text in the title or description). A story with a published version shows its manifest metadata, `package`, ' +
           '`cover` and `instructionPackage`. Throttled at 5/s and 30/min.',
-        querystring: FilteredQuerySchema,
-        response: { 200: PublishedStoryPageSchema, ...errorResponses(400, 429) },
+        querystring: CatalogFilterQuerySchema,
+        response: { 200: PublishedCatalogPageSchema, ...errorResponses(400, 429) },
       },
     },
     async (request) => {
@@ -110,7 +73,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         tags: ['catalog'],
         summary: 'One published story with its content and package',
         params: SlugParamsSchema,
-        response: { 200: PublishedStoryDetailSchema, ...errorResponses(400, 404, 429) },
+        response: { 200: PublishedCatalogStoryDetailSchema, ...errorResponses(400, 404, 429) },
       },
     },
     async (request) => {
@@ -193,7 +156,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
           'version yet is published with its hand-typed fields. Throttled by the catalog-write tier.',
         security: [{ bearerAuth: [] }],
         params: SlugParamsSchema,
-        body: PlacementSchema,
+        body: CatalogPublicationSchema,
         response: {
           200: CatalogPlacedSchema,
           ...errorResponses(400, 401, 403, 404, 409, 429),

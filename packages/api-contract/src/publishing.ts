@@ -1,13 +1,20 @@
 /**
- * Request and response schemas of package publishing (issue 18), with OpenAPI examples.
+ * Package publishing (issue 18): uploads and their answers (`POST /api/stories/:slug/versions`, 201 or 422 with
+ * diagnostics), the versions of a story, signing keys, the canonical manifest of a version, and the catalog's
+ * view of published packages (filters, package, cover, metadata, instruction package, the version to publish).
  */
-
-import { SlugSchema, TimestampSchema } from '@spkg/api-contract'
 import { z } from 'zod'
+import {
+  CatalogPlacementSchema,
+  CatalogQuerySchema,
+  CatalogStoryDetailSchema,
+  CatalogStorySchema,
+} from './catalog'
+import { pageOf, SlugSchema, TimestampSchema } from './common'
 
 const sha = 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c'
 
-export const DiagnosticSchema = z
+export const PackageDiagnosticSchema = z
   .object({
     code: z.string(),
     severity: z.string(),
@@ -30,7 +37,7 @@ export const PublishedVersionSchema = z
     sha256: z.string(),
     size: z.number().int(),
     signature: SignatureStatus,
-    warnings: z.array(DiagnosticSchema),
+    warnings: z.array(PackageDiagnosticSchema),
   })
   .meta({
     id: 'PublishedVersion',
@@ -44,7 +51,7 @@ export const PackageInvalidSchema = z
     statusCode: z.literal(422),
     code: z.literal('PACKAGE_INVALID'),
     message: z.string(),
-    diagnostics: z.array(DiagnosticSchema),
+    diagnostics: z.array(PackageDiagnosticSchema),
   })
   .meta({
     id: 'PackageInvalid',
@@ -77,7 +84,7 @@ export const PackageRefSchema = z
   })
   .meta({ id: 'PackageRef' })
 
-export const VersionSchema = z
+export const StoryVersionSchema = z
   .object({
     version: z.string(),
     type: z.enum(['story', 'instruction']),
@@ -85,7 +92,7 @@ export const VersionSchema = z
     size: z.number().int(),
     signature: SignatureStatus,
     signer: z.string().nullable(),
-    warnings: z.array(DiagnosticSchema),
+    warnings: z.array(PackageDiagnosticSchema),
     published: z.boolean().meta({ description: 'the version the catalog shows' }),
     package: PackageRefSchema,
     cover: z.string().nullable(),
@@ -99,7 +106,7 @@ export const VersionSchema = z
   })
   .meta({ id: 'StoryVersion' })
 
-export const VersionListSchema = z.object({ items: z.array(VersionSchema) }).meta({
+export const StoryVersionListSchema = z.object({ items: z.array(StoryVersionSchema) }).meta({
   examples: [
     {
       items: [
@@ -128,7 +135,7 @@ export const VersionListSchema = z.object({ items: z.array(VersionSchema) }).met
   ],
 })
 
-export const VersionParamsSchema = z.strictObject({
+export const StoryVersionParamsSchema = z.strictObject({
   slug: SlugSchema,
   version: z
     .string()
@@ -168,7 +175,7 @@ export const SigningKeysSchema = z
     ],
   })
 
-export const ManifestSchemaOut = z.record(z.string(), z.unknown()).meta({
+export const CanonicalManifestSchema = z.record(z.string(), z.unknown()).meta({
   id: 'CanonicalManifest',
   description: 'The canonical manifest of the version, with its per-file `integrity` map (SHA-256, hex)',
   examples: [
@@ -180,8 +187,8 @@ export const ManifestSchemaOut = z.record(z.string(), z.unknown()).meta({
   ],
 })
 
-/** What the catalog adds to a story with a published version (issue 18); null for stories without a package. */
-export const CatalogPackageFields = {
+/** What the catalog adds to a story with a published version; null for stories without a package. */
+const CatalogPackageFields = {
   metadata: z.record(z.string(), z.unknown()).nullable().meta({
     description:
       'manifest metadata of the published version: title, intro, author, language, direction, description, genre, tags, license, age, content_warnings, series, season, entry, series_name, season_name, duration, readers, offline, preview, type',
@@ -194,8 +201,7 @@ export const CatalogPackageFields = {
     .meta({ description: 'the linked instruction and its newest package (never listed itself)' }),
 }
 
-/** Example values of {@link CatalogPackageFields}. */
-export const catalogPackageExample = {
+const catalogPackageExample = {
   metadata: { title: 'The Crooked Inn', language: 'en', genre: 'fantasy', tags: ['inn'], duration: 5 },
   package: {
     url: `http://127.0.0.1:3000/files/packages/${sha}.spkg`,
@@ -208,8 +214,7 @@ export const catalogPackageExample = {
   instructionPackage: null,
 }
 
-/** Catalog filters added to `page`, `limit`, `genre` and `series`. */
-export const CatalogFilterFields = {
+const CatalogFilterFields = {
   tag: z.string().min(1).max(100).optional().meta({ description: 'a manifest tag' }),
   language: z
     .string()
@@ -220,10 +225,51 @@ export const CatalogFilterFields = {
   q: z.string().min(1).max(200).optional().meta({ description: 'text in the title or description' }),
 }
 
-/** `version` of `PUT /catalog/stories/:slug`. */
-export const PublishVersionField = z
+const PublishVersionField = z
   .string()
   .min(1)
   .max(100)
   .optional()
   .meta({ description: 'the version to publish (default: the newest); unknown: 409 NO_VALID_VERSION' })
+
+const publishedExample = {
+  slug: 'crooked-inn',
+  title: 'The Crooked Inn',
+  author: 'Ann Author',
+  genre: 'fantasy',
+  instruction: null,
+  series: null,
+  seriesPosition: null,
+  createdAt: '2026-11-23T10:00:00.000Z',
+  updatedAt: '2026-11-23T10:00:00.000Z',
+  ...catalogPackageExample,
+}
+
+/** A catalog story with its published package, cover, manifest metadata and instruction package. */
+export const PublishedCatalogStorySchema = CatalogStorySchema.extend(CatalogPackageFields).meta({
+  id: 'PublishedCatalogStory',
+  examples: [publishedExample],
+})
+
+/** The same with the record's content (`GET /catalog/stories/:slug`). */
+export const PublishedCatalogStoryDetailSchema = CatalogStoryDetailSchema.extend(CatalogPackageFields).meta({
+  id: 'PublishedCatalogStoryDetail',
+  examples: [{ ...publishedExample, content: '' }],
+})
+
+/** Answer of `GET /catalog/stories`. */
+export const PublishedCatalogPageSchema = pageOf(PublishedCatalogStorySchema, publishedExample)
+
+/** Query of `GET /catalog/stories`: `page`, `limit`, `genre`, `series`, `tag`, `language`, `q`. */
+export const CatalogFilterQuerySchema = CatalogQuerySchema.extend(CatalogFilterFields)
+
+/** Body of `PUT /catalog/stories/:slug`: placement plus `version`, the version to publish. */
+export const CatalogPublicationSchema = CatalogPlacementSchema.safeExtend({
+  version: PublishVersionField,
+}).meta({
+  id: 'CatalogPublication',
+  examples: [
+    { published: true, version: '1.0.0' },
+    { published: true, series: 'harbour-tales', seriesPosition: 1 },
+  ],
+})
