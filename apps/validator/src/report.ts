@@ -5,6 +5,7 @@
 import { countBySeverity, type Diagnostic, type Severity } from '@spkg/manifest'
 import type { CliIO } from './cli-types'
 import { UsageError } from './cli-types'
+import { docsUrlOf } from './validate/docs-link'
 
 export type OutputFormat = 'text' | 'json' | 'github'
 
@@ -138,10 +139,11 @@ export function writeJson(io: CliIO, value: unknown): void {
 
 /**
  * A diagnostic as every `--format json` report writes it: `code`, `severity`, `message`, `path`
- * (null when it is about the archive as a whole), then `field`, `line`, `column` when known.
+ * (null when it is about the archive as a whole), then `field`, `line`, `column` when known, and
+ * last `docs`, the link to the code's entry in docs/diagnostic-codes.md.
  */
 export function jsonDiagnostic({ code, severity, message, path, ...rest }: Diagnostic): object {
-  return { code, severity, message, path: path ?? null, ...rest }
+  return { code, severity, message, path: path ?? null, ...rest, docs: docsUrlOf(code) }
 }
 
 /** Items written per `stdout.write` by {@link writeJsonList}. */

@@ -22,7 +22,6 @@ import {
 } from '../report'
 import { readRepository } from '../repository-input'
 import { readDecryptionKey } from '../validate/decryption-key'
-import { docsUrlOf } from '../validate/docs-link'
 import { applyRules, resolveRules } from '../validate/rules'
 import { readNamespaces, readTrustedKeys } from '../validate/trusted-keys'
 import { type ValidationReport, validatePackageBytes } from '../validate/validate-package'
@@ -93,11 +92,8 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
     : report.diagnostics
   if (format === 'json') {
     // Every diagnostic carries `path` (null when it is about the archive as a whole).
-    // Each also links to its entry in docs/diagnostic-codes.md (`docs`, after the other fields).
-    writeJsonList(io, report, 'diagnostics', shown, (d) => ({
-      ...jsonDiagnostic(d),
-      docs: docsUrlOf(d.code),
-    }))
+    // Each links to its entry in docs/diagnostic-codes.md (`docs`, after the other fields).
+    writeJsonList(io, report, 'diagnostics', shown, jsonDiagnostic)
   } else if (format === 'github') {
     // A repository's paths are relative to its root, which is what a CI checkout annotates.
     const fileOf =
