@@ -44,6 +44,11 @@ export {
 } from './index'
 export { createFolderCacheDriver, openCachedPackage, updatePackage } from './node/cache-entry'
 export {
+  isProgressivePackage,
+  type PartLoadEvent,
+  type ProgressivePackage,
+} from './remote/progressive'
+export {
   createRangeSource,
   type RangeSource,
   type RangeSourceOptions,
