@@ -4,13 +4,15 @@
  * installed in a folder cache; version 1.1.0 changes 2 of the 40 parts (their text and media).
  * Measured: the bytes and requests of `updatePackage` (delta), and the same update forced to a
  * whole download (`maxDeltaShare: 0`), with wall times. Target: the delta fetches under 10% of
- * the archive. `--runs N` (default 3).
+ * the archive. The same update of the encrypted packages (`.spkg.enc`, 64 KiB chunks) with
+ * the key. `--runs N` (default 3).
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
+import { encryptPackage, generateEncryptionKey } from '@spkg/integrity/encrypt'
 import {
   createFolderCacheDriver,
   createPackageCache,
@@ -49,6 +51,10 @@ const v1 = buildPackage(spec('1.0.0', []))
 const v2 = buildPackage(spec('1.1.0', [7, 31]))
 const dir = await mkdtemp(join(tmpdir(), 'spkg-bench-delta-'))
 await writeFile(join(dir, 'v2.spkg'), v2)
+// The same two versions as `.spkg.enc` containers (64 KiB chunks).
+const key = generateEncryptionKey()
+const v1enc = await encryptPackage(v1, key)
+await writeFile(join(dir, 'v2.spkg.enc'), await encryptPackage(v2, key))
 const app = Fastify()
 await app.register(fastifyStatic, { root: dir })
 const base = await app.listen({ host: '127.0.0.1', port: 0 })
@@ -57,10 +63,11 @@ const fmt = (n: number) => n.toLocaleString('en-US')
 try {
   const rows: string[] = []
   for (let run = 1; run <= runs; run++) {
-    for (const mode of ['delta', 'whole'] as const) {
-      const root = join(dir, `cache-${run}-${mode}`)
+    for (const mode of ['delta', 'whole', 'encrypted delta'] as const) {
+      const encrypted = mode === 'encrypted delta'
+      const root = join(dir, `cache-${run}-${mode.replace(' ', '-')}`)
       const cache = createPackageCache(createFolderCacheDriver(root))
-      const opened = await openPackage(v1)
+      const opened = await openPackage(encrypted ? v1enc : v1, encrypted ? { decryptionKey: key } : {})
       if (!opened.ok) throw new Error(JSON.stringify(opened.diagnostics))
       await savePackageOffline(cache, opened.package)
       // A fresh cache object, as a new process (`spkg update`) would have.
@@ -68,8 +75,8 @@ try {
       const t0 = performance.now()
       const r = await updatePackage(
         { cache: fresh, id: 'bench-delta' },
-        `${base}/v2.spkg`,
-        mode === 'whole' ? { maxDeltaShare: 0 } : {},
+        `${base}/v2.spkg${encrypted ? '.enc' : ''}`,
+        mode === 'whole' ? { maxDeltaShare: 0 } : encrypted ? { decryptionKey: key } : {},
       )
       const ms = performance.now() - t0
       if (!r.ok) throw new Error(JSON.stringify(r.diagnostics))
