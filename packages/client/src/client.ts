@@ -3,7 +3,7 @@
  * `auth-errors`), answers are parsed JSON validated with the shared schemas of `@spkg/api-contract`, and every
  * failure is an {@link ApiClientError}.
  */
-import { type ErrorBody, ErrorBodySchema } from '@spkg/api-contract'
+import type { ErrorBody } from '@spkg/api-contract'
 import type { StateDriver } from '@spkg/state'
 import type { z } from 'zod'
 import { ApiClientError, parseRetryAfter } from './errors'
@@ -108,6 +108,20 @@ export interface ApiClient {
   close(): void
 }
 
+/**
+ * The API's error body, checked by hand (`ErrorBodySchema`'s rule) so that the core needs no schema library: a
+ * player that makes raw requests loads no zod.
+ */
+function asErrorBody(json: unknown): ErrorBody | undefined {
+  if (json === null || typeof json !== 'object') return undefined
+  const { statusCode, code, message } = json as Record<string, unknown>
+  if (!Number.isInteger(statusCode) || typeof message !== 'string') return undefined
+  if (code !== undefined && typeof code !== 'string') return undefined
+  return code === undefined
+    ? { statusCode: statusCode as number, message }
+    : { statusCode: statusCode as number, code, message }
+}
+
 function browserToken(): string | undefined {
   try {
     const store = (globalThis as { sessionStorage?: Storage }).sessionStorage
@@ -197,11 +211,11 @@ export function createApiClient(options: ClientOptions): ApiClient {
     const body = await res
       .clone()
       .json()
-      .then((j) => ErrorBodySchema.safeParse(j))
+      .then(asErrorBody)
       .catch(() => undefined)
-    if (body?.success) {
-      detail.message = body.data.message
-      if (body.data.code) detail.code = body.data.code
+    if (body) {
+      detail.message = body.message
+      if (body.code) detail.code = body.code
     }
     const wait = parseRetryAfter(res.headers.get('retry-after'))
     if (wait !== undefined && (status === 429 || status === 503)) detail.retryAfter = wait
@@ -285,8 +299,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
     offline.noteAnswer()
     const { json, text } = await readBody(res)
     if (!res.ok) {
-      const parsed = ErrorBodySchema.safeParse(json)
-      const errorBody: ErrorBody | undefined = parsed.success ? parsed.data : undefined
+      const errorBody = asErrorBody(json)
       throw new ApiClientError(
         'client/http',
         `${m} ${path}: ${res.status} ${errorBody?.message ?? (res.statusText || 'error')}`,

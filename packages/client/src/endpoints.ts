@@ -11,32 +11,23 @@ import type {
   UpdateSeriesSchema,
   UpdateStorySchema,
 } from '@spkg/api-contract'
-import {
-  AuthEventPageSchema,
-  CatalogPlacedSchema,
-  CatalogStoryDetailSchema,
-  CatalogStoryPageSchema,
-  GenreListSchema,
-  ProfileSchema,
-  ProgressListSchema,
-  ProgressSavedSchema,
-  ProgressStateSchema,
-  ReportSchema,
-  SeriesDetailSchema,
-  SeriesListSchema,
-  SeriesSchema,
-  SessionListSchema,
-  StoryPageSchema,
-  StorySchema,
-} from '@spkg/api-contract'
 import type { ReadingState } from '@spkg/manifest'
 import type { z } from 'zod'
-import type { ApiClient } from './client'
+import type { ApiClient, RequestOptions } from './client'
 import { ApiClientError } from './errors'
 import type { QueuedWrite } from './offline-queue'
 
+type Contract = typeof import('@spkg/api-contract')
+type SchemaName = {
+  [K in keyof Contract]: Contract[K] extends z.ZodType ? K : never
+}[keyof Contract]
+let contract: Promise<Contract> | undefined
+const loadContract = () => {
+  contract ??= import('@spkg/api-contract')
+  return contract
+}
+
 type In<S extends z.ZodType> = z.input<S>
-type Out<S extends z.ZodType> = z.infer<S>
 type Signal = { signal?: AbortSignal }
 
 const seg = (s: string) => encodeURIComponent(s)
@@ -54,22 +45,34 @@ export interface SaveProgressOptions extends Signal {
 
 /** The answer of `client.progress.save`: saved with its new revision, or queued for the next replay. */
 export type SaveProgressResult =
-  | (Out<typeof ProgressSavedSchema> & { queued?: undefined })
+  | (z.infer<Contract['ProgressSavedSchema']> & { queued?: undefined })
   | { queued: QueuedWrite }
 
 /** The typed endpoint groups. */
 export function endpoints(core: ApiClient) {
-  const p = core.requestParsed
+  /**
+   * Answers are validated with the shared schemas, loaded on the first typed call (a separate chunk for bundlers):
+   * a player pays for zod only when it uses a typed method.
+   */
+  const v = async <K extends SchemaName>(
+    name: K,
+    method: string,
+    path: string,
+    opts?: RequestOptions,
+  ): Promise<z.infer<Contract[K]>> => {
+    const schema = (await loadContract())[name] as Contract[K]
+    return core.requestParsed(schema, method, path, opts) as Promise<z.infer<Contract[K]>>
+  }
   return {
     /** `/api/stories`. */
     stories: {
       list: (q: { page?: number; limit?: number } = {}, o: Signal = {}) =>
-        p(StoryPageSchema, 'GET', '/api/stories', { query: q, ...o }),
-      get: (slug: string, o: Signal = {}) => p(StorySchema, 'GET', `/api/stories/${seg(slug)}`, o),
+        v('StoryPageSchema', 'GET', '/api/stories', { query: q, ...o }),
+      get: (slug: string, o: Signal = {}) => v('StorySchema', 'GET', `/api/stories/${seg(slug)}`, o),
       create: (body: In<typeof CreateStorySchema>, o: Signal = {}) =>
-        p(StorySchema, 'POST', '/api/stories', { body, ...o }),
+        v('StorySchema', 'POST', '/api/stories', { body, ...o }),
       update: (slug: string, body: In<typeof UpdateStorySchema>, o: Signal = {}) =>
-        p(StorySchema, 'PUT', `/api/stories/${seg(slug)}`, { body, ...o }),
+        v('StorySchema', 'PUT', `/api/stories/${seg(slug)}`, { body, ...o }),
       remove: async (slug: string, o: Signal = {}) => {
         await core.request('DELETE', `/api/stories/${seg(slug)}`, o)
       },
@@ -77,37 +80,37 @@ export function endpoints(core: ApiClient) {
     /** `/catalog/*` (public reads, moderator writes). */
     catalog: {
       stories: (q: { page?: number; limit?: number; genre?: string; series?: string } = {}, o: Signal = {}) =>
-        p(CatalogStoryPageSchema, 'GET', '/catalog/stories', { query: q, anonymous: true, ...o }),
+        v('CatalogStoryPageSchema', 'GET', '/catalog/stories', { query: q, anonymous: true, ...o }),
       story: (slug: string, o: Signal = {}) =>
-        p(CatalogStoryDetailSchema, 'GET', `/catalog/stories/${seg(slug)}`, { anonymous: true, ...o }),
-      genres: (o: Signal = {}) => p(GenreListSchema, 'GET', '/catalog/genres', { anonymous: true, ...o }),
-      series: (o: Signal = {}) => p(SeriesListSchema, 'GET', '/catalog/series', { anonymous: true, ...o }),
+        v('CatalogStoryDetailSchema', 'GET', `/catalog/stories/${seg(slug)}`, { anonymous: true, ...o }),
+      genres: (o: Signal = {}) => v('GenreListSchema', 'GET', '/catalog/genres', { anonymous: true, ...o }),
+      series: (o: Signal = {}) => v('SeriesListSchema', 'GET', '/catalog/series', { anonymous: true, ...o }),
       seriesDetail: (slug: string, o: Signal = {}) =>
-        p(SeriesDetailSchema, 'GET', `/catalog/series/${seg(slug)}`, { anonymous: true, ...o }),
+        v('SeriesDetailSchema', 'GET', `/catalog/series/${seg(slug)}`, { anonymous: true, ...o }),
       place: (slug: string, body: In<typeof CatalogPlacementSchema>, o: Signal = {}) =>
-        p(CatalogPlacedSchema, 'PUT', `/catalog/stories/${seg(slug)}`, { body, ...o }),
+        v('CatalogPlacedSchema', 'PUT', `/catalog/stories/${seg(slug)}`, { body, ...o }),
       createSeries: (body: In<typeof CreateSeriesSchema>, o: Signal = {}) =>
-        p(SeriesSchema, 'POST', '/catalog/series', { body, ...o }),
+        v('SeriesSchema', 'POST', '/catalog/series', { body, ...o }),
       updateSeries: (slug: string, body: In<typeof UpdateSeriesSchema>, o: Signal = {}) =>
-        p(SeriesSchema, 'PUT', `/catalog/series/${seg(slug)}`, { body, ...o }),
+        v('SeriesSchema', 'PUT', `/catalog/series/${seg(slug)}`, { body, ...o }),
       removeSeries: async (slug: string, o: Signal = {}) => {
         await core.request('DELETE', `/catalog/series/${seg(slug)}`, o)
       },
     },
     /** `/api/auth/profiles/:role`. */
     profiles: {
-      get: (role: string, o: Signal = {}) => p(ProfileSchema, 'GET', `/api/auth/profiles/${seg(role)}`, o),
+      get: (role: string, o: Signal = {}) => v('ProfileSchema', 'GET', `/api/auth/profiles/${seg(role)}`, o),
       save: (role: string, body: In<typeof ProfileBodySchema>, o: Signal = {}) =>
-        p(ProfileSchema, 'PUT', `/api/auth/profiles/${seg(role)}`, { body, ...o }),
+        v('ProfileSchema', 'PUT', `/api/auth/profiles/${seg(role)}`, { body, ...o }),
     },
     /** `/me/reports`. */
     reports: {
       create: (body: In<typeof ReportBodySchema>, o: Signal = {}) =>
-        p(ReportSchema, 'POST', '/me/reports', { body, ...o }),
+        v('ReportSchema', 'POST', '/me/reports', { body, ...o }),
     },
     /** `/api/auth/sessions`. */
     sessions: {
-      list: (o: Signal = {}) => p(SessionListSchema, 'GET', '/api/auth/sessions', o),
+      list: (o: Signal = {}) => v('SessionListSchema', 'GET', '/api/auth/sessions', o),
       revoke: async (id: string, o: Signal = {}) => {
         await core.request('DELETE', `/api/auth/sessions/${seg(id)}`, o)
       },
@@ -115,11 +118,11 @@ export function endpoints(core: ApiClient) {
     /** `/api/auth/events`. */
     authEvents: {
       list: (q: { limit?: number; offset?: number; subject?: string } = {}, o: Signal = {}) =>
-        p(AuthEventPageSchema, 'GET', '/api/auth/events', { query: q, ...o }),
+        v('AuthEventPageSchema', 'GET', '/api/auth/events', { query: q, ...o }),
     },
     /** `/api/progress`: the caller's reading states, with revisions. */
     progress: {
-      list: (o: Signal = {}) => p(ProgressListSchema, 'GET', '/api/progress', o),
+      list: (o: Signal = {}) => v('ProgressListSchema', 'GET', '/api/progress', o),
       /** The saved state and its revision, or undefined when none is saved. */
       async get(
         storyId: string,
@@ -128,7 +131,7 @@ export function endpoints(core: ApiClient) {
         const path = `/api/progress/${seg(storyId)}`
         try {
           const answer = await core.requestRaw('GET', path, o)
-          const parsed = ProgressStateSchema.safeParse(answer.body)
+          const parsed = (await loadContract()).ProgressStateSchema.safeParse(answer.body)
           const revision = /^(?:W\/)?"?(\d+)"?$/.exec(answer.headers.get('etag')?.trim() ?? '')
           if (!parsed.success || !revision) {
             throw new ApiClientError(
@@ -166,7 +169,7 @@ export function endpoints(core: ApiClient) {
           })
         if (!core.offline.online && o.whenOffline !== 'reject') return { queued: await queue() }
         try {
-          return await p(ProgressSavedSchema, 'PUT', path, { body: state, headers, signal: o.signal })
+          return await v('ProgressSavedSchema', 'PUT', path, { body: state, headers, signal: o.signal })
         } catch (e) {
           if (e instanceof ApiClientError && e.code === 'client/network' && o.whenOffline !== 'reject') {
             return { queued: await queue() }
