@@ -1,12 +1,18 @@
 /**
- * Health: public and never throttled. `/api/health` checks the process and the database;
+ * Health: public and never throttled. `/api/health` checks the process and the database (liveness);
+ * `/api/health/ready` says whether this instance should get traffic (a load balancer's check): 503 while the
+ * migrations run (the migrator's advisory lock is held, by this or any instance), while the instance drains
+ * (closing), and while the database is unreachable;
  * `/api/health/auth` reports what the auth plugin's key cache recorded (`app.authState()`), and
  * never fetches from the identity provider itself (a public, unthrottled route would amplify).
  */
+
+import { sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { type Db, pingDb } from '../db/index'
+import { type Db, pingDb, queryRows } from '../db/index'
+import { MIGRATION_LOCK_KEY } from '../db/migrate'
 import { throttle } from './throttle'
 
 const HealthSchema = z
@@ -32,6 +38,30 @@ const AuthHealthSchema = z
       },
     ],
   })
+
+const ReadinessSchema = z
+  .object({
+    status: z.enum(['ready', 'not-ready']),
+    reason: z.enum(['migrating', 'draining', 'database-unavailable']).optional(),
+  })
+  .meta({
+    id: 'Readiness',
+    description: 'Whether this instance takes traffic; `reason` says why not.',
+    examples: [{ status: 'ready' }, { status: 'not-ready', reason: 'migrating' }],
+  })
+
+/**
+ * Whether the migrator's advisory lock (src/db/migrate.ts) is held by any session. A bigint key below 2^31 shows in
+ * `pg_locks` as `classid = 0`, `objid = key`, `objsubid = 1`.
+ */
+export async function migrationsRunning(db: Db): Promise<boolean> {
+  const rows = await queryRows<{ running: boolean }>(
+    db,
+    sql`select exists(select 1 from pg_locks where locktype = 'advisory' and classid = 0
+      and objid = ${MIGRATION_LOCK_KEY} and objsubid = 1 and granted) as running`,
+  )
+  return rows[0]?.running === true
+}
 
 /** What the auth plugin's `app.authState()` returns (a `healthy: false` answer gives 503). */
 export interface AuthStateReport {
@@ -65,6 +95,41 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
         request.log.error({ err }, 'health: database check failed')
         return reply.code(503).send({ status: 'error', database: 'unavailable' })
       }
+    },
+  )
+
+  // Set when the app starts closing. Requests that arrive then are refused earlier (errors.ts refuseWhileClosing);
+  // this covers a readiness check already past that hook.
+  let draining = false
+  app.addHook('preClose', async () => {
+    draining = true
+  })
+  app.get(
+    '/api/health/ready',
+    {
+      ...throttle(false),
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness: whether this instance should get traffic',
+        description:
+          '503 while migrations run, while the instance drains (shutdown) and while the database is unreachable.',
+        response: { 200: ReadinessSchema, 503: ReadinessSchema },
+      },
+    },
+    async (request, reply) => {
+      const notReady = (reason: 'migrating' | 'draining' | 'database-unavailable') =>
+        reply.code(503).send({ status: 'not-ready', reason })
+      if (draining) return notReady('draining')
+      let running: boolean
+      try {
+        running = await migrationsRunning(db)
+      } catch (err) {
+        request.log.warn({ err }, 'readiness: database check failed')
+        return notReady('database-unavailable')
+      }
+      if (running) return notReady('migrating')
+      if (draining) return notReady('draining')
+      return { status: 'ready' as const }
     },
   )
 
