@@ -93,6 +93,27 @@ describe("the author's guide: every example plays as shown", () => {
   }
 })
 
+describe('writing-stories.md: the tutorial', () => {
+  it('runs every spkg command of its shell blocks, in order, from an empty folder', async () => {
+    const text = readFileSync(join(DOCS, 'writing-stories.md'), 'utf8')
+    const cwd = mkdtempSync(join(tmpdir(), 'spkg-tutorial-'))
+    const home = mkdtempSync(join(tmpdir(), 'spkg-tutorial-home-'))
+    mkdirSync(join(home, '.spkg')) // the tutorial's `mkdir -p ~/.spkg`
+    const commands = [...text.matchAll(/```sh\n([\s\S]*?)```/g)]
+      .flatMap((m) => (m[1] as string).split('\n'))
+      .map((l) => l.replace(/\s+#.*$/, '').trim())
+      .filter((l) => l.startsWith('spkg '))
+    expect(commands.length).toBeGreaterThan(10)
+    for (const line of commands) {
+      const args = words(line.replaceAll('~/', `${home}/`)).slice(1)
+      // Interactive play: the reader answers the first menu with 1, then input ends.
+      const r = await runCli(args, { cwd, stdin: '1\n' })
+      expect(r.code, `${line}\n${r.stdout}${r.stderr}`).toBe(0)
+    }
+    expect(readFileSync(join(cwd, 'copy.spkg')).equals(readFileSync(join(cwd, 'lighthouse.spkg')))).toBe(true)
+  })
+})
+
 describe("the author's guide: links", () => {
   it('every link to a diagnostic code reaches its entry in docs/diagnostic-codes.md', () => {
     const anchors = new Set(
