@@ -4,6 +4,7 @@
  * platform's `DecompressionStream`) only inflates, under the package limits; WebCrypto hashes. Node gets a faster backend from `@spkg/reader/node`.
  */
 import { LIMITS } from '@spkg/manifest'
+import type { PackageCache } from './cache/types'
 import { peekBlob } from './open/blob-peek'
 import { remoteFailure } from './open/fetch-input'
 import { maxInputBytes } from './open/input'
@@ -21,6 +22,7 @@ export {
   createMemoryCacheDriver,
   createPackageCache,
   type InstalledPackage,
+  keepOffline,
   openCachedPackage,
   type PackageCache,
   type PackageRef,
@@ -82,6 +84,11 @@ export interface OpenUrlOptions extends OpenOptions {
   concurrency?: number
   /** Called with each answer's byte count as it arrives. */
   onBytes?: (bytes: number) => void
+  /**
+   * Where a progressive `offline: true` package is kept, downloaded whole in the background after
+   * the open (`ProgressivePackage.offlineReady`); see `createPackageCache`.
+   */
+  cache?: PackageCache
 }
 
 /**
@@ -115,7 +122,7 @@ export async function openPackageUrl(url: string | URL, options: OpenUrlOptions 
   } catch (e) {
     return { ok: false, diagnostics: remoteFailure(e, signal) }
   }
-  return openRemote(source, options, backendFor(options), (e) => remoteFailure(e, signal))
+  return openRemote(source, options, backendFor(options), (e) => remoteFailure(e, signal), options.cache)
 }
 
 /**

@@ -6,7 +6,13 @@
 import { buildArchive, buildPackage, packageFiles } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { staticServer, type TestServer } from '../../test/helpers/range-servers'
-import { openPackage, openPackageUrl } from '../node'
+import {
+  createMemoryCacheDriver,
+  createPackageCache,
+  openCachedPackage,
+  openPackage,
+  openPackageUrl,
+} from '../node'
 import { isProgressivePackage, type PartLoadEvent, type ProgressivePackage } from './progressive'
 
 /** Text that does not compress much: each part is tens of kilobytes in the archive. */
@@ -148,6 +154,33 @@ describe('progressive loading', () => {
     expect(failed.map((e) => e.diagnostic?.code)).toEqual(['pkg/integrity-mismatch'])
     expect(pkg.loadedParts.has('story/0003-forest.sty')).toBe(false)
     pkg.close()
+  })
+
+  it('offline: true with a cache: the rest downloads in the background, then plays from the cache', async () => {
+    const offline = buildPackage({
+      manifest: { ...manifest, locked: [], version: '1.0.0', offline: true },
+      parts,
+      integrity: true,
+    })
+    const s = await staticServer({ 'o.spkg': offline })
+    try {
+      const cache = createPackageCache(createMemoryCacheDriver())
+      const r = await openPackageUrl(`${s.base}/o.spkg`, { cache })
+      const pkg = r.ok ? (r.package as ProgressivePackage) : undefined
+      expect(pkg?.offlineReady).toBeDefined()
+      const saved = await pkg!.offlineReady
+      expect(saved?.files.length).toBe(Object.keys(parts).length + 1)
+      expect([...pkg!.loadedParts].sort()).toEqual(Object.keys(parts).sort())
+      pkg!.close()
+      await s.close()
+      // The server is gone: the cached version opens through every check.
+      const cached = await openCachedPackage(cache, saved!.ref)
+      expect(cached.ok && (await cached.package.readText('story/0004-tower.sty'))).toBe(
+        parts['story/0004-tower.sty'],
+      )
+    } finally {
+      await s.close().catch(() => {})
+    }
   })
 
   it('a package without loading: progressive is read whole, over ranges', async () => {

@@ -16,6 +16,8 @@
  */
 import { normalizeDigest } from '@spkg/integrity'
 import { createDiagnostic, type Diagnostic, LIMITS, SpkgError } from '@spkg/manifest'
+import type { SavedPackage } from '../cache/offline'
+import type { PackageCache } from '../cache/types'
 import { openArchive, peekArchive } from '../open/open-archive'
 import type { OpenOptions, OpenResult, SpkgPackage } from '../open/types'
 import type { StorySource } from '../story/story-source'
@@ -52,6 +54,12 @@ export interface ProgressivePackage extends SpkgPackage {
   progress(part: string, fraction: number): void
   /** Listens to part loads (to show "loading"); returns the function that stops listening. */
   onPartLoad(listener: (event: PartLoadEvent) => void): () => void
+  /**
+   * With a `cache` given to the open and `offline: true` in the manifest: every file is fetched
+   * in the background after the open and kept in the cache (`keepOffline`); resolves when the
+   * package plays with the network gone. Undefined otherwise.
+   */
+  readonly offlineReady?: Promise<SavedPackage | undefined>
 }
 
 /** True for a package opened progressively. */
@@ -92,6 +100,7 @@ export async function openRemote(
   options: OpenOptions,
   backend: ReaderBackend,
   failure: (e: unknown) => Diagnostic[],
+  cache?: PackageCache,
 ): Promise<OpenResult> {
   if (!source.ranged) {
     try {
@@ -203,7 +212,14 @@ export async function openRemote(
     return { ok: false, diagnostics: failure(e) }
   }
   if (!opened.ok) return opened
-  return { ...opened, package: progressivePackage(opened.package) }
+  const pkg = progressivePackage(opened.package)
+  if (cache && pkg.manifest?.offline === true) {
+    // Loaded on demand: an open without a cache never loads the cache code.
+    const ready = import('../cache/offline').then((m) => m.keepOffline(cache, pkg))
+    ready.catch(() => {})
+    Object.assign(pkg, { offlineReady: ready })
+  }
+  return { ...opened, package: pkg }
 
   function progressivePackage(pkg: SpkgPackage): ProgressivePackage {
     const loaded = new Set(order.filter((p) => !deferred.has(p)))
