@@ -10,6 +10,10 @@ const NODE_ENVS = ['development', 'production', 'test'] as const
 /** Where the `OIDC_ROLES_CLAIM` dot path may point: `roles`, `realm_access.roles`, `https://x/roles`. */
 const CLAIM_PATH = /^[A-Za-z0-9_:/.-]{1,200}$/
 
+/** A host name with an optional port (`github.com`, `localhost:8443`). */
+const HOST_PORT = /^[A-Za-z0-9.-]{1,253}(?::\d{1,5})?$/
+const HOST_MSG = 'must be a host name, optionally with a port (github.com, localhost:8443)'
+
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
 
 const optionalUrl = (protocols: RegExp, what: string) =>
@@ -50,6 +54,16 @@ export const TIMEOUT_DEFAULTS = {
 const EnvSchema = z.object({
   HOST: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(255).default('127.0.0.1')),
   PORT: integer(0, 65_535, 3000),
+  METRICS_PORT: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, { message: 'must be an integer from 0 to 65535' })
+      .transform(Number)
+      .pipe(z.number().int().max(65_535, 'must be at most 65535'))
+      .optional(),
+  ),
   NODE_ENV: z.preprocess(
     emptyToUndefined,
     z.enum(NODE_ENVS, { message: `must be one of ${NODE_ENVS.join(', ')}` }).default('development'),
@@ -154,6 +168,22 @@ const EnvSchema = z.object({
   VALIDATION_TIMEOUT_MS: integer(100, 3_600_000, 60_000),
   VALIDATION_QUEUE: integer(0, 10_000, 8),
   UPLOAD_TMP_DIR: z.preprocess(emptyToUndefined, z.string().trim().min(1).optional()),
+  REPO_HOST: z.preprocess(emptyToUndefined, z.string().trim().regex(HOST_PORT, HOST_MSG).optional()),
+  REPO_API_HOST: z.preprocess(emptyToUndefined, z.string().trim().regex(HOST_PORT, HOST_MSG).optional()),
+  REPO_DOWNLOAD_HOSTS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((s) =>
+        s
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+      )
+      .refine((hs) => hs.every((h) => HOST_PORT.test(h)), { message: HOST_MSG })
+      .optional(),
+  ),
+  REPO_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().max(500).optional()),
   SEED_EXAMPLES: z.preprocess(
     emptyToUndefined,
     z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
@@ -167,6 +197,8 @@ export type ApiEnv = Partial<Record<keyof z.input<typeof EnvSchema>, string>>
 export interface Config {
   host: string
   port: number
+  /** `METRICS_PORT`: the Prometheus `/metrics` listener (on `host`); absent: no metrics endpoint. */
+  metricsPort?: number | undefined
   nodeEnv: (typeof NODE_ENVS)[number]
   /** `NODE_ENV=production`: docs hidden, OIDC_ISSUER and DATABASE_URL required, https issuer only. */
   isProduction: boolean
@@ -227,6 +259,12 @@ export interface Config {
     queue: number
     tmpDir?: string
   }
+  /**
+   * Repository import (`POST /api/stories/import`, @spkg/repo-import): `REPO_HOST` (default github.com),
+   * `REPO_API_HOST` (api.github.com), `REPO_DOWNLOAD_HOSTS` (comma-separated; codeload.github.com), `REPO_TOKEN`
+   * (optional; sent to the API host only).
+   */
+  repo: { host?: string; apiHost?: string; downloadHosts?: string[]; token?: string }
   /**
    * `SEED_EXAMPLES`: at start-up, publish the repository's example stories into an empty catalog. Default: true in
    * development with the embedded database (no DATABASE_URL), else false.
@@ -295,6 +333,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return deepFreeze({
     host: e.HOST,
     port: e.PORT,
+    metricsPort: e.METRICS_PORT,
     nodeEnv: e.NODE_ENV,
     isProduction,
     logLevel: e.LOG_LEVEL,
@@ -335,6 +374,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: e.VALIDATION_TIMEOUT_MS,
       queue: e.VALIDATION_QUEUE,
       ...(e.UPLOAD_TMP_DIR && { tmpDir: e.UPLOAD_TMP_DIR }),
+    },
+    repo: {
+      ...(e.REPO_HOST && { host: e.REPO_HOST }),
+      ...(e.REPO_API_HOST && { apiHost: e.REPO_API_HOST }),
+      ...(e.REPO_DOWNLOAD_HOSTS && { downloadHosts: e.REPO_DOWNLOAD_HOSTS }),
+      ...(e.REPO_TOKEN && { token: e.REPO_TOKEN }),
     },
     seedExamples:
       e.SEED_EXAMPLES === undefined

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config'
 import type { Db } from '../db/index'
 import { createStorage, type FileStorage } from '../storage/index'
+import { type ImportRoutesOptions, importRoutes } from './import-route'
 import { publishingRoutes } from './routes'
 import { PUBLISHING_DEFAULTS, type PublishingSettings } from './settings'
 import { createValidationPool, type ValidationPool } from './validation-pool'
@@ -28,6 +29,8 @@ export interface PublishingHandle {
 export interface PublishingDeps {
   storage?: FileStorage
   settings?: Partial<PublishingSettings>
+  /** Repository import: a CA to trust, loopback hosts allowed (tests against a fake host). */
+  repoNode?: ImportRoutesOptions['node']
 }
 
 /** The settings of a configuration, with overrides. */
@@ -51,6 +54,14 @@ export async function registerPublishing(
   const pool = createValidationPool(settings)
   app.addHook('onClose', async () => pool.close())
   await app.register(publishingRoutes, { db, storage, pool, settings, publicUrl: config.publicUrl })
+  await app.register(importRoutes, {
+    db,
+    storage,
+    pool,
+    settings,
+    repo: config.repo,
+    ...(deps.repoNode && { node: deps.repoNode }),
+  })
   const handle = { storage, pool, settings }
   app.decorate('publishing', handle)
   return handle

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { buildApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
+import type { PublishingDeps } from '../../src/publishing/index'
 import type { PublishingSettings } from '../../src/publishing/settings'
 import type { FileStorage } from '../../src/storage/index'
 import { bearer, testAuthPlugin } from './app'
@@ -41,19 +42,28 @@ const unthrottled = fp(
 
 /** Builds the app for publishing tests. */
 export async function buildPublishingApp(
-  options: { settings?: Partial<PublishingSettings>; storage?: FileStorage; throttle?: boolean } = {},
+  options: {
+    settings?: Partial<PublishingSettings>
+    storage?: FileStorage
+    throttle?: boolean
+    env?: Record<string, string>
+    repoNode?: PublishingDeps['repoNode']
+  } = {},
 ): Promise<PublishingApp> {
   const tdb = await createTestDb()
   const dir = await mkdtemp(join(tmpdir(), 'spkg-publishing-'))
   const uploadsDir = join(dir, 'uploads')
   const filesDir = join(dir, 'files')
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FILES_DIR: filesDir })
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', FILES_DIR: filesDir, ...options.env })
   const app = await buildApp(config, {
     db: tdb.db,
     authPlugin: options.throttle ? testAuthPlugin : unthrottled,
     sweepOrphans: false,
     ...(options.storage && { storage: options.storage }),
-    publishing: { settings: { tmpDir: uploadsDir, ...options.settings } },
+    publishing: {
+      settings: { tmpDir: uploadsDir, ...options.settings },
+      ...(options.repoNode && { repoNode: options.repoNode }),
+    },
   })
   await app.ready()
   return {
