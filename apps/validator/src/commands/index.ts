@@ -9,6 +9,7 @@ import { init } from './init'
 import { inspect } from './inspect'
 import { keygen } from './keygen'
 import { manifestCheck, manifestNormalize } from './manifest'
+import { map } from './map'
 import { pack } from './pack'
 import { play } from './play'
 import { sign } from './sign'
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   decrypt,
   inspect,
   play,
+  map,
   update,
   manifestCheck,
   manifestNormalize,
