@@ -23,6 +23,9 @@ const EDGE_STYLE: Record<MapEdge['kind'], string> = {
   link: 'style=dotted, color="#1f8f5f", fontcolor="#1f8f5f"',
 }
 
+/** Above this many nodes a map is drawn without edge labels (they become tooltips). */
+export const LARGE = 80
+
 /** Green, deeper the more walks reached it. */
 function reachColour(ratio: number): string {
   const h = Math.round(235 - 125 * ratio)
@@ -39,9 +42,12 @@ export function edgeId(e: MapEdge): string {
 /** The Graphviz DOT text of a map. */
 export function toDot(map: StoryMap): string {
   const walks = map.walks
+  // A large map: no edge labels (counts stay on nodes) and a bounded crossing search, or Graphviz
+  // takes a minute at 200 nodes.
+  const large = map.nodes.length > LARGE
   const lines = [
     'digraph story {',
-    '  graph [rankdir=TB, compound=true, fontname="Helvetica", nodesep=0.3, ranksep=0.4];',
+    `  graph [rankdir=TB, compound=true, fontname="Helvetica", nodesep=0.3, ranksep=0.4${large ? ', mclimit=0.1, nslimit=2, nslimit1=2, searchsize=10, splines=line' : ''}];`,
     '  node [fontname="Helvetica", fontsize=11];',
     '  edge [fontname="Helvetica", fontsize=9];',
   ]
@@ -74,8 +80,9 @@ export function toDot(map: StoryMap): string {
       if (r === 0) attrs += ', color="#cc0000", penwidth=2, style=dashed'
       else attrs += `, penwidth=${(1 + (3 * r) / walks).toFixed(2)}`
     }
+    if (large && label) attrs += `, tooltip=${q(label)}`
     lines.push(
-      `  ${names.get(e.from)} -> ${names.get(e.to)} [id=${q(edgeId(e))}, ${attrs}${label ? `, label=${q(label)}` : ''}];`,
+      `  ${names.get(e.from)} -> ${names.get(e.to)} [id=${q(edgeId(e))}, ${attrs}${label && !large ? `, label=${q(label)}` : ''}];`,
     )
   }
   lines.push('}')

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { runCli } from '../../test/helpers/cli'
 import { freshDir } from '../../test/helpers/tree'
 import { buildStoryMap, type StoryMap } from './map-graph'
-import { edgeId } from './map-render'
+import { edgeId, renderSvg } from './map-render'
 
 const INN = resolve(__dirname, '../../../../examples/crooked-inn')
 
@@ -104,6 +104,36 @@ A way out.
       'S:story/a.sty:cave -> E:story/a.sty jump',
     ])
     expect(m.nodes.find((n) => n.id === 'X:nowhere.sty')?.kind).toBe('missing')
+  })
+
+  it('draws a 200-node story by part, fast, every node and edge in the SVG', async () => {
+    const asts = [0, 1, 2, 3].map((k) => {
+      const lines: string[] = []
+      for (let i = 0; i < 25; i++) {
+        const s = k * 25 + i
+        const next = `${String(((k + 1) % 4) + 1).padStart(4, '0')}-p.sty:s${((k + 1) % 4) * 25 + ((s * 7 + 3) % 25)}`
+        lines.push(
+          `# Room ${s} [#s${s}]`,
+          'Text.',
+          `* North -> #s${k * 25 + ((i + 1) % 25)}`,
+          `* Out`,
+          `  [[ ${next} ]]`,
+        )
+      }
+      const path = `story/${String(k + 1).padStart(4, '0')}-p.sty`
+      return parseStory(`${lines.join('\n')}\n`, { path }).ast
+    })
+    const m = buildStoryMap(asts)
+    expect(m.nodes.filter((n) => n.kind === 'scene')).toHaveLength(100)
+    expect(m.nodes.filter((n) => n.kind === 'group')).toHaveLength(100)
+    expect(m.edges.filter((e) => e.kind === 'option')).toHaveLength(200)
+    expect(m.nodes.some((n) => n.kind === 'missing')).toBe(false)
+    const t = performance.now()
+    const svg = await renderSvg(m)
+    expect(performance.now() - t).toBeLessThan(20_000)
+    expect(svg.match(/class="cluster"/g)).toHaveLength(4)
+    for (const n of m.nodes) expect(svg).toContain(`id="${inSvg(`node:${n.id}`)}"`)
+    for (const e of m.edges) expect(svg).toContain(`id="${inSvg(edgeId(e))}"`)
   })
 
   it('refuses a missing or unknown output and a bad walk count', async () => {
