@@ -193,3 +193,12 @@ export async function isLinkedFromPublished(db: Db, instructionId: string): Prom
     .limit(1)
   return row !== undefined
 }
+
+/** The storage keys (packages and covers) the versions of a story name, for the clean-up after its deletion. */
+export async function storageKeysOfStory(db: Db, storyId: string): Promise<string[]> {
+  const rows = await db
+    .select({ sha256: storyVersions.sha256, coverKey: storyVersions.coverKey })
+    .from(storyVersions)
+    .where(eq(storyVersions.storyId, storyId))
+  return rows.flatMap((r) => [`packages/${r.sha256}.spkg`, ...(r.coverKey ? [r.coverKey] : [])])
+}

@@ -17,6 +17,7 @@ import { z } from 'zod'
 import type { Db } from '../db/index'
 import { deleteStory, findStoryRef, getStory, insertStory, listStories, updateStory } from '../db/stories'
 import { ApiError, errorResponses, sqlState } from '../errors'
+import { keysBefore, removeAfter } from '../publishing/delete-story-files'
 import { type AuthUser, authenticated, hasRole, userOf, withRole } from './route-auth'
 
 async function resolveInstruction(db: Db, slug: string | null | undefined) {
@@ -155,7 +156,9 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       schema: {
         tags: ['stories'],
         summary: 'Delete a story record',
-        description: 'Owner or administrator. Stories linking a deleted instruction are unlinked.',
+        description:
+          'Owner or administrator. Stories linking a deleted instruction are unlinked. The package and cover files of its ' +
+          'versions are removed after the deletion commits, unless another version uses them.',
         security: [{ bearerAuth: [] }],
         params: SlugParamsSchema,
         response: { 204: z.null().meta({ description: 'deleted' }), ...errorResponses(400, 401, 403, 404) },
@@ -163,8 +166,11 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     },
     async (request, reply) => {
       const { slug } = request.params
-      await loadOwned(db, slug, userOf(request))
+      const ref = await loadOwned(db, slug, userOf(request))
+      // Issue 18: the files of its versions go once the row is gone and nothing else names them.
+      const keys = await keysBefore(db, ref.id)
       if (!(await deleteStory(db, slug))) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
+      await removeAfter(db, app.publishing.storage, keys, request.log)
       return reply.code(204).send(null)
     },
   )
