@@ -86,6 +86,17 @@ describe.skipIf(!run)('@spkg/client in Chromium', () => {
     await b.close()
   })
 
+  it('two pages replaying one IndexedDB queue at once send each write once', async () => {
+    const a = await openPage()
+    const b = await openPage()
+    expect(await call(a, 'enqueue')).toEqual(['/api/progress/a', '/api/progress/b'])
+    const [ra, rb] = (await Promise.all([call(a, 'replay'), call(b, 'replay')])) as Array<{ sent: number }>
+    expect((ra?.sent ?? 0) + (rb?.sent ?? 0)).toBe(2)
+    expect(await call(b, 'pending')).toEqual([])
+    await a.close()
+    await b.close()
+  })
+
   it('keeps the IndexedDB write queue across a reload, in order, until replayed', async () => {
     const page = await openPage()
     expect(await call(page, 'enqueue')).toEqual(['/api/progress/a', '/api/progress/b'])
