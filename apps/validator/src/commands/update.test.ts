@@ -39,12 +39,13 @@ beforeAll(async () => {
     const bytes = served.get(req.url ?? '')
     if (!bytes) return void res.writeHead(404).end()
     const etag = `"${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}"`
-    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '')
+    const m = /^bytes=(\d*)-(\d+)$/.exec(req.headers.range ?? '')
     const ifRange = req.headers['if-range']
     if (!m || (ifRange !== undefined && ifRange !== etag))
       return void res.writeHead(200, { etag, 'content-length': bytes.length }).end(bytes)
-    const start = Number(m[1])
-    const end = Math.min(Number(m[2]), bytes.length - 1)
+    // `bytes=-N` is the last N bytes.
+    const start = m[1] === '' ? Math.max(0, bytes.length - Number(m[2])) : Number(m[1])
+    const end = m[1] === '' ? bytes.length - 1 : Math.min(Number(m[2]), bytes.length - 1)
     res
       .writeHead(206, {
         etag,

@@ -9,17 +9,16 @@
  */
 import { planDeltaUpdate } from '@spkg/integrity'
 import { isEncryptedPackage } from '@spkg/integrity/encrypt'
-import { type Diagnostic, isSpkgError, LIMITS } from '@spkg/manifest'
+import { type Diagnostic, isSpkgError, LIMITS, type SpkgError } from '@spkg/manifest'
 import { packageRef, readCachedFiles, savePackageOffline } from '../cache/offline'
 import { storedZip } from '../cache/stored-zip'
 import type { PackageCache, PackageRef } from '../cache/types'
 import { peekBlob } from '../open/blob-peek'
-import { fetchBytes } from '../open/fetch-input'
 import { maxInputBytes } from '../open/input'
 import { openArchive } from '../open/open-archive'
 import type { OpenOptions } from '../open/types'
 import type { ReaderBackend } from '../zip/backend'
-import { openRangeSource, type RangeSource } from './range-source'
+import { openUpdateSource, type UpdateSource } from './range-source'
 
 /**
  * The installed package to update: its cache, its `id` (default: the id the URL serves) and its
@@ -35,6 +34,10 @@ export interface InstalledPackage {
 export interface UpdateOptions extends OpenOptions {
   /** The fetch to use. @default globalThis.fetch */
   fetch?: typeof fetch
+  /** Time limit of one request, in milliseconds. @default 30000 */
+  timeout?: number
+  /** Retries of a request that failed with 0, 408, 502, 503 or 504 (after 1 s, then 2 s). @default 2 */
+  retries?: number
   /** Download the whole archive when the changed files' compressed bytes exceed this share of it. @default 0.5 */
   maxDeltaShare?: number
   /** Remove the old version once the new one is complete. @default true */
@@ -62,6 +65,10 @@ export type UpdateResult =
       diagnostics: Diagnostic[]
     }
   | { ok: false; bytesFetched: number; requests: number; diagnostics: Diagnostic[] }
+
+/** An error's diagnostics, or one made of its code and message. */
+const diagnosticsOf = (e: SpkgError): Diagnostic[] =>
+  e.diagnostics.length ? [...e.diagnostics] : [{ code: e.code, severity: 'fatal', message: e.message }]
 
 const cacheFailed = (message: string): Diagnostic => ({
   code: 'pkg/cache-failed',
@@ -114,12 +121,8 @@ export async function update(
   backend: ReaderBackend,
 ): Promise<UpdateResult> {
   const { cache } = installed
-  const stats = { bytes: 0, requests: 0 }
-  let source: RangeSource | undefined
-  const totals = () => ({
-    bytesFetched: stats.bytes + (source?.stats.bytes ?? 0),
-    requests: stats.requests + (source?.stats.requests ?? 0),
-  })
+  let source: UpdateSource | undefined
+  const totals = () => ({ bytesFetched: source?.stats.bytes ?? 0, requests: source?.stats.requests ?? 0 })
   const fail = (diagnostics: Diagnostic[]): UpdateResult => ({ ok: false, ...totals(), diagnostics })
   let target: PackageRef | undefined
   let from: PackageRef | undefined
@@ -128,28 +131,9 @@ export async function update(
     if (from && from.version !== to.version && options.removeOld !== false) await cache.removeVersion(from)
   }
 
-  const whole = async (): Promise<UpdateResult> => {
-    const max = maxInputBytes(options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
-    let counted = 0
-    const fetchImpl = options.fetch ?? globalThis.fetch
-    const counting: typeof fetch = async (input, init) => {
-      stats.requests++
-      const res = await fetchImpl(input, init)
-      return new Response(
-        res.body?.pipeThrough(
-          new TransformStream<Uint8Array, Uint8Array>({
-            transform(chunk, c) {
-              counted += chunk.length
-              c.enqueue(chunk)
-            },
-          }),
-        ) ?? null,
-        { status: res.status, headers: res.headers },
-      )
-    }
-    const got = await fetchBytes(url, max, counting, options.signal)
-    stats.bytes += counted
-    if (!got.bytes) return fail(got.diagnostics)
+  /** The whole archive (fetched in 4 MiB ranges, or held from the first answer), opened and kept. */
+  const whole = async (remote: UpdateSource): Promise<UpdateResult> => {
+    const got = { bytes: await remote.whole() }
     const opened = await openArchive(got.bytes, options, backend)
     if (!opened.ok) return fail(opened.diagnostics)
     const to = packageRef(opened.package.manifest)
@@ -192,12 +176,14 @@ export async function update(
 
   try {
     if (installed.id !== undefined) from = await installedVersion(installed, installed.id)
-    source = await openRangeSource(url, options)
-    if (!source) return await whole()
+    const max = maxInputBytes(options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
+    const { fetch: fetchImpl, signal, timeout, retries } = options
+    source = await openUpdateSource(url, { maxBytes: max, fetch: fetchImpl, signal, timeout, retries })
+    if (!source.ranged) return await whole(source)
     // An encrypted container: only the chunks covering what the quick look and the changed files
     // need are fetched, each authenticated before its plaintext is used.
     let plain: { size: number; read(start: number, end: number): Promise<Uint8Array> } = source
-    if (isEncryptedPackage(source.head)) {
+    if (isEncryptedPackage(await source.head())) {
       const ranged = source
       // Loaded on the first encrypted update, as the reader loads decryption (bench/bundle).
       const { openEncryptedPackage } = await import('@spkg/integrity/encrypt')
@@ -213,8 +199,8 @@ export async function update(
       backend,
     )
     if (!peek.ok) {
-      if (source.failure?.code === 'pkg/remote-changed') return fail([...source.failure.diagnostics])
-      return await whole()
+      if (source.failure?.code === 'pkg/remote-changed') return fail(diagnosticsOf(source.failure))
+      return await whole(source)
     }
     const to = packageRef(peek.manifest)
     if (installed.id !== undefined && to.id !== installed.id)
@@ -230,7 +216,7 @@ export async function update(
     const outside = peek.entries.map((e) => e.path).filter((p) => !inPlan.has(p))
     const planned = [...plan.download, ...outside].reduce((n, p) => n + (sizes.get(p) ?? 0), 0)
     if (!from || plan.fullDownload || planned > plain.size * (options.maxDeltaShare ?? 0.5))
-      return await whole()
+      return await whole(source)
 
     target = to
     const downloaded: string[] = []
@@ -275,10 +261,6 @@ export async function update(
     options.signal?.throwIfAborted()
     if (!isSpkgError(e)) throw e
     const failure = source?.failure?.code === 'pkg/remote-changed' ? source.failure : e
-    return fail(
-      failure.diagnostics.length
-        ? [...failure.diagnostics]
-        : [{ code: failure.code, severity: 'fatal', message: failure.message }],
-    )
+    return fail(diagnosticsOf(failure))
   }
 }
