@@ -57,15 +57,23 @@ export function isSafeArchivePath(path: string): boolean {
 /**
  * The key two archive paths collide under on real file systems: NFC-normalised and case-folded
  * (upper- then lower-casing folds `ß` with `ss` and `ﬁ` with `fi` as full case folding does).
+ * The fold repeats until stable: `ẞ` (U+1E9E) lower-cases to `ß`, which only a second pass
+ * folds to `ss` (the one code point that needs it; an exhaustive check is in the tests).
  * `spkg pack` refuses a folder with two files of one key, as the reader refuses such an archive
- * (`pkg/duplicate-entry`).
+ * (`pkg/duplicate-entry`); both use this function.
  *
  * @example
  * collisionKey('Story/Straße.sty') === collisionKey('story/STRASSE.sty') // true
  */
 export function collisionKey(path: string): string {
   if (ASCII.test(path)) return path.toLowerCase()
-  return path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC')
+  let key = fold(path.normalize('NFC'))
+  for (let next = fold(key); next !== key; next = fold(key)) key = next
+  return key
+}
+
+function fold(text: string): string {
+  return text.toUpperCase().toLowerCase().normalize('NFC')
 }
 
 const ASCII = /^[\x00-\x7f]*$/

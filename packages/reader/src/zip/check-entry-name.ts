@@ -47,17 +47,6 @@ export function isSystemClutter(name: string): boolean {
 }
 
 /**
- * The key two names collide under on real file systems: NFC-normalised and case-folded
- * (upper- then lower-casing folds `ß` with `ss` as full case folding does).
- */
-export function collisionKey(name: string): string {
-  if (ASCII.test(name)) return name.toLowerCase()
-  return name.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC')
-}
-
-const ASCII = /^[\x00-\x7f]*$/
-
-/**
  * Compares two strings by Unicode code point (not UTF-16 unit, not locale): the order of
  * the flat layout's entry and of extension modules without `manifest.extensions`.
  */

@@ -2,9 +2,9 @@
  * Parses the central-directory records: sizes (with ZIP64 extras), flags, methods, file
  * types and names. Every name is decoded and checked here, before any data is touched.
  */
-import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
+import { collisionKey, createDiagnostic, type Diagnostic } from '@spkg/manifest'
 import { type ExtraFields, scanExtra, u32, u64 } from './bytes'
-import { COMMON_NAME, checkEntryName, collisionKey, isSystemClutter } from './check-entry-name'
+import { COMMON_NAME, checkEntryName, isSystemClutter } from './check-entry-name'
 import { decodeCp437 } from './cp437'
 import { crc32 } from './crc32'
 import type { ZipEntry } from './types'

@@ -217,6 +217,11 @@ const refusals: [string, DiagnosticCode, () => Uint8Array][] = [
     () => buildArchive([file('e\u0301.sty'), file('\u00e9.sty')]),
   ],
   [
+    'names equal after full case folding (capital sharp s is ss)',
+    'pkg/duplicate-entry',
+    () => buildArchive([file('stra\u1e9ee.sty'), file('STRASSE.sty')]),
+  ],
+  [
     'a file that is also a folder',
     'pkg/duplicate-entry',
     () => buildArchive([file('story'), file('story/a.sty')]),
