@@ -172,6 +172,26 @@ function isLoopback(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '[::1]'
 }
 
+/**
+ * Refuses (as an I/O error) a package URL `spkg` does not fetch: anything but `https://`, or
+ * `http://` naming a loopback host. Returns the URL as messages show it (no credentials, query or
+ * fragment).
+ */
+export function checkPackageUrl(url: string): string {
+  const shown = url.replace(/[?#].*$/, '').replace(/\/\/[^/@]*@/, '//')
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new IOFailure(`cannot read '${shown}': not a valid URL`)
+  }
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopback(parsed.hostname)))
+    throw new IOFailure(
+      `cannot read '${shown}': a package URL must be https:// (http:// only for a loopback address)`,
+    )
+  return shown
+}
+
 /** What {@link fetchUrlPackage} brought: the bytes and how many were transferred, in how many requests. */
 export interface FetchedUrlPackage {
   bytes: Uint8Array
@@ -191,17 +211,7 @@ export async function fetchUrlPackage(
   url: string,
   options: { sleep?: Sleeper } = {},
 ): Promise<FetchedUrlPackage | InputRefusal> {
-  const shown = url.replace(/[?#].*$/, '').replace(/\/\/[^/@]*@/, '//')
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    throw new IOFailure(`cannot read '${shown}': not a valid URL`)
-  }
-  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopback(parsed.hostname)))
-    throw new IOFailure(
-      `cannot read '${shown}': a package URL must be https:// (http:// only for a loopback address)`,
-    )
+  const shown = checkPackageUrl(url)
   try {
     const source = await createRangeSource(url, {
       maxBytes: LIMITS.maxUncompressedBytes + URL_ARCHIVE_OVERHEAD,

@@ -17,9 +17,20 @@ const noise = new Uint8Array(200_000).map(() => {
   seed ^= seed << 5
   return seed & 255
 })
-const pkg = buildPackage({
+const plain = buildPackage({
   manifest: { title: 'Over the wire' },
   parts: { 'story/0001-start.sty': 'The door creaks open.\n' },
+  assets: { 'assets/noise.png': noise },
+  integrity: true,
+})
+const letters = (n: number) =>
+  Array.from({ length: n }, (_, i) => String.fromCharCode(97 + (noise[i]! % 26))).join('')
+const progressive = buildPackage({
+  manifest: { title: 'Step by step', loading: 'progressive' },
+  parts: {
+    'story/0001-start.sty': `The door creaks open.\n\n${letters(60_000)}\n\n[[ 0002-next.sty ]]\n`,
+    'story/0002-next.sty': `The hall is dark.\n\n${letters(50_000)}\n`,
+  },
   assets: { 'assets/noise.png': noise },
   integrity: true,
 })
@@ -29,7 +40,8 @@ let base: string
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    if (req.url !== '/inn.spkg') return void res.writeHead(404).end()
+    const pkg = req.url === '/inn.spkg' ? plain : req.url === '/step.spkg' ? progressive : undefined
+    if (!pkg) return void res.writeHead(404).end()
     ranges.push(req.headers.range ?? '')
     const etag = '"v1"'
     const m = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '')
@@ -66,8 +78,32 @@ describe('a package URL', () => {
       .split('\n')
       .map((l) => JSON.parse(l))
     expect(events[0]).toEqual({ type: 'part-loading', part: null, url: `${base}/inn.spkg` })
-    expect(events[1]).toMatchObject({ type: 'part-loaded', part: null, bytes: pkg.length, ranged: true })
+    expect(events[1]).toMatchObject({ type: 'part-loaded', part: 'story/0001-start.sty' })
+    expect(events[1].bytes).toBeGreaterThanOrEqual(plain.length)
     expect(r.stdout).toContain('The door creaks open.')
+  })
+
+  it('play --format json of a progressive package: each part loads when the story reaches it', async () => {
+    const r = await runCli(['play', `${base}/step.spkg`, '--format', 'json'], { cwd: freshDir() })
+    expect(r.code).toBe(0)
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(events[1]).toMatchObject({
+      type: 'part-loaded',
+      part: 'story/0001-start.sty',
+      loaded: ['story/0001-start.sty'],
+    })
+    expect(events[1].bytes).toBeLessThan(progressive.length - 30_000)
+    const loads = events.filter((e) => e.type === 'part-loading' || e.type === 'part-loaded').slice(2)
+    expect(loads.map((e) => `${e.type} ${e.part}`)).toEqual([
+      'part-loading story/0002-next.sty',
+      'part-loaded story/0002-next.sty',
+    ])
+    expect(loads[1].bytes).toBeGreaterThan(30_000)
+    const texts = events.filter((e) => e.type === 'block').map((e) => e.block?.text ?? e.text)
+    expect(JSON.stringify(texts)).toContain('The hall is dark.')
   })
 
   it('a missing file is an I/O error; http:// is for loopback hosts only, named without credentials', async () => {

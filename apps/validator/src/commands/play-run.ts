@@ -7,14 +7,20 @@
  * reader refuses the package (a fatal problem), and the exit code is 1 when there was an error.
  */
 import { type Diagnostic, hasErrors, parseReadingStateText, parseSessionText } from '@spkg/manifest'
-import type { StorySource } from '@spkg/reader'
+import { isProgressivePackage, type SpkgPackage, type StorySource } from '@spkg/reader'
 import { serializeReadingState } from '@spkg/state'
 import { createStoryRun, parseStory, resumeStoryRun, type StoryEvent, type StoryRun } from '@spkg/story'
-import { type CliIO, type CommandContext, EXIT, type ExitCode, UsageError } from '../cli-types'
-import { classifyInput, fetchUrlPackage, readInput, resolvePath, writeOutputAtomic } from '../io'
+import { type CliIO, type CommandContext, EXIT, type ExitCode, IOFailure, UsageError } from '../cli-types'
+import { checkPackageUrl, classifyInput, readInput, resolvePath, writeOutputAtomic } from '../io'
 import { type ChooseItem, describeChoices, parseChooseList } from '../play/choose-list'
 import { createLineReader } from '../play/line-reader'
-import { type LoadedStory, type LoadStoryOptions, loadStory, loadStoryBytes } from '../play/load-story'
+import {
+  type LoadedStory,
+  type LoadStoryOptions,
+  loadStory,
+  loadStoryBytes,
+  loadStoryUrl,
+} from '../play/load-story'
 import {
   type CatalogueOption,
   type CatalogueSection,
@@ -110,19 +116,35 @@ export async function run({ values, positionals, io }: CommandContext): Promise<
       ? await loadStoryBytes(got.bytes, got.diagnostics, loadOptions)
       : { diagnostics: got.diagnostics }
   } else if (input.kind === 'url') {
-    const shown = input.url.replace(/[?#].*$/, '').replace(/\/\/[^/@]*@/, '//')
-    if (format === 'json')
-      io.stdout.write(`${JSON.stringify({ type: 'part-loading', part: null, url: shown })}\n`)
-    const got = await fetchUrlPackage(io, input.url)
-    if ('refused' in got) loaded = { diagnostics: [got.refused] }
-    else {
-      // Not progressive yet: the whole package is one load (`part: null`).
-      if (format === 'json')
-        io.stdout.write(
-          `${JSON.stringify({ type: 'part-loaded', part: null, bytes: got.bytesFetched, requests: got.requests, ranged: got.ranged })}\n`,
-        )
-      loaded = await loadStoryBytes(got.bytes, [], loadOptions)
-    }
+    const shown = checkPackageUrl(input.url)
+    let bytes = 0
+    const json = (o: object) => format === 'json' && io.stdout.write(`${JSON.stringify(o)}\n`)
+    json({ type: 'part-loading', part: null, url: shown })
+    loaded = await loadStoryUrl(input.url, {
+      ...loadOptions,
+      onBytes: (n) => {
+        bytes += n
+      },
+    })
+    const failed = loaded.package ? undefined : loaded.diagnostics.find((d) => REMOTE_FAILURES.has(d.code))
+    if (failed) throw new IOFailure(`cannot read '${shown}': ${failed.message}`)
+    const pkg = loaded.package
+    // What the open fetched: the whole package, or (progressive) the entry and preloaded parts.
+    json({
+      type: 'part-loaded',
+      part: pkg?.entry ?? null,
+      bytes,
+      ...(pkg ? { loaded: loadedParts(pkg) } : {}),
+    })
+    if (pkg && isProgressivePackage(pkg))
+      pkg.onPartLoad((e) =>
+        json({
+          type: e.type,
+          part: e.part,
+          ...(e.bytes !== undefined ? { bytes: e.bytes } : {}),
+          ...(e.diagnostic ? { code: e.diagnostic.code } : {}),
+        }),
+      )
   } else loaded = await loadStory(resolvePath(io, target), loadOptions)
   try {
     return await playLoaded(loaded, target, format, { values, io, seed, walks, maxChoices, answers })
@@ -130,6 +152,12 @@ export async function run({ values, positionals, io }: CommandContext): Promise<
     loaded.package?.close()
   }
 }
+
+/** A package URL's download failures: an I/O error (exit 2), as a file that cannot be read. */
+const REMOTE_FAILURES = new Set(['pkg/fetch-failed', 'pkg/remote-changed'])
+
+/** The parts present after the open: all of them, or a progressive package's loaded ones. */
+const loadedParts = (pkg: SpkgPackage) => (isProgressivePackage(pkg) ? [...pkg.loadedParts] : pkg.parts)
 
 async function playLoaded(
   loaded: LoadedStory,
@@ -212,7 +240,11 @@ async function playLoaded(
   // A finding reported before play (a parse error, a gate to a missing part) is not repeated when
   // the run meets it.
   const reported = new Set(found.map(findingKey))
+  const remote = loaded.package && isProgressivePackage(loaded.package) ? loaded.package : undefined
   const emit = (event: StoryEvent) => {
+    // The 80% rule: a progressive package prefetches the next part as the reader nears the end of this one.
+    const at = remote ? storyRun.progress : undefined
+    if (at) remote!.progress(at.part, at.fraction)
     if (event.type === 'diagnostic' && reported.has(findingKey(event.diagnostic))) return
     if (format === 'json') {
       io.stdout.write(`${JSON.stringify(eventToJson(event))}\n`)

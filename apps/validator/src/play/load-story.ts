@@ -17,9 +17,11 @@ import { stat } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import type { Diagnostic, JsonValue } from '@spkg/manifest'
 import {
+  isProgressivePackage,
   type OpenOptions,
   openPackage,
   openPackageFile,
+  openPackageUrl,
   type SpkgPackage,
   type StorySource,
 } from '@spkg/reader/node'
@@ -125,6 +127,30 @@ export async function loadStoryBytes(
   options: LoadStoryOptions = {},
 ): Promise<LoadedStory> {
   return finishLoad(await openPackage(bytes, openOptions(options)), before, options)
+}
+
+/**
+ * Loads a story from a package URL as a reader does (`openPackageUrl`: HTTP ranges, and
+ * progressively when the manifest says `loading: 'progressive'`). A progressive package skips the
+ * story checks across parts (they would fetch every part); its parts arrive as the story enters
+ * them. `onBytes` counts the bytes received. Never throws on bad input.
+ */
+export async function loadStoryUrl(
+  url: string,
+  options: LoadStoryOptions & { onBytes?: (bytes: number) => void } = {},
+): Promise<LoadedStory> {
+  const opened = await openPackageUrl(url, {
+    ...openOptions(options),
+    ...(options.onBytes ? { onBytes: options.onBytes } : {}),
+  })
+  if (!opened.ok || !isProgressivePackage(opened.package)) return finishLoad(opened, [], options)
+  const pkg = opened.package
+  const source = pkg.storySource()
+  return {
+    package: pkg,
+    source: options.session ? { ...source, session: options.session } : source,
+    diagnostics: [...opened.diagnostics],
+  }
 }
 
 async function finishLoad(
