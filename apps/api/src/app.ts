@@ -35,6 +35,7 @@ import {
   refuseWhileClosing,
 } from './errors'
 import { inputRules } from './input'
+import { metricsPlugin } from './metrics/index'
 import { type PublishingDeps, registerPublishing } from './publishing/index'
 import { type RateLimitPluginOptions, rateLimitPlugin } from './rate-limit/index'
 import { catalogRoutes } from './routes/catalog'
@@ -217,6 +218,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   }
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
+  })
+  // Prometheus metrics (src/metrics): every answer counted and timed by route pattern; served on METRICS_PORT only.
+  await app.register(metricsPlugin, {
+    db,
+    redisStatus: () => (app.hasDecorator('rateLimitRedisStatus') ? app.rateLimitRedisStatus() : undefined),
   })
 
   // CORS first (preflights and 401 answers carry CORS headers), then authentication, then throttling

@@ -18,6 +18,7 @@ import { buildApp, loggerOptions } from './app'
 import { type Config, ConfigError, loadConfig, TIMEOUT_DEFAULTS } from './config'
 import { DbStartError } from './db/index'
 import type { StartedDevIdp } from './dev-idp/index'
+import { listenMetrics } from './metrics/index'
 
 /** How long a graceful shutdown may take by default before the process exits anyway (`SHUTDOWN_TIMEOUT_MS`). */
 export const SHUTDOWN_TIMEOUT_MS = TIMEOUT_DEFAULTS.shutdownMs
@@ -100,6 +101,12 @@ export async function startServer(
     process.stderr.write(`${devIdpModule.devIdpInstructions(idp)}\n`)
   }
   beforeListen?.(app)
+  if (config.metricsPort !== undefined) {
+    await listenMetrics(app, { host: config.host, port: config.metricsPort }).catch(async (err: unknown) => {
+      await app.close()
+      throw err
+    })
+  }
   await app.listen({ host: config.host, port: config.port })
   if (config.seedExamples) await seedCatalog(app)
   app.log.info(

@@ -92,6 +92,8 @@ declare module 'fastify' {
      * handler (`preHandler`). Use one such hook per handler: two with the same `id` would count twice in Redis.
      */
     throttleHook(setting?: ThrottleName | readonly ThrottleTier[], id?: string): onRequestHookHandler
+    /** ioredis `status` of the limiter's Redis client (`ready` when usable); undefined without Redis (metrics). */
+    rateLimitRedisStatus(): string | undefined
   }
 }
 
@@ -249,6 +251,8 @@ async function limits(app: FastifyInstance, opts: RateLimitPluginOptions): Promi
     return setting
   }
 
+  const statusOf = redis
+  app.decorate('rateLimitRedisStatus', () => statusOf?.status)
   app.decorate('throttleHook', (setting?: ThrottleName | readonly ThrottleTier[], id = 'not-found') =>
     makeHook(tiersOf(setting), id),
   )
