@@ -21,6 +21,8 @@ export type {
 } from './ast.ts'
 export type { CheckStoryInput } from './check/check-story.ts'
 export { checkStory } from './check/check-story.ts'
+export type { MinifyOptions, MinifyResult, NamesMap, StoryFile } from './minify/minify-story.ts'
+export { MinifyError, minifyStory, unminifyStory } from './minify/minify-story.ts'
 export { parseModule } from './parse/parse-module.ts'
 export type { ParseOptions, ParseResult } from './parse/parse-story.ts'
 export { parseStory } from './parse/parse-story.ts'
