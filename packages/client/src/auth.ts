@@ -17,6 +17,13 @@ export interface TokenSet {
   expiresAt: number
 }
 
+/** Where the session is kept: `sessionStorage`, or anything with its three methods. */
+export interface SessionStore {
+  getItem(key: string): string | null
+  setItem(key: string, value: string): void
+  removeItem(key: string): void
+}
+
 /** Options of {@link createAuth}. */
 export interface AuthOptions {
   /** The identity provider's issuer URL. */
@@ -30,7 +37,7 @@ export interface AuthOptions {
   /** Extra authorisation parameters (`resource`, `audience`, ...). */
   extraParams?: Record<string, string>
   /** Session storage. @default globalThis.sessionStorage */
-  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>
+  storage?: SessionStore
   /** Goes to the provider's login page. @default location.assign */
   navigate?: (url: string) => void
   /** The current page address (to recognise the callback page). @default location.href */
@@ -80,7 +87,7 @@ type Locks = { request<T>(name: string, cb: () => Promise<T>): Promise<T> }
 /** Creates a sign-in session. */
 export function createAuth(options: AuthOptions): Auth {
   const g = globalThis as unknown as {
-    sessionStorage?: Storage
+    sessionStorage?: SessionStore
     location?: { assign(u: string): void; href: string }
     navigator?: { locks?: Locks }
     BroadcastChannel?: typeof BroadcastChannel

@@ -124,7 +124,7 @@ function asErrorBody(json: unknown): ErrorBody | undefined {
 
 function browserToken(): string | undefined {
   try {
-    const store = (globalThis as { sessionStorage?: Storage }).sessionStorage
+    const store = (globalThis as { sessionStorage?: { getItem(k: string): string | null } }).sessionStorage
     return store?.getItem(TOKEN_STORAGE_KEY) ?? undefined
   } catch {
     return undefined
