@@ -1,39 +1,17 @@
 /**
- * Downloads of a package URL under the size bound: over HTTP ranges where the server serves them
- * ({@link fetchPackageBytes}, through `remote/range-source.ts`), or one plain GET
- * ({@link fetchBytes}). The status, the declared length and the bytes that really arrive are all
- * checked, and nothing beyond the bound is buffered.
+ * One plain GET of a package URL under the size bound ({@link fetchBytes}; `openPackageUrl` reads
+ * over HTTP ranges through `remote/`), and the range client's failures as diagnostics. The status,
+ * the declared length and the bytes that really arrive are all checked, and nothing beyond the
+ * bound is buffered.
  */
 import { createDiagnostic, type Diagnostic, isSpkgError } from '@spkg/manifest'
-import { createRangeSource, type RangeSource, type RangeSourceOptions } from '../remote/range-source'
 import { archiveTooLarge, urlLabel } from './input'
-
-/** How a remote package is fetched: the range client's options but the size bound. */
-export type RemoteFetchOptions = Omit<RangeSourceOptions, 'maxBytes'>
 
 /** A range client's failure as the diagnostics of an open (it never throws but on abort). */
 export function remoteFailure(e: unknown, signal?: AbortSignal): Diagnostic[] {
   signal?.throwIfAborted()
   if (!isSpkgError(e)) throw e
   return e.diagnostics.length > 0 ? [...e.diagnostics] : [createDiagnostic(e.code, e.message)]
-}
-
-/**
- * The whole package at `url` over range requests (in 4 MiB chunks, a few at a time), or in one
- * download when the server ignores ranges; with the source it was read through. Never throws but
- * on abort.
- */
-export async function fetchPackageBytes(
-  url: string | URL,
-  maxBytes: number,
-  options: RemoteFetchOptions,
-): Promise<{ bytes?: Uint8Array; source?: RangeSource; diagnostics: Diagnostic[] }> {
-  try {
-    const source = await createRangeSource(url, { ...options, maxBytes })
-    return { bytes: await source.readAll(), source, diagnostics: [] }
-  } catch (e) {
-    return { diagnostics: remoteFailure(e, options.signal) }
-  }
 }
 
 /**
