@@ -12,6 +12,7 @@ import { closeDb, createDb } from '../src/db/index'
 import { listenMetrics } from '../src/metrics/index'
 import { bearer, testAuthPlugin } from './helpers/app'
 import { createTestDb, type TestDb } from './helpers/db'
+import { buildPublishingApp, createStory, storyPackage, upload } from './helpers/publishing'
 
 const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' })
 
@@ -189,4 +190,24 @@ describe('METRICS_PORT', () => {
     )
     expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT: must be at most 65535/)
   })
+})
+
+describe('upload and validation timings of a real upload', () => {
+  it('observes the upload (bytes) and its validation', async () => {
+    const t = await buildPublishingApp()
+    try {
+      await createStory(t.app, 'metrics-inn')
+      const bytes = storyPackage()
+      expect((await upload(t.app, 'metrics-inn', bytes)).statusCode).toBe(201)
+      const bad = await upload(t.app, 'metrics-inn', new TextEncoder().encode('not a zip at all'))
+      expect(bad.statusCode).toBe(422)
+      const text = await t.app.metrics.registry.metrics()
+      expect(sample(text, 'spkg_upload_duration_seconds_count', { outcome: 'ok' })).toBe(2)
+      expect(sample(text, 'spkg_upload_bytes_total', { outcome: 'ok' })).toBe(bytes.byteLength + 16)
+      expect(sample(text, 'spkg_validation_duration_seconds_count', { outcome: 'ok' })).toBe(1)
+      expect(sample(text, 'spkg_validation_duration_seconds_count', { outcome: 'refused' })).toBe(1)
+    } finally {
+      await t.close()
+    }
+  }, 60_000)
 })

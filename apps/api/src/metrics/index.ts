@@ -177,6 +177,31 @@ export function createMetrics(probes: MetricsProbes = {}): ApiMetrics & {
   }
 }
 
+/**
+ * `pool` with every `validate` call timed into `metrics`: outcome `ok` (valid), `refused` (invalid) or `error`
+ * (threw). The other members are the pool's own.
+ */
+export function timedValidations<P extends { validate(job: never): Promise<{ valid: boolean }> }>(
+  pool: P,
+  metrics: Pick<ApiMetrics, 'observeValidation'> | undefined,
+): P {
+  if (!metrics) return pool
+  const timed = Object.create(pool) as P
+  const validate = async (job: Parameters<P['validate']>[0]) => {
+    const started = performance.now()
+    try {
+      const outcome = await pool.validate(job)
+      metrics.observeValidation((performance.now() - started) / 1000, outcome.valid ? 'ok' : 'refused')
+      return outcome
+    } catch (err) {
+      metrics.observeValidation((performance.now() - started) / 1000, 'error')
+      throw err
+    }
+  }
+  Object.defineProperty(timed, 'validate', { value: validate })
+  return timed
+}
+
 /** The route label: the pattern Fastify matched (`/api/stories/:slug`), or `(unmatched)` for a 404 handler answer. */
 function routeOf(request: { routeOptions: { url?: string | undefined } }): string {
   return request.routeOptions.url ?? '(unmatched)'

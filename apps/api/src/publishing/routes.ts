@@ -26,6 +26,7 @@ import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { Db } from '../db/index'
 import { ApiError, errorResponses } from '../errors'
+import { timedValidations } from '../metrics/index'
 import { authenticated, hasRole, userOf, withRole } from '../routes/route-auth'
 import { throttle } from '../routes/throttle'
 import { type FileStorage, packageKey } from '../storage/index'
@@ -108,6 +109,8 @@ const sendInvalid = (reply: FastifyReply, err: PackageInvalidError) =>
 /** The publishing routes (registered by app.ts). */
 export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = async (app, opts) => {
   const { db, storage, pool, settings, publicUrl } = opts
+  // Validation timings for the metrics (src/metrics).
+  const timedPool = timedValidations(pool, app.metrics)
   // Only this plugin's routes take a package body: the stream is handed to the route unread.
   app.addContentTypeParser([...PACKAGE_MEDIA_TYPES], (_request, payload, done) => done(null, payload))
 
@@ -164,20 +167,23 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
           'Only the owner or an administrator may upload versions of this story',
         )
       let upload: Awaited<ReturnType<typeof receiveUpload>>
+      const uploadStarted = performance.now()
       try {
         upload = await receiveUpload(body as Readable, {
           dir: settings.tmpDir,
           maxBytes: settings.maxPackageBytes,
         })
       } catch (err) {
+        app.metrics?.observeUpload((performance.now() - uploadStarted) / 1000, 0, 'refused')
         // The rest of the body is not read: the connection closes after the answer.
         reply.header('connection', 'close')
         throw err
       }
+      app.metrics?.observeUpload((performance.now() - uploadStarted) / 1000, upload.size, 'ok')
       let published: Awaited<ReturnType<typeof publishPackage>>
       try {
         published = await publishPackage(
-          { db, storage, pool, quotaBytes: settings.quotaBytes },
+          { db, storage, pool: timedPool, quotaBytes: settings.quotaBytes },
           story,
           upload,
           user.sub,
