@@ -141,6 +141,31 @@ describe('progressive loading', () => {
     pkg.close()
   })
 
+  it('prefetches the parts a gate or link names, rather than the next in order', async () => {
+    const gated = buildPackage({
+      manifest: { title: 'Gated', loading: 'progressive' },
+      parts: {
+        ...parts,
+        'story/0001-inn.sty': `${parts['story/0001-inn.sty']}\nGo [to the end > 0005-end.sty].\n`,
+      },
+      integrity: true,
+    })
+    const s = await staticServer({ 'g.spkg': gated })
+    try {
+      const r = await openPackageUrl(`${s.base}/g.spkg`)
+      const pkg = r.ok ? (r.package as ProgressivePackage) : undefined
+      const loaded = new Promise<PartLoadEvent>((resolve) =>
+        pkg!.onPartLoad((e) => e.type === 'part-loaded' && resolve(e)),
+      )
+      pkg!.progress('story/0001-inn.sty', 0.9)
+      expect((await loaded).part).toBe('story/0005-end.sty')
+      expect(pkg!.loadedParts.has('story/0002-cellar.sty')).toBe(false)
+      pkg!.close()
+    } finally {
+      await s.close()
+    }
+  })
+
   it('a deferred part that does not match integrity is pkg/integrity-mismatch, and never handed out', async () => {
     // Opened locally, the same bytes are refused at once.
     const local = await openPackage(tampered)

@@ -289,12 +289,24 @@ export async function openRemote(
     const ensure = async (path: string) => {
       if (deferred.has(path)) await loadPart(path)
     }
-    const reachable = (part: string) => {
-      // The parts after the current one in play order, up to the next locked one.
-      const i = order.indexOf(part)
-      const next = order[i + 1]
+    /**
+     * The parts a part's gates (`[[ target ]]`) and links (`[text > target]`) name, resolved as
+     * the engine does (as written, else beside the part); without any, the next part in play order.
+     */
+    const reachable = async (part: string): Promise<string[]> => {
+      const text = await pkg.readText(part)
+      const dir = part.slice(0, part.lastIndexOf('/') + 1)
+      const found = new Set<string>()
+      for (const m of text.matchAll(/\[\[\s*([^\]\s]+)\s*\]\]|\[[^\]\n]*>\s*([^\]\s]+)\s*\]/g)) {
+        const target = (m[1] ?? m[2]!).split(':')[0]!
+        const path = order.includes(target) ? target : `${dir}${target}`
+        if (order.includes(path) && path !== part) found.add(path)
+      }
+      if (found.size > 0) return [...found]
+      const next = order[order.indexOf(part) + 1]
       return next === undefined ? [] : [next]
     }
+    const reach = new Map<string, Promise<string[]>>()
     return {
       ...pkg,
       progressive: true,
@@ -324,9 +336,20 @@ export async function openRemote(
         unlocked.add(part)
       },
       progress(part, fraction) {
-        if (fraction < LIMITS.progressivePrefetchAt) return
-        for (const next of reachable(part))
-          if (!locked.has(next) || unlocked.has(next)) loadPart(next).catch(() => {})
+        if (fraction < LIMITS.progressivePrefetchAt || !order.includes(part)) return
+        let targets = reach.get(part)
+        if (!targets) {
+          targets = reachable(part)
+          reach.set(part, targets)
+          targets.catch(() => reach.delete(part))
+        }
+        targets.then(
+          (parts) => {
+            for (const next of parts)
+              if (!locked.has(next) || unlocked.has(next)) loadPart(next).catch(() => {})
+          },
+          () => {},
+        )
       },
       onPartLoad(listener) {
         listeners.add(listener)
