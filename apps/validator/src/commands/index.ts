@@ -13,6 +13,7 @@ import { map } from './map'
 import { pack } from './pack'
 import { play } from './play'
 import { sign } from './sign'
+import { unminify } from './unminify'
 import { update } from './update'
 import { validate } from './validate'
 import { verify } from './verify'
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   inspect,
   play,
   map,
+  unminify,
   update,
   manifestCheck,
   manifestNormalize,

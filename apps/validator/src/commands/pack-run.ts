@@ -25,13 +25,17 @@ export async function runPack({ values, positionals, io }: CommandContext): Prom
   const { toStdout, say } = messageStream(io, out, '<file.spkg>')
   const progress = createProgress(io, !quiet)
   const input = await classifyInput(io, folder)
-  const packed =
+  let packed =
     input.kind === 'repository'
       ? await packRepository(io, input.url, { progress, hostNamespaces })
       : await packFolder(resolvePath(io, folder), folder, {
           exclude: toStdout ? [] : [resolvePath(io, out)],
           progress,
         })
+  if (values.minify === true && packed.bytes) {
+    const { minifyPacked } = await import('./minify-pack')
+    packed = minifyPacked(packed)
+  }
   let diagnostics = packed.diagnostics
   if (packed.bytes) {
     progress.update('validating the package')

@@ -1,0 +1,72 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: story sources use ${} interpolation
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { unzipSync } from 'fflate'
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../../test/helpers/cli'
+import { freshDir, writeTree } from '../../test/helpers/tree'
+
+const INN = resolve(__dirname, '../../../../examples/crooked-inn')
+const text = (b: Uint8Array | undefined) => new TextDecoder().decode(b)
+
+/** The event stream of `spkg play --format json`, diagnostics by code only. */
+async function play(cwd: string, story: string, choose: string): Promise<string> {
+  const r = await runCli(['play', story, '--choose', choose, '--format', 'json', '--seed', '5'], { cwd })
+  return r.stdout
+}
+
+describe('spkg pack --minify and spkg unminify', () => {
+  it('packs minified with build and names map, plays the same, signs, and unminifies', async () => {
+    const cwd = freshDir()
+    const p = await runCli(['pack', INN, '-o', 'min.spkg', '--minify', '-q'], { cwd })
+    expect(p.code).toBe(0)
+    expect((await runCli(['pack', INN, '-o', 'full.spkg', '-q'], { cwd })).code).toBe(0)
+    const files = unzipSync(readFileSync(join(cwd, 'min.spkg')))
+    const manifest = JSON.parse(text(files['manifest.json']))
+    expect(manifest.build).toEqual({ minified: true, names_map: 'META-PKG/names.json' })
+    const names = JSON.parse(text(files['META-PKG/names.json']))
+    expect(Object.values(names.variables).sort()).toEqual(['gold', 'wolves'])
+    expect(text(files['story/0003-forest.sty'])).not.toContain('${wolves}')
+    expect(readFileSync(join(cwd, 'min.spkg')).length).toBeLessThan(
+      readFileSync(join(cwd, 'full.spkg')).length + 400,
+    )
+    expect((await runCli(['validate', 'min.spkg'], { cwd })).code).toBe(0)
+    for (const choose of ['1', '>story/0003-forest.sty:edge,1', '>story/0003-forest.sty,1'])
+      expect(await play(cwd, 'min.spkg', choose)).toBe(await play(cwd, 'full.spkg', choose))
+    const walkMin = await runCli(['play', 'min.spkg', '--random-walk', '20', '--format', 'json'], { cwd })
+    const walkFull = await runCli(['play', 'full.spkg', '--random-walk', '20', '--format', 'json'], { cwd })
+    expect(walkMin.stdout.replaceAll('min.spkg', 'X')).toBe(walkFull.stdout.replaceAll('full.spkg', 'X'))
+    // The names map is signed like any file.
+    expect((await runCli(['keygen', '-o', 'author'], { cwd })).code).toBe(0)
+    expect(
+      (await runCli(['sign', 'min.spkg', '--key', 'author.sec', '-o', 'signed.spkg'], { cwd })).code,
+    ).toBe(0)
+    const checksum = text(unzipSync(readFileSync(join(cwd, 'signed.spkg')))['META-PKG/checksum.sha256'])
+    expect(checksum).toMatch(/ {1,2}\*?META-PKG\/names\.json\n/)
+    // Unminify: the author's names back, plays as the original.
+    const u = await runCli(['unminify', 'signed.spkg', '-o', 'src'], { cwd })
+    expect(u.code).toBe(0)
+    const forest = readFileSync(join(cwd, 'src/story/0003-forest.sty'), 'utf8')
+    expect(forest).toContain('{set wolves = 2}')
+    expect(forest).toContain('${wolves} wolves watch you. You have ${gold} coins.')
+    const restored = JSON.parse(readFileSync(join(cwd, 'src/manifest.json'), 'utf8'))
+    expect(restored.build).toBeUndefined()
+    expect(await play(cwd, 'src', '1')).toBe(await play(cwd, INN, '1'))
+    // Never over an existing folder.
+    const again = await runCli(['unminify', 'signed.spkg', '-o', 'src'], { cwd })
+    expect(again.code).toBe(2)
+    expect(again.stderr).toMatch(/'src' exists and is not empty/)
+  })
+
+  it('refuses a package that is not minified, and a story it cannot minify, writing nothing', async () => {
+    const cwd = freshDir()
+    expect((await runCli(['pack', INN, '-o', 'full.spkg', '-q'], { cwd })).code).toBe(0)
+    const r = await runCli(['unminify', 'full.spkg', '-o', 'out'], { cwd })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/no names map.*minify\/bad-names-map/)
+    writeTree(join(cwd, 'bad'), { 'story/0001-a.sty': '{set = 1}\nText.\n' })
+    const b = await runCli(['pack', 'bad', '-o', 'bad.spkg', '--minify', '--allow-errors'], { cwd })
+    expect(b.code).toBe(2)
+    expect(b.stderr).toMatch(/cannot minify \(minify\/invalid-story\).*nothing was written/)
+  })
+})
