@@ -1,7 +1,7 @@
 /**
  * The platform pieces behind the safe reader: inflater, CRC-32 and SHA-256. The main entry
- * uses its own bounded JavaScript inflater (and `DecompressionStream` for large entries in browsers) and WebCrypto (and a
- * synchronous SHA-256 for small files where WebCrypto's per-call cost dominates);
+ * uses its own bounded JavaScript inflater (and `DecompressionStream` for large entries in browsers) and WebCrypto (and,
+ * in Node, its native synchronous SHA-256 for small files, where WebCrypto's per-call cost dominates);
  * `@spkg/reader/node` swaps in node:zlib and node:crypto.
  */
 import { crc32 } from './crc32'
@@ -9,7 +9,6 @@ import { createWebInflater } from './inflate'
 import { hasDeflateRawStream, inflateRawStream } from './inflate-stream'
 import type { Inflater } from './inflate-types'
 import { isUtf8Wasm } from './inflate-wasm'
-import { sha256Hex } from './sha256'
 import { isUtf8 } from './utf8'
 
 /** Platform primitives the reader needs. */
@@ -47,7 +46,11 @@ export async function webSha256Hex(data: Uint8Array): Promise<string> {
 export interface WebBackendOptions {
   /** Compressed size (bytes) from which `DecompressionStream` inflates; `Infinity`: never. */
   streamFrom: number
-  /** Files smaller than this (bytes) are hashed by the synchronous SHA-256, larger by WebCrypto. */
+  /**
+   * Files smaller than this (bytes) are hashed synchronously, larger by WebCrypto. The synchronous
+   * hash is Node's native one (`process.getBuiltinModule('node:crypto')`); where there is none (a
+   * browser) every file goes to WebCrypto.
+   */
   jsHashBelow: number
   /**
    * Inflate the entries that do not go to the stream with the WebAssembly build of the bounded
@@ -63,7 +66,7 @@ export interface WebBackendOptions {
  * against the JavaScript inflater from about 1 KiB compressed; it also takes the entries too large
  * for the module. Node's stream is built on JavaScript web streams and lost at every size, so
  * there it is never used.
- * WebCrypto is cheap per call in Chromium but not in Node, where small files hash faster in JS.
+ * WebCrypto is cheap per call in Chromium but not in Node, where small files hash faster synchronously.
  */
 export function defaultWebOptions(
   platform: { node: boolean; stream: boolean } = { node: isNode(), stream: hasDeflateRawStream() },
@@ -101,15 +104,40 @@ export function createWebBackend(options?: WebBackendOptions): ReaderBackend {
     crc32,
     sha256Hex: (data) => {
       jsHashBelow ??= defaultJsHashBelow()
-      return data.length < jsHashBelow ? sha256Hex(data) : webSha256Hex(data)
+      if (data.length < jsHashBelow) {
+        syncSha256Hex ??= nodeSha256Hex() ?? null
+        if (syncSha256Hex) return syncSha256Hex(data)
+      }
+      return webSha256Hex(data)
     },
     // In the WebAssembly module once it is loaded (the JavaScript check's first runs are slow).
     isUtf8: (data) => (wasm !== false ? isUtf8Wasm(data) : undefined) ?? isUtf8(data),
   }
 }
 
+/** Node's synchronous SHA-256, once looked up; `null` where there is none. */
+let syncSha256Hex: ((data: Uint8Array) => string) | null | undefined
+
+interface NodeCrypto {
+  createHash(algorithm: 'sha256'): { update(data: Uint8Array): { digest(encoding: 'hex'): string } }
+}
+
 /**
- * The isomorphic backend: the bounded JavaScript inflater or DecompressionStream, a slicing-by-8 CRC-32, WebCrypto or JS
- * SHA-256, and a UTF-8 check that reads ASCII text without decoding it.
+ * Node's native SHA-256, reached through `process.getBuiltinModule` (Node 20.16+) rather than an
+ * import, so that browser bundles carry neither `node:crypto` nor a JavaScript SHA-256 (2 KB
+ * minified, which a browser never ran: WebCrypto is cheap per call there). Faster than the
+ * JavaScript SHA-256 it replaces at every size (warm, 2-core machine at load 13: 1.3 against
+ * 4.6 µs for 200 bytes, 6 against 31 µs for 2 KB, 30 against 227 µs for 15 KB).
+ */
+function nodeSha256Hex(): ((data: Uint8Array) => string) | undefined {
+  const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+  const crypto = p?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined
+  if (typeof crypto?.createHash !== 'function') return undefined
+  return (data) => crypto.createHash('sha256').update(data).digest('hex')
+}
+
+/**
+ * The isomorphic backend: the bounded JavaScript inflater or DecompressionStream, a slicing-by-8 CRC-32, WebCrypto or
+ * Node's synchronous SHA-256, and a UTF-8 check that reads ASCII text without decoding it.
  */
 export const webBackend: ReaderBackend = createWebBackend()
