@@ -192,16 +192,22 @@ export async function openRemote(
     if (deferred.size === 0) return whole()
     // Everything but the deferred parts' data; of those, the local header (and data descriptor).
     await fill(entries.filter((e) => !deferred.has(e.name)).map((e) => spans.get(e.name)!))
-    const headers = entries.filter((e) => deferred.has(e.name)).map((e) => e.localHeaderOffset)
-    await fill(headers.map((at) => [at, Math.min(at + 30, size)]))
+    // One read per deferred header: the fixed 30 bytes, the name and room for a usual extra field.
+    const guess = (e: ZipEntry) => {
+      const [at, end] = spans.get(e.name)!
+      return [at, Math.min(at + 30 + new TextEncoder().encode(e.name).length + 64, end)] as [number, number]
+    }
+    const deferredEntries = entries.filter((e) => deferred.has(e.name))
+    await fill(deferredEntries.map(guess))
     const second: Array<[number, number]> = []
-    for (const e of entries.filter((x) => deferred.has(x.name))) {
+    for (const e of deferredEntries) {
       const at = e.localHeaderOffset
       const view = new DataView(bytes.buffer, bytes.byteOffset + at, Math.min(30, size - at))
       if (view.byteLength < 30) return whole()
       const dataStart = at + 30 + view.getUint16(26, true) + view.getUint16(28, true)
       const [, end] = spans.get(e.name)!
-      second.push([at + 30, Math.min(dataStart, end)])
+      // A longer extra field than guessed: the rest of the header in a second read.
+      if (dataStart > guess(e)[1]) second.push([guess(e)[1], Math.min(dataStart, end)])
       if (e.flags & 8) second.push([Math.min(dataStart + e.compressedSize, end), end])
     }
     await fill(second)

@@ -92,7 +92,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('progressive loading in Chromium', (
       return gets.some((q) => {
         const m = /^bytes=(\d*)-(\d*)$/.exec(q.range!)!
         const [a, b] = m[1] ? [Number(m[1]), Number(m[2]) + 1] : [pkg.length - Number(m[2]), pkg.length]
-        return a < e && b > s
+        // The read of a deferred part's local header may take up to 64 bytes past it: not the part.
+        return a < e && b > s + 64
       })
     }
     expect(names.filter(touched)).toEqual(['story/0001-inn.sty', 'story/0002-cellar.sty'])
