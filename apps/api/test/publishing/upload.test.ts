@@ -2,7 +2,7 @@
  * POST /api/stories/:slug/versions and GET /api/stories/:slug/versions (issue 18), on the test database
  * (PGlite, or PostgreSQL when DATABASE_URL is set) with the filesystem storage.
  */
-import { buildArchive, deflateBomb } from '@spkg/test-utils'
+import { buildArchive, buildPackage, deflateBomb } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { packageKey } from '../../src/storage/index'
 import {
@@ -162,5 +162,36 @@ describe('uploading a package version', () => {
     const list = await t.app.inject({ url: '/api/stories/race-inn/versions', headers: bearer('alice') })
     expect(list.json().items).toHaveLength(1)
     expect(await filesIn(t.uploadsDir)).toEqual([])
+  })
+})
+
+const remove = (slug: string) =>
+  t.app.inject({ method: 'DELETE', url: `/api/stories/${slug}`, headers: bearer('alice', 'creator') })
+
+/** A package with its own cover bytes. */
+const withCover = (id: string, title: string, cover: string) =>
+  buildPackage({
+    manifest: { id, title, version: '1.0.0', cover: 'assets/cover.svg' },
+    parts: { 'story/0001-inn.sty': 'Hello.\n' },
+    assets: { 'assets/cover.svg': cover },
+  })
+
+describe('deleting a story with versions', () => {
+  it('removes its package and cover after the commit, but keeps a cover another version still uses', async () => {
+    const count = async (dir: string) => (await filesIn(`${t.filesDir}/${dir}`)).length
+    const [packages, covers] = [await count('packages'), await count('covers')]
+    const shared = '<svg xmlns="http://www.w3.org/2000/svg" id="shared"/>'
+    for (const [slug, id] of [
+      ['gone-inn', '77777777-3333-4444-8555-666666666661'],
+      ['kept-inn', '77777777-3333-4444-8555-666666666662'],
+    ] as const) {
+      await createStory(t.app, slug)
+      expect((await upload(t.app, slug, withCover(id, slug, shared))).statusCode).toBe(201)
+    }
+    expect([await count('packages'), await count('covers')]).toEqual([packages + 2, covers + 1])
+    expect((await remove('gone-inn')).statusCode).toBe(204)
+    expect([await count('packages'), await count('covers')]).toEqual([packages + 1, covers + 1])
+    expect((await remove('kept-inn')).statusCode).toBe(204)
+    expect([await count('packages'), await count('covers')]).toEqual([packages, covers])
   })
 })
