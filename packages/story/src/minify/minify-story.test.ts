@@ -162,7 +162,7 @@ describe('minifyStory', () => {
     },
   )
 
-  it('keeps names it is told to keep, locals, module constants, functions and parameters', () => {
+  it('renames module functions and constants too; keeps kept names, locals and parameters', () => {
     const { files, names } = minifyStory(
       [
         {
@@ -173,12 +173,15 @@ describe('minifyStory', () => {
       ],
       { keep: ['player'] },
     )
-    expect(Object.values(names.variables)).toEqual(['score'])
-    const short = Object.keys(names.variables)[0]!
+    expect(names).toEqual({ version: 1, variables: { a: 'score' }, functions: { b: 'limit', c: 'twice' } })
     expect(files[0]!.text).toBe(
-      `{use lib}\n{set player = 1}\n{set ${short} = 2}\n# A\n{local tries = 0}\n\${twice(${short})} \${limit} \${tries} \${player}\n`,
+      '{use lib}\n{set player = 1}\n{set a = 2}\n# A\n{local tries = 0}\n${c(a)} ${b} ${tries} ${player}\n',
     )
-    expect(files[1]!.text).toBe(`{const limit = 3}\n{fn twice(n) = n * 2 + ${short}}\n`)
+    expect(files[1]!.text).toBe('{const b = 3}\n{fn c(n) = n * 2 + a}\n')
+    expect(unminifyStory(files, names).map((f) => f.text)).toEqual([
+      '{use lib}\n{set player = 1}\n{set score = 2}\n# A\n{local tries = 0}\n${twice(score)} ${limit} ${tries} ${player}\n',
+      '{const limit = 3}\n{fn twice(n) = n * 2 + score}\n',
+    ])
   })
 
   it('refuses a story with errors and a names map that is not one, with stable codes', () => {

@@ -1,15 +1,16 @@
 /**
  * Minification of story sources (issue 21, first piece): comment lines go, runs of blank lines
  * become one, trailing spaces go, and story variables (the names some `{set}` assigns) get short
- * names, recorded in a names map so that {@link unminifyStory} restores them. Never renamed: part
- * and module file names, ids (headings, anchors, groups, options: they are state keys and link
- * targets), module constants, functions, parameters and passages, locals, built-ins, and any name
+ * names, and so do module functions, constants and passages, recorded in a names map so that
+ * {@link unminifyStory} restores them. Never renamed: part and module file names, ids (headings,
+ * anchors, groups, options: they are state keys and link targets), parameters, locals, built-ins,
+ * extern and `{call}` names, and any name
  * in `keep` (the keys of `session.json`). Lossless by construction and by check: the result is
  * parsed again and must give the same syntax tree, names mapped, or the minifier refuses
  * (`minify/unsafe`) rather than change the story.
  */
 import type { Expr, Inline, ModuleAst, Node, PartAst, Pos, SetStmt } from '../ast.ts'
-import { BUILTINS } from '../builtins.ts'
+import { BUILTINS, REF_BUILTINS } from '../builtins.ts'
 import { KEYWORDS } from '../parse/expression.ts'
 import { parseModule } from '../parse/parse-module.ts'
 import { parseStory } from '../parse/parse-story.ts'
@@ -23,7 +24,10 @@ export interface StoryFile {
 /** The names map (`META-PKG/names.json`): short name → original name, per kind. */
 export interface NamesMap {
   version: 1
+  /** Story variables (the only names a reading state holds). */
   variables: Record<string, string>
+  /** Module functions, constants and passages. */
+  functions?: Record<string, string>
 }
 
 /** What {@link minifyStory} returns. */
@@ -76,6 +80,8 @@ function parse(file: StoryFile): Parsed {
 /** Collects the variable names a file assigns and reads, and the names that must not change. */
 class Collector {
   readonly assigned = new Set<string>()
+  /** Module functions, constants and passages, defined or used. */
+  readonly defs = new Set<string>()
   readonly fixed = new Set<string>()
   readonly occurrences: Occurrence[] = []
 
@@ -95,7 +101,8 @@ class Collector {
         this.expr(e.b)
         break
       case 'call':
-        this.fixed.add(e.callee)
+        if (e.callee.includes('.')) this.fixed.add(e.callee)
+        else this.occurrences.push({ pos: e.pos, name: e.callee })
         for (const a of e.args) this.expr(a)
         break
       case 'index':
@@ -108,6 +115,11 @@ class Collector {
       default:
         break
     }
+  }
+
+  def(name: string, pos: Pos): void {
+    this.defs.add(name)
+    this.occurrences.push({ pos, name })
   }
 
   set(s: SetStmt): void {
@@ -162,7 +174,7 @@ class Collector {
           this.nodes(n.otherwise)
           break
         case 'insert':
-          this.fixed.add(n.name)
+          this.occurrences.push({ pos: n.namePos, name: n.name })
           for (const a of n.args) this.expr(a)
           break
         case 'call':
@@ -184,16 +196,16 @@ class Collector {
     }
     for (const s of ast.defaults) this.set(s)
     for (const c of ast.consts) {
-      this.fixed.add(c.name)
+      this.def(c.name, c.namePos)
       this.expr(c.e)
     }
     for (const f of ast.fns) {
-      this.fixed.add(f.name)
+      this.def(f.name, f.namePos)
       for (const p of f.params) this.fixed.add(p)
       this.expr(f.e)
     }
     for (const p of ast.passages) {
-      this.fixed.add(p.name)
+      this.def(p.name, p.namePos)
       for (const q of p.params) this.fixed.add(q)
       this.nodes(p.body)
     }
@@ -269,7 +281,7 @@ function shape(ast: PartAst | ModuleAst, rename: ReadonlyMap<string, string>): s
   return JSON.stringify(ast, (k, v) => {
     if (k === 'pos' || k === 'namePos' || k === 'targetPos' || k === 'pathPos' || k === 'file')
       return undefined
-    if ((k === 'name' || k === 'names') && typeof v === 'string') return rename.get(v) ?? v
+    if ((k === 'name' || k === 'callee') && typeof v === 'string') return rename.get(v) ?? v
     return v
   })
 }
@@ -313,14 +325,18 @@ export function minifyStory(files: readonly StoryFile[], options: MinifyOptions 
   const fixed = new Set<string>(options.keep ?? [])
   const used = new Set<string>()
   const assigned = new Set<string>()
+  const defs = new Set<string>()
   for (const c of collectors) {
     for (const n of c.fixed) fixed.add(n)
     for (const n of c.assigned) assigned.add(n)
+    for (const n of c.defs) defs.add(n)
     for (const o of c.occurrences) used.add(o.name)
   }
-  const renamable = [...assigned].filter((n) => !fixed.has(n) && !BUILTINS.has(n)).sort()
+  const ok = (n: string) => !fixed.has(n) && !BUILTINS.has(n) && !REF_BUILTINS.has(n)
+  const renamable = [...assigned].filter(ok).sort()
+  const renamableDefs = [...defs].filter((n) => ok(n) && !assigned.has(n)).sort()
   // Short names avoid every name written anywhere (renamed or not), so no two variables can meet.
-  const taken = new Set([...fixed, ...used, ...assigned])
+  const taken = new Set([...fixed, ...used, ...assigned, ...defs])
   const gen = shortNames(taken)
   const rename = new Map<string, string>()
   const variables: Record<string, string> = {}
@@ -329,7 +345,14 @@ export function minifyStory(files: readonly StoryFile[], options: MinifyOptions 
     rename.set(n, s)
     variables[s] = n
   }
-  return { files: renameFiles(parsed, collectors, rename, true), names: { version: 1, variables } }
+  const functions: Record<string, string> = {}
+  for (const n of renamableDefs) {
+    const s = gen.next().value as string
+    rename.set(n, s)
+    functions[s] = n
+  }
+  const names: NamesMap = { version: 1, variables, ...(renamableDefs.length ? { functions } : {}) }
+  return { files: renameFiles(parsed, collectors, rename, true), names }
 }
 
 /**
@@ -347,13 +370,17 @@ export function unminifyStory(files: readonly StoryFile[], names: NamesMap): Sto
     names.version !== 1 ||
     typeof names.variables !== 'object' ||
     names.variables === null ||
-    Object.values(names.variables).some((v) => typeof v !== 'string')
+    Object.values(names.variables).some((v) => typeof v !== 'string') ||
+    (names.functions !== undefined &&
+      (typeof names.functions !== 'object' ||
+        names.functions === null ||
+        Object.values(names.functions).some((v) => typeof v !== 'string')))
   )
     throw new MinifyError(
       'minify/bad-names-map',
       'the names map is not {version: 1, variables: {short: original}}',
     )
-  const rename = new Map(Object.entries(names.variables))
+  const rename = new Map([...Object.entries(names.variables), ...Object.entries(names.functions ?? {})])
   const parsed = files.map(parse)
   const collectors = parsed.map((p) => {
     const c = new Collector()
