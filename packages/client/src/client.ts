@@ -10,6 +10,7 @@ import { ApiClientError, parseRetryAfter } from './errors'
 import { type ClientEventDetail, emit } from './events'
 import { createInterceptorChain, type InterceptorChain, type RequestContext } from './interceptors'
 import { createOfflineQueue, type OfflineQueue } from './offline-queue'
+import type { RawAnswer, RequestOptions } from './request-types'
 import {
   DEFAULT_RETRY,
   defaultSleep,
@@ -56,25 +57,7 @@ export interface ConnectivitySource {
   readonly navigator?: { readonly onLine?: boolean }
 }
 
-/** Options of {@link ApiClient.request}. */
-export interface RequestOptions {
-  query?: Record<string, string | number | boolean | undefined | null>
-  /** JSON-serialised; a string is sent as is. */
-  body?: unknown
-  headers?: Record<string, string>
-  /** This request's retry policy: `0` turns retries off. Ignored for POST, PUT, PATCH and DELETE. */
-  retry?: RetryOption
-  signal?: AbortSignal
-  /** Send no bearer token. */
-  anonymous?: boolean
-}
-
-/** A full answer: status, headers and the parsed body. */
-export interface RawAnswer {
-  status: number
-  headers: Headers
-  body: unknown
-}
+export type { RawAnswer, RequestOptions }
 
 /** The client core that the typed endpoint groups build on. */
 export interface ApiClient {

@@ -14,9 +14,9 @@
  */
 import type { StateDriver } from '@spkg/state'
 import { createMemoryDriver } from '@spkg/state/drivers/memory'
-import type { RawAnswer, RequestOptions } from './client'
 import { ApiClientError } from './errors'
 import { emit } from './events'
+import type { RawAnswer, RequestOptions } from './request-types'
 
 /** A write waiting for the connection. */
 export interface QueuedWrite {
