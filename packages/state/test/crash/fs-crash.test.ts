@@ -8,16 +8,24 @@ import { afterAll, expect, it } from 'vitest'
 const dirs: string[] = []
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))))
 
-/** Starts the save loop in a child process and kills it with SIGKILL some time after its first save. */
-async function killMidSave(dir: string, afterMs: number): Promise<void> {
+/**
+ * Starts the save loop in a child process and kills it with SIGKILL as it reports the start of
+ * save `at` (a save takes milliseconds on a 40,000-choice state, so the kill lands inside it; no
+ * timer decides when).
+ */
+async function killMidSave(dir: string, at: number): Promise<void> {
   const child = spawn(
     process.execPath,
     ['--conditions=@spkg/source', '--import', 'tsx', join(import.meta.dirname, 'save-loop.ts'), dir],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   )
+  let pending = ''
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
-      if (d.toString().includes('ready')) setTimeout(() => child.kill('SIGKILL'), afterMs)
+      pending += d.toString()
+      const lines = pending.split('\n')
+      pending = lines.pop() ?? ''
+      if (lines.includes(`saving ${at}`)) child.kill('SIGKILL')
     })
     child.on('exit', () => resolve())
     child.on('error', reject)
@@ -25,10 +33,10 @@ async function killMidSave(dir: string, afterMs: number): Promise<void> {
 }
 
 it('leaves a readable state when the saving process is killed at any moment', async () => {
-  for (const afterMs of [5, 41, 130]) {
+  for (const at of [1, 2, 5]) {
     const dir = await mkdtemp(join(tmpdir(), 'spkg-crash-'))
     dirs.push(dir)
-    await killMidSave(dir, afterMs)
+    await killMidSave(dir, at)
     const text = await readFile(join(dir, 'story.json'), 'utf8')
     const { state, diagnostics } = parseReadingStateText(text)
     expect(diagnostics).toEqual([])

@@ -1,6 +1,7 @@
 /**
  * Child process of the crash test: saves ever-changing big states to one file as fast as it can
- * until it is killed. Prints `ready` after the first save.
+ * until it is killed. Prints `saving <n>` (synchronously: stdout is a pipe) as save `n` starts, so
+ * the test kills it on that line, inside save `n`, with no timer.
  */
 
 import { createFsDriver } from '../../src/node/fs-driver'
@@ -25,6 +26,6 @@ const texts = [0, 1, 2].map((n) =>
   }),
 )
 for (let n = 0; ; n++) {
+  process.stdout.write(`saving ${n}\n`)
   await driver.set('story', texts[n % 3] ?? '')
-  if (n === 0) process.stdout.write('ready\n')
 }
