@@ -76,4 +76,8 @@ await measure(`bench/story (${sections} sections)`, [
   { path: 'story/0001-rooms.sty', text: bench.part },
   { path: 'extensions/lib.xty', text: bench.module },
 ])
-console.log(`load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`)
+console.log(
+  `load ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+)
