@@ -21,7 +21,8 @@ export const REPO_CODES = defineCodes({
   },
   'repo/timeout': {
     severity: 'fatal',
-    description: 'the repository download took longer than the total timeout, or stalled past the stall timeout',
+    description:
+      'the repository download took longer than the total timeout, or stalled past the stall timeout',
   },
   'repo/redirect-refused': {
     severity: 'fatal',
@@ -39,6 +40,7 @@ export const REPO_CODES = defineCodes({
   },
   'repo/ignored-file': {
     severity: 'info',
-    description: 'a repository file a package does not carry (`.github/`, `README.md`, `LICENSE`...) was left out',
+    description:
+      'a repository file a package does not carry (`.github/`, `README.md`, `LICENSE`...) was left out',
   },
 })
