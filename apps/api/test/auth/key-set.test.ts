@@ -65,6 +65,10 @@ describe('unknown kid flood', () => {
 describe('key-set endpoint down after start', () => {
   it('keeps cached keys working, serves a stale key after expiry, and reports the failed fetch', async () => {
     idp.mode = 'up'
+    // lru-cache (inside get-jwks) keeps its clock reading for 1 ms (ttlResolution) and forgets it on a
+    // setTimeout: fake that timer from the start, so the test, not real time, decides when it lapses.
+    // Fake time still follows the real clock (shouldAdvanceTime), so no library waits forever.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true })
     const app = await buildTestApp({ issuer: idp.issuer, db: database.db, auth: { keys: { ttlMs: 60_000 } } })
     try {
       const token = await idp.mintToken('alice')
@@ -77,10 +81,10 @@ describe('key-set endpoint down after start', () => {
 
       // Let the cached key expire without waiting: get-jwks keeps keys in lru-cache, whose clock is
       // `performance.now()`; move it 61 s on (the TTL is 60 s, so nothing expires by itself during the
-      // test). lru-cache caches its clock reading for 1 ms (ttlResolution, a real timer): let it lapse.
+      // test), then run the faked timer that makes lru-cache forget its cached clock reading.
       const realNow = performance.now.bind(performance)
       const clock = vi.spyOn(performance, 'now').mockImplementation(() => realNow() + 61_000)
-      await new Promise((r) => setTimeout(r, 2))
+      vi.advanceTimersByTime(1)
       const later = signJwt({ alg: 'RS256', kid: 'test-key-1' }, claims(idp, { sub: 'erin' }), idp.signingKey)
       expect((await app.inject({ url: '/private', headers: bearer(later) })).statusCode).toBe(200)
       const state = app.authState()
@@ -93,6 +97,7 @@ describe('key-set endpoint down after start', () => {
       expect(clock).toHaveBeenCalled()
     } finally {
       vi.restoreAllMocks()
+      vi.useRealTimers()
       idp.mode = 'up'
       await app.close()
     }
