@@ -442,7 +442,7 @@ input.addEventListener('change', async () => {
     warnOnce: (msg: string) => warnings.push(msg),
     error: (msg: string) => warnings.push(msg),
   }
-  await build({
+  const result = await build({
     root: web,
     configFile: false,
     logLevel: 'warn',
@@ -463,9 +463,42 @@ input.addEventListener('change', async () => {
   if (js.length === 0 || code.length === 0) fail('vite build', 'no JavaScript emitted')
   if (/["']node:/.test(code.toString('utf8'))) fail('vite build', 'the browser bundle names a node: module')
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
+  const initial = initialLoad(result)
+  const first = Buffer.concat(initial.map((f) => readFileSync(join(web, 'dist', f))))
   console.log(
-    `reader + story, Vite ${js.length} file(s): ${kb(code.length)} minified, ${kb(gzipSync(code, { level: 9 }).length)} gzip (level 9)`,
+    `reader + story, Vite ${js.length} file(s): ${kb(code.length)} minified, ${kb(gzipSync(code, { level: 9 }).length)} gzip (level 9); ` +
+      `initial load (${initial.length} file(s), the entry and its static imports): ${kb(first.length)} minified, ${kb(gzipSync(first, { level: 9 }).length)} gzip`,
   )
+}
+
+interface BuiltChunk {
+  type: string
+  fileName: string
+  isEntry?: boolean
+  imports?: string[]
+}
+
+/**
+ * The chunks a browser loads before the entry runs: the entry chunks and their static imports,
+ * transitively (lazy chunks behind a dynamic `import()` are left out). The same rule as
+ * `bench/bundle/weigh.ts`, which the root tools may not import (bench/ is an app).
+ */
+function initialLoad(result: unknown): string[] {
+  const outputs = (Array.isArray(result) ? result : [result]) as Array<{ output?: BuiltChunk[] }>
+  const chunks = new Map(
+    outputs
+      .flatMap((o) => o.output ?? [])
+      .filter((c) => c.type === 'chunk')
+      .map((c) => [c.fileName, c] as const),
+  )
+  const seen = new Set<string>()
+  const visit = (name: string) => {
+    if (seen.has(name) || !chunks.has(name)) return
+    seen.add(name)
+    for (const i of chunks.get(name)?.imports ?? []) visit(i)
+  }
+  for (const c of chunks.values()) if (c.isEntry) visit(c.fileName)
+  return [...seen]
 }
 
 function report(problems: string[], scratch: string, started: number): number {
