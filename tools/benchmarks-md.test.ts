@@ -46,8 +46,10 @@ describe('BENCHMARKS.md', () => {
     expect(problems).toEqual([])
   })
 
-  it('stays a reference page, not the run-by-run history (it was 170 KB)', () => {
-    expect(readFileSync(join(root, 'BENCHMARKS.md'), 'utf8').length).toBeLessThan(24_000)
+  it('stays a reference page, not the run-by-run history (it was 170 KB for 9 benchmarks)', () => {
+    // A budget per benchmark, so the page may grow with new benchmarks but not with history.
+    const budget = 2_000 * benchNames(root).length
+    expect(readFileSync(join(root, 'BENCHMARKS.md'), 'utf8').length).toBeLessThan(budget)
   })
 })
 
