@@ -186,7 +186,7 @@ export async function update(
     if (isEncryptedPackage(await source.head())) {
       const ranged = source
       // Loaded on the first encrypted update, as the reader loads decryption (bench/bundle).
-      const { openEncryptedPackage } = await import('@spkg/integrity/encrypt')
+      const { openEncryptedPackage } = await import('./encrypted-source')
       const decrypted = await openEncryptedPackage(
         { size: ranged.size, read: (offset, length) => ranged.read(offset, offset + length) },
         options.decryptionKey,
