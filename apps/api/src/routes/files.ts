@@ -89,8 +89,15 @@ const EXAMPLE_HASH = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0
 const binary = (description: string) =>
   z.any().meta({ description, type: 'string', format: 'binary' }) as unknown as z.ZodType
 
+/** A binary answer under its own media type (not `application/json`) in the OpenAPI description. */
+const binaryAs = (type: string, description: string) => ({
+  description,
+  content: { [type]: { schema: binary(description) } },
+})
+
 function describe(kind: 'packages' | 'covers') {
   const ext = kind === 'packages' ? 'spkg' : 'png'
+  const type = kind === 'packages' ? 'application/vnd.spkg+zip' : 'image/*'
   return {
     tags: ['files'],
     summary: kind === 'packages' ? 'A story package file (.spkg)' : 'A cover image',
@@ -122,8 +129,8 @@ function describe(kind: 'packages' | 'covers') {
         .meta({ examples: [`"${EXAMPLE_HASH}"`] }),
     }),
     response: {
-      200: binary('the whole file'),
-      206: binary('one byte range of the file'),
+      200: binaryAs(type, 'the whole file'),
+      206: binaryAs(type, 'one byte range of the file'),
       304: binary('not modified (the ETag matched)'),
       ...errorResponses(401, 403, 404, 416, 429),
     },
