@@ -32,7 +32,8 @@ function defaultOf(input: string): string {
   const m = new RegExp(`\\n  ${input}:\\n(?:    .*\\n)*?    default: (.*)\\n`).exec(ACTION)
   expect(m).not.toBeNull()
   const v = (m as RegExpExecArray)[1] as string
-  return v === "''" ? '' : v.replace(/^'(.*)'$/, '$1')
+  // A quoted YAML scalar, single or double quotes (Biome formats action.yml with double quotes).
+  return v.replace(/^'(.*)'$|^"(.*)"$/, '$1$2')
 }
 
 function runAction(cwd: string, inputs: Record<string, string>) {
