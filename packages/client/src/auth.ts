@@ -3,6 +3,12 @@
  * `oauth4webapi`; never the implicit flow), tokens in `sessionStorage`, refresh with rotation before expiry (one
  * refresh in flight, across tabs through the Web Lock `spkg-client-refresh`), loop protection, and logout across
  * tabs through the `BroadcastChannel` `spkg-client`.
+ *
+ * Why a record in IndexedDB too: a tab waiting for the refresh lock can be granted it before the refreshing tab's
+ * `BroadcastChannel` message reaches it (the two travel separately), and would then spend the rotated refresh token a
+ * second time, which the provider treats as a replay. IndexedDB is consistent across tabs, so the refreshing tab
+ * records a fingerprint of the token it spent before releasing the lock, and a tab finding its own token there waits
+ * for the message instead of refreshing.
  */
 import * as oauth from 'oauth4webapi'
 import type { ApiClient } from './client'
@@ -84,6 +90,40 @@ const KEYS = {
 
 type Locks = { request<T>(name: string, cb: () => Promise<T>): Promise<T> }
 
+/** How long a tab waits for the new tokens of a refresh another tab made. */
+const ADOPT_TIMEOUT_MS = 5_000
+
+/** The fingerprint (SHA-256, hex) of the last refresh token spent in this origin, in IndexedDB. */
+function openSpentRecord(idb: IDBFactory) {
+  let db: Promise<IDBDatabase> | undefined
+  const open = () => {
+    db ??= new Promise<IDBDatabase>((resolve, reject) => {
+      const req = idb.open('spkg-client-auth', 1)
+      req.onupgradeneeded = () => req.result.createObjectStore('spent')
+      req.onsuccess = () => resolve(req.result)
+      req.onerror = () => reject(req.error)
+    })
+    return db
+  }
+  const run = async (mode: IDBTransactionMode, op: (s: IDBObjectStore) => IDBRequest) => {
+    const tx = (await open()).transaction('spent', mode)
+    const req = op(tx.objectStore('spent'))
+    return new Promise<unknown>((resolve, reject) => {
+      tx.oncomplete = () => resolve(req.result)
+      tx.onerror = tx.onabort = () => reject(tx.error)
+    })
+  }
+  return {
+    get: async () => (await run('readonly', (s) => s.get('last'))) as string | undefined,
+    set: async (fingerprint: string) => void (await run('readwrite', (s) => s.put(fingerprint, 'last'))),
+  }
+}
+
+async function fingerprint(token: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
 /** Creates a sign-in session. */
 export function createAuth(options: AuthOptions): Auth {
   const g = globalThis as unknown as {
@@ -91,6 +131,7 @@ export function createAuth(options: AuthOptions): Auth {
     location?: { assign(u: string): void; href: string }
     navigator?: { locks?: Locks }
     BroadcastChannel?: typeof BroadcastChannel
+    indexedDB?: IDBFactory
   }
   const storage = options.storage ?? g.sessionStorage
   if (!storage) throw new TypeError('createAuth needs a storage (sessionStorage in a browser)')
@@ -145,9 +186,30 @@ export function createAuth(options: AuthOptions): Auth {
     channel.onmessage = (e: MessageEvent) => {
       const m = e.data as { type?: string; tokens?: TokenSet }
       if (m?.type === 'logout') endSession()
-      else if (m?.type === 'tokens' && m.tokens) write(m.tokens, false)
+      else if (m?.type === 'tokens' && m.tokens) {
+        write(m.tokens, false)
+        for (const w of [...adopters]) w()
+      }
     }
   }
+  const spent = g.navigator?.locks && g.indexedDB ? openSpentRecord(g.indexedDB) : undefined
+  const adopters = new Set<() => void>()
+  /** Waits (bounded) until another tab's new tokens replace the refresh token `old`; undefined on timeout. */
+  const adopt = (old: string) =>
+    new Promise<TokenSet | undefined>((resolve) => {
+      const done = (t: TokenSet | undefined) => {
+        clearTimeout(timer)
+        adopters.delete(check)
+        resolve(t)
+      }
+      const check = () => {
+        const t = read()
+        if (t?.refreshToken !== old) done(t)
+      }
+      const timer = setTimeout(() => done(undefined), ADOPT_TIMEOUT_MS)
+      adopters.add(check)
+      check()
+    })
 
   const toSet = (r: oauth.TokenEndpointResponse, previous?: TokenSet): TokenSet => ({
     accessToken: r.access_token,
@@ -165,6 +227,8 @@ export function createAuth(options: AuthOptions): Auth {
     const res = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), before.refreshToken, http)
     const next = toSet(await oauth.processRefreshTokenResponse(as, client, res), before)
     write(next, true)
+    // Before the lock is released: a tab granted it next finds the token it holds marked as spent.
+    await spent?.set(await fingerprint(before.refreshToken)).catch(() => undefined)
     return next
   }
   const refresh = (): Promise<TokenSet | undefined> => {
@@ -173,9 +237,12 @@ export function createAuth(options: AuthOptions): Auth {
       const started = read()?.refreshToken
       // Across tabs: one refresh at a time; a tab that waited finds the rotated tokens another tab stored.
       return locks
-        ? locks.request('spkg-client-refresh', async () =>
-            read()?.refreshToken !== started ? read() : doRefresh(),
-          )
+        ? locks.request('spkg-client-refresh', async () => {
+            const current = read()
+            if (current?.refreshToken !== started) return current
+            const spentHere = started && (await spent?.get().catch(() => undefined))
+            return spentHere && spentHere === (await fingerprint(started)) ? adopt(started) : doRefresh()
+          })
         : doRefresh()
     })().finally(() => {
       inFlight = undefined

@@ -8,9 +8,7 @@ import { createAuth } from '@spkg/client/auth'
 import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestIdp, type TestIdp } from '../helpers/auth'
-
-const CHROMIUM = '/usr/bin/chromium'
-const REDIRECT = 'http://127.0.0.1:5173/callback'
+import { CHROMIUM, CHROMIUM_ARGS, REDIRECT, signInAtProvider } from './sign-in'
 
 let idp: TestIdp
 beforeAll(async () => {
@@ -86,28 +84,10 @@ describe('createAuth', () => {
       }) as typeof fetch
       const { auth, navigations, storage } = setup({ fetch: counting })
       await auth.login()
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      })
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
       let callback = ''
       try {
-        const page = await browser.newPage()
-        await page.route(`${REDIRECT}**`, (route) => {
-          callback = route.request().url()
-          return route.fulfill({ contentType: 'text/html', body: '<p>signed in</p>' })
-        })
-        await page.goto(navigations[0] as string)
-        await page.fill('input[name=login]', 'reader')
-        await page.fill('input[name=password]', 'any')
-        await page.click('button[type=submit]')
-        for (let i = 0; i < 3 && !callback; i++) {
-          await page.waitForLoadState()
-          if (callback) break
-          const consent = page.locator('button[type=submit]')
-          if ((await consent.count()) > 0) await consent.first().click()
-        }
-        await page.waitForURL(`${REDIRECT}**`)
+        callback = await signInAtProvider(browser, navigations[0] as string)
       } finally {
         await browser.close()
       }
