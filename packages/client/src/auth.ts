@@ -93,7 +93,7 @@ type Locks = { request<T>(name: string, cb: () => Promise<T>): Promise<T> }
 /** How long a tab waits for the new tokens of a refresh another tab made. */
 const ADOPT_TIMEOUT_MS = 5_000
 
-/** The fingerprint (SHA-256, hex) of the last refresh token spent in this origin, in IndexedDB. */
+/** The fingerprint (SHA-256, hex) of the last refresh token spent in this origin, kept in IndexedDB. */
 function openSpentRecord(idb: IDBFactory) {
   let db: Promise<IDBDatabase> | undefined
   const open = () => {
@@ -113,9 +113,21 @@ function openSpentRecord(idb: IDBFactory) {
       tx.onerror = tx.onabort = () => reject(tx.error)
     })
   }
+  // Best effort: without IndexedDB or WebCrypto (a non-secure context) a tab refreshes as if it were alone.
   return {
-    get: async () => (await run('readonly', (s) => s.get('last'))) as string | undefined,
-    set: async (fingerprint: string) => void (await run('readwrite', (s) => s.put(fingerprint, 'last'))),
+    /** Records `token` as spent. */
+    mark: async (token: string) => {
+      const f = await fingerprint(token).catch(() => undefined)
+      if (f) await run('readwrite', (s) => s.put(f, 'last')).catch(() => undefined)
+    },
+    /** Whether `token` is the last one spent. */
+    holds: async (token: string) => {
+      const [last, f] = await Promise.all([
+        run('readonly', (s) => s.get('last')).catch(() => undefined),
+        fingerprint(token).catch(() => undefined),
+      ])
+      return f !== undefined && last === f
+    },
   }
 }
 
@@ -228,7 +240,7 @@ export function createAuth(options: AuthOptions): Auth {
     const next = toSet(await oauth.processRefreshTokenResponse(as, client, res), before)
     write(next, true)
     // Before the lock is released: a tab granted it next finds the token it holds marked as spent.
-    await spent?.set(await fingerprint(before.refreshToken)).catch(() => undefined)
+    await spent?.mark(before.refreshToken)
     return next
   }
   const refresh = (): Promise<TokenSet | undefined> => {
@@ -240,8 +252,7 @@ export function createAuth(options: AuthOptions): Auth {
         ? locks.request('spkg-client-refresh', async () => {
             const current = read()
             if (current?.refreshToken !== started) return current
-            const spentHere = started && (await spent?.get().catch(() => undefined))
-            return spentHere && spentHere === (await fingerprint(started)) ? adopt(started) : doRefresh()
+            return started && (await spent?.holds(started)) ? adopt(started) : doRefresh()
           })
         : doRefresh()
     })().finally(() => {
