@@ -3,17 +3,15 @@
  * two pages over BroadcastChannel, and the IndexedDB write queue surviving a reload.
  */
 import { existsSync } from 'node:fs'
-import * as esbuild from 'esbuild'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { bundleForBrowser, CHROMIUM_PATH, launchChromium, routeEntryPage } from '@spkg/test-utils/chromium'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-const CHROMIUM = '/usr/bin/chromium'
 const ORIGIN = 'http://localhost'
-const run = existsSync(CHROMIUM) || process.env.CI !== undefined
+const run = existsSync(CHROMIUM_PATH) || process.env.CI !== undefined
 
 let browser: Browser
 let context: BrowserContext
-let script = ''
 
 type Api = Record<string, (...a: unknown[]) => unknown>
 
@@ -28,26 +26,10 @@ const call = (page: Page, name: string) =>
 
 beforeAll(async () => {
   if (!run) return
-  const bundle = await esbuild.build({
-    entryPoints: [new URL('./browser/entry.ts', import.meta.url).pathname],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['@spkg/source'],
-    logLevel: 'silent',
-  })
-  script = bundle.outputFiles[0]?.text ?? ''
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  })
+  const script = await bundleForBrowser(new URL('./browser/entry.ts', import.meta.url))
+  browser = await launchChromium()
   context = await browser.newContext()
-  await context.route(`${ORIGIN}/**`, (route) =>
-    route.request().url().endsWith('/app.js')
-      ? route.fulfill({ contentType: 'text/javascript', body: script })
-      : route.fulfill({ contentType: 'text/html', body: '<script type="module" src="/app.js"></script>' }),
-  )
+  await routeEntryPage(context, ORIGIN, script)
 }, 60_000)
 afterAll(async () => {
   await browser?.close()

@@ -4,9 +4,8 @@
  * host resolver rules; the test's certificate is accepted by flag). Skips if Chromium is absent.
  */
 import { existsSync } from 'node:fs'
-import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
-import * as esbuild from 'esbuild'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { bundleForBrowser, CHROMIUM_PATH, launchChromium, routeEntryPage } from '@spkg/test-utils/chromium'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeHost, redirectTo, sendBytes, startFakeHost } from './fake-host'
 import { hasTools } from './tools'
@@ -37,34 +36,15 @@ beforeAll(async () => {
   api = `api.test.example:${host.api.port}`
   dl = `dl.test.example:${host.download.port}`
   evil = `evil.test.example:${host.hostile.port}`
-  const bundle = await esbuild.build({
-    entryPoints: [new URL('./browser-entry.ts', import.meta.url).pathname],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['@spkg/source'],
-    logLevel: 'silent',
-  })
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--host-resolver-rules=MAP *.test.example 127.0.0.1',
-      '--ignore-certificate-errors',
-      // The page is served by a route, so it counts as public; the fake host is on loopback.
-      '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights',
-    ],
-  })
+  const script = await bundleForBrowser(new URL('./browser-entry.ts', import.meta.url))
+  browser = await launchChromium([
+    '--host-resolver-rules=MAP *.test.example 127.0.0.1',
+    '--ignore-certificate-errors',
+    // The page is served by a route, so it counts as public; the fake host is on loopback.
+    '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights',
+  ])
   page = await browser.newPage()
-  await page.route('http://localhost/**', (route) =>
-    route.request().url().endsWith('/app.js')
-      ? route.fulfill({ contentType: 'text/javascript', body: bundle.outputFiles[0]?.text ?? '' })
-      : route.fulfill({ contentType: 'text/html', body: '<script type="module" src="/app.js"></script>' }),
-  )
+  await routeEntryPage(page, 'http://localhost', script)
   await page.goto('http://localhost/')
   await page.waitForFunction(() => typeof (globalThis as Record<string, unknown>).importIn === 'function')
 }, 60_000)

@@ -5,10 +5,10 @@
  */
 import { existsSync } from 'node:fs'
 import { createAuth } from '@spkg/client/auth'
-import { chromium } from 'playwright-core'
+import { CHROMIUM_PATH, launchChromium } from '@spkg/test-utils/chromium'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestIdp, type TestIdp } from '../helpers/auth'
-import { CHROMIUM, CHROMIUM_ARGS, REDIRECT, signInAtProvider } from './sign-in'
+import { REDIRECT, signInAtProvider } from './sign-in'
 
 let idp: TestIdp
 beforeAll(async () => {
@@ -74,7 +74,7 @@ describe('createAuth', () => {
     expect(onCallback.navigations).toEqual([])
   })
 
-  it.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
+  it.skipIf(!existsSync(CHROMIUM_PATH) && !process.env.CI)(
     'full login in Chromium, code exchange, then refresh with rotation, one at a time',
     async () => {
       let tokenCalls = 0
@@ -84,7 +84,7 @@ describe('createAuth', () => {
       }) as typeof fetch
       const { auth, navigations, storage } = setup({ fetch: counting })
       await auth.login()
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+      const browser = await launchChromium()
       let callback = ''
       try {
         callback = await signInAtProvider(browser, navigations[0] as string)

@@ -4,13 +4,6 @@
  */
 import type { Browser } from 'playwright-core'
 
-export const CHROMIUM = '/usr/bin/chromium'
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-]
 /** The callback registered for `spkg-web` at the development provider. */
 export const REDIRECT = 'http://127.0.0.1:5173/callback'
 

@@ -6,13 +6,13 @@
  */
 import { existsSync } from 'node:fs'
 import { createAuth, type TokenSet } from '@spkg/client/auth'
-import * as esbuild from 'esbuild'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { bundleForBrowser, CHROMIUM_PATH, launchChromium } from '@spkg/test-utils/chromium'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestIdp, type TestIdp } from '../helpers/auth'
-import { CHROMIUM, CHROMIUM_ARGS, REDIRECT, signInAtProvider } from './sign-in'
+import { REDIRECT, signInAtProvider } from './sign-in'
 
-const run = existsSync(CHROMIUM) || process.env.CI !== undefined
+const run = existsSync(CHROMIUM_PATH) || process.env.CI !== undefined
 /** Enough rounds that the race between the lock grant and the channel message shows (before the fix: in 3 runs of 3). */
 const ROUNDS = 20
 /** The app's origin: the origin of the registered callback, which the provider allows for CORS. */
@@ -40,22 +40,10 @@ async function openTab(): Promise<Page> {
 beforeAll(async () => {
   if (!run) return
   idp = await startTestIdp()
-  const bundle = await esbuild.build({
-    entryPoints: [new URL('./browser/tabs-entry.ts', import.meta.url).pathname],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['@spkg/source'],
-    logLevel: 'silent',
-  })
-  const script = bundle.outputFiles[0]?.text ?? ''
+  const script = await bundleForBrowser(new URL('./browser/tabs-entry.ts', import.meta.url))
   // The app page comes from a route, with no address, so Chromium would count it public and refuse its requests to
   // the loopback provider (Local Network Access); a real app on 127.0.0.1:5173 is loopback itself.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [...CHROMIUM_ARGS, '--disable-features=LocalNetworkAccessChecks'],
-  })
+  browser = await launchChromium(['--disable-features=LocalNetworkAccessChecks'])
 
   // A real session: PKCE login at the provider's pages, code exchanged in Node.
   const storage = new Map<string, string>()
