@@ -4,6 +4,7 @@
  * their own. A bad setting stops start-up with one line per problem, naming the variable.
  */
 import { z } from 'zod'
+import { PUBLISHING_DEFAULTS, type PublishingSettings } from './publishing/settings'
 
 const NODE_ENVS = ['development', 'production', 'test'] as const
 
@@ -161,12 +162,12 @@ const EnvSchema = z.object({
     (v) => emptyToUndefined(v) ?? 'false',
     z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true'),
   ),
-  PACKAGE_QUOTA_BYTES: integer(1, Number.MAX_SAFE_INTEGER, 1024 * 1024 * 1024),
-  UPLOADS_PER_HOUR: integer(1, 100_000, 30),
-  VALIDATION_WORKERS: integer(1, 64, 2),
-  VALIDATION_MEMORY_MB: integer(16, 16_384, 256),
-  VALIDATION_TIMEOUT_MS: integer(100, 3_600_000, 60_000),
-  VALIDATION_QUEUE: integer(0, 10_000, 8),
+  PACKAGE_QUOTA_BYTES: integer(1, Number.MAX_SAFE_INTEGER, PUBLISHING_DEFAULTS.quotaBytes),
+  UPLOADS_PER_HOUR: integer(1, 100_000, PUBLISHING_DEFAULTS.uploadsPerHour),
+  VALIDATION_WORKERS: integer(1, 64, PUBLISHING_DEFAULTS.workers),
+  VALIDATION_MEMORY_MB: integer(16, 16_384, PUBLISHING_DEFAULTS.memoryMb),
+  VALIDATION_TIMEOUT_MS: integer(100, 3_600_000, PUBLISHING_DEFAULTS.timeoutMs),
+  VALIDATION_QUEUE: integer(0, 10_000, PUBLISHING_DEFAULTS.queue),
   UPLOAD_TMP_DIR: z.preprocess(emptyToUndefined, z.string().trim().min(1).optional()),
   REPO_HOST: z.preprocess(emptyToUndefined, z.string().trim().regex(HOST_PORT, HOST_MSG).optional()),
   REPO_API_HOST: z.preprocess(emptyToUndefined, z.string().trim().regex(HOST_PORT, HOST_MSG).optional()),
@@ -250,15 +251,7 @@ export interface Config {
    * (`VALIDATION_MEMORY_MB`, 256) and time budget (`VALIDATION_TIMEOUT_MS`, 60 s) of one validation, validations
    * that may wait (`VALIDATION_QUEUE`, 8), where uploads are received (`UPLOAD_TMP_DIR`, the OS temporary folder).
    */
-  publishing: {
-    quotaBytes: number
-    uploadsPerHour: number
-    workers: number
-    memoryMb: number
-    timeoutMs: number
-    queue: number
-    tmpDir?: string
-  }
+  publishing: Omit<PublishingSettings, 'maxPackageBytes' | 'tmpDir'> & { tmpDir?: string }
   /**
    * Repository import (`POST /api/stories/import`, @spkg/repo-import): `REPO_HOST` (default github.com),
    * `REPO_API_HOST` (api.github.com), `REPO_DOWNLOAD_HOSTS` (comma-separated; codeload.github.com), `REPO_TOKEN`
