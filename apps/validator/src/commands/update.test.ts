@@ -1,7 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import {
   createFolderCacheDriver,
@@ -10,6 +8,11 @@ import {
   savePackageOffline,
 } from '@spkg/reader/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  answerRange,
+  handServer,
+  type TestServer,
+} from '../../../../packages/reader/test/helpers/range-servers'
 import { runCli } from '../../test/helpers/cli'
 import { freshDir } from '../../test/helpers/tree'
 import { writeZip } from '../pack/write-zip'
@@ -32,30 +35,15 @@ function build(version: string, changed?: number): Uint8Array {
 
 /** Serves `served` with real range support (206, Content-Range, ETag, If-Range). */
 const served = new Map<string, Uint8Array>()
-let server: Server
+let server: TestServer
 let base: string
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await handServer((req, res) => {
     const bytes = served.get(req.url ?? '')
     if (!bytes) return void res.writeHead(404).end()
-    const etag = `"${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}"`
-    const m = /^bytes=(\d*)-(\d+)$/.exec(req.headers.range ?? '')
-    const ifRange = req.headers['if-range']
-    if (!m || (ifRange !== undefined && ifRange !== etag))
-      return void res.writeHead(200, { etag, 'content-length': bytes.length }).end(bytes)
-    // `bytes=-N` is the last N bytes.
-    const start = m[1] === '' ? Math.max(0, bytes.length - Number(m[2])) : Number(m[1])
-    const end = m[1] === '' ? bytes.length - 1 : Math.min(Number(m[2]), bytes.length - 1)
-    res
-      .writeHead(206, {
-        etag,
-        'content-range': `bytes ${start}-${end}/${bytes.length}`,
-        'content-length': end - start + 1,
-      })
-      .end(bytes.subarray(start, end + 1))
+    answerRange(req, res, bytes, `"${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}"`)
   })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  base = server.base
 })
 afterAll(() => server?.close())
 
