@@ -2,9 +2,6 @@
  * The work of `encrypt.ts`, `decrypt.ts` and `keygen --encryption` (loaded only when one runs):
  * the `.spkg.enc` container of `@spkg/integrity/encrypt` from the command line.
  */
-import { randomBytes } from 'node:crypto'
-import { chmod, link, lstat, rename, rm, writeFile } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
 import {
   decryptPackage,
   encryptPackage,
@@ -15,31 +12,12 @@ import {
 import { SpkgError } from '@spkg/manifest'
 import type { CliIO, CommandContext, ExitCode } from '../cli-types'
 import { EXIT, IOFailure, UsageError } from '../cli-types'
-import { readInput, removeOnInterrupt, resolvePath, writeOutputAtomic } from '../io'
+import { readInput, resolvePath, writeOutputAtomic } from '../io'
+import { exists, writeFailure, writeKeyFile } from './key-file'
 
 /** The text of an encryption key file: 64 lowercase hex digits and a newline. */
 export function encryptionKeyText(key: Uint8Array): string {
   return `${Buffer.from(key).toString('hex')}\n`
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path)
-    return true
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false
-    throw e
-  }
-}
-
-function failure(e: unknown, shown: string): IOFailure {
-  const code = (e as NodeJS.ErrnoException)?.code
-  if (code === 'EEXIST') return new IOFailure(`'${shown}' already exists; use --force to overwrite it`)
-  if (code === 'ENOENT' || code === 'ENOTDIR')
-    return new IOFailure(`cannot write '${shown}': no such directory`)
-  if (code === 'EACCES' || code === 'EPERM')
-    return new IOFailure(`cannot write '${shown}': permission denied`)
-  return new IOFailure(`cannot write '${shown}': ${(e as Error)?.message ?? String(e)}`)
 }
 
 /** `spkg keygen --encryption -o <file>`: a random 256-bit key, mode 0600, never over a file unless --force. */
@@ -48,19 +26,10 @@ export async function runEncryptionKeygen({ values, io }: CommandContext): Promi
   if (typeof out !== 'string' || out === '') throw new UsageError('missing -o <file>')
   if (values.comment !== undefined) throw new UsageError('--comment is for signing keys, not --encryption')
   const target = resolvePath(io, out)
-  const force = values.force === true
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
-  const release = removeOnInterrupt(tmp)
   try {
-    await writeFile(tmp, encryptionKeyText(generateEncryptionKey()), { flag: 'wx', mode: 0o600 })
-    await chmod(tmp, 0o600)
-    if (force) await rename(tmp, target)
-    else await link(tmp, target) // refuses an existing file atomically
+    await writeKeyFile(target, encryptionKeyText(generateEncryptionKey()), 0o600, values.force === true)
   } catch (e) {
-    throw failure(e, out)
-  } finally {
-    await rm(tmp, { force: true }).catch(() => {})
-    release()
+    throw writeFailure(e, out)
   }
   io.stdout.write(
     `wrote ${out} (a 256-bit encryption key, mode 0600)\n` +
@@ -82,12 +51,13 @@ async function readKey(io: CliIO, value: unknown): Promise<Uint8Array> {
 }
 
 async function writeOutput(io: CliIO, out: string, force: boolean, data: Uint8Array): Promise<void> {
-  if (!force && out !== '-' && (await exists(resolvePath(io, out)))) throw failure({ code: 'EEXIST' }, out)
+  if (!force && out !== '-' && (await exists(resolvePath(io, out))))
+    throw writeFailure({ code: 'EEXIST' }, out)
   try {
     await writeOutputAtomic(io, out, data)
   } catch (e) {
     if (e instanceof IOFailure) throw e
-    throw failure(e, out)
+    throw writeFailure(e, out)
   }
 }
 

@@ -4,54 +4,15 @@
  * `<basename>.sec`). The secret key has no passphrase, so it is written with mode 0600, atomically,
  * and never over an existing file unless `--force`.
  */
-import { randomBytes } from 'node:crypto'
-import { chmod, link, lstat, rename, rm, writeFile } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { rm } from 'node:fs/promises'
 import { generateSigningKeys } from '@spkg/integrity/sign'
 import type { CommandContext, ExitCode } from '../cli-types'
-import { type CliIO, EXIT, IOFailure, UsageError } from '../cli-types'
-import { removeOnInterrupt, resolvePath } from '../io'
+import { type CliIO, EXIT, UsageError } from '../cli-types'
+import { resolvePath } from '../io'
+import { exists, writeFailure, writeKeyFile } from './key-file'
 
 /** The longest comment signify accepts (its buffer is 1024 bytes with the terminating NUL). */
 const MAX_COMMENT_BYTES = 1023
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path)
-    return true
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false
-    throw e
-  }
-}
-
-/**
- * Writes `data` to `target` through a temporary file with `mode`: `rename` replaces an existing
- * file (`--force`); `link` refuses one atomically (EEXIST), so two runs never clobber each other.
- */
-async function writeKeyFile(target: string, data: string, mode: number, force: boolean): Promise<void> {
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`)
-  const release = removeOnInterrupt(tmp)
-  try {
-    await writeFile(tmp, data, { flag: 'wx', mode })
-    await chmod(tmp, mode)
-    if (force) await rename(tmp, target)
-    else await link(tmp, target)
-  } finally {
-    await rm(tmp, { force: true }).catch(() => {})
-    release()
-  }
-}
-
-function describe(e: unknown, shown: string): IOFailure {
-  const code = (e as NodeJS.ErrnoException)?.code
-  if (code === 'EEXIST') return new IOFailure(`'${shown}' already exists; use --force to overwrite it`)
-  if (code === 'ENOENT' || code === 'ENOTDIR')
-    return new IOFailure(`cannot write '${shown}': no such directory`)
-  if (code === 'EACCES' || code === 'EPERM')
-    return new IOFailure(`cannot write '${shown}': permission denied`)
-  return new IOFailure(`cannot write '${shown}': ${(e as Error)?.message ?? String(e)}`)
-}
 
 async function run(io: CliIO, base: string, force: boolean, comment: string | undefined) {
   const shown = { pub: `${base}.pub`, sec: `${base}.sec` }
@@ -62,7 +23,7 @@ async function run(io: CliIO, base: string, force: boolean, comment: string | un
       [sec, shown.sec],
       [pub, shown.pub],
     ] as const)
-      if (await exists(abs)) throw describe({ code: 'EEXIST' }, name)
+      if (await exists(abs)) throw writeFailure({ code: 'EEXIST' }, name)
   }
   const keys = await generateSigningKeys(
     comment === undefined ? {} : { comment: comment.replace(/[\r\n]+/g, ' ').trim() || 'spkg key' },
@@ -70,14 +31,14 @@ async function run(io: CliIO, base: string, force: boolean, comment: string | un
   try {
     await writeKeyFile(sec, keys.secretKeyText, 0o600, force)
   } catch (e) {
-    throw describe(e, shown.sec)
+    throw writeFailure(e, shown.sec)
   }
   try {
     await writeKeyFile(pub, keys.publicKeyText, 0o644, force)
   } catch (e) {
     // Never leave a secret key without its public half from this run.
     await rm(sec, { force: true }).catch(() => {})
-    throw describe(e, shown.pub)
+    throw writeFailure(e, shown.pub)
   }
   return { keys, shown }
 }
