@@ -24,6 +24,7 @@ import {
   minimalState,
   realLikeState,
 } from '../../apps/api/test/helpers/reading-states.ts'
+import { percentile, probeHealth } from './health-probe.ts'
 
 const ROOT = process.env.API_ROOT ?? join(import.meta.dirname, '..', '..')
 const BASELINE_S = Number(process.env.BASELINE_S ?? 5)
@@ -72,36 +73,7 @@ const server = spawn(
 )
 const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? Number.NaN
-}
-
-/** Asks /api/health every PROBE_MS until `stop`; latencies in ms (a timeout counts as 30,000). */
-async function probe(stop: Promise<void>): Promise<number[]> {
-  const out: number[] = []
-  let done = false
-  void stop.then(() => {
-    done = true
-  })
-  const pending: Promise<void>[] = []
-  while (!done) {
-    const t0 = performance.now()
-    pending.push(
-      fetch(`${url}/api/health`, { signal: AbortSignal.timeout(30_000) })
-        .then(async (r) => {
-          await r.arrayBuffer()
-          out.push(performance.now() - t0)
-        })
-        .catch(() => {
-          out.push(30_000)
-        }),
-    )
-    await new Promise((r) => setTimeout(r, PROBE_MS))
-  }
-  await Promise.all(pending)
-  return out
-}
+const probe = (stop: Promise<unknown>) => probeHealth(url, stop, PROBE_MS)
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 

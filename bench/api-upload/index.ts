@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { buildPackage } from '@spkg/test-utils'
 import { startDevIdp } from '../../apps/api/src/dev-idp/index.ts'
 import { createPgDatabase } from '../../apps/api/test/helpers/db.ts'
+import { percentile, probeHealth } from '../api-stall/health-probe.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const RUNS = Number(process.env.RUNS ?? 3)
@@ -32,10 +33,6 @@ const freePort = () =>
     })
   })
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? Number.NaN
-}
 
 function bigPackage(version: string): Uint8Array {
   const assets: Record<string, Uint8Array> = {}
@@ -86,30 +83,7 @@ const peakRss = async () => {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
 }
 
-async function probe(stop: Promise<unknown>): Promise<number[]> {
-  const out: number[] = []
-  let done = false
-  void stop.finally(() => {
-    done = true
-  })
-  const pending: Promise<void>[] = []
-  while (!done) {
-    const t0 = performance.now()
-    pending.push(
-      fetch(`${url}/api/health`, { signal: AbortSignal.timeout(30_000) })
-        .then(async (r) => {
-          await r.arrayBuffer()
-          out.push(performance.now() - t0)
-        })
-        .catch(() => {
-          out.push(30_000)
-        }),
-    )
-    await sleep(PROBE_MS)
-  }
-  await Promise.all(pending)
-  return out
-}
+const probe = (stop: Promise<unknown>) => probeHealth(url, stop, PROBE_MS)
 
 try {
   for (let i = 0; ; i++) {
