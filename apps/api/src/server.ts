@@ -89,7 +89,12 @@ export async function startServer(
       audience: config.oidc.audience,
       rolesClaim: config.oidc.rolesClaim,
     })
-    config = { ...config, oidc: { ...config.oidc, issuer: devIdp.issuer } }
+    // The player signs in from the page: the provider's origin goes into the CSP's connect-src and frame-src.
+    config = {
+      ...config,
+      oidc: { ...config.oidc, issuer: devIdp.issuer },
+      csp: { ...config.csp, authUrl: config.csp.authUrl ?? devIdp.issuer },
+    }
   }
   const app = await buildApp(config, { logger: createLogger(config) }).catch(async (err: unknown) => {
     await devIdp?.close()

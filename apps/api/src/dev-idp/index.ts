@@ -32,6 +32,25 @@ export const DEV_ROLES: Record<string, string[]> = {
  */
 export const DEV_RESOURCE = 'urn:spkg:api'
 
+/**
+ * The default callbacks of the browser client `spkg-web`: a Vite dev server's `/callback`, and the web player served
+ * at `/` of the API (apps/player). The port is not compared: loopback addresses on any port are accepted.
+ */
+export const DEV_WEB_REDIRECT_URIS: readonly string[] = [
+  'http://127.0.0.1:5173/callback',
+  'http://127.0.0.1/',
+  'http://localhost/',
+]
+
+/** `uri` without its port when it is an http:// loopback address, else undefined. */
+function loopbackWithoutPort(uri: string): string | undefined {
+  const u = URL.parse(uri)
+  if (u?.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname))
+    return undefined
+  u.port = ''
+  return u.origin
+}
+
 /** Options of {@link createDevIdp} and {@link startDevIdp}. */
 export interface DevIdpOptions {
   /** The API's expected audience (`OIDC_AUDIENCE`). @default 'spkg-api' */
@@ -44,7 +63,10 @@ export interface DevIdpOptions {
   clients?: Record<string, string[]>
   /** Signing key (private RSA JWK with `kid`); generated when absent. */
   signingKey?: Record<string, unknown>
-  /** Redirect URIs of the browser client `spkg-web`. @default ['http://127.0.0.1:5173/callback'] */
+  /**
+   * Redirect URIs of the browser client `spkg-web`, matched on any loopback port (RFC 8252 section 7.3), so the
+   * player works whatever `PORT` the API listens on. @default {@link DEV_WEB_REDIRECT_URIS}
+   */
   webRedirectUris?: string[]
   /** Must be false: the development provider refuses to run in production. */
   production?: boolean
@@ -117,12 +139,19 @@ export function createDevIdp(issuer: string, options: DevIdpOptions = {}): DevId
       })),
       {
         client_id: 'spkg-web',
+        // 'native': oidc-provider then matches loopback redirect URIs on any port (and always asks for consent).
+        application_type: 'native',
         token_endpoint_auth_method: 'none',
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
-        redirect_uris: options.webRedirectUris ?? ['http://127.0.0.1:5173/callback'],
+        redirect_uris: options.webRedirectUris ?? [...DEV_WEB_REDIRECT_URIS],
       },
     ],
+    // The browser client exchanges its code from the page: CORS for the origins of its callbacks, on any port.
+    clientBasedCORS: (_ctx: unknown, origin: string, client: { redirectUris: string[] }) => {
+      const bare = loopbackWithoutPort(origin)
+      return bare !== undefined && client.redirectUris.some((uri) => loopbackWithoutPort(uri) === bare)
+    },
     responseTypes: ['code'],
     pkce: { required: () => true },
     rotateRefreshToken: true,

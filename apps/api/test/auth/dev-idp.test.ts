@@ -67,6 +67,40 @@ describe('development identity provider', () => {
     expect(withPkce.headers.get('location') ?? '').not.toContain('error=')
   })
 
+  it('accepts the player at / of any loopback port for spkg-web, with CORS for its token request', async () => {
+    const authorize = (redirect: string) =>
+      fetch(
+        `${idp.issuer}/auth?client_id=spkg-web&redirect_uri=${encodeURIComponent(redirect)}&scope=openid` +
+          `&response_type=code&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`,
+        { redirect: 'manual' },
+      )
+    for (const redirect of ['http://127.0.0.1:3000/', 'http://127.0.0.1:41234/', 'http://localhost:8080/']) {
+      const res = await authorize(redirect)
+      expect(res.status).toBe(303)
+      expect(res.headers.get('location') ?? '').not.toContain('error=')
+    }
+    const foreign = await authorize('http://player.example/')
+    expect(`${foreign.headers.get('location') ?? ''} ${await foreign.text()}`).toMatch(/redirect_uri/)
+    const preflight = (origin: string) =>
+      fetch(`${idp.issuer}/token`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      })
+    const token = (origin: string) =>
+      fetch(`${idp.issuer}/token`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', client_id: 'spkg-web' }),
+      })
+    expect(
+      (await preflight('http://127.0.0.1:41234')).headers.get('access-control-allow-origin'),
+    ).toBeTruthy()
+    expect((await token('http://127.0.0.1:41234')).headers.get('access-control-allow-origin')).toBe(
+      'http://127.0.0.1:41234',
+    )
+    expect((await token('http://player.example')).headers.get('access-control-allow-origin')).toBeNull()
+  })
+
   it('refuses production and non-loopback issuers', () => {
     expect(() => createDevIdp('http://127.0.0.1:9', { production: true })).toThrow(/production/)
     expect(() => createDevIdp('http://id.example.org')).toThrow(/loopback/)
