@@ -49,6 +49,7 @@ import { storiesRoutes } from './routes/stories'
 import { securityPlugin } from './security/index'
 import { canReadFileFromDb, deleteFilesLocked, hasVersions, isReferencedInDb } from './storage/access'
 import { createStorage, type FileStorage, sweepOrphans } from './storage/index'
+import { tracingPlugin } from './telemetry/index'
 
 /** What `buildApp` may be handed instead of creating it. */
 export interface AppDeps {
@@ -224,6 +225,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     db,
     redisStatus: () => (app.hasDecorator('rateLimitRedisStatus') ? app.rateLimitRedisStatus() : undefined),
   })
+  // OpenTelemetry request spans (src/telemetry), only when the OTEL_* variables turn tracing on.
+  await app.register(tracingPlugin)
 
   // CORS first (preflights and 401 answers carry CORS headers), then authentication, then throttling
   // (its per-route hooks run after authentication so callers are keyed by `sub`).
