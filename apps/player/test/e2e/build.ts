@@ -1,0 +1,105 @@
+/**
+ * Builds the player (`vite build` in apps/player) when apps/player/dist is missing or older than its sources: the
+ * player's own files and the sources of the workspace packages it bundles. One build at a time across processes (a
+ * lock folder), so test files started together wait for the same build instead of racing on dist/.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { mkdir, rm, stat } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const PLAYER = fileURLToPath(new URL('../../', import.meta.url))
+const PACKAGES = fileURLToPath(new URL('../../../../packages/', import.meta.url))
+/** The built player the server serves by default. */
+export const PLAYER_DIST = join(PLAYER, 'dist')
+const LOCK = join(PLAYER, 'node_modules', '.spkg-player-build.lock')
+
+/** Newest modification time (ms) of the files under `path` (a file or a folder), skipping tests. */
+function newest(path: string): number {
+  let st: ReturnType<typeof statSync>
+  try {
+    st = statSync(path)
+  } catch {
+    return 0
+  }
+  if (!st.isDirectory()) return st.mtimeMs
+  let max = 0
+  for (const e of readdirSync(path, { withFileTypes: true })) {
+    if (e.name === 'node_modules' || e.name.endsWith('.test.ts')) continue
+    max = Math.max(max, newest(join(path, e.name)))
+  }
+  return max
+}
+
+/** Newest modification time of everything that goes into the player's bundle. */
+export function sourcesTime(): number {
+  const own = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'].map((p) =>
+    newest(join(PLAYER, p)),
+  )
+  const packages = existsSync(PACKAGES)
+    ? readdirSync(PACKAGES)
+        .filter((n) => n !== 'test-utils')
+        .map((n) => newest(join(PACKAGES, n, 'src')))
+    : []
+  return Math.max(...own, ...packages)
+}
+
+/** Whether dist/index.html exists and is newer than every source. */
+export function isBuildFresh(): boolean {
+  const index = join(PLAYER_DIST, 'index.html')
+  return existsSync(index) && statSync(index).mtimeMs >= sourcesTime()
+}
+
+function runViteBuild(): Promise<void> {
+  const vite = createRequire(join(PLAYER, 'package.json')).resolve('vite/bin/vite.js')
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+      cwd: PLAYER,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    child.stdout.on('data', (d) => {
+      out += d
+    })
+    child.stderr.on('data', (d) => {
+      out += d
+    })
+    child.on('error', reject)
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`vite build of the player failed (exit ${code}):\n${out}`)),
+    )
+  })
+}
+
+/**
+ * Builds the player unless dist/ is fresh; resolves to the dist folder. Waits for a build another process runs
+ * (a lock older than 5 minutes is taken as abandoned).
+ */
+export async function ensurePlayerBuilt(): Promise<string> {
+  for (;;) {
+    if (isBuildFresh()) return PLAYER_DIST
+    try {
+      await mkdir(join(PLAYER, 'node_modules'), { recursive: true })
+      await mkdir(LOCK)
+    } catch {
+      const age =
+        Date.now() -
+        (await stat(LOCK).then(
+          (s) => s.mtimeMs,
+          () => Date.now(),
+        ))
+      if (age > 5 * 60_000) await rm(LOCK, { recursive: true, force: true })
+      await new Promise((r) => setTimeout(r, 200))
+      continue
+    }
+    try {
+      if (!isBuildFresh()) await runViteBuild()
+      return PLAYER_DIST
+    } finally {
+      await rm(LOCK, { recursive: true, force: true })
+    }
+  }
+}

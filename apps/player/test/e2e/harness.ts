@@ -1,0 +1,285 @@
+/**
+ * The player's end-to-end harness: the real server, the way `pnpm start` runs it, and Debian's Chromium.
+ *
+ * - {@link startPlayer} spawns `apps/api/src/server.ts` exactly as `pnpm start` does (`node --conditions=@spkg/source
+ *   --import tsx src/server.ts` in apps/api, `NODE_ENV=development`, the development identity provider on loopback),
+ *   with its own temporary data folder (PGlite, files, uploads), the example stories seeded, and the built player
+ *   (apps/player/dist, built first when missing or stale). With `DATABASE_URL` set it runs on a fresh PostgreSQL
+ *   database of that server instead (created here, dropped by `close()`). Resolves once the seed is published.
+ * - {@link launchBrowser}: playwright-core on /usr/bin/chromium, headless. {@link noBrowser} is true when Chromium is
+ *   missing and CI is not set (then tests may `describe.skipIf(noBrowser)`); with CI set a missing Chromium is an
+ *   error, never a skip (tools/ci-skips.ts).
+ * - {@link screenshot} keeps a PNG in apps/player/test/artifacts/ (gitignored) for people reading a failed run.
+ *
+ * @example
+ * const player = await startPlayer()
+ * const browser = await launchBrowser()
+ * const page = await browser.newPage()
+ * await page.goto(player.url)
+ * await screenshot(page, 'home')
+ * await browser.close()
+ * await player.close()
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { ensurePlayerBuilt, PLAYER_DIST } from './build'
+
+export { ensurePlayerBuilt, PLAYER_DIST }
+
+const REPO = fileURLToPath(new URL('../../../../', import.meta.url))
+const API_DIR = join(REPO, 'apps/api')
+/** Where {@link screenshot} writes its PNGs. */
+export const ARTIFACTS_DIR = fileURLToPath(new URL('../artifacts/', import.meta.url))
+
+/** Where Debian installs Chromium. */
+export const CHROMIUM_PATH = '/usr/bin/chromium'
+/** The flags every headless test browser runs with. */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+]
+
+/** `CI` is set (and not `false`/`0`): a missing tool fails instead of skipping (tools/ci-skips.ts). */
+export const isCi = (env: NodeJS.ProcessEnv = process.env) =>
+  env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0'
+
+/** Chromium is missing and CI is not set: browser tests may skip themselves (`describe.skipIf(noBrowser)`). */
+export const noBrowser = !existsSync(CHROMIUM_PATH) && !isCi()
+
+/** The development identity provider's client for one role (client credentials grant). */
+export interface DevClient {
+  id: string
+  secret: string
+}
+
+/** A running server with the player. */
+export interface StartedPlayer {
+  /** The player's address: `http://127.0.0.1:<port>/`. */
+  url: string
+  /** The API's address, no trailing slash: `http://127.0.0.1:<port>` (the player and the API share it). */
+  apiBase: string
+  /** The development identity provider's issuer (`http://127.0.0.1:<port>`), for sign-in tests. */
+  issuer: string
+  /** Its client-credentials clients by role (`reader`, `creator`, `moderator`, `administrator`). */
+  devClients: Record<string, DevClient>
+  /** An access token for `role` from the development provider (client credentials). */
+  token(role: string): Promise<string>
+  /** `postgres` when `DATABASE_URL` was set, else `pglite`. */
+  database: 'postgres' | 'pglite'
+  /** The slugs the seed published (from its log line). */
+  seeded: string[]
+  /** The server's stdout (pino JSON lines) and stderr so far. */
+  output(): { stdout: string; stderr: string }
+  /** Stops the server (SIGTERM, SIGKILL after 15 s), removes its data folder, drops its PostgreSQL database. */
+  close(): Promise<void>
+}
+
+/** Options of {@link startPlayer}. */
+export interface StartPlayerOptions {
+  /** Variables set over the harness's environment (`RATE_LIMIT_MAX_FACTOR`, `SEED_EXAMPLES`, ...). */
+  env?: Record<string, string | undefined>
+  /** The player folder the server serves (`PLAYER_DIR`). @default apps/player/dist, built when stale */
+  playerDir?: string
+  /** How long to wait for the server and its seed, ms (shared machines are slow). @default 120000 */
+  readyTimeoutMs?: number
+}
+
+/** A loopback port that was free a moment ago. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+/** Runs a snippet with apps/api's own `postgres` module (the player does not depend on it). */
+function runSql(databaseUrl: string, sql: string): Promise<void> {
+  const code = `import postgres from 'postgres'
+const sql = postgres(process.env.ADMIN_URL, { max: 1, onnotice: () => {} })
+try { await sql.unsafe(process.env.SQL) } finally { await sql.end() }`
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+      cwd: API_DIR,
+      env: { PATH: process.env.PATH, ADMIN_URL: databaseUrl, SQL: sql },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let err = ''
+    child.stderr.on('data', (d) => {
+      err += d
+    })
+    child.on('error', reject)
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${sql} failed: ${err}`))))
+  })
+}
+
+const tail = (s: string, n = 3000) => (s.length > n ? `...${s.slice(-n)}` : s) || '(empty)'
+
+/**
+ * Starts the real server with the built player; see the module comment. Call `close()` in `afterAll`.
+ *
+ * @throws Error with the tail of the server's output when it exits or is not ready within `readyTimeoutMs`
+ */
+export async function startPlayer(options: StartPlayerOptions = {}): Promise<StartedPlayer> {
+  const playerDir = options.playerDir ?? (await ensurePlayerBuilt())
+  const data = await mkdtemp(join(tmpdir(), 'spkg-player-e2e-'))
+  await mkdir(join(data, 'uploads'), { recursive: true })
+  const adminUrl = process.env.DATABASE_URL
+  let databaseUrl: string | undefined
+  let dbName: string | undefined
+  if (adminUrl) {
+    dbName = `spkg_player_${randomBytes(6).toString('hex')}`
+    await runSql(adminUrl, `create database ${dbName}`)
+    const u = new URL(adminUrl)
+    u.pathname = `/${dbName}`
+    databaseUrl = u.toString()
+  }
+  const dropDb = async () => {
+    if (adminUrl && dbName) await runSql(adminUrl, `drop database if exists ${dbName} with (force)`)
+  }
+  const port = await freePort()
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    PGLITE_DIR: join(data, 'pglite'),
+    FILES_DIR: join(data, 'files'),
+    UPLOAD_TMP_DIR: join(data, 'uploads'),
+    PLAYER_DIR: playerDir,
+    SEED_EXAMPLES: 'true',
+    DATABASE_URL: databaseUrl,
+    ...options.env,
+  }
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--conditions=@spkg/source', '--import', 'tsx', 'src/server.ts'],
+    { cwd: API_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (d) => {
+    stdout += d
+  })
+  child.stderr?.on('data', (d) => {
+    stderr += d
+  })
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  )
+  let running = true
+  void exited.then(() => {
+    running = false
+  })
+  const stop = async () => {
+    if (running) {
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+      await exited
+      clearTimeout(timer)
+    }
+  }
+  const onExit = () => child.kill('SIGKILL')
+  process.once('exit', onExit)
+
+  try {
+    const deadline = Date.now() + (options.readyTimeoutMs ?? 120_000)
+    // Ready: the "catalog at" line comes after the listen and the seed (src/server.ts).
+    while (!/"msg":"catalog at /.test(stdout)) {
+      if (!running) throw new Error('exited before it was ready')
+      if (Date.now() > deadline) throw new Error('was not ready in time')
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  } catch (err) {
+    await stop()
+    process.removeListener('exit', onExit)
+    await rm(data, { recursive: true, force: true })
+    await dropDb().catch(() => {})
+    throw new Error(
+      `the player server ${(err as Error).message}\n--- stdout ---\n${tail(stdout)}\n--- stderr ---\n${tail(stderr)}`,
+    )
+  }
+  const issuer = /Development identity provider at (http:\/\/\S+?) /.exec(stderr)?.[1] ?? ''
+  const devClients: Record<string, DevClient> = {}
+  for (const m of stderr.matchAll(/^\s+(\w+)\s+curl -s -u ([^:\s]+):(\S+) /gm)) {
+    if (m[1] && m[2] && m[3]) devClients[m[1]] = { id: m[2], secret: m[3] }
+  }
+  let seeded: string[] = []
+  for (const line of stdout.split('\n')) {
+    if (!line.includes('seeded the catalog')) continue
+    try {
+      seeded = (JSON.parse(line) as { seeded?: string[] }).seeded ?? []
+    } catch {}
+  }
+  const apiBase = `http://127.0.0.1:${port}`
+  let closed = false
+  return {
+    url: `${apiBase}/`,
+    apiBase,
+    issuer,
+    devClients,
+    database: databaseUrl ? 'postgres' : 'pglite',
+    seeded,
+    async token(role) {
+      const c = devClients[role]
+      if (!c) throw new Error(`no development client for role ${role}`)
+      const res = await fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${c.id}:${c.secret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          resource: 'urn:spkg:api',
+          scope: 'api',
+        }),
+      })
+      if (!res.ok) throw new Error(`token for ${role}: ${res.status} ${await res.text()}`)
+      return ((await res.json()) as { access_token: string }).access_token
+    },
+    output: () => ({ stdout, stderr }),
+    async close() {
+      if (closed) return
+      closed = true
+      await stop()
+      process.removeListener('exit', onExit)
+      await rm(data, { recursive: true, force: true })
+      await dropDb()
+    },
+  }
+}
+
+/**
+ * Launches Debian's Chromium headless. The caller closes it.
+ *
+ * @throws Error naming the path when Chromium is not installed (in CI that is a failure, not a skip)
+ */
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH} (apt-get install chromium)`)
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs] })
+}
+
+/** Saves a full-page PNG of `page` as apps/player/test/artifacts/<name>.png; returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(ARTIFACTS_DIR, { recursive: true })
+  const path = join(ARTIFACTS_DIR, `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}.png`)
+  await page.screenshot({ path, fullPage: true })
+  return path
+}
