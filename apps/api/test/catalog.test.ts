@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, buildTestApp, type TestApp } from './helpers/app'
+import { bearer, buildPublishingApp, type PublishingApp, storyPackage, upload } from './helpers/publishing'
 
-let t: TestApp
+let t: PublishingApp
 const creator = bearer('cat-author', 'creator')
 const moderator = bearer('mod', 'moderator')
 const admin = bearer('adm', 'administrator')
@@ -17,11 +17,19 @@ const place = (slug: string, payload: unknown, headers = moderator) =>
   t.app.inject({ method: 'PUT', url: `/catalog/stories/${slug}`, headers, payload: payload as object })
 
 beforeAll(async () => {
-  t = await buildTestApp()
+  t = await buildPublishingApp()
   await create('cat-howto', { type: 'instruction' })
   await create('cat-one', { instruction: 'cat-howto' })
   await create('cat-two', { genre: 'horror' })
   await create('cat-draft')
+  // Only a story with a valid version can be published (issue 18): one package each, genres as the records'.
+  for (const [slug, genre, id] of [
+    ['cat-one', 'mystery', '0c0c0c0c-1111-4222-8333-000000000001'],
+    ['cat-two', 'horror', '0c0c0c0c-1111-4222-8333-000000000002'],
+  ] as const) {
+    const res = await upload(t.app, slug, storyPackage({ id, genre }), 'cat-author')
+    if (res.statusCode !== 201) throw new Error(`upload ${slug}: ${res.statusCode} ${res.body}`)
+  }
 }, 60_000)
 afterAll(async () => t?.close())
 
@@ -34,6 +42,16 @@ describe('catalog writes (moderator or administrator)', () => {
     const instr = await place('cat-howto', { published: true })
     expect(instr.statusCode).toBe(400)
     expect(instr.json().message).toBe('Instruction packages never appear in the catalog')
+  })
+
+  it('refuses to publish a story with no valid version (409 NO_VALID_VERSION); unpublishing it is fine', async () => {
+    const res = await place('cat-draft', { published: true })
+    expect(res.statusCode).toBe(409)
+    expect(res.json()).toMatchObject({ statusCode: 409, code: 'NO_VALID_VERSION' })
+    expect((await t.app.inject({ url: '/catalog/stories/cat-draft' })).statusCode).toBe(404)
+    const off = await place('cat-draft', { published: false })
+    expect(off.statusCode).toBe(200)
+    expect(off.json()).toMatchObject({ published: false })
   })
 
   it('refuses creators and anonymous callers', async () => {

@@ -156,9 +156,10 @@ export async function getCatalogStory(db: Db, storage: FileStorage, publicUrl: s
 }
 
 /**
- * `PUT /catalog/stories/:slug` with `published` and `version`: the version to publish (default the newest). A
- * named version that does not exist is 409 NO_VALID_VERSION; a story without any version (hand-typed content,
- * before packages) is published as before. Returns true when it set `published`.
+ * `PUT /catalog/stories/:slug` with `published` and `version`: the version to publish (default the newest). A story
+ * without any valid version (nothing uploaded, or not the named version) is 409 NO_VALID_VERSION: the issue's
+ * "Publishing a story with no valid version is 409" (only validated packages are ever stored as versions).
+ * `published: false` alone unpublishes, version or not. Returns true when it set `published`.
  */
 export async function applyPublication(
   db: Db,
@@ -171,7 +172,12 @@ export async function applyPublication(
     row = await findVersion(db, storyId, b.version)
     if (!row) throw new ApiError(409, 'NO_VALID_VERSION', `This story has no version ${b.version}`)
   } else row = await findVersion(db, storyId)
-  if (!row) return false
+  if (!row)
+    throw new ApiError(
+      409,
+      'NO_VALID_VERSION',
+      'This story has no valid version to publish: upload its package first (POST /api/stories/:slug/versions)',
+    )
   await setPublishedVersion(db, storyId, row.id)
   if (b.published === false) await db.update(stories).set({ published: false }).where(eq(stories.id, storyId))
   return true

@@ -152,8 +152,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         summary: 'Publish, unpublish or place a story in a series',
         description:
           'Moderator or administrator. Instruction records cannot be published. `version` (issue 18) names the version to ' +
-          'publish; `published: true` alone publishes the newest; an unknown version is 409 NO_VALID_VERSION; a story with no ' +
-          'version yet is published with its hand-typed fields. Throttled by the catalog-write tier.',
+          'publish; `published: true` alone publishes the newest; a story with no valid version (nothing uploaded, or not ' +
+          'the named version) is 409 NO_VALID_VERSION. Throttled by the catalog-write tier.',
         security: [{ bearerAuth: [] }],
         params: SlugParamsSchema,
         body: CatalogPublicationSchema,
