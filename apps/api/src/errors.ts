@@ -95,6 +95,13 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
         ),
       )
   }
+  if (databaseUnavailable(err)) {
+    request.log.warn({ code: errorCodes(err).join(',') }, 'database unavailable')
+    return reply
+      .code(503)
+      .header('retry-after', '1')
+      .send(errorBody(503, 'The database is unavailable; retry shortly', 'DATABASE_UNAVAILABLE'))
+  }
   if (fastifyCodeOf(err) === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     const limit = request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 1_048_576
     return reply
@@ -118,6 +125,51 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   const code = fastifyCode ? (FASTIFY_CODE_MAP[fastifyCode] ?? fastifyCode) : undefined
   const message = (fastifyCode && SAFE_FASTIFY_MESSAGES[fastifyCode]) ?? err.message
   return reply.code(status).send(errorBody(status, message, code))
+}
+
+/** The `code` of an error and of its causes (a drizzle query error wraps the driver's). */
+function errorCodes(err: unknown): string[] {
+  const codes: string[] = []
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string') codes.push(code)
+  }
+  return codes
+}
+
+/** postgres.js codes of a connection that could not be made or was lost. */
+const DB_CONNECTION_CODES = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+])
+/** Socket errors, a database's only when a drizzle query error wraps them. */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+])
+
+/**
+ * Whether a request failed because the database is unreachable or dropped its connection (PostgreSQL stopped or
+ * restarting, a network cut, `pg_terminate_backend`): SQLSTATE class 08 (connection exception), 57P01-57P03
+ * (shutdown, cannot connect now), postgres.js's connection codes, or a socket error under a drizzle query. Answered
+ * 503 `DATABASE_UNAVAILABLE` (the load balancer may retry a GET elsewhere; the pool reconnects by itself).
+ */
+export function databaseUnavailable(err: unknown): boolean {
+  const codes = errorCodes(err)
+  const inQuery = typeof (err as { query?: unknown })?.query === 'string'
+  return codes.some(
+    (c) =>
+      /^08[0-9A-Z]{3}$/.test(c) ||
+      /^57P0[123]$/.test(c) ||
+      DB_CONNECTION_CODES.has(c) ||
+      (inQuery && SOCKET_CODES.has(c)),
+  )
 }
 
 const fastifyCodeOf = (err: { code?: unknown }) => (typeof err.code === 'string' ? err.code : undefined)

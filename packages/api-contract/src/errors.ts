@@ -29,6 +29,8 @@ export const API_ERROR_CODES = {
   PRECONDITION_FAILED: 'If-Match names a stale revision',
   PRECONDITION_REQUIRED: 'overwriting a saved reading state needs If-Match',
   SERVICE_UNAVAILABLE: 'the server is shutting down (503; retry on another instance)',
+  DATABASE_UNAVAILABLE:
+    'the database cannot be reached or dropped the connection mid-request (503, with Retry-After; retry)',
   PAYLOAD_TOO_LARGE: 'request body over the limit',
   UNSUPPORTED_MEDIA_TYPE: 'request content type not accepted',
   BAD_URL: 'malformed or over-long request path',
