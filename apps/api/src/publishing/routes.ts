@@ -4,6 +4,8 @@
  *   `application/zip`), streamed to a temporary file (never buffered whole), refused with 413 past the package
  *   limit before it is all read, validated in the worker pool exactly as `spkg validate` does;
  * - `GET /api/stories/:slug/versions` (owner, moderator, administrator);
+ * - `DELETE /api/stories/:slug/versions/:version` (owner, administrator): the current version moves to the newest
+ *   remaining one, the story is unpublished when none remains, files go after the commit;
  * - `GET /catalog/stories/:slug/versions/:version/manifest` (public for published stories): the canonical
  *   manifest with its `integrity` map, what a delta update compares;
  * - `GET|PUT /api/auth/signing-keys`: the caller's registered signify keys (a package signed by one is
@@ -24,17 +26,20 @@ import {
 import { keyFingerprint } from '@spkg/integrity'
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
 import type { Db } from '../db/index'
 import { ApiError, errorResponses } from '../errors'
 import { timedValidations } from '../metrics/index'
 import { authenticated, hasRole, userOf, withRole } from '../routes/route-auth'
 import { throttle } from '../routes/throttle'
+import { deleteFilesLocked } from '../storage/access'
 import { type FileStorage, packageKey } from '../storage/index'
 import { PackageInvalidError, publishPackage } from './publish-package'
 import { PACKAGE_MEDIA_TYPES, receiveUpload, refuseAnnouncedOversize } from './receive-upload'
 import type { PublishingSettings } from './settings'
 import type { ValidationPool } from './validation-pool'
 import {
+  deleteVersion,
   findStoryForPublishing,
   findVersion,
   isLinkedFromPublished,
@@ -228,6 +233,50 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
         )
       const rows = await listVersions(db, story.id)
       return { items: rows.map((r) => versionView(r, storage, publicUrl, story.publishedVersionId)) }
+    },
+  )
+
+  app.delete(
+    '/api/stories/:slug/versions/:version',
+    {
+      onRequest: authenticated(app),
+      schema: {
+        tags: ['publishing'],
+        summary: 'Delete one version of a story',
+        description:
+          "Owner or administrator. When it is the story's current (published) version, the newest remaining version " +
+          'takes its place; when it was the last version, the story is unpublished. Its package and cover files are ' +
+          'removed after the deletion commits, unless another version uses them. The package id the first version ' +
+          'fixed stays. 404 NOT_FOUND for an unknown story or version.',
+        security: [{ bearerAuth: [] }],
+        params: StoryVersionParamsSchema,
+        response: {
+          204: z.null().meta({ description: 'deleted' }),
+          ...errorResponses(400, 401, 403, 404, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = userOf(request)
+      const story = await findStoryForPublishing(db, request.params.slug)
+      if (!story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
+      if (story.owner !== user.sub && !hasRole(user, 'administrator'))
+        throw new ApiError(
+          403,
+          'FORBIDDEN',
+          'Only the owner or an administrator may delete versions of this story',
+        )
+      const deleted = await deleteVersion(db, story.id, request.params.version)
+      if (!deleted)
+        throw new ApiError(404, 'NOT_FOUND', `"${story.slug}" has no version ${request.params.version}`)
+      // After the commit, under the per-key lock: a file another version (or a concurrent upload) names stays.
+      const { failed } = await deleteFilesLocked(db, storage, deleted.keys)
+      for (const f of failed)
+        request.log.warn(
+          { key: f.key },
+          'storage: a file of a deleted version could not be removed (swept later)',
+        )
+      return reply.code(204).send(null)
     },
   )
 

@@ -202,3 +202,62 @@ export async function storageKeysOfStory(db: Db, storyId: string): Promise<strin
     .where(eq(storyVersions.storyId, storyId))
   return rows.flatMap((r) => [`packages/${r.sha256}.spkg`, ...(r.coverKey ? [r.coverKey] : [])])
 }
+
+/** What {@link deleteVersion} did. */
+export interface DeletedVersion {
+  /** Storage keys the deleted row named (removed after the commit unless another row names them). */
+  keys: string[]
+  /** The story's current version afterwards (null: none left). */
+  current: string | null
+  /** Whether the story is published afterwards. */
+  published: boolean
+}
+
+/**
+ * Deletes one version of a story in one transaction (the story row locked, as uploads lock it): when it was the
+ * story's current (published) version, the newest remaining version takes its place, and the story is unpublished
+ * when none remains. The story's package id stays fixed. Returns undefined when there is no such version.
+ */
+export async function deleteVersion(
+  db: Db,
+  storyId: string,
+  version: string,
+): Promise<DeletedVersion | undefined> {
+  return db.transaction(async (tx) => {
+    const [story] = await tx
+      .select({ published: stories.published, publishedVersionId: stories.publishedVersionId })
+      .from(stories)
+      .where(eq(stories.id, storyId))
+      .for('update')
+    if (!story) return undefined
+    const [row] = await tx
+      .delete(storyVersions)
+      .where(and(eq(storyVersions.storyId, storyId), eq(storyVersions.version, version)))
+      .returning({ id: storyVersions.id, sha256: storyVersions.sha256, coverKey: storyVersions.coverKey })
+    if (!row) return undefined
+    const keys = [`packages/${row.sha256}.spkg`, ...(row.coverKey ? [row.coverKey] : [])]
+    let currentId = story.publishedVersionId
+    let published = story.published
+    if (currentId === row.id) {
+      const [next] = await tx
+        .select({ id: storyVersions.id })
+        .from(storyVersions)
+        .where(eq(storyVersions.storyId, storyId))
+        .orderBy(desc(storyVersions.createdAt), desc(storyVersions.version))
+        .limit(1)
+      currentId = next?.id ?? null
+      if (!next) published = false
+      await tx
+        .update(stories)
+        .set({ publishedVersionId: currentId, published, updatedAt: sql`now()` })
+        .where(eq(stories.id, storyId))
+    }
+    const [current] = currentId
+      ? await tx
+          .select({ version: storyVersions.version })
+          .from(storyVersions)
+          .where(eq(storyVersions.id, currentId))
+      : []
+    return { keys, current: current?.version ?? null, published }
+  })
+}

@@ -195,3 +195,91 @@ describe('deleting a story with versions', () => {
     expect([await count('packages'), await count('covers')]).toEqual([packages, covers])
   })
 })
+
+describe('deleting one version', () => {
+  const mod = bearer('mia', 'moderator')
+  const del = (slug: string, version: string, headers = bearer('alice', 'creator')) =>
+    t.app.inject({ method: 'DELETE', url: `/api/stories/${slug}/versions/${version}`, headers })
+  const versions = async (slug: string) =>
+    (await t.app.inject({ url: `/api/stories/${slug}/versions`, headers: bearer('alice') }))
+      .json()
+      .items.map((v: { version: string; published: boolean }) => [v.version, v.published])
+  const id = '88888888-3333-4444-8555-666666666661'
+
+  it('moves the published version to the newest remaining one, then unpublishes with the last; files follow', async () => {
+    await createStory(t.app, 'vers-inn')
+    const sha: Record<string, string> = {}
+    for (const v of ['1.0.0', '2.0.0', '3.0.0']) {
+      const res = await upload(t.app, 'vers-inn', storyPackage({ id, version: v, title: `Inn ${v}` }))
+      expect(res.statusCode, res.body).toBe(201)
+      sha[v] = res.json().sha256
+    }
+    const publish = await t.app.inject({
+      method: 'PUT',
+      url: '/catalog/stories/vers-inn',
+      headers: mod,
+      payload: { published: true, version: '2.0.0' },
+    })
+    expect(publish.statusCode).toBe(200)
+    const stored = async (v: string) => (await t.storage.stat(packageKey(sha[v] as string))) !== null
+    const catalogVersion = async () => {
+      const res = await t.app.inject({ url: '/catalog/stories/vers-inn' })
+      return res.statusCode === 200 ? res.json().package.version : res.statusCode
+    }
+
+    // Not the published one: the catalog is untouched, its file goes.
+    expect((await del('vers-inn', '1.0.0')).statusCode).toBe(204)
+    expect(await versions('vers-inn')).toEqual([
+      ['3.0.0', false],
+      ['2.0.0', true],
+    ])
+    expect(await catalogVersion()).toBe('2.0.0')
+    expect(await stored('1.0.0')).toBe(false)
+
+    // The published one: the newest remaining version is published in its place.
+    expect((await del('vers-inn', '2.0.0')).statusCode).toBe(204)
+    expect(await versions('vers-inn')).toEqual([['3.0.0', true]])
+    expect(await catalogVersion()).toBe('3.0.0')
+    expect(await stored('2.0.0')).toBe(false)
+    expect(await stored('3.0.0')).toBe(true)
+
+    // The last one: the story leaves the catalog, and cannot be published again without a new upload.
+    expect((await del('vers-inn', '3.0.0', bearer('root', 'administrator'))).statusCode).toBe(204)
+    expect(await versions('vers-inn')).toEqual([])
+    expect(await catalogVersion()).toBe(404)
+    expect(await stored('3.0.0')).toBe(false)
+    const again = await t.app.inject({
+      method: 'PUT',
+      url: '/catalog/stories/vers-inn',
+      headers: mod,
+      payload: { published: true },
+    })
+    expect(again.json()).toMatchObject({ code: 'NO_VALID_VERSION' })
+    // The package id the first version fixed stays the story's.
+    const other = await upload(
+      t.app,
+      'vers-inn',
+      storyPackage({ id: '88888888-3333-4444-8555-666666666662', version: '4.0.0' }),
+    )
+    expect(other.json()).toMatchObject({ code: 'PACKAGE_ID_MISMATCH' })
+  })
+
+  it('lets only the owner or an administrator delete; 404 for an unknown story or version', async () => {
+    await createStory(t.app, 'kept-versions')
+    expect((await upload(t.app, 'kept-versions', storyPackage({ id, version: '1.0.0' }))).statusCode).toBe(
+      201,
+    )
+    expect((await del('kept-versions', '1.0.0', bearer('mallory', 'creator'))).statusCode).toBe(403)
+    expect((await del('kept-versions', '1.0.0', mod)).statusCode).toBe(403)
+    const anonymous = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/stories/kept-versions/versions/1.0.0',
+    })
+    expect(anonymous.statusCode).toBe(401)
+    const unknown = await del('kept-versions', '9.9.9')
+    expect(unknown.statusCode).toBe(404)
+    expect(unknown.json()).toMatchObject({ code: 'NOT_FOUND' })
+    expect((await del('no-such-story', '1.0.0')).statusCode).toBe(404)
+    expect(await versions('kept-versions')).toEqual([['1.0.0', false]])
+  })
+})
