@@ -42,6 +42,7 @@ import { catalogRoutes } from './routes/catalog'
 import { cspReportRoutes } from './routes/csp-report'
 import { type CanReadFile, filesRoutes } from './routes/files'
 import { healthRoutes } from './routes/health'
+import { playerRoutes } from './routes/player'
 import { profileRoutes } from './routes/profiles'
 import { progressRoutes } from './routes/progress'
 import { reportRoutes } from './routes/reports'
@@ -286,5 +287,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(progressRoutes, opts)
   await registerPublishing(app, config, db, deps.publishing)
   await app.register(filesRoutes, { storage, canReadFile: deps.canReadFile ?? canReadFileFromDb(db) })
+  await app.register(playerRoutes) // the web player at `/` (apps/player/dist, PLAYER_DIR), after the API's routes
   return app
 }

@@ -189,6 +189,7 @@ const EnvSchema = z.object({
     emptyToUndefined,
     z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
   ),
+  PLAYER_DIR: z.preprocess(emptyToUndefined, z.string().trim().min(1).optional()),
 })
 
 /** The environment variables the API reads (all optional; see apps/api/README.md for defaults). */
@@ -263,6 +264,11 @@ export interface Config {
    * development with the embedded database (no DATABASE_URL), else false.
    */
   seedExamples: boolean
+  /**
+   * `PLAYER_DIR`: the built web player served at `/` (src/routes/player.ts), relative to the working directory;
+   * absent: apps/player/dist of this repository.
+   */
+  playerDir?: string | undefined
   /** Connection timeouts, ms; `headersMs`, `keepAliveMs` and `connectionMs` are at most `requestMs`. */
   timeouts: {
     /** `REQUEST_TIMEOUT_MS`: a whole request, headers and body, must arrive within this (408 otherwise). */
@@ -378,6 +384,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       e.SEED_EXAMPLES === undefined
         ? e.NODE_ENV === 'development' && !e.DATABASE_URL
         : e.SEED_EXAMPLES === 'true',
+    playerDir: e.PLAYER_DIR,
     timeouts: {
       requestMs: e.REQUEST_TIMEOUT_MS,
       headersMs: e.HEADERS_TIMEOUT_MS,

@@ -1,0 +1,189 @@
+/**
+ * The web player (apps/player, issue 20) at `/` of the API's address: `GET|HEAD /` and `/index.html` give the
+ * player's page, `/<file>` the files at the root of its build (service worker, web app manifest, icons), and
+ * `/assets/<file>` Vite's hashed bundles. The API's own routes (`/api/*`, `/catalog/*`, `/files/*`) are registered
+ * first and keep precedence; the player routes hash addresses only (`#/story/...`), so nothing else is needed.
+ *
+ * - Folder: `config.playerDir` (`PLAYER_DIR`, relative to the working directory), by default apps/player/dist of
+ *   this repository. Files are looked up at request time, so a rebuild is served without a restart. A missing
+ *   build answers `/` with 404 `PLAYER_NOT_BUILT` (a short page for browsers, the API's error body otherwise);
+ *   the server starts all the same.
+ * - Caching: `/assets/*` carries a content hash in its names, so `public, max-age=31536000, immutable`; everything
+ *   else (the page, the service worker, the manifest, icons) `no-cache` with an `ETag`, so a new build is picked up
+ *   at the next load (the service worker's update check included). The service worker sits at the root, so its
+ *   scope is `/` without a `Service-Worker-Allowed` header.
+ * - Paths: one name per segment from `[A-Za-z0-9._-]`, never starting with a dot, and the resolved file must lie
+ *   inside the folder (symbolic links resolved): `..`, encoded slashes and dotfiles are 404 like any missing file.
+ * - Headers: the security plugin's headers (the SPEC's policy) as on every answer, with one directive added for the
+ *   player's own answers: `media-src 'self' blob:`. The reader hands a story's audio to the page as `blob:` URLs,
+ *   and without a `media-src` directive media fall back to `default-src 'self'`, which refuses them.
+ * - Throttle: not the SPEC's JSON tiers (one page load is a burst of a dozen files): 50 a second and 1,000 a
+ *   minute per caller, as the files routes.
+ */
+import { createReadStream } from 'node:fs'
+import { realpath, stat } from 'node:fs/promises'
+import { isAbsolute, join, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { errorBody } from '../errors'
+import type { ThrottleTier } from '../rate-limit/index'
+
+/** The player's build in this repository (apps/player/dist), used when `PLAYER_DIR` is unset. */
+export const DEFAULT_PLAYER_DIR = fileURLToPath(new URL('../../../player/dist', import.meta.url))
+
+/** The directive added to the policy on the player's answers (see the module comment). */
+export const PLAYER_MEDIA_SRC = "media-src 'self' blob:"
+
+/** Throttle of the player's files (a page load asks for a dozen at once). */
+export const PLAYER_THROTTLE: readonly ThrottleTier[] = [
+  { name: 'short', max: 50, ttl: 1000 },
+  { name: 'long', max: 1000, ttl: 60_000 },
+]
+
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+const REVALIDATE = 'no-cache'
+
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  map: 'application/json; charset=utf-8',
+  webmanifest: 'application/manifest+json; charset=utf-8',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  gif: 'image/gif',
+  ico: 'image/x-icon',
+  woff2: 'font/woff2',
+  woff: 'font/woff',
+  wasm: 'application/wasm',
+  txt: 'text/plain; charset=utf-8',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  opus: 'audio/ogg',
+  wav: 'audio/wav',
+}
+
+/** The content type of a file name (by extension; unknown: `application/octet-stream`). */
+export function contentTypeOf(name: string): string {
+  const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase()
+  return TYPES[ext] ?? 'application/octet-stream'
+}
+
+const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/
+
+/** Whether `path` (slash-separated, relative) is made only of plain names: no `..`, no dotfile, no empty part. */
+export function isSafeRelativePath(path: string): boolean {
+  if (path.length === 0 || path.length > 1000) return false
+  return path.split('/').every((s) => SEGMENT.test(s) && !s.includes('..'))
+}
+
+/** Options of {@link playerRoutes}. */
+export interface PlayerRoutesOptions {
+  /** The built player's folder; absent: `app.config.playerDir`, else {@link DEFAULT_PLAYER_DIR}. */
+  dir?: string
+}
+
+/** The folder to serve: absolute, resolved against the working directory. */
+function playerDir(app: FastifyInstance, opts: PlayerRoutesOptions): string {
+  const configured = opts.dir ?? app.config?.playerDir
+  if (!configured) return DEFAULT_PLAYER_DIR
+  return isAbsolute(configured) ? configured : resolve(configured)
+}
+
+/** A regular file inside `root` at `rel`, or null (missing, a folder, or outside `root` once links are resolved). */
+async function findFile(
+  root: string,
+  rel: string,
+): Promise<{ path: string; size: number; mtimeMs: number } | null> {
+  if (!isSafeRelativePath(rel)) return null
+  try {
+    const realRoot = await realpath(root)
+    const path = await realpath(join(realRoot, rel))
+    if (!path.startsWith(realRoot + sep)) return null
+    const st = await stat(path)
+    if (!st.isFile()) return null
+    return { path, size: st.size, mtimeMs: st.mtimeMs }
+  } catch {
+    return null
+  }
+}
+
+function notModified(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  if (header.trim() === '*') return true
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag.replace(/^W\//, ''))
+}
+
+const NOT_BUILT_PAGE = (hint: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>spkg player not built</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem">
+<h1>The web player is not built</h1>
+<p>Code: <code>PLAYER_NOT_BUILT</code>. ${hint}</p>
+<p>The API itself works: <a href="/catalog/stories">/catalog/stories</a>, <a href="/api/health">/api/health</a>.</p>
+</body></html>
+`
+
+async function playerRoutesPlugin(app: FastifyInstance, opts: PlayerRoutesOptions): Promise<void> {
+  const root = playerDir(app, opts)
+  const isProduction = app.config?.isProduction ?? true
+  const hint = isProduction
+    ? 'Build it (pnpm --filter @spkg/player build) and point PLAYER_DIR at its dist folder.'
+    : `Run pnpm start from the repository root (it builds the player first), or pnpm --filter @spkg/player build; this server looks in ${root} (PLAYER_DIR).`
+
+  // The policy the security plugin set, plus media-src for blob: audio (encapsulated: the player's answers only).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const csp = reply.getHeader('content-security-policy')
+    if (typeof csp === 'string' && !/(^|;)\s*media-src /.test(csp))
+      reply.header('content-security-policy', `${csp};${PLAYER_MEDIA_SRC}`)
+    return payload
+  })
+
+  const send = async (request: FastifyRequest, reply: FastifyReply, rel: string, cache: string) => {
+    const file = await findFile(root, rel)
+    if (!file) return reply.callNotFound()
+    const etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`
+    reply
+      .header('cache-control', cache)
+      .header('etag', etag)
+      .header('last-modified', new Date(file.mtimeMs).toUTCString())
+      .type(contentTypeOf(file.path))
+    if (notModified(request.headers['if-none-match'], etag)) return reply.code(304).send()
+    // HEAD too: Fastify's HEAD route drains the stream and keeps this length.
+    reply.header('content-length', String(file.size))
+    return reply.send(createReadStream(file.path))
+  }
+
+  const config = { throttle: PLAYER_THROTTLE }
+  const schema = { hide: true }
+  const index = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (await findFile(root, 'index.html')) return send(request, reply, 'index.html', REVALIDATE)
+    const accepted = String(request.headers.accept ?? '')
+    reply.code(404).header('cache-control', 'no-store')
+    if (accepted.includes('text/html'))
+      return reply.type('text/html; charset=utf-8').send(NOT_BUILT_PAGE(hint))
+    return reply.send(errorBody(404, `The web player is not built. ${hint}`, 'PLAYER_NOT_BUILT'))
+  }
+  app.get('/', { config, schema }, index)
+  app.get('/index.html', { config, schema }, index)
+  app.get<{ Params: { file: string } }>('/:file', { config, schema }, (request, reply) =>
+    send(request, reply, request.params.file, REVALIDATE),
+  )
+  app.get<{ Params: { '*': string } }>('/assets/*', { config, schema }, (request, reply) =>
+    send(request, reply, `assets/${request.params['*']}`, IMMUTABLE),
+  )
+}
+
+/**
+ * Registers the player's routes (see the module comment). Register it after the API's routes.
+ *
+ * @example
+ * await app.register(playerRoutes)
+ */
+export const playerRoutes = playerRoutesPlugin
