@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdir, rm, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const PLAYER = fileURLToPath(new URL('../../', import.meta.url))
@@ -53,7 +53,9 @@ export function isBuildFresh(): boolean {
 }
 
 function runViteBuild(): Promise<void> {
-  const vite = createRequire(join(PLAYER, 'package.json')).resolve('vite/bin/vite.js')
+  // vite's exports map hides bin/: resolve its package.json and take the bin from there.
+  const vitePkg = createRequire(join(PLAYER, 'package.json')).resolve('vite/package.json')
+  const vite = join(dirname(vitePkg), 'bin', 'vite.js')
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
       cwd: PLAYER,
