@@ -2,7 +2,7 @@
  * The database side of file access and clean-up: which committed version rows name a storage key
  * (`story_versions.sha256` for `packages/<sha256>.spkg`, `story_versions.cover_key` for covers).
  */
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../db/index'
 import { stories, storyVersions } from '../db/schema'
 import type { CanReadFile } from '../routes/files'
@@ -28,8 +28,9 @@ export interface PublicCacheOptions {
 
 /**
  * The access rule of the files routes over the database: `'public'` when the published version of a story names
- * the file, `null` when no version names it, else true for the owner of a story whose version names it and for
- * moderators and administrators.
+ * the file, or a version of an instruction that a published story links (the catalog leads readers to it), `null`
+ * when no version names it, else true for the owner of a story whose version names it and for moderators and
+ * administrators.
  */
 export function canReadFileFromDb(db: Db, options: PublicCacheOptions = {}): CanReadFile {
   const ttl = options.publicTtlMs ?? 5000
@@ -49,12 +50,20 @@ export function canReadFileFromDb(db: Db, options: PublicCacheOptions = {}): Can
         published: stories.published,
         publishedVersionId: stories.publishedVersionId,
         versionId: storyVersions.id,
+        storyId: stories.id,
+        type: stories.type,
       })
       .from(storyVersions)
       .innerJoin(stories, eq(stories.id, storyVersions.storyId))
       .where(whereKey(key))
     if (rows.length === 0) return null
-    if (rows.some((r) => r.published && r.publishedVersionId === r.versionId)) {
+    if (
+      rows.some((r) => r.published && r.publishedVersionId === r.versionId) ||
+      (await linkedFromPublished(
+        db,
+        rows.filter((r) => r.type === 'instruction').map((r) => r.storyId),
+      ))
+    ) {
       if (ttl > 0) {
         if (publicUntil.size >= max) publicUntil.clear()
         publicUntil.set(key, now() + ttl)
@@ -65,6 +74,17 @@ export function canReadFileFromDb(db: Db, options: PublicCacheOptions = {}): Can
     if (hasRole(user, 'moderator') || hasRole(user, 'administrator')) return true
     return rows.some((r) => r.owner === user.sub)
   }
+}
+
+/** Whether a published story links one of the instruction records `ids`. */
+async function linkedFromPublished(db: Db, ids: string[]): Promise<boolean> {
+  if (ids.length === 0) return false
+  const [row] = await db
+    .select({ id: stories.id })
+    .from(stories)
+    .where(and(inArray(stories.instructionId, ids), eq(stories.published, true)))
+    .limit(1)
+  return row !== undefined
 }
 
 /** A transaction of {@link Db}. */
