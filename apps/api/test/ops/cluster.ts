@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import postgres from 'postgres'
 import { freePort } from '../helpers/server-process.ts'
 
 const DEPLOY_NGINX = fileURLToPath(new URL('../../../../deploy/nginx.conf', import.meta.url))
@@ -280,4 +281,19 @@ export function failedCount(report: LoadReport, ok: (status: number) => boolean 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
+
+/**
+ * Kills every connection to database `name` (`pg_terminate_backend`) from an administrator connection to `adminUrl`;
+ * resolves with how many were killed.
+ */
+export async function terminateConnections(adminUrl: string, name: string): Promise<number> {
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} })
+  try {
+    const rows = await admin<{ ok: boolean }[]>`select pg_terminate_backend(pid) as ok from pg_stat_activity
+      where datname = ${name} and pid <> pg_backend_pid()`
+    return rows.filter((r) => r.ok).length
+  } finally {
+    await admin.end()
+  }
 }
