@@ -30,8 +30,10 @@ export const SEED_OWNER = 'seed'
 
 /** Result of {@link seedExamples}: slugs, in the order they were handled. */
 export interface SeedResult {
-  /** Examples uploaded by this call (stories published, instructions stored unlisted). */
+  /** Example stories uploaded and published by this call. */
   seeded: string[]
+  /** Example instructions uploaded by this call: stored, never listed, reached from the story that links them. */
+  instructions: string[]
   /** Examples whose version was already there. */
   present: string[]
   /** Examples left out on purpose, with why (a flat story; a slug taken by someone else's record). */
@@ -63,7 +65,7 @@ const versionOf = (e: Example) => (typeof e.manifest.version === 'string' ? e.ma
 
 /** Seeds the example stories (see the module comment); never throws for one bad example. */
 export async function seedExamples(app: FastifyInstance, dir: string = EXAMPLES_DIR): Promise<SeedResult> {
-  const result: SeedResult = { seeded: [], present: [], skipped: [], failed: [] }
+  const result: SeedResult = { seeded: [], instructions: [], present: [], skipped: [], failed: [] }
   const folders = (await readdir(dir, { withFileTypes: true }))
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
@@ -153,7 +155,7 @@ async function seedOne(app: FastifyInstance, e: Example, result: SeedResult): Pr
     )
     const version = await findVersion(db, story.id, published.version)
     if (story.type === 'story' && version) await setPublishedVersion(db, story.id, version.id)
-    result.seeded.push(slug)
+    result[story.type === 'story' ? 'seeded' : 'instructions'].push(slug)
     app.log.info(
       {
         example: folder,
