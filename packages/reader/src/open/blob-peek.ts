@@ -9,13 +9,13 @@
  * archive), the Blob is read whole and peeked as before, so the verdict and its diagnostics are
  * the whole peek's.
  */
-import { isEncryptedPackage } from '@spkg/integrity/encrypt'
 import { isSpkgError, LIMITS, SpkgError } from '@spkg/manifest'
 import { archiveRange, setArchiveWindow, windowHolds } from '../zip/archive-window'
 import type { ReaderBackend } from '../zip/backend'
 import { u16, u32 } from '../zip/bytes'
 import { findEndRecord } from '../zip/find-end-record'
 import type { ZipEntry } from '../zip/types'
+import { isEncrypted } from './encrypted-magic'
 import { archiveTooLarge, blobReadFailed, maxArchiveBytes, maxInputBytes } from './input'
 import { peekArchive } from './open-archive'
 import type { PeekOptions, PeekResult } from './types'
@@ -62,7 +62,7 @@ export async function peekBlob(
     const tailStart = size - TAIL
     const [head, tail] = await Promise.all([slice(0, HEAD), slice(tailStart, size)])
     // Encrypted or a split archive's part: the whole peek says what it is.
-    if (isEncryptedPackage(head) || u32(head, 0) === SPLIT) return peekArchive(blob, options, backend)
+    if (isEncrypted(head) || u32(head, 0) === SPLIT) return peekArchive(blob, options, backend)
     const end = findEndRecord(tail, [], tailStart)
     if (!end || end.cdOffset > tailStart + tail.length) return peekArchive(blob, options, backend)
     // The window: the archive from its central directory (or the tail, when that starts earlier).

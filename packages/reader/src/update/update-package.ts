@@ -8,12 +8,12 @@
  * manifest without `integrity`, or a change over half the archive means one whole download.
  */
 import { planDeltaUpdate } from '@spkg/integrity'
-import { isEncryptedPackage } from '@spkg/integrity/encrypt'
 import { type Diagnostic, isSpkgError, LIMITS, type SpkgError } from '@spkg/manifest'
 import { packageRef, readCachedFiles, savePackageOffline } from '../cache/offline'
 import { storedZip } from '../cache/stored-zip'
 import type { PackageCache, PackageRef } from '../cache/types'
 import { peekBlob } from '../open/blob-peek'
+import { isEncrypted } from '../open/encrypted-magic'
 import { maxInputBytes } from '../open/input'
 import { openArchive } from '../open/open-archive'
 import type { OpenOptions } from '../open/types'
@@ -183,7 +183,7 @@ export async function update(
     // An encrypted container: only the chunks covering what the quick look and the changed files
     // need are fetched, each authenticated before its plaintext is used.
     let plain: { size: number; read(start: number, end: number): Promise<Uint8Array> } = source
-    if (isEncryptedPackage(await source.head())) {
+    if (isEncrypted(await source.head())) {
       const ranged = source
       // Loaded on the first encrypted update, as the reader loads decryption (bench/bundle).
       const { openEncryptedPackage } = await import('./encrypted-source')

@@ -3,8 +3,8 @@
  * package within the limits could be that large; an encrypted container (`SPKGENC` magic) is
  * decrypted with `decryptionKey`, and the archive inside must fit the same bound.
  */
-import { decryptPackage, isEncryptedPackage } from '@spkg/integrity/encrypt'
 import { createDiagnostic, type Diagnostic, isSpkgError } from '@spkg/manifest'
+import { isEncrypted } from '../encrypted-magic'
 import { archiveTooLarge, inputBytes, maxArchiveBytes, maxInputBytes } from '../input'
 import type { PackageInput, PeekOptions } from '../types'
 
@@ -39,7 +39,7 @@ export async function archiveBytes(
     return undefined
   }
   let archive: Uint8Array | undefined = bytes
-  if (isEncryptedPackage(bytes)) {
+  if (isEncrypted(bytes)) {
     archive = await decrypt(bytes, options, diagnostics)
     if (!archive) return undefined
   }
@@ -61,6 +61,7 @@ async function decrypt(
   diagnostics: Diagnostic[],
 ): Promise<Uint8Array | undefined> {
   try {
+    const { decryptPackage } = await import('@spkg/integrity/encrypt')
     return await decryptPackage(bytes, options.decryptionKey)
   } catch (e) {
     if (!isSpkgError(e)) throw e
