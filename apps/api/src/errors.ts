@@ -7,6 +7,7 @@ import type { Socket } from 'node:net'
 import { API_ERROR_CODES, type ApiErrorCode, type ErrorBody, ErrorBodySchema } from '@spkg/api-contract'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { StorageError } from './storage/types'
 
 /** The error codes and error body, defined in @spkg/api-contract. */
 export { API_ERROR_CODES, type ApiErrorCode, type ErrorBody, ErrorBodySchema }
@@ -22,6 +23,9 @@ export class ApiError extends Error {
     this.code = code
   }
 }
+
+/** `Retry-After` of a 503 STORAGE_UNAVAILABLE, seconds. */
+export const STORAGE_RETRY_AFTER_S = 5
 
 /** Builds an error body. */
 export function errorBody(statusCode: number, message: string, code?: string): ErrorBody {
@@ -83,6 +87,14 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   }
   if (err instanceof ApiError)
     return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.code))
+  if (err instanceof StorageError && err.code === 'STORAGE_UNAVAILABLE') {
+    // The file storage (S3 down, refusing, silent; a filesystem error) is a passing outage, not a server fault.
+    request.log.warn({ err: err.cause ?? err }, 'file storage unavailable')
+    return reply
+      .code(503)
+      .header('retry-after', String(STORAGE_RETRY_AFTER_S))
+      .send(errorBody(503, 'The file storage is unavailable; retry shortly', 'STORAGE_UNAVAILABLE'))
+  }
   if (BAD_VALUE_SQLSTATES.has(sqlState(err) ?? '')) {
     request.log.warn({ sqlState: sqlState(err) }, 'value refused by the database')
     return reply

@@ -48,6 +48,8 @@ export const API_ERROR_CODES = {
   PACKAGE_TYPE_MISMATCH: 'a story package uploaded to an instruction record, or the reverse (409)',
   VERSION_EXISTS: 'this story already has a version with this `manifest.version` (409)',
   NO_VALID_VERSION: 'publishing a story that has no uploaded version, or not the named one (409)',
+  STORAGE_UNAVAILABLE:
+    'the file storage (S3 service or filesystem) cannot be reached or failed; nothing was stored (503, with Retry-After; retry)',
   STORAGE_QUOTA_EXCEEDED: "the upload would take the user's stored packages over the per-user quota (413)",
   VALIDATION_TIMEOUT: 'checking the package took longer than the validation time budget (422)',
   VALIDATION_MEMORY_EXCEEDED: 'checking the package needed more memory than a validation may use (422)',

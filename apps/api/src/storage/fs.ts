@@ -89,7 +89,11 @@ export class FsStorage implements FileStorage {
   private async write(key: string, source: Readable | Uint8Array, sha256: string): Promise<void> {
     await this.dirs()
     const target = this.path(key)
-    const existing = await stat(target).catch((err) => (isNotFound(err) ? null : Promise.reject(err)))
+    const existing = await stat(target).catch((err) =>
+      isNotFound(err)
+        ? null
+        : Promise.reject(new StorageError('STORAGE_UNAVAILABLE', `Cannot stat ${key}`, { cause: err })),
+    )
     if (existing) return // content-addressed: same key, same bytes
     const tmp = join(this.root, '.tmp', `${randomBytes(12).toString('hex')}.part`)
     const hash = createHash('sha256')

@@ -2,7 +2,9 @@
  * S3-compatible driver (AWS SDK v3). One object per key in `bucket`, with its content type and an `sha256`
  * metadata entry. Uploads are hashed on the way and the object is removed again when the bytes do not match the
  * key; S3 makes an object visible only once it is whole, so readers never see part of one. Credentials come from
- * the SDK's usual chain (environment, shared files, instance role) unless the caller passes some.
+ * the SDK's usual chain (environment, shared files, instance role) unless the caller passes some. A service that
+ * refuses connections, does not answer or answers 5xx (after the SDK's 3 attempts) is STORAGE_UNAVAILABLE, which
+ * the API answers 503 with Retry-After (src/errors.ts).
  */
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
@@ -44,6 +46,13 @@ export interface S3StorageOptions {
   filesUrl?: string | undefined
   /** Explicit credentials (tests); absent: the SDK's default chain. */
   credentials?: S3ClientConfig['credentials']
+  /** How long a connection to the service may take to open, ms (then STORAGE_UNAVAILABLE). @default 3000 */
+  connectTimeoutMs?: number | undefined
+  /**
+   * How long a connection may stay silent mid-request, ms: a service that accepts but never answers is given up on
+   * (each of the 3 attempts) instead of holding the request forever. Not a bound on a whole transfer. @default 15000
+   */
+  idleTimeoutMs?: number | undefined
 }
 
 type S3Error = Error & { name: string; $metadata?: { httpStatusCode?: number } }
@@ -76,6 +85,11 @@ export class S3Storage implements FileStorage {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       maxAttempts: 3,
+      // The SDK waits forever by default: an unreachable or silent service must become a 503, not a hung request.
+      requestHandler: {
+        connectionTimeout: options.connectTimeoutMs ?? 3000,
+        socketTimeout: options.idleTimeoutMs ?? 15_000,
+      },
     })
   }
 

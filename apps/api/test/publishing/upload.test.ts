@@ -2,6 +2,7 @@
  * POST /api/stories/:slug/versions and GET /api/stories/:slug/versions (issue 18), on the test database
  * (PGlite, or PostgreSQL when DATABASE_URL is set) with the filesystem storage.
  */
+import { rename, rm, writeFile } from 'node:fs/promises'
 import { buildArchive, buildPackage, deflateBomb } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { packageKey } from '../../src/storage/index'
@@ -281,5 +282,34 @@ describe('deleting one version', () => {
     expect(unknown.json()).toMatchObject({ code: 'NOT_FOUND' })
     expect((await del('no-such-story', '1.0.0')).statusCode).toBe(404)
     expect(await versions('kept-versions')).toEqual([['1.0.0', false]])
+  })
+})
+
+describe('filesystem storage failing', () => {
+  it('answers 503 STORAGE_UNAVAILABLE with Retry-After, stores no record, and works again after', async () => {
+    await createStory(t.app, 'fs-down-inn')
+    const first = await upload(t.app, 'fs-down-inn', storyPackage({ version: '1.0.0', title: 'Fs 1' }))
+    expect(first.statusCode, first.body).toBe(201)
+    const url = `/files/${packageKey(first.json().sha256)}`
+    // A real filesystem error: the packages folder replaced by a plain file (ENOTDIR on every access).
+    const dir = `${t.filesDir}/packages`
+    await rename(dir, `${dir}.away`)
+    await writeFile(dir, 'not a folder')
+    try {
+      const res = await upload(t.app, 'fs-down-inn', storyPackage({ version: '2.0.0', title: 'Fs 2' }))
+      expect(res.statusCode, res.body).toBe(503)
+      expect(res.json()).toMatchObject({ statusCode: 503, code: 'STORAGE_UNAVAILABLE' })
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0)
+      const file = await t.app.inject({ url, headers: bearer('alice') })
+      expect(file.statusCode).toBe(503)
+      expect(file.json().code).toBe('STORAGE_UNAVAILABLE')
+      expect(await filesIn(t.uploadsDir)).toEqual([])
+    } finally {
+      await rm(dir, { force: true })
+      await rename(`${dir}.away`, dir)
+    }
+    const list = await t.app.inject({ url: '/api/stories/fs-down-inn/versions', headers: bearer('alice') })
+    expect(list.json().items.map((v: { version: string }) => v.version)).toEqual(['1.0.0'])
+    expect((await t.app.inject({ url, headers: bearer('alice') })).statusCode).toBe(200)
   })
 })

@@ -17,6 +17,10 @@ export interface TestS3 {
   endpoint: string
   /** A storage on a fresh bucket of this server. */
   storage(options?: { filesUrl?: string }): Promise<S3Storage>
+  /** Stops the server, keeping its files: connections to the endpoint are refused until {@link TestS3.start}. */
+  stop(): Promise<void>
+  /** Starts it again on the same port with the same files. */
+  start(): Promise<void>
   close(): Promise<void>
 }
 
@@ -25,7 +29,7 @@ let buckets = 0
 /** Starts s3rver on loopback. */
 export async function startTestS3(): Promise<TestS3> {
   const dir = await mkdtemp(join(tmpdir(), 'spkg-s3-'))
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir })
+  let server: S3rver | null = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir })
   const { port } = (await server.run()) as { port: number }
   const endpoint = `http://127.0.0.1:${port}`
   const made: S3Storage[] = []
@@ -44,9 +48,18 @@ export async function startTestS3(): Promise<TestS3> {
       made.push(s)
       return s
     },
+    async stop() {
+      await server?.close()
+      server = null
+    },
+    async start() {
+      if (server) return
+      server = new S3rver({ port, address: '127.0.0.1', silent: true, directory: dir })
+      await server.run()
+    },
     async close() {
       for (const s of made) s.close()
-      await server.close()
+      await server?.close()
       await rm(dir, { recursive: true, force: true })
     },
   }
