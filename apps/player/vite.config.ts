@@ -1,8 +1,11 @@
 import { defineConfig } from 'vite'
+import { pwaPlugins } from './src/pwa/plugin'
 
 // The workspace packages are bundled from their TypeScript sources (the `@spkg/source` export condition), as the
 // rest of the repository resolves them.
 export default defineConfig({
+  // Web app manifest, service worker (app shell precache, catalog and covers at run time): docs/offline.md.
+  plugins: [pwaPlugins()],
   resolve: { conditions: ['@spkg/source', 'browser', 'module', 'import', 'default'] },
   build: {
     target: 'es2022',
