@@ -1,0 +1,142 @@
+/**
+ * The player as `pnpm start` serves it: every answer the page loads carries the SPEC's content security policy
+ * (the API's own header, plus `media-src 'self' blob:`), the page runs under it with no violation and no console
+ * error, assets have the right types and caching, the service worker and manifest are served right, and no path
+ * leaves the player's folder.
+ */
+import { connect } from 'node:net'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
+
+let player: StartedPlayer
+let browser: Browser
+
+beforeAll(async () => {
+  player = await startPlayer()
+  if (!noBrowser) browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+  await player?.close()
+})
+
+/** CSP violations reported in the page (listened to before any script of the page runs). */
+async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __cspViolations: string[] }
+    w.__cspViolations = []
+    document.addEventListener('securitypolicyviolation', (e) => {
+      w.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`)
+    })
+  })
+  return () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)
+}
+
+/** One raw HTTP/1.1 GET of `path` as written (clients resolve `..` before sending); the whole answer. */
+function rawGet(path: string): Promise<string> {
+  const { port } = new URL(player.apiBase)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+    )
+    let data = ''
+    socket.on('data', (d) => {
+      data += d
+    })
+    socket.on('error', reject)
+    socket.on('end', () => resolve(data))
+  })
+}
+
+describe.skipIf(noBrowser)('the served player', () => {
+  it('loads the catalog under the policy: every answer has it, no violation, no console error', async () => {
+    const apiCsp = (await fetch(`${player.apiBase}/api/health`)).headers.get('content-security-policy')
+    expect(apiCsp).toContain("script-src 'self'")
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const violations = await watchViolations(page)
+    const errors: string[] = []
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text())
+    })
+    page.on('pageerror', (e) => errors.push(String(e)))
+    const answers: Array<{ url: string; csp: string | undefined }> = []
+    page.on('response', (r) => {
+      if (r.url().startsWith(player.apiBase))
+        answers.push({ url: r.url(), csp: r.headers()['content-security-policy'] })
+    })
+    await page.goto(player.url)
+    // The seeded catalog is listed: the page ran its scripts and called the API under the policy.
+    await page.getByRole('heading', { level: 2 }).first().waitFor()
+    await page.evaluate(() => navigator.serviceWorker.ready)
+    await screenshot(page, 'platform-home')
+    expect(answers.length).toBeGreaterThan(3)
+    for (const a of answers) {
+      expect(a.csp, a.url).toBeDefined()
+      // The API's own policy, directive for directive, on every answer (the player's files add media-src).
+      for (const directive of (apiCsp as string).split(';')) expect(a.csp, a.url).toContain(directive)
+    }
+    const page0 = answers.find((a) => a.url === player.url)
+    expect(page0?.csp).toBe(`${apiCsp};media-src 'self' blob:`)
+    expect(await violations()).toEqual([])
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('serves assets, the service worker and the manifest with the right types and caching', async () => {
+    const html = await (await fetch(player.url)).text()
+    const scripts = [...html.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] as string)
+    const styles = [...html.matchAll(/href="(\/assets\/[^"]+\.css)"/g)].map((m) => m[1] as string)
+    expect(scripts.length).toBeGreaterThan(0)
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/) // no inline script
+    for (const path of scripts) {
+      const r = await fetch(player.apiBase + path)
+      expect(r.status, path).toBe(200)
+      expect(r.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+      expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    }
+    for (const path of styles) {
+      const r = await fetch(player.apiBase + path)
+      expect(r.headers.get('content-type')).toBe('text/css; charset=utf-8')
+    }
+    const index = await fetch(player.url)
+    expect(index.headers.get('cache-control')).toBe('no-cache')
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    const sw = await fetch(`${player.apiBase}/sw.js`)
+    expect(sw.status).toBe(200)
+    expect(sw.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(sw.headers.get('cache-control')).toBe('no-cache')
+    expect(await sw.text()).toContain('precacheAndRoute')
+    const manifest = await fetch(`${player.apiBase}/manifest.webmanifest`)
+    expect(manifest.headers.get('content-type')).toBe('application/manifest+json; charset=utf-8')
+    const m = (await manifest.json()) as { name: string; icons: Array<{ src: string; sizes: string }> }
+    expect(m.name).toBe('spkg player')
+    for (const icon of m.icons) {
+      const r = await fetch(player.apiBase + icon.src)
+      expect(r.status, icon.src).toBe(200)
+      expect(r.headers.get('content-type')).toMatch(/^image\/(png|svg\+xml)$/)
+    }
+    // The API keeps its routes.
+    expect((await fetch(`${player.apiBase}/catalog/stories`)).headers.get('content-type')).toContain(
+      'application/json',
+    )
+  })
+
+  it('refuses every way out of the player folder', async () => {
+    for (const path of [
+      '/../package.json',
+      '/..%2F..%2Fpackage.json',
+      '/assets/../../package.json',
+      '/assets/..%2F..%2F..%2Fapi%2Fpackage.json',
+      '/%2e%2e/%2e%2e/package.json',
+      '/assets/%2e%2e%2f%2e%2e%2fvite.config.ts',
+      '/.gitignore',
+    ]) {
+      const answer = await rawGet(path)
+      expect(answer.split('\r\n')[0], path).toMatch(/^HTTP\/1\.1 (400|404) /)
+      expect(answer, path).not.toContain('"name"')
+      expect(answer, path).not.toContain('defineConfig')
+    }
+  })
+})
