@@ -3,11 +3,13 @@
  * when the manifest asks for it), a catalog story (the files route), a repository URL (@spkg/repo-import).
  */
 import type { Diagnostic } from '@spkg/manifest'
-import { openPackage, openPackageUrl, type SpkgPackage } from '@spkg/reader'
+import { openPackage, type SpkgPackage } from '@spkg/reader'
 import type { PackageSource } from '../features/context'
 import { fetchCatalogStory, packageUrlOf } from '../lib/catalog'
 import type { CatalogStory } from '../lib/catalog-model'
 import { TRUSTED_KEYS, USE_WASM } from '../lib/config'
+// Online, or from the copy kept on the device when the network is gone (docs/offline.md).
+import { openPackageUrlOffline } from '../pwa/index'
 
 /** An opened package and where it came from. */
 export interface OpenedStory {
@@ -32,6 +34,16 @@ function failure(code: string, message: string): Diagnostic {
   return { code, severity: 'fatal', message } as Diagnostic
 }
 
+/** The title to show: the manifest's, the catalog's, else the file name or the entry part's name (flat). */
+export function storyTitle(story: OpenedStory): string {
+  const m = story.pkg.manifest
+  if (m?.title) return m.title
+  if (story.catalog?.title) return story.catalog.title
+  if (story.source.kind === 'file') return story.source.file.name.replace(/\.(spkg|zip)$/i, '')
+  if (story.source.kind === 'bytes') return story.source.name.replace(/\.(spkg|zip)$/i, '')
+  return story.pkg.entry.replace(/^.*\//, '').replace(/\.sty$/, '')
+}
+
 /** Opens a package; never rejects (a failure is diagnostics, with a stable code). */
 export async function openSource(source: PackageSource, signal?: AbortSignal): Promise<OpenOutcome> {
   const t0 = performance.now()
@@ -47,7 +59,7 @@ export async function openSource(source: PackageSource, signal?: AbortSignal): P
         result = await openPackage(source.bytes, opts)
         break
       case 'url':
-        result = await openPackageUrl(source.url, opts)
+        result = await openPackageUrlOffline(source.url, opts)
         break
       case 'catalog': {
         catalog = await fetchCatalogStory(source.slug, signal)
@@ -58,7 +70,7 @@ export async function openSource(source: PackageSource, signal?: AbortSignal): P
             catalog,
             diagnostics: [failure('player/no-package', 'This story has no published package yet.')],
           }
-        result = await openPackageUrl(url, opts)
+        result = await openPackageUrlOffline(url, opts)
         break
       }
       case 'repo': {

@@ -10,7 +10,7 @@ import type { PackageSource, PlayContext } from '../features/context'
 import { mountPlayFeatures, prepareStart } from '../features/index'
 import { h, replace } from '../lib/dom'
 import { createStateKeeper, type StateKeeper } from '../state/storage'
-import type { OpenedStory } from './open'
+import { type OpenedStory, storyTitle } from './open'
 import { renderBlock } from './render-block'
 
 export interface PlayOptions {
@@ -52,7 +52,7 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
   const listeners = new Set<(e: StoryEvent) => void>()
   const cleanups: Array<() => void> = []
 
-  const title = manifest?.title || story.catalog?.title || pkg.entry
+  const title = storyTitle(story)
   const badges = h('div', { class: 'play-badges' })
   const actions = h('div', { class: 'play-actions' })
   const prep = h('div', { class: 'play-prep' })

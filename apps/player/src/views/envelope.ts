@@ -2,7 +2,7 @@
 import type { Diagnostic, Manifest } from '@spkg/manifest'
 import { formatAge, formatDuration } from '../lib/catalog-model'
 import { h } from '../lib/dom'
-import { explainCode, type OpenedStory } from '../play/open'
+import { explainCode, type OpenedStory, storyTitle } from '../play/open'
 
 /** What the envelope says about the publisher: one of the SPEC's notices. */
 export function publisherNotice(story: OpenedStory): {
@@ -43,7 +43,7 @@ function row(label: string, value: string | undefined | false): HTMLElement | un
 export function envelope(story: OpenedStory, actions: HTMLElement[]): HTMLElement {
   const { pkg } = story
   const m = pkg.manifest
-  const title = m?.title || story.catalog?.title || pkg.entry
+  const title = storyTitle(story)
   const coverUrl = m?.cover ? pkg.mediaUrl(m.cover) : undefined
   const notice = publisherNotice(story)
   const sigCodes = pkg.diagnostics.filter((d) => d.code.startsWith('pkg/signature')).map((d) => d.code)
