@@ -1,15 +1,16 @@
 /**
  * The build side of the installable, offline player (vite.config.ts adds these plugins; see docs/offline.md):
  *
- * - vite-plugin-pwa (Workbox `generateSW`) writes `sw.js`, its Workbox runtime and `manifest.webmanifest`, and
- *   registers the worker from an external `registerSW.js` (`injectRegister: 'script-defer'`: no inline script, so
- *   the page runs under `script-src 'self'`).
+ * - vite-plugin-pwa (Workbox `generateSW`) writes `sw.js`, its Workbox runtime and `manifest.webmanifest`; the
+ *   worker is registered by public/register-sw.js, an external script (no inline script: the page runs under
+ *   `script-src 'self'`), which also fetches again, through the worker, the catalog answers and covers the page
+ *   loaded before the worker took control (the first visit), so that they are kept for offline use.
  * - The worker precaches the app shell (the page, its hashed bundles, styles, icons and manifest) and answers every
  *   navigation with the cached page (the player routes with `#/...` only), except the API's own addresses.
  * - At run time it keeps the last catalog answers (`/catalog/*`, network first, so online readers always get
  *   fresh data) and story covers (`/files/covers/*`, immutable). Package bytes are NOT cached by the worker: they
  *   come as HTTP ranges, and the reader keeps them itself (src/pwa/offline.ts over Cache Storage).
- * - A small plugin adds the theme colour and icon links to index.html.
+ * - A small plugin adds the theme colour, the icon links and that script to index.html.
  */
 import type { Plugin, PluginOption } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
@@ -28,6 +29,7 @@ function headLinks(): Plugin {
       { tag: 'meta', attrs: { name: 'theme-color', content: THEME_COLOR }, injectTo: 'head' },
       { tag: 'link', attrs: { rel: 'icon', href: '/icon.svg', type: 'image/svg+xml' }, injectTo: 'head' },
       { tag: 'link', attrs: { rel: 'apple-touch-icon', href: '/apple-touch-icon.png' }, injectTo: 'head' },
+      { tag: 'script', attrs: { src: '/register-sw.js', defer: true }, injectTo: 'head' },
     ],
   }
 }
@@ -39,7 +41,8 @@ export function pwaPlugins(): PluginOption[] {
     VitePWA({
       strategies: 'generateSW',
       registerType: 'autoUpdate',
-      injectRegister: 'script-defer',
+      // Registered by public/register-sw.js (external, so CSP-safe; it also warms the catalog cache).
+      injectRegister: false,
       filename: 'sw.js',
       manifestFilename: 'manifest.webmanifest',
       includeAssets: ['icon.svg', 'apple-touch-icon.png'],
