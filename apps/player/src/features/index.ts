@@ -17,15 +17,14 @@ import { h } from '../lib/dom'
 import type { PackageSource, PlayContext, StartContext, StartOptions } from './context'
 import './features.css'
 import { isCooperative, manifestNotes, roleCount, soloMode } from './manifest-notes'
-import { createNetworkGuard, NET_NAMESPACE, type NetLogEntry, type NetworkGuard } from './network'
+import { createNetworkGuard, type NetLogEntry, type NetworkGuard } from './network'
 import { badgeList, coveredStories, envelopeBlock, instructionAction } from './notes'
 import { SENSORS_NAMESPACE, type SensorHub, sensorPlan, startSensors } from './sensors'
 import { hasQuestions, type StartFormSpec, showStartForm } from './start-form'
 import { mountTabBar } from './tab-bar'
 import { readTabBar } from './tab-bar-model'
 
-/** The host namespaces the player provides: pass them to the reader as `hostNamespaces`. */
-export const HOST_NAMESPACES: readonly string[] = [NET_NAMESPACE, SENSORS_NAMESPACE]
+export { HOST_NAMESPACES } from './namespaces'
 
 /** The session variable a single-role reader's role is injected as (1-based). */
 export const ROLE_VARIABLE = 'reader_role'
@@ -199,9 +198,15 @@ export function mountPlayFeatures(ctx: PlayContext): () => void {
  */
 export function envelopeFeatures(
   manifest: Manifest | undefined,
-  openPackage: (source: PackageSource) => Promise<void>,
+  openPackage: (source: PackageSource) => Promise<void> = openByRoute,
 ): HTMLElement | undefined {
   return envelopeBlock(manifest, { apiBase: apiBase(), origin: location.origin, openPackage })
+}
+
+/** Opens a package address on its own page (`#/url/<address>`, the player's route for package URLs). */
+async function openByRoute(source: PackageSource): Promise<void> {
+  if (source.kind === 'url') location.hash = `#/url/${encodeURIComponent(source.url)}`
+  else if (source.kind === 'catalog') location.hash = `#/story/${encodeURIComponent(source.slug)}`
 }
 
 function safeStorage(): Storage | undefined {
