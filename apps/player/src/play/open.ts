@@ -5,6 +5,7 @@
 import type { Diagnostic } from '@spkg/manifest'
 import { openPackage, type SpkgPackage } from '@spkg/reader'
 import type { PackageSource } from '../features/context'
+import { HOST_NAMESPACES } from '../features/namespaces'
 import { fetchCatalogStory, packageUrlOf } from '../lib/catalog'
 import type { CatalogStory } from '../lib/catalog-model'
 import { TRUSTED_KEYS, USE_WASM } from '../lib/config'
@@ -47,7 +48,7 @@ export function storyTitle(story: OpenedStory): string {
 /** Opens a package; never rejects (a failure is diagnostics, with a stable code). */
 export async function openSource(source: PackageSource, signal?: AbortSignal): Promise<OpenOutcome> {
   const t0 = performance.now()
-  const opts = { ...readerOptions(), ...(signal ? { signal } : {}) }
+  const opts = { ...readerOptions(), hostNamespaces: [...HOST_NAMESPACES], ...(signal ? { signal } : {}) }
   let catalog: CatalogStory | undefined
   try {
     let result: Awaited<ReturnType<typeof openPackage>>

@@ -1,5 +1,6 @@
 /** The envelope: what a reader sees of a package before it starts, and the refusal of a package that did not open. */
 import type { Diagnostic, Manifest } from '@spkg/manifest'
+import { envelopeFeatures } from '../features/index'
 import { formatAge, formatDuration } from '../lib/catalog-model'
 import { h } from '../lib/dom'
 import { explainCode, type OpenedStory, storyTitle } from '../play/open'
@@ -95,6 +96,7 @@ export function envelope(story: OpenedStory, actions: HTMLElement[]): HTMLElemen
             ),
           )
         : undefined,
+      envelopeFeatures(m),
       h('div', { class: 'envelope-actions' }, actions),
     ),
   )
