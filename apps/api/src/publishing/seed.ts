@@ -17,7 +17,10 @@ import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type PackedFolder, packFolder } from '@spkg/validator/validate'
+import { eq } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { FastifyInstance } from 'fastify'
+import { stories } from '../db/schema'
 import { insertStory } from '../db/stories'
 import { publishPackage } from './publish-package'
 import { findStoryForPublishing, findVersion, setPublishedVersion } from './versions-db'
@@ -105,6 +108,8 @@ export async function seedExamples(app: FastifyInstance, dir: string = EXAMPLES_
   }
   // Failures are the caller's to log (server.ts warns for each).
   for (const s of result.skipped) app.log.info(s, 'example not seeded')
+  if (result.present.length > 0)
+    app.log.info({ present: result.present }, 'example stories already seeded, left as they are')
   return result
 }
 
@@ -156,12 +161,14 @@ async function seedOne(app: FastifyInstance, e: Example, result: SeedResult): Pr
     const version = await findVersion(db, story.id, published.version)
     if (story.type === 'story' && version) await setPublishedVersion(db, story.id, version.id)
     result[story.type === 'story' ? 'seeded' : 'instructions'].push(slug)
+    const instruction = story.type === 'story' ? await linkedInstructionSlug(app, story.id) : null
     app.log.info(
       {
         example: folder,
         slug,
         type: story.type,
         version: published.version,
+        ...(instruction && { instruction }),
         ...(published.warnings.length > 0 && { warnings: published.warnings.map((w) => w.code) }),
       },
       story.type === 'story' ? 'published an example story' : 'stored an example instruction (unlisted)',
@@ -169,4 +176,16 @@ async function seedOne(app: FastifyInstance, e: Example, result: SeedResult): Pr
   } finally {
     await rm(path, { force: true })
   }
+}
+
+/** The slug of the instruction record a story links, if any. */
+async function linkedInstructionSlug(app: FastifyInstance, storyId: string): Promise<string | null> {
+  const instr = alias(stories, 'instr')
+  const [row] = await app.db
+    .select({ slug: instr.slug })
+    .from(stories)
+    .innerJoin(instr, eq(stories.instructionId, instr.id))
+    .where(eq(stories.id, storyId))
+    .limit(1)
+  return row?.slug ?? null
 }
