@@ -33,9 +33,9 @@ export const SEED_OWNER = 'seed'
 
 /** Result of {@link seedExamples}: slugs, in the order they were handled. */
 export interface SeedResult {
-  /** Example stories uploaded and published by this call. */
+  /** Examples uploaded by this call: stories (published) and instructions (stored unlisted), in upload order. */
   seeded: string[]
-  /** Example instructions uploaded by this call: stored, never listed, reached from the story that links them. */
+  /** Those of `seeded` that are instructions: never listed, reached from the story that links them. */
   instructions: string[]
   /** Examples whose version was already there. */
   present: string[]
@@ -160,7 +160,8 @@ async function seedOne(app: FastifyInstance, e: Example, result: SeedResult): Pr
     )
     const version = await findVersion(db, story.id, published.version)
     if (story.type === 'story' && version) await setPublishedVersion(db, story.id, version.id)
-    result[story.type === 'story' ? 'seeded' : 'instructions'].push(slug)
+    result.seeded.push(slug)
+    if (story.type === 'instruction') result.instructions.push(slug)
     const instruction = story.type === 'story' ? await linkedInstructionSlug(app, story.id) : null
     app.log.info(
       {

@@ -47,7 +47,7 @@ describe('seedExamples', () => {
     expect(first.failed).toEqual([])
     expect(first.present).toEqual([])
     expect(first.instructions).toEqual(instructions)
-    expect(first.seeded).toEqual(stories)
+    expect(first.seeded).toEqual([...instructions, ...stories])
     expect(first.skipped).toEqual([
       { folder: 'last-ferry', reason: 'a flat story: the platform publishes packaged archives only' },
     ])
