@@ -8,7 +8,8 @@ import type { PackageSource } from '../features/context'
 import { HOST_NAMESPACES } from '../features/namespaces'
 import { fetchCatalogStory, packageUrlOf } from '../lib/catalog'
 import type { CatalogStory } from '../lib/catalog-model'
-import { TRUSTED_KEYS, USE_WASM } from '../lib/config'
+import { USE_WASM } from '../lib/config'
+import { trustedKeys } from '../lib/trust'
 // Online, or from the copy kept on the device when the network is gone (docs/offline.md).
 import { openPackageUrlOffline } from '../pwa/index'
 
@@ -26,10 +27,10 @@ export type OpenOutcome =
   | { ok: true; story: OpenedStory; diagnostics: Diagnostic[] }
   | { ok: false; diagnostics: Diagnostic[]; catalog?: CatalogStory }
 
-const readerOptions = () => ({
-  wasm: USE_WASM,
-  ...(TRUSTED_KEYS.length ? { trustedKeys: TRUSTED_KEYS } : {}),
-})
+const readerOptions = () => {
+  const keys = trustedKeys()
+  return { wasm: USE_WASM, ...(keys.length ? { trustedKeys: keys } : {}) }
+}
 
 function failure(code: string, message: string): Diagnostic {
   return { code, severity: 'fatal', message } as Diagnostic

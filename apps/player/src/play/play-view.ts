@@ -32,8 +32,12 @@ export interface PlayHandle {
 
 const LOADING_DELAY_MS = 120
 
-function rngKey(state: ReadingState): string {
-  return JSON.stringify(state.rng)
+/**
+ * Whether the dice were rolled since the previous pause: the generator's state moved. Its state starts equal to the
+ * seed (section 7 of the story language), so before the first pause the seed is the previous state.
+ */
+export function rolledSince(previous: number | undefined, state: ReadingState): boolean {
+  return state.rng.state !== (previous ?? state.rng.seed)
 }
 
 /** Plays `story` in `container`. */
@@ -165,7 +169,7 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
     } catch (e) {
       console.error('play features failed', e)
     }
-    let lastRng = saved ? rngKey(saved) : undefined
+    let lastRng = saved?.rng.state
     let sincePause: HTMLElement[] = []
     let first = true
     for (;;) {
@@ -195,9 +199,8 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
         console.warn(`${e.diagnostic.code}: ${e.diagnostic.message}`)
       } else if (e.type === 'pause') {
         const state = storyRun.saveState()
-        const rng = rngKey(state)
-        if (lastRng !== undefined && rng !== lastRng) markRolls(sincePause, transcript)
-        lastRng = rng
+        if (rolledSince(lastRng, state)) markRolls(sincePause, transcript)
+        lastRng = state.rng.state
         sincePause = []
         void keeper.save(state)
         const answer = await ask(e, firstFresh, first)
@@ -210,7 +213,7 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
       }
     }
     const endState = storyRun.saveState()
-    if (lastRng !== undefined && rngKey(endState) !== lastRng) markRolls(sincePause, transcript)
+    if (rolledSince(lastRng, endState)) markRolls(sincePause, transcript)
     void keeper.save(endState)
     showEnd(firstFresh)
   }
@@ -326,15 +329,15 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
   }
 }
 
-/** Marks the blocks that followed a roll of the dice (the generator moved): a die shows next to them. */
+/**
+ * Marks the blocks that followed a roll of the dice (the generator moved): a die shows before them (CSS, with
+ * "dice rolled" as its spoken text), so the block's own text stays the story's.
+ */
 function markRolls(blocks: HTMLElement[], transcript: HTMLElement) {
   const withNumber = blocks.filter((b) => /\d/.test(b.textContent ?? ''))
   const targets = withNumber.length ? withNumber : blocks.slice(-1)
-  for (const b of targets) {
-    b.classList.add('rolled')
-    b.prepend(h('span', { class: 'die', role: 'img', 'aria-label': 'Dice rolled: ' }, '🎲 '))
-  }
-  if (!targets.length) transcript.append(h('p', { class: 'block rolled' }, '🎲 The dice were rolled.'))
+  for (const b of targets) b.classList.add('rolled')
+  if (!targets.length) transcript.append(h('p', { class: 'dice-note rolled' }, 'The dice were rolled.'))
 }
 
 function safeCloud() {

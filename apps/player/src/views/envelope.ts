@@ -3,6 +3,7 @@ import type { Diagnostic, Manifest } from '@spkg/manifest'
 import { envelopeFeatures } from '../features/index'
 import { formatAge, formatDuration } from '../lib/catalog-model'
 import { h } from '../lib/dom'
+import { isFingerprint } from '../lib/trust'
 import { explainCode, type OpenedStory, storyTitle } from '../play/open'
 
 /** What the envelope says about the publisher: one of the SPEC's notices. */
@@ -41,7 +42,11 @@ function row(label: string, value: string | undefined | false): HTMLElement | un
 }
 
 /** Renders the envelope of an opened story. `actions` are the buttons (Start, Continue, ...). */
-export function envelope(story: OpenedStory, actions: HTMLElement[]): HTMLElement {
+export function envelope(
+  story: OpenedStory,
+  actions: HTMLElement[],
+  options: { onTrust?: (fingerprint: string) => void } = {},
+): HTMLElement {
   const { pkg } = story
   const m = pkg.manifest
   const title = storyTitle(story)
@@ -84,6 +89,23 @@ export function envelope(story: OpenedStory, actions: HTMLElement[]): HTMLElemen
         notice.text,
         sigCodes.length ? h('span', { class: 'codes' }, ` (${sigCodes.join(', ')})`) : undefined,
       ),
+      notice.kind === 'unverified' && options.onTrust && isFingerprint(m?.signature)
+        ? h(
+            'p',
+            { class: 'trust' },
+            h(
+              'button',
+              { type: 'button', onclick: () => options.onTrust?.(m?.signature as string) },
+              'Trust this publisher on this device',
+            ),
+            ' ',
+            h(
+              'span',
+              { class: 'fingerprint' },
+              `Key ${m?.signature}: compare it with the one the publisher gives.`,
+            ),
+          )
+        : undefined,
       problems.length
         ? h(
             'details',

@@ -6,6 +6,7 @@
 import { cloudDriver } from '../account/index'
 import type { PackageSource } from '../features/context'
 import { h, replace } from '../lib/dom'
+import { trustKey } from '../lib/trust'
 import { type OpenedStory, openSource } from '../play/open'
 import { type PlayHandle, playStory } from '../play/play-view'
 import { navigate } from '../router'
@@ -14,6 +15,15 @@ import { envelope, refusal } from './envelope'
 
 /** The package opened from a file or bytes (not addressable by URL): kept for `#/play`. */
 let current: OpenedStory | undefined
+
+/** A package whose envelope led to its play route: reused there instead of being downloaded again. */
+let handoff: { key: string; story: OpenedStory } | undefined
+
+function sourceKey(source: PackageSource): string | undefined {
+  if (source.kind === 'catalog') return `catalog:${source.slug}`
+  if (source.kind === 'url') return `url:${source.url}`
+  return undefined
+}
 
 /** Replaces the package opened from a file (the old one is closed). */
 export function setCurrent(story: OpenedStory | undefined): void {
@@ -39,7 +49,16 @@ async function openAndShow(
   const cleanup = () => {
     abort.abort()
     handle?.stop()
-    if (story && story !== current) story.pkg.close()
+    if (story && story !== current && story !== handoff?.story) story.pkg.close()
+  }
+  const key = sourceKey(source)
+  const handed = handoff && handoff.key === key ? handoff.story : undefined
+  if (handoff && !handed) handoff.story.pkg.close()
+  handoff = undefined
+  if (handed) {
+    story = handed
+    handle = await showStory(outlet, story, play, playPath)
+    return cleanup
   }
   const outcome = await openSource(source, abort.signal).catch((e) => {
     if (abort.signal.aborted) return undefined
@@ -99,6 +118,8 @@ export async function showStory(
   let handle: PlayHandle | undefined
   const go = (fresh: boolean) => {
     if (playPath) {
+      const key = sourceKey(story.source)
+      if (key) handoff = { key, story }
       if (fresh) void keeper.clear().then(() => navigate(playPath))
       else navigate(playPath)
     } else handle = startPlay(fresh)
@@ -109,12 +130,31 @@ export async function showStory(
         h('button', { type: 'button', onclick: () => go(true) }, 'Start from the beginning'),
       ]
     : [h('button', { type: 'button', class: 'primary', onclick: () => go(false) }, 'Start reading')]
-  replace(outlet, envelope(story, actions))
+  let replaced: OpenedStory | undefined
+  const onTrust = async (fingerprint: string) => {
+    trustKey(fingerprint)
+    loading(outlet, 'Checking the signature again…')
+    const again = await openSource(story.source)
+    if (!again.ok) {
+      replace(outlet, refusal(again.diagnostics))
+      return
+    }
+    if (story === current) setCurrent(again.story)
+    else {
+      story.pkg.close()
+      replaced = again.story
+    }
+    handle = await showStory(outlet, again.story, false, playPath)
+  }
+  replace(outlet, envelope(story, actions, { onTrust }))
   ;(outlet.querySelector('#envelope-title') as HTMLElement | null)?.focus()
   return {
     keeper,
     ready: Promise.resolve(),
-    stop: () => handle?.stop(),
+    stop: () => {
+      handle?.stop()
+      if (replaced && replaced !== current) replaced.pkg.close()
+    },
   }
 }
 

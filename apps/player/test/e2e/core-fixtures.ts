@@ -12,30 +12,28 @@ import { crc32 } from 'node:zlib'
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url))
 
-/** `spkg pack examples/<name>`: the package's bytes. */
-export async function packExample(name: string): Promise<Buffer> {
+/** Runs the `spkg` command from source (what `pnpm -s spkg ...` runs). */
+function spkg(args: string[]): Promise<void> {
+  return new Promise<void>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--conditions=@spkg/source', '--import', 'tsx', 'apps/validator/src/dev-bin.ts', ...args],
+      { cwd: REPO },
+      (err, _stdout, stderr) => (err ? reject(new Error(`spkg ${args[0]} failed: ${stderr}`)) : resolve()),
+    ),
+  )
+}
+
+/** `spkg pack examples/<name>` (then `spkg sign` with a fresh key when `signed`): the package's bytes. */
+export async function packExample(name: string, options: { signed?: boolean } = {}): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'spkg-core-pack-'))
   const out = join(dir, `${name}.spkg`)
   try {
-    await new Promise<void>((resolve, reject) =>
-      execFile(
-        process.execPath,
-        [
-          '--conditions=@spkg/source',
-          '--import',
-          'tsx',
-          'apps/validator/src/dev-bin.ts',
-          'pack',
-          `examples/${name}`,
-          '-o',
-          out,
-          '-q',
-        ],
-        { cwd: REPO },
-        (err, _stdout, stderr) =>
-          err ? reject(new Error(`spkg pack ${name} failed: ${stderr}`)) : resolve(),
-      ),
-    )
+    await spkg(['pack', `examples/${name}`, '-o', out, '-q'])
+    if (options.signed) {
+      await spkg(['keygen', '-o', join(dir, 'key')])
+      await spkg(['sign', out, '--key', join(dir, 'key.sec'), '-q'])
+    }
     return await readFile(out)
   } finally {
     await rm(dir, { recursive: true, force: true })
@@ -103,4 +101,28 @@ export function tamperedPackage(): Buffer {
 /** A package with an entry that climbs out of the archive (`pkg/unsafe-path`). */
 export function traversalPackage(): Buffer {
   return storedZip({ 'story.sty': 'Hello.\n', '../../evil.sty': 'Gotcha.\n' })
+}
+
+/** A one-part story: a roll of the dice, a choice of two, an ending; `manifest` fields over the defaults. */
+export function smallStory(manifest: Record<string, unknown> = {}, text?: string): Buffer {
+  const story =
+    text ??
+    `{seed 42}
+# Start
+You roll \${2d6} at the gate.
+* Go left [#left]
+  Left is dark.
+* Go right [#right]
+  Right is bright.
+Then the road ends.
+`
+  return storedZip({
+    'manifest.json': JSON.stringify({
+      id: '3d0c8f0e-5a53-4c1e-8f0a-2b7e61f1c0aa',
+      title: 'Small Story',
+      parts: ['story/0001-start.sty'],
+      ...manifest,
+    }),
+    'story/0001-start.sty': story,
+  })
 }
