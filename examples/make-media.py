@@ -173,7 +173,7 @@ def bell_sound(rel, seconds=1.2, rate=16000):
             w.setsampwidth(2)
             w.setframerate(rate)
             w.writeframes(bytes(frames))
-        subprocess.run(["oggenc", "-Q", "-q", "0", "-o", path, tmp.name], check=True)
+        subprocess.run(["oggenc", "-Q", "-q", "0", "--serial", "20", "-o", path, tmp.name], check=True)
 
 
 if __name__ == "__main__":
