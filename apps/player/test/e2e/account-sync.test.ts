@@ -66,7 +66,7 @@ describe.skipIf(noBrowser)('player account: sign-in, progress synced to another 
     expect(new URL(b.url()).hash).toBe('#/progress')
     const entry = b.locator('.progress-list li', { hasText: 'The Tide Bell' })
     await entry.waitFor()
-    expect(await entry.innerText()).toMatch(/Saved in your account/)
+    expect(await entry.textContent()).toMatch(/Saved in your account/)
     await screenshot(b, 'account-sync-progress-list')
     await entry.getByRole('link', { name: 'Continue “The Tide Bell”' }).click()
     await b.waitForSelector('.choices button, .the-end')

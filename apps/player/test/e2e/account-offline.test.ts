@@ -1,0 +1,101 @@
+/**
+ * The offline banner and the reconnect indicator of the player (SPEC, Client behaviour 2 and 3), in headless Chromium
+ * against pnpm start's server: a signed-in reader goes offline (context.setOffline), the banner says so (role=status)
+ * and no network-error notice shows; a step played offline is queued, and on reconnection the indicator says the
+ * progress was synced, which a reload (resuming from the account) confirms.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { signInThroughProvider } from './account-sign-in'
+import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
+
+let player: StartedPlayer
+let browser: Browser
+let context: BrowserContext
+
+beforeAll(async () => {
+  if (noBrowser) return
+  ;[player, browser] = await Promise.all([startPlayer(), launchBrowser()])
+  context = await browser.newContext()
+}, 180_000)
+
+afterAll(async () => {
+  await context?.close().catch(() => {})
+  await browser?.close()
+  await player?.close()
+})
+
+const blocks = (page: Page) => page.locator('.transcript .block').allInnerTexts()
+
+/** Clicks the first option and waits for the text it leads to. */
+async function step(page: Page): Promise<void> {
+  await page.waitForSelector('.choices button.option')
+  const before = await page.locator('.transcript > *').count()
+  await page.locator('.choices button.option').first().click()
+  await page.waitForFunction((n) => document.querySelectorAll('.transcript > *').length > n, before)
+  await page.waitForSelector('.choices button.option')
+}
+
+describe.skipIf(noBrowser)('player account: offline banner, reconnect indicator, offline sync', () => {
+  it('shows the banner offline, queues the step played offline, and syncs it on reconnection', async () => {
+    const page = await context.newPage()
+    await page.goto(`${player.url}#/story/tide-bell`)
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
+    const banner = page.locator('.account-offline')
+    expect(await banner.getAttribute('role')).toBe('status')
+    expect(await banner.isVisible()).toBe(false)
+    await signInThroughProvider(page, player.issuer, 'reader')
+    await page.getByRole('button', { name: /^(Start|Continue) reading$/ }).click()
+    await step(page)
+    const saved = page.waitForResponse(
+      (r) => r.request().method() === 'PUT' && r.url().includes('/api/progress/'),
+    )
+
+    await context.setOffline(true)
+    await banner.waitFor({ state: 'visible' })
+    expect(await banner.textContent()).toMatch(/^You are offline\..*synced when the connection returns/)
+    expect(await banner.getAttribute('aria-live')).toBe('polite')
+    // A step played offline (the same part: no package range is needed) is saved in the queue.
+    await step(page)
+    const offlineBlocks = await blocks(page)
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            new Promise<number>((resolve) => {
+              const req = indexedDB.open('spkg-player-queue')
+              req.onsuccess = () => {
+                const db = req.result
+                const names = [...db.objectStoreNames]
+                if (names.length === 0) return resolve(0)
+                const count = db
+                  .transaction(names, 'readonly')
+                  .objectStore(names[0] as string)
+                  .count()
+                count.onsuccess = () => resolve(count.result)
+              }
+              req.onerror = () => resolve(-1)
+            }),
+        ),
+      )
+      .toBe(1)
+    // While the banner shows, failed requests give no "could not be reached" notice.
+    expect(await page.locator('.account-notice[data-kind="network-error"]').count()).toBe(0)
+    await screenshot(page, 'account-offline-banner')
+
+    await context.setOffline(false)
+    const indicator = page.locator('.account-reconnected')
+    await indicator.waitFor({ state: 'visible' })
+    expect(await indicator.getAttribute('role')).toBe('status')
+    await expect.poll(() => indicator.textContent()).toBe('Back online. Progress synced (1 save).')
+    expect(await banner.isVisible()).toBe(false)
+    await saved
+    await screenshot(page, 'account-reconnected')
+
+    // The account has the step played offline: a reload resumes there, from the account.
+    await page.reload()
+    await page.getByText('Signed in as reader').waitFor()
+    await page.waitForSelector('.choices button.option')
+    await expect.poll(() => blocks(page)).toEqual(offlineBlocks)
+  })
+})
