@@ -260,8 +260,8 @@ export interface Config {
    */
   repo: { host?: string; apiHost?: string; downloadHosts?: string[]; token?: string }
   /**
-   * `SEED_EXAMPLES`: at start-up, publish the repository's example stories into an empty catalog. Default: true in
-   * development with the embedded database (no DATABASE_URL), else false.
+   * `SEED_EXAMPLES`: at start-up, publish the repository's example stories, each once (src/publishing/seed.ts).
+   * Default: true in development with the embedded database (no DATABASE_URL), else false.
    */
   seedExamples: boolean
   /**
