@@ -79,8 +79,25 @@ describe.skipIf(noBrowser)('player account: sign-in, progress synced to another 
     await b.goto(`${player.url}#/progress`)
     await b.getByText('The stories saved on this device.', { exact: false }).waitFor()
     expect(await b.locator('.progress-list li').count()).toBe(0)
-    // The first browser stays signed in: sign-out ends the session of one browser, in all its tabs.
+    // Signed out, a step is saved on the device, and listed as such.
+    await b.goto(`${player.url}#/story/tide-bell/play`)
+    await play(b, 1)
+    await b.goto(`${player.url}#/progress`)
+    const local = b.locator('.progress-list li', { hasText: 'The Tide Bell' })
+    await local.waitFor()
+    expect(await local.textContent()).toMatch(/Saved on this device/)
+
+    // The first browser stays signed in; a new tab there is handed the session, and signing out in it ends the
+    // session in every tab of that browser.
     await a.reload()
     await a.getByText('Signed in as reader').waitFor()
+    const a2 = await a.context().newPage()
+    await a2.goto(`${player.url}#/progress`)
+    await a2.getByText('Signed in as reader').waitFor()
+    await a2.locator('.progress-list li', { hasText: 'The Tide Bell' }).waitFor()
+    await a2.getByRole('button', { name: 'Sign out' }).click()
+    await a2.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
+    await a.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
+    expect(await a.getByText('Signed in as reader').count()).toBe(0)
   })
 })
