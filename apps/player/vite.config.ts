@@ -1,5 +1,5 @@
 import { defineConfig } from 'vite'
-import { pwaPlugins } from './src/pwa/plugin'
+import { pwaPlugins } from './src/pwa/plugin.ts'
 
 // The workspace packages are bundled from their TypeScript sources (the `@spkg/source` export condition), as the
 // rest of the repository resolves them.

@@ -22,9 +22,8 @@ import {
   type SpkgPackage,
   savePackageOffline,
 } from '@spkg/reader'
+import { PACKAGE_CACHE_NAME } from './constants'
 
-/** The Cache Storage cache holding the package files. */
-export const PACKAGE_CACHE_NAME = 'spkg-packages'
 const INDEX_KEY = 'spkg.offline.packages'
 
 /** How a package was opened by {@link openPackageUrlOffline}. */
