@@ -51,7 +51,11 @@ export async function registerPublishing(
   const settings = publishingSettings(config, deps.settings)
   const storage =
     deps.storage ?? (app as unknown as { storage?: FileStorage }).storage ?? createStorage(config)
-  const pool = createValidationPool(settings)
+  const pool = createValidationPool({
+    ...settings,
+    onBundleError: (err) =>
+      app.log.warn({ err }, 'validation worker: no bundle (esbuild failed); running it through tsx'),
+  })
   app.addHook('onClose', async () => pool.close())
   await app.register(publishingRoutes, { db, storage, pool, settings, publicUrl: config.publicUrl })
   await app.register(importRoutes, {

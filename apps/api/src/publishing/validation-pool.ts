@@ -4,11 +4,13 @@
  * about 40 MiB per MB of a single part: one hostile part must not cost the server gigabytes) and within a time
  * budget. A worker that runs out of memory dies with its job; one over budget is terminated; either is replaced
  * by a fresh thread for the next job. At most `queue` jobs wait; beyond that the upload is refused at once (503)
- * so that uploads cannot pile up and starve the rest of the API.
+ * so that uploads cannot pile up and starve the rest of the API. Threads run the pre-bundled worker
+ * (worker-bundle.ts), not the TypeScript sources: a thread then costs tens of MiB less.
  */
 import { Worker } from 'node:worker_threads'
 import { ApiError } from '../errors'
 import type { ValidationJob, ValidationOutcome } from './validation-types'
+import { bundledWorker } from './worker-bundle'
 
 /** Options of {@link createValidationPool}. */
 export interface ValidationPoolOptions {
@@ -20,6 +22,10 @@ export interface ValidationPoolOptions {
   timeoutMs: number
   /** Jobs that may wait for a worker. @default 8 */
   queue: number
+  /** Run the pre-bundled worker (worker-bundle.ts) rather than the TypeScript sources through tsx. @default true */
+  bundle: boolean
+  /** Told why the bundle could not be built (the pool then uses tsx). */
+  onBundleError?: (err: unknown) => void
 }
 
 /** The pool: `validate(job)` resolves with the worker's findings or rejects with an {@link ApiError}. */
@@ -30,36 +36,43 @@ export interface ValidationPool {
   close(): Promise<void>
 }
 
+// Fallback when the bundle cannot be built: register tsx in the thread and load the TypeScript entry.
 const BOOT = new URL('./worker-boot.mjs', import.meta.url)
 const ENTRY = new URL('./validate-worker.ts', import.meta.url).href
 
 type Reply = { ok: true; outcome: ValidationOutcome } | { ok: false; message: string }
 
-/** Creates a pool; threads start on demand and idle ones do not keep the process alive. */
+/** Creates a pool; a thread starts for each job and ends with it (the bundled worker starts in tens of ms). */
 export function createValidationPool(options: Partial<ValidationPoolOptions> = {}): ValidationPool {
-  const o: ValidationPoolOptions = { workers: 2, memoryMb: 256, timeoutMs: 60_000, queue: 8, ...options }
-  const idle: Worker[] = []
+  const o: ValidationPoolOptions = {
+    workers: 2,
+    memoryMb: 256,
+    timeoutMs: 60_000,
+    queue: 8,
+    bundle: true,
+    ...options,
+  }
   const all = new Set<Worker>()
   const waiting: Array<() => void> = []
   let running = 0
   let closed = false
 
-  const spawn = () => {
-    const w = new Worker(BOOT, {
-      workerData: { entry: ENTRY },
-      execArgv: ['--conditions=@spkg/source'],
+  const spawn = async () => {
+    const limits = {
       resourceLimits: {
         maxOldGenerationSizeMb: o.memoryMb,
         maxYoungGenerationSizeMb: Math.min(32, o.memoryMb / 4),
       },
       stdout: false,
       stderr: false,
-    })
+    }
+    const bundle = o.bundle ? await bundledWorker(o.onBundleError) : null
+    const w = bundle
+      ? new Worker(bundle, limits)
+      : new Worker(BOOT, { workerData: { entry: ENTRY }, execArgv: ['--conditions=@spkg/source'], ...limits })
     all.add(w)
     w.once('exit', () => {
       all.delete(w)
-      const i = idle.indexOf(w)
-      if (i >= 0) idle.splice(i, 1)
     })
     return w
   }
@@ -82,8 +95,9 @@ export function createValidationPool(options: Partial<ValidationPoolOptions> = {
       const onMessage = (reply: Reply) =>
         done(() => {
           w.unref()
-          if (!closed) idle.push(w)
-          else void w.terminate()
+          // One job per thread: its isolate, the package bytes it read and any garbage go with it (a kept thread
+          // held the last package until a GC, so the next upload's peak was two packages; bench/api-upload).
+          void w.terminate()
           if (reply.ok) resolve(reply.outcome)
           else reject(new Error(`validation worker failed: ${reply.message}`))
         })
@@ -134,7 +148,12 @@ export function createValidationPool(options: Partial<ValidationPoolOptions> = {
       }
       running++
       try {
-        return await runOn(idle.pop() ?? spawn(), job)
+        const w = await spawn()
+        if (closed) {
+          void w.terminate()
+          throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'The server is shutting down; retry')
+        }
+        return await runOn(w, job)
       } finally {
         release()
       }

@@ -130,8 +130,11 @@ describe('the validation pool', () => {
     return `${dir}/p.spkg`
   }
 
-  it('validates in a worker thread', async () => {
-    const pool = createValidationPool({ workers: 1 })
+  it.each([
+    ['the pre-bundled worker', true],
+    ['the TypeScript sources through tsx (fallback)', false],
+  ])('validates in a worker thread: %s', async (_name, bundle) => {
+    const pool = createValidationPool({ workers: 1, bundle })
     try {
       const out = await pool.validate({ file: await pkg(), trustedKeys: [], coverTypes: ['svg'] })
       expect(out).toMatchObject({
