@@ -2,13 +2,11 @@
  * `@spkg/reader/node`: the same reader on node:zlib and node:crypto (faster than the JavaScript
  * inflater and WebCrypto on Node), plus file-path entry points.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { isEncryptedPackage } from '@spkg/integrity/encrypt'
-import { type Diagnostic, LIMITS } from '@spkg/manifest'
+import { type Diagnostic, LIMITS, SpkgError } from '@spkg/manifest'
 import { nodeBackend } from './node/backend'
-import { openSparse } from './node/sparse-file'
-import { peekBlob } from './open/blob-peek'
+import { peekBlob, peekRanges } from './open/blob-peek'
 import { archiveTooLarge, fileLabel, fileReadFailed, maxInputBytes } from './open/input'
 import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
@@ -158,32 +156,56 @@ export async function openPackageFile(path: string, options: OpenOptions = {}): 
 }
 
 /**
- * Quick look at a package file (see {@link peekPackage}): only the ZIP structure and
- * `manifest.json` are read from disk, whatever the file's size; `readBytes` reads an entry's
- * data when asked. An encrypted package is read whole (it must be decrypted first).
+ * Quick look at a package file (see {@link peekPackage}): only the ZIP structure (the tail with the
+ * central directory), the first 64 KiB and `manifest.json` are read from disk, whatever the file's
+ * size, into buffers of those sizes (never one the size of the file); `readBytes` reads an entry's
+ * data when asked. What those reads cannot settle (an encrypted package, a refusal, a structure
+ * away from the tail) is peeked from the whole file, read within the limits, so the diagnostics
+ * are the whole peek's.
  *
  * @example
  * const peek = await peekPackageFile('the-inn.spkg')
  * if (peek.ok) console.log(peek.manifest?.title)
  */
 export async function peekPackageFile(path: string, options: PeekOptions = {}): Promise<PeekResult> {
-  let sparse: ReturnType<typeof openSparse>
+  let size: number
   try {
-    sparse = openSparse(path, maxFileBytes(options.limits))
+    size = statSync(path).size
   } catch (e) {
     return { ok: false, diagnostics: [readFailed(path, e)] }
   }
-  if (!('bytes' in sparse))
-    return { ok: false, diagnostics: [archiveTooLarge(sparse.size, maxFileBytes(options.limits))] }
-  if (isEncryptedPackage(sparse.bytes)) {
-    sparse.close()
+  const max = maxFileBytes(options.limits)
+  if (size > max) return { ok: false, diagnostics: [archiveTooLarge(size, max)] }
+  const whole = async (): Promise<PeekResult> => {
     const read = await readPackageFile(path, options)
     if (!read.bytes) return { ok: false, diagnostics: read.diagnostics }
     return peekArchive(read.bytes, options, nodeBackend)
   }
+  return peekRanges(size, (start, end) => readRange(path, start, end), whole, options, nodeBackend)
+}
+
+/**
+ * The file's bytes `[start, end)` (fewer at its end), in a buffer of that size: one open, positioned
+ * reads and a close per range, so a `readBytes` long after the peek needs no descriptor kept open.
+ *
+ * @throws SpkgError `pkg/fetch-failed` (with its diagnostic) when the file cannot be read
+ */
+async function readRange(path: string, start: number, end: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(Math.max(0, end - start))
+  let handle: Awaited<ReturnType<typeof open>> | undefined
   try {
-    return await peekArchive(sparse.bytes, options, nodeBackend, { fill: sparse.fill })
+    handle = await open(path, 'r')
+    let at = 0
+    while (at < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, at, bytes.length - at, start + at)
+      if (bytesRead === 0) break
+      at += bytesRead
+    }
+    return at === bytes.length ? bytes : bytes.subarray(0, at)
+  } catch (e) {
+    const d = readFailed(path, e)
+    throw new SpkgError(d.code, d.message, { diagnostics: [d] })
   } finally {
-    sparse.close()
+    await handle?.close()
   }
 }

@@ -1,5 +1,6 @@
 /**
- * The quick look of a Blob or File without reading it whole: through `Blob.slice`, the head and
+ * The quick look of a Blob or File (and, through {@link peekRanges}, of a file on disk for
+ * `peekPackageFile`) without reading it whole: through `Blob.slice`, the head and
  * the tail (end records) at once, then whatever of the central directory the tail missed, then the
  * manifest's local header and data when the head missed them. No buffer the size of the file is
  * made: the readers get the tail from the central directory on (`zip/archive-window.ts`), and the
@@ -38,18 +39,7 @@ const SPLIT = 0x08074b50
  * {@link peekArchive} of a Blob, reading only what the quick look needs (see the module comment).
  * Never rejects on bad input: a Blob that cannot be read is `pkg/fetch-failed`.
  */
-export async function peekBlob(
-  blob: Blob,
-  options: PeekOptions,
-  backend: ReaderBackend,
-): Promise<PeekResult> {
-  const size = blob.size
-  const maxBytes = options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
-  const max = maxInputBytes(maxBytes)
-  if (size > max) return { ok: false, diagnostics: [archiveTooLarge(size, max)] }
-  // A small file costs less read at once than in several slices; a file too large for an archive
-  // (only an encrypted one may be) gets the whole peek's verdict.
-  if (size <= TAIL + HEAD || size > maxArchiveBytes(maxBytes)) return peekArchive(blob, options, backend)
+export function peekBlob(blob: Blob, options: PeekOptions, backend: ReaderBackend): Promise<PeekResult> {
   const slice = async (start: number, end: number): Promise<Uint8Array> => {
     try {
       return new Uint8Array(await blob.slice(start, end).arrayBuffer())
@@ -58,13 +48,37 @@ export async function peekBlob(
       throw new SpkgError(d.code, d.message, { diagnostics: [d] })
     }
   }
+  return peekRanges(blob.size, slice, () => peekArchive(blob, options, backend), options, backend)
+}
+
+/**
+ * The quick look of an archive of `size` bytes read by ranges: `read(start, end)` gives those
+ * bytes (or throws a `SpkgError` carrying its diagnostics); `whole()` is the peek of the archive
+ * read whole, taken for what the ranges do not settle (see the module comment). Used for a Blob
+ * (`Blob.slice`) and for a file on disk (`peekPackageFile`, positioned reads): neither makes a
+ * buffer the size of the file.
+ */
+export async function peekRanges(
+  size: number,
+  read: (start: number, end: number) => Promise<Uint8Array>,
+  whole: () => Promise<PeekResult>,
+  options: PeekOptions,
+  backend: ReaderBackend,
+): Promise<PeekResult> {
+  const maxBytes = options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
+  const max = maxInputBytes(maxBytes)
+  if (size > max) return { ok: false, diagnostics: [archiveTooLarge(size, max)] }
+  // A small file costs less read at once than in several slices; a file too large for an archive
+  // (only an encrypted one may be) gets the whole peek's verdict.
+  if (size <= TAIL + HEAD || size > maxArchiveBytes(maxBytes)) return whole()
+  const slice = read
   try {
     const tailStart = size - TAIL
     const [head, tail] = await Promise.all([slice(0, HEAD), slice(tailStart, size)])
     // Encrypted or a split archive's part: the whole peek says what it is.
-    if (isEncrypted(head) || u32(head, 0) === SPLIT) return peekArchive(blob, options, backend)
+    if (isEncrypted(head) || u32(head, 0) === SPLIT) return whole()
     const end = findEndRecord(tail, [], tailStart)
-    if (!end || end.cdOffset > tailStart + tail.length) return peekArchive(blob, options, backend)
+    if (!end || end.cdOffset > tailStart + tail.length) return whole()
     // The window: the archive from its central directory (or the tail, when that starts earlier).
     let base = tailStart
     let bytes = tail
@@ -94,7 +108,7 @@ export async function peekBlob(
       if (h.length === 30) await fill(at, Math.min(end.cdOffset, at + 30 + u16(h, 26) + u16(h, 28) + rest))
     }
     const peek = await peekArchive(bytes, options, backend, { fill, fillHeader })
-    return peek.ok ? peek : peekArchive(blob, options, backend)
+    return peek.ok ? peek : whole()
   } catch (e) {
     if (!isSpkgError(e)) throw e
     return { ok: false, diagnostics: [...e.diagnostics] }
