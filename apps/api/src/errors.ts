@@ -276,4 +276,10 @@ export function refuseWhileClosing(app: FastifyInstance): void {
     reply.code(503).header('connection', 'close').type('application/json; charset=utf-8').send(SHUTTING_DOWN)
     return reply
   })
+  // A request in flight when the close began: its connection is closed after the answer. Kept alive, it would hold
+  // the close until the client let it go (nginx keeps idle upstream connections for a minute), past the shutdown
+  // timeout: a forced exit 1 in the middle of other requests.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close')
+  })
 }

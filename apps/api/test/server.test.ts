@@ -143,30 +143,40 @@ describe('while closing', () => {
     const body = JSON.stringify({
       'csp-report': { 'document-uri': 'https://app.example.org/', 'blocked-uri': 'inline' },
     })
-    const socket = connect(port, '127.0.0.1')
-    let raw = ''
-    socket.setEncoding('utf8').on('data', (d) => {
-      raw += d
-    })
-    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()))
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
+    const open = async () => {
+      const socket = connect(port, '127.0.0.1')
+      let raw = ''
+      socket.setEncoding('utf8').on('data', (d) => {
+        raw += d
+      })
+      const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()))
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
+      return { socket, raw: () => raw, ended }
+    }
+    // A second connection whose request headers are on their way when the close begins (a connection in the middle
+    // of a request is not idle: the close does not drop it).
+    const late = await open()
+    late.socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example.org\r\n')
     // A report upload in flight: headers and half the body sent.
-    socket.write(
+    const upload = await open()
+    upload.socket.write(
       `POST /api/csp-report HTTP/1.1\r\nHost: x\r\nContent-Type: application/csp-report\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
     )
     await started
     const closed = app.close()
     await begun
-    // The rest of the upload, and a second request pipelined behind it on the same (busy) connection.
-    socket.write(
-      `${body.slice(10)}GET /api/health HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example.org\r\n\r\n`,
-    )
+    // The rest of the upload, and the end of the late request's headers.
+    upload.socket.write(body.slice(10))
+    late.socket.write('\r\n')
     await closed
-    await ended
-    const [first, second, ...more] = parseResponses(raw)
+    await Promise.all([upload.ended, late.ended])
+    const [first, ...more] = parseResponses(upload.raw())
     expect(first?.status).toBe(204)
-    expect(second?.status).toBe(503)
+    // Closed after the answer: a kept-alive connection would hold the close until the client let it go.
+    expect(first?.headers.connection).toBe('close')
     expect(more).toEqual([])
+    const [second] = parseResponses(late.raw())
+    expect(second?.status).toBe(503)
     expect(JSON.parse(second?.body ?? '')).toEqual({
       statusCode: 503,
       code: 'SERVICE_UNAVAILABLE',
