@@ -85,7 +85,7 @@ export interface StartedPlayer {
 
 /** Options of {@link startPlayer}. */
 export interface StartPlayerOptions {
-  /** Variables set over the harness's environment (`RATE_LIMIT_MAX_FACTOR`, `SEED_EXAMPLES`, ...). */
+  /** Variables set over the harness's environment (`RATE_LIMIT_MAX_FACTOR`, `SEED_EXAMPLES`, ...; not `LOG_LEVEL`). */
   env?: Record<string, string | undefined>
   /** The player folder the server serves (`PLAYER_DIR`). @default apps/player/dist, built when stale */
   playerDir?: string
@@ -156,7 +156,6 @@ export async function startPlayer(options: StartPlayerOptions = {}): Promise<Sta
     NODE_ENV: 'development',
     HOST: '127.0.0.1',
     PORT: String(port),
-    LOG_LEVEL: 'info',
     PGLITE_DIR: join(data, 'pglite'),
     FILES_DIR: join(data, 'files'),
     UPLOAD_TMP_DIR: join(data, 'uploads'),
@@ -164,6 +163,8 @@ export async function startPlayer(options: StartPlayerOptions = {}): Promise<Sta
     SEED_EXAMPLES: 'true',
     DATABASE_URL: databaseUrl,
     ...options.env,
+    // Readiness is read from the "catalog at" info line.
+    LOG_LEVEL: 'info',
   }
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
   const child: ChildProcess = spawn(
