@@ -81,10 +81,7 @@ function readNumber(label: string, text: string, integer: boolean): FieldResult 
   const n = Number(t)
   if (!Number.isFinite(n)) return fail('session-form/not-a-number', `${label} is too large.`)
   if (integer && !Number.isInteger(n))
-    return fail(
-      'session-form/not-integer',
-      `${label} must be a whole number (like the story’s ${label.toLowerCase()}).`,
-    )
+    return fail('session-form/not-integer', `${label} must be a whole number, as in the story’s settings.`)
   return { ok: true, value: Object.is(n, -0) ? 0 : n }
 }
 
