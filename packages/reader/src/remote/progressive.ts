@@ -10,15 +10,21 @@
  * already checked against the checksum file) before any of its bytes is handed out: a mismatch
  * is `pkg/integrity-mismatch` for that part.
  *
+ * An encrypted container (`.spkg.enc`) is opened the same way over its plaintext
+ * (`decrypted-source.ts`): only the chunks covering the ranges above are fetched, each
+ * authenticated before it is used.
+ *
  * A package that is not progressive, has no usable `integrity` hash for a part, or whose
  * structure the quick read cannot follow is read whole (over ranges), so that its diagnostics are
  * exactly those of a local open.
  */
 import { normalizeDigest } from '@spkg/integrity'
-import { createDiagnostic, type Diagnostic, LIMITS, SpkgError } from '@spkg/manifest'
+import { createDiagnostic, type Diagnostic, isSpkgError, LIMITS, SpkgError } from '@spkg/manifest'
 import type { SavedPackage } from '../cache/offline'
 import type { PackageCache } from '../cache/types'
+import { isEncrypted } from '../open/encrypted-magic'
 import { openArchive, peekArchive } from '../open/open-archive'
+import { decryptionFailure } from '../open/steps/01-input'
 import type { OpenOptions, OpenResult, SpkgPackage } from '../open/types'
 import type { StorySource } from '../story/story-source'
 import type { ReaderBackend } from '../zip/backend'
@@ -101,6 +107,7 @@ export async function openRemote(
   backend: ReaderBackend,
   failure: (e: unknown) => Diagnostic[],
   cache?: PackageCache,
+  encrypted = false,
 ): Promise<OpenResult> {
   if (!source.ranged) {
     try {
@@ -152,7 +159,24 @@ export async function openRemote(
     const tail = Math.min(size, 65_536)
     await fill([[size - tail, size]])
     const cd = centralDirectoryStart(bytes, size - tail)
-    if (cd === undefined) return whole()
+    if (cd === undefined) {
+      // An encrypted container: opened over its plaintext, fetching and authenticating only the
+      // chunks each read needs (so it stays progressive).
+      if (!encrypted && isEncrypted(await source.read(0, Math.min(8, size)))) {
+        let plain: RangeSource
+        try {
+          // Loaded on the first encrypted package only (bench/bundle).
+          const { decryptedSource } = await import('./decrypted-source')
+          plain = await decryptedSource(source, options.decryptionKey)
+        } catch (e) {
+          if (isSpkgError(e) && (e.code === 'pkg/key-required' || e.code === 'pkg/decrypt-failed'))
+            return { ok: false, diagnostics: [decryptionFailure(e)] }
+          throw e
+        }
+        return openRemote(plain, options, backend, failure, cache, true)
+      }
+      return whole()
+    }
     await fill([[cd, size]])
     const maxBytes = options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
     const dir = readZipDirectory(

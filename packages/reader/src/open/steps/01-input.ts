@@ -3,7 +3,7 @@
  * package within the limits could be that large; an encrypted container (`SPKGENC` magic) is
  * decrypted with `decryptionKey`, and the archive inside must fit the same bound.
  */
-import { createDiagnostic, type Diagnostic, isSpkgError } from '@spkg/manifest'
+import { createDiagnostic, type Diagnostic, isSpkgError, type SpkgError } from '@spkg/manifest'
 import { isEncrypted } from '../encrypted-magic'
 import { archiveTooLarge, inputBytes, maxArchiveBytes, maxInputBytes } from '../input'
 import type { PackageInput, PeekOptions } from '../types'
@@ -65,14 +65,20 @@ async function decrypt(
     return await decryptPackage(bytes, options.decryptionKey)
   } catch (e) {
     if (!isSpkgError(e)) throw e
-    diagnostics.push(
-      createDiagnostic(
-        e.code === 'pkg/key-required' ? 'pkg/key-required' : 'pkg/decrypt-failed',
-        e.code === 'pkg/key-required'
-          ? 'The package is encrypted (.spkg.enc); pass its key as decryptionKey to open it.'
-          : `The encrypted package cannot be decrypted: ${e.message}.`,
-      ),
-    )
+    diagnostics.push(decryptionFailure(e))
     return undefined
   }
+}
+
+/**
+ * The diagnostic of a decryption that failed (`pkg/key-required` or `pkg/decrypt-failed`), the
+ * same for a local and a remote encrypted package.
+ */
+export function decryptionFailure(e: SpkgError): Diagnostic {
+  return createDiagnostic(
+    e.code === 'pkg/key-required' ? 'pkg/key-required' : 'pkg/decrypt-failed',
+    e.code === 'pkg/key-required'
+      ? 'The package is encrypted (.spkg.enc); pass its key as decryptionKey to open it.'
+      : `The encrypted package cannot be decrypted: ${e.message}.`,
+  )
 }
