@@ -11,7 +11,7 @@ import { createMemoryDriver } from '@spkg/state/drivers/memory'
 import { callbackError, cleanCallbackUrl, isAuthCallback, loopProtectionUrl } from './callback'
 import { type AuthConfig, type AuthEnv, resolveAuthConfig } from './config'
 import { createSharedSessionStore, type KeyedStorage, type SharedSessionStore } from './session-store'
-import { createSyncingCloudDriver } from './syncing-driver'
+import { createSyncingCloudDriver, type SyncingCloudDriver } from './syncing-driver'
 import { type AccountUser, userFromToken } from './user'
 
 /** Where the account stands. */
@@ -127,7 +127,8 @@ export function createAccount(options: AccountOptions = {}): Account {
     fetch: doFetch,
     storage: queueStorage,
   })
-  let driver: StateDriver | undefined
+  let driver: SyncingCloudDriver | undefined
+  let reSigningIn = false
 
   const signedIn = () => auth?.tokens() !== undefined
   const current = (error?: string): AccountState => {
@@ -136,13 +137,24 @@ export function createAccount(options: AccountOptions = {}): Account {
     return user ? { status: 'signed-in', user } : { status: 'signed-out', ...(error && { error }) }
   }
 
-  // The SPEC's 401 rule sends the reader to sign in again, but only a reader whose session ended: a request of a
-  // signed-out reader (an old queued save) never starts a sign-in. Registered before `attach`, so it can stop it.
-  client.events.addEventListener('auth-required', (e) => {
-    if (!signedIn()) e.stopImmediatePropagation()
+  // The SPEC's 401 rule: a reader whose session ended is sent to sign in again (loop protection in
+  // @spkg/client/auth), once the saves in flight are queued, so the page is not left with a save half-written; a request
+  // of a signed-out reader (an old queued save) never starts a sign-in. (Not `auth.attach`: its immediate redirect
+  // would not wait for the queue.)
+  client.events.addEventListener('auth-required', () => {
+    if (!signedIn() || reSigningIn) return
+    reSigningIn = true
+    void (async () => {
+      await driver?.idle()
+      pageStorage.setItem(RETURN_TO_KEY, location.hash)
+      const started = await auth?.login().catch(() => false)
+      if (!started) set({ ...current(), error: 'Your session has ended: sign in again.' })
+    })().finally(() => {
+      reSigningIn = false
+    })
   })
-  client.events.addEventListener('logout', () => set(current()))
-  // Another tab signing in shares its tokens over @spkg/client/auth's channel; the header follows.
+  // Another tab signing in or out tells over @spkg/client/auth's channel (which updates this tab's session store);
+  // the header follows.
   const authChannel = g.BroadcastChannel ? new g.BroadcastChannel('spkg-client') : undefined
   if (authChannel) authChannel.onmessage = () => setTimeout(() => set(current()), 0)
 
@@ -156,7 +168,6 @@ export function createAccount(options: AccountOptions = {}): Account {
       fetch: doFetch,
       allowHttp: issuer.protocol === 'http:' && loopback(issuer.hostname),
     })
-    auth.attach(client)
     sessionStore.serve(signedIn)
   }
   // The settings found by the last page of this tab: the account is usable at once (a reload of a story's page asks

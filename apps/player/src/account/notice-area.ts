@@ -56,6 +56,8 @@ export function mountNotices(container: HTMLElement, account: Account): () => vo
   }
   const listeners = NOTICE_EVENTS.map((type) => {
     const listener = (e: Event) => {
+      // A signed-out reader has no session to end (an old queued save refused): nothing to say.
+      if (type === 'auth-required' && account.state().status !== 'signed-in') return
       const notice = noticeFor(type, (e as CustomEvent<ClientEventDetail>).detail)
       if (notice) show(notice)
     }

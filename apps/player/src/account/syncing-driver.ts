@@ -15,7 +15,7 @@
 import type { Client } from '@spkg/client'
 import { createCloudDriver } from '@spkg/client'
 import { SpkgError } from '@spkg/manifest'
-import type { StateDriver, StoredValue } from '@spkg/state'
+import type { DriverSetOptions, StateDriver, StoredValue } from '@spkg/state'
 
 const QUEUED = 'queued:'
 
@@ -57,10 +57,22 @@ export type SyncClient = Pick<Client, 'fetch' | 'baseUrl' | 'offline' | 'events'
  * const driver = createSyncingCloudDriver(client)
  * const store = createStateStore(driver, { storyId: manifest.id })
  */
+/** The player's cloud driver; `idle()` resolves once every save in flight has been sent or queued. */
+export interface SyncingCloudDriver extends StateDriver {
+  idle(): Promise<void>
+}
+
 export function createSyncingCloudDriver(
   client: SyncClient,
   options: { signedIn?: () => boolean } = {},
-): StateDriver {
+): SyncingCloudDriver {
+  const inFlight = new Set<Promise<unknown>>()
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p)
+    const done = () => inFlight.delete(p)
+    p.then(done, done)
+    return p
+  }
   const cloud = createCloudDriver(client)
   const signedIn = options.signedIn ?? (() => true)
   const signedOut = (key: string) =>
@@ -121,33 +133,40 @@ export function createSyncingCloudDriver(
       }
       return { value: JSON.stringify(last.body), revision: queuedRevision(last.progress?.revision ?? null) }
     },
-    async set(key, value, options = {}) {
-      if (!signedIn()) throw signedOut(key)
-      const base = baseOf(options.ifRevision)
-      if (!client.offline.online) return enqueue(key, value, base)
-      let ifRevision = options.ifRevision
-      if (baseOfQueued(ifRevision) !== undefined) {
-        // Building on saves made offline: send them, then write over the API's state unless it is later than ours.
-        const read = await watch(async () => {
-          await flush(key)
-          return cloud.get(key, options)
-        })
-        if (!read.ok) {
-          if (read.offline || read.authEnded) return enqueue(key, value, base)
-          throw read.error
-        }
-        const current = read.value
-        if (current && savedAtOf(current.value) > savedAtOf(value)) {
-          throw new SpkgError('state/conflict', `cloud: "${key}" was saved later on another device`)
-        }
-        ifRevision = current ? current.revision : null
-      }
-      const r = await watch(() => cloud.set(key, value, { ...options, ifRevision }))
-      if (r.ok) return r.value
-      if (r.offline || r.authEnded) return enqueue(key, value, baseOf(ifRevision))
-      throw r.error
+    set(key, value, options = {}) {
+      return track(save(key, value, options))
     },
     remove: (key, options) => cloud.remove(key, options),
     keys: (options) => cloud.keys(options),
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight])
+    },
+  }
+
+  async function save(key: string, value: string, options: DriverSetOptions): Promise<{ revision: string }> {
+    if (!signedIn()) throw signedOut(key)
+    const base = baseOf(options.ifRevision)
+    if (!client.offline.online) return enqueue(key, value, base)
+    let ifRevision = options.ifRevision
+    if (baseOfQueued(ifRevision) !== undefined) {
+      // Building on saves made offline: send them, then write over the API's state unless it is later than ours.
+      const read = await watch(async () => {
+        await flush(key)
+        return cloud.get(key, options)
+      })
+      if (!read.ok) {
+        if (read.offline || read.authEnded) return enqueue(key, value, base)
+        throw read.error
+      }
+      const current = read.value
+      if (current && savedAtOf(current.value) > savedAtOf(value)) {
+        throw new SpkgError('state/conflict', `cloud: "${key}" was saved later on another device`)
+      }
+      ifRevision = current ? current.revision : null
+    }
+    const r = await watch(() => cloud.set(key, value, { ...options, ifRevision }))
+    if (r.ok) return r.value
+    if (r.offline || r.authEnded) return enqueue(key, value, baseOf(ifRevision))
+    throw r.error
   }
 }

@@ -2,11 +2,13 @@
  * The offline banner and the reconnect indicator of the player (SPEC, Client behaviour 2 and 3), in headless Chromium
  * against pnpm start's server: a signed-in reader goes offline (context.setOffline), the banner says so (role=status)
  * and no network-error notice shows; a step played offline is queued, and on reconnection the indicator says the
- * progress was synced, which a reload (resuming from the account) confirms.
+ * progress was synced, which a reload (resuming from the account) confirms. Then the session is revoked: the next save
+ * is refused (401), the player sends the reader to sign in again (the SPEC's 401 rule), and the refused save, kept in
+ * the queue, reaches the account after the sign-in.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signInThroughProvider } from './account-sign-in'
+import { completeProviderPages, signInThroughProvider } from './account-sign-in'
 import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
 
 let player: StartedPlayer
@@ -97,5 +99,45 @@ describe.skipIf(noBrowser)('player account: offline banner, reconnect indicator,
     await page.getByText('Signed in as reader').waitFor()
     await page.waitForSelector('.choices button.option')
     await expect.poll(() => blocks(page)).toEqual(offlineBlocks)
+  })
+
+  it('sends a reader whose session ended to sign in again, and saves the refused step after it', async () => {
+    const page = context.pages()[0] as Page
+    await page.getByText('Signed in as reader').waitFor()
+    // The reader's session is revoked (as from another device's session list).
+    const revoked = await page.evaluate(async () => {
+      const headers = {
+        authorization: `Bearer ${sessionStorage.getItem('spkg-player.session:spkg.access-token')}`,
+      }
+      const list = (await (await fetch('/api/auth/sessions', { headers })).json()) as {
+        sessions: { id: string; current: boolean }[]
+      }
+      const current = list.sessions.find((s) => s.current)
+      if (!current) return 0
+      return (await fetch(`/api/auth/sessions/${current.id}`, { method: 'DELETE', headers })).status
+    })
+    expect(revoked).toBe(204)
+    const refused = page.waitForResponse((r) => r.request().method() === 'PUT' && r.status() === 401)
+    const before = await blocks(page)
+    expect(before.join('\n')).not.toContain('You step onto the first stone.')
+    await page.getByRole('button', { name: 'Set out along the causeway' }).click()
+    await refused
+    // Off to the provider's login page, then back to the story.
+    await page.waitForURL((u) => u.origin === new URL(player.issuer).origin)
+    const synced = page.waitForResponse(
+      (r) => r.request().method() === 'PUT' && r.url().includes('/api/progress/') && r.ok(),
+    )
+    await completeProviderPages(page, new URL(player.url).origin, 'reader')
+    await page.getByText('Signed in as reader').waitFor()
+    expect(new URL(page.url()).hash).toBe('#/story/tide-bell/play')
+    await synced
+    // The story resumes from the account with the step refused before the sign-in.
+    await page.waitForSelector('.choices button.option, .the-end')
+    // The refused step set out along the causeway: its text is there, after what was shown before it.
+    await page.waitForSelector('.choices button.option')
+    const resumed = await blocks(page)
+    expect(resumed.slice(0, before.length)).toEqual(before)
+    expect(resumed.join('\n')).toContain('You step onto the first stone.')
+    await screenshot(page, 'account-session-ended')
   })
 })
