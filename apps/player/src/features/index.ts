@@ -20,8 +20,8 @@ import { isCooperative, manifestNotes, roleCount, soloMode } from './manifest-no
 import { createNetworkGuard, type NetLogEntry, type NetworkGuard } from './network'
 import { badgeList, coveredStories, envelopeBlock, instructionAction } from './notes'
 import { SENSORS_NAMESPACE, type SensorHub, sensorPlan, startSensors } from './sensors'
-import { hasQuestions, type StartFormSpec, showStartForm } from './start-form'
-import { mountTabBar } from './tab-bar'
+import { sessionFields } from './session-model'
+import type { StartFormSpec } from './start-form'
 import { readTabBar } from './tab-bar-model'
 
 export { HOST_NAMESPACES } from './namespaces'
@@ -71,7 +71,14 @@ export async function prepareStart(ctx: StartContext): Promise<StartOptions> {
   }
   let session: Record<string, JsonValue> | undefined = ctx.session
   let granted: string[] = []
-  if (hasQuestions(spec)) {
+  const asks =
+    (spec.session ? sessionFields(spec.session).length : 0) +
+    (spec.roles ?? 0) +
+    known.length +
+    unknown.length
+  if (asks > 0) {
+    // The form's code is loaded only for the stories that ask something.
+    const { showStartForm } = await import('./start-form')
     const choice = await showStartForm(ctx.container, spec)
     if (!choice) return { cancelled: true }
     if (choice.session) session = choice.session
@@ -167,19 +174,30 @@ export function mountPlayFeatures(ctx: PlayContext): () => void {
         if (e.type === 'pause' || e.type === 'end') for (const l of listeners) l()
       }),
     )
-    cleanups.push(
-      mountTabBar(ctx.slots.tabBar, {
-        pkg: ctx.pkg,
-        config,
-        variables: ctx.variables,
-        onChange(l) {
-          listeners.add(l)
-          return () => listeners.delete(l)
-        },
-        sensors: entry.sensors,
-        storage: safeStorage(),
-      }),
-    )
+    // The bar's code (and its capture tools) is loaded only for the stories that have a bar.
+    let unmountBar: (() => void) | undefined
+    let gone = false
+    const sensors = entry.sensors
+    void import('./tab-bar')
+      .then(({ mountTabBar }) => {
+        if (gone) return
+        unmountBar = mountTabBar(ctx.slots.tabBar, {
+          pkg: ctx.pkg,
+          config,
+          variables: ctx.variables,
+          onChange(l) {
+            listeners.add(l)
+            return () => listeners.delete(l)
+          },
+          sensors,
+          storage: safeStorage(),
+        })
+      })
+      .catch((e) => console.error('the tab bar could not be loaded', e))
+    cleanups.push(() => {
+      gone = true
+      unmountBar?.()
+    })
   }
 
   return () => {

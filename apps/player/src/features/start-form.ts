@@ -31,12 +31,6 @@ export interface StartChoice {
   sensors: string[]
 }
 
-/** True when the spec gives the form anything to ask. */
-export function hasQuestions(spec: StartFormSpec): boolean {
-  const fields = spec.session ? sessionFields(spec.session) : []
-  return fields.length > 0 || (spec.roles ?? 0) > 1 || (spec.sensors?.length ?? 0) > 0
-}
-
 function fieldInput(f: SessionField, id: string, describedBy: string): HTMLElement {
   const common = { id, name: f.key, 'aria-describedby': describedBy, 'data-key': f.key }
   switch (f.kind) {
