@@ -17,6 +17,7 @@ import { isEncrypted } from '../open/encrypted-magic'
 import { maxInputBytes } from '../open/input'
 import { openArchive } from '../open/open-archive'
 import type { OpenOptions } from '../open/types'
+import type { Sleeper } from '../remote/range-source'
 import type { ReaderBackend } from '../zip/backend'
 import { openUpdateSource, type UpdateSource } from './range-source'
 
@@ -38,6 +39,8 @@ export interface UpdateOptions extends OpenOptions {
   timeout?: number
   /** Retries of a request that failed with 0, 408, 502, 503 or 504 (after 1 s, then 2 s). @default 2 */
   retries?: number
+  /** Waits between retries and for timeouts, as for `openPackageUrl`; tests inject fake time. @default setTimeout */
+  sleep?: Sleeper
   /** Download the whole archive when the changed files' compressed bytes exceed this share of it. @default 0.5 */
   maxDeltaShare?: number
   /** Remove the old version once the new one is complete. @default true */
@@ -177,8 +180,8 @@ export async function update(
   try {
     if (installed.id !== undefined) from = await installedVersion(installed, installed.id)
     const max = maxInputBytes(options.limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)
-    const { fetch: fetchImpl, signal, timeout, retries } = options
-    source = await openUpdateSource(url, { maxBytes: max, fetch: fetchImpl, signal, timeout, retries })
+    const { fetch: fetchImpl, signal, timeout, retries, sleep } = options
+    source = await openUpdateSource(url, { maxBytes: max, fetch: fetchImpl, signal, timeout, retries, sleep })
     if (!source.ranged) return await whole(source)
     // An encrypted container: only the chunks covering what the quick look and the changed files
     // need are fetched, each authenticated before its plaintext is used.
