@@ -35,6 +35,11 @@ const handles = new WeakMap<Db, DbHandle>()
 export interface CreateDbOptions {
   /** Connection pool size for PostgreSQL. @default 10 */
   max?: number
+  /**
+   * An in-memory PGlite starts from this data folder dump (`PGlite.dumpDataDir()`) instead of a fresh `initdb`
+   * (tests: one migrated template loads in under half the time of a new database).
+   */
+  pgliteLoadDataDir?: Blob
 }
 
 /**
@@ -76,7 +81,9 @@ export async function createDb(
   }
   const dir = config.pgliteDir
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true })
-  const client = await PGlite.create(dir.startsWith('memory://') ? undefined : dir)
+  const client = dir.startsWith('memory://')
+    ? await PGlite.create(options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : undefined)
+    : await PGlite.create(dir)
   const db = drizzlePglite(client, { schema }) as unknown as Db
   handles.set(db, {
     kind: 'pglite',
