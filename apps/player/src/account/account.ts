@@ -146,9 +146,10 @@ export function createAccount(options: AccountOptions = {}): Account {
     reSigningIn = true
     void (async () => {
       await driver?.idle()
+      if (!signedIn()) return // signed out meanwhile
       pageStorage.setItem(RETURN_TO_KEY, location.hash)
       const started = await auth?.login().catch(() => false)
-      if (!started) set({ ...current(), error: 'Your session has ended: sign in again.' })
+      if (!started && signedIn()) set({ ...current(), error: 'Your session has ended: sign in again.' })
     })().finally(() => {
       reSigningIn = false
     })
