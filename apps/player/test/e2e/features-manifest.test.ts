@@ -117,6 +117,27 @@ async function countGeolocation(page: Page) {
   })
 }
 
+/** A story whose bar is fixed to the left hand and whose actions ask for every capture tool. */
+function kitPackage(): Buffer {
+  return zip({
+    'manifest.json': JSON.stringify({
+      id: '5c9e2a71-8b3d-4f60-a1e2-0d9c8b7a6f54',
+      title: 'Kit Test',
+      parts: ['story/0001-kit.sty'],
+      reader: {
+        tabBar: {
+          enabled: true,
+          priorityHand: 'left',
+          bag: { enabled: true, variables: ['coins'] },
+          actions: { enabled: true, qrScan: true, photo: true, audio: true },
+        },
+      },
+    }),
+    'story/0001-kit.sty':
+      '{set coins = 2}\n# Kit\nThe kit is on the table.\n+ Wait [#wait]\n  You wait.\n  -> END\n',
+  })
+}
+
 async function openSignal(page: Page) {
   await page.goto(`${player.url}#/open`)
   await page.setInputFiles('#open-file', {
@@ -230,5 +251,54 @@ describe.skipIf(noBrowser)('player features: reader-facing manifest fields', () 
       () => document.querySelector('.play-status')?.textContent === 'The story was not started.',
     )
     await context.close()
+  })
+
+  it('captures a photo and a sound with the camera and microphone, left-handed bar', async () => {
+    // Chromium's fake camera and microphone, permission granted without a prompt.
+    const media = await launchBrowser([
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+    ])
+    try {
+      const page = await media.newPage()
+      await page.goto(`${player.url}#/open`)
+      await page.setInputFiles('#open-file', {
+        name: 'kit.spkg',
+        mimeType: 'application/zip',
+        buffer: kitPackage(),
+      })
+      await page.waitForSelector('.envelope')
+      await page.click('text=Start reading')
+      await page.waitForSelector('.tab-button')
+      // A fixed hand: closest (actions) at the left edge, no hand switch.
+      expect(
+        await page
+          .locator('.tab-buttons > button')
+          .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.section)),
+      ).toEqual(['actions', 'bag'])
+      expect(await page.locator('.tab-hand').count()).toBe(0)
+      await page.click('.tab-button[data-section="actions"]')
+      const hasDetector = await page.evaluate(() => 'BarcodeDetector' in window)
+      if (!hasDetector)
+        expect(await page.locator('[data-capture="qrScan"]').innerText()).toBe(
+          'QR scan is unavailable: this browser cannot read QR codes (no BarcodeDetector).',
+        )
+      else expect(await page.locator('.capture-qr').count()).toBe(1)
+
+      await page.click('.capture-photo') // opens the camera
+      await page.click('.capture-photo:has-text("Capture")')
+      await page.waitForSelector('.capture-shots img')
+      expect(await page.locator('.capture-shots img').getAttribute('src')).toMatch(/^blob:/)
+      expect(await page.locator('.capture-shots img').getAttribute('alt')).toBe('Photo 1 you took')
+
+      await page.click('.capture-audio')
+      await page.waitForSelector('.capture-audio[aria-pressed="true"]')
+      await page.click('.capture-audio')
+      await page.waitForSelector('.capture-clips audio')
+      expect(await page.locator('.capture-clips audio').getAttribute('src')).toMatch(/^blob:/)
+      await screenshot(page, 'features-capture')
+    } finally {
+      await media.close()
+    }
   })
 })
