@@ -102,6 +102,7 @@ describe.skipIf(noBrowser)('player features: session settings, tab bar, instruct
     expect(text).not.toContain('night watch walks')
 
     // The bar: closest section (actions) at the right edge for the default right hand, the hand switch far left.
+    await page.waitForSelector('.tab-button')
     expect(await sections(page)).toEqual(['hand', 'help', 'map', 'bag', 'character', 'actions'])
     expect(await page.locator('.tab-button[data-section="actions"]').innerText()).toContain('Kit')
     await page.click('.tab-hand')
