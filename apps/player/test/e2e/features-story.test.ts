@@ -139,6 +139,14 @@ describe.skipIf(noBrowser)('player features: session settings, tab bar, instruct
     await page.focus('.tab-button[data-section="help"]')
     await page.keyboard.press('Enter')
     expect(await page.locator('.tab-panel').innerText()).toContain('Open the map')
+    // Hints one at a time; the new one gets the focus.
+    expect(await page.locator('.tab-hints li').count()).toBe(0)
+    await page.click('.tab-hint-next')
+    expect(await page.locator('.tab-hints li').allInnerTexts()).toEqual([
+      'The warehouse has a second door, on the water side: the boatman knows it.',
+    ])
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('LI')
+    expect(await page.locator('.tab-hint-next').innerText()).toBe('Another hint')
     await page.keyboard.press('Escape')
     expect(await page.locator('.tab-panel').isHidden()).toBe(true)
     expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.section)).toBe('help')
