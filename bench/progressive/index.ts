@@ -3,7 +3,8 @@
  * `integrity`) served by @fastify/static on 127.0.0.1. Measured until the entry part is playable
  * (`openPackageUrl` resolved and the entry part's text read): the HTTP body bytes received and the
  * wall time, with `loading: 'progressive'` against the same package without it (read whole, over
- * ranges). Alternating runs in one process. Target: the first part playable after under 5% of the
+ * ranges), and the progressive package encrypted (`.spkg.enc`, opened over its plaintext chunk by
+ * chunk). Alternating runs in one process. Target: the first part playable after under 5% of the
  * archive. `--runs N` (default 1).
  */
 import { randomBytes } from 'node:crypto'
@@ -11,6 +12,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
+import { encryptPackage, generateEncryptionKey } from '@spkg/integrity/encrypt'
 import { isProgressivePackage, openPackageUrl } from '@spkg/reader/node'
 import { buildPackage } from '@spkg/test-utils'
 import Fastify from 'fastify'
@@ -36,6 +38,10 @@ const whole = buildPackage(spec(false))
 const dir = await mkdtemp(join(tmpdir(), 'spkg-bench-progressive-'))
 await writeFile(join(dir, 'progressive.spkg'), progressive)
 await writeFile(join(dir, 'whole.spkg'), whole)
+// The progressive package encrypted (.spkg.enc): opened over its plaintext, chunk by chunk.
+const key = generateEncryptionKey()
+const encrypted = await encryptPackage(progressive, key)
+await writeFile(join(dir, 'encrypted.spkg'), encrypted)
 const app = Fastify()
 let requests = 0
 app.addHook('onRequest', async () => {
@@ -52,11 +58,12 @@ try {
       .join(' ')}`,
   )
   for (let run = 1; run <= runs; run++) {
-    for (const mode of ['progressive', 'whole'] as const) {
+    for (const mode of ['progressive', 'encrypted', 'whole'] as const) {
       let bytes = 0
       requests = 0
       const t0 = performance.now()
       const r = await openPackageUrl(`${base}/${mode}.spkg`, {
+        decryptionKey: mode === 'encrypted' ? key : undefined,
         onBytes: (n) => {
           bytes += n
         },
@@ -65,11 +72,11 @@ try {
       const text = await r.package.readText(r.package.entry)
       const ms = performance.now() - t0
       if (!text.startsWith('Part 1.')) throw new Error('wrong entry part')
-      const size = mode === 'progressive' ? progressive.length : whole.length
+      const size = { progressive: progressive.length, encrypted: encrypted.length, whole: whole.length }[mode]
       console.log(
         `run ${run} ${mode}: ${fmt(bytes)} bytes (${((100 * bytes) / size).toFixed(2)}% of the archive), ` +
           `${requests} requests, ${ms.toFixed(0)} ms until the entry part is playable` +
-          (mode === 'progressive' ? `; progressive: ${isProgressivePackage(r.package)}` : ''),
+          (mode !== 'whole' ? `; progressive: ${isProgressivePackage(r.package)}` : ''),
       )
       r.package.close()
     }
