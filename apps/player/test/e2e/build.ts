@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
-import { mkdir, rm, stat } from 'node:fs/promises'
+import { cp, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -52,16 +52,20 @@ export function isBuildFresh(): boolean {
   return existsSync(index) && statSync(index).mtimeMs >= sourcesTime()
 }
 
-function runViteBuild(): Promise<void> {
+function runViteBuild(outDir: string): Promise<void> {
   // vite's exports map hides bin/: resolve its package.json and take the bin from there.
   const vitePkg = createRequire(join(PLAYER, 'package.json')).resolve('vite/package.json')
   const vite = join(dirname(vitePkg), 'bin', 'vite.js')
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
-      cwd: PLAYER,
-      env: { ...process.env, NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawn(
+      process.execPath,
+      [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+      {
+        cwd: PLAYER,
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     let out = ''
     child.stdout.on('data', (d) => {
       out += d
@@ -74,6 +78,50 @@ function runViteBuild(): Promise<void> {
       code === 0 ? resolve() : reject(new Error(`vite build of the player failed (exit ${code}):\n${out}`)),
     )
   })
+}
+
+/**
+ * Builds into a folder of its own, then puts it in place of dist/ with two renames, so that a reader of dist/ (a
+ * snapshot being copied) never sees a half-written build. index.html gets the build's START time as its
+ * modification time: a source edited while the build ran makes the next check rebuild.
+ */
+async function buildAndSwap(): Promise<void> {
+  const started = new Date()
+  const work = join(PLAYER, 'node_modules', '.cache', `spkg-player-build-${process.pid}-${Date.now()}`)
+  await mkdir(dirname(work), { recursive: true })
+  try {
+    await runViteBuild(work)
+    await utimes(join(work, 'index.html'), started, started)
+    const old = `${work}-old`
+    await rename(PLAYER_DIST, old).catch(() => undefined)
+    await rename(work, PLAYER_DIST)
+    await rm(old, { recursive: true, force: true })
+  } finally {
+    await rm(work, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Copies the built player to `dest` for one server: later builds (another test file, another person's run) then
+ * never change the files a running server serves. Checks that every asset index.html names is in the copy (a
+ * build made in place, such as `vite build` by hand, may be half-written): else waits and copies again.
+ *
+ * @throws Error when no complete copy could be made within about 30 s
+ */
+export async function snapshotPlayer(dest: string, from: string = PLAYER_DIST): Promise<string> {
+  for (let attempt = 0; attempt < 60; attempt++) {
+    await rm(dest, { recursive: true, force: true })
+    try {
+      await cp(from, dest, { recursive: true })
+      const html = await readFile(join(dest, 'index.html'), 'utf8')
+      const refs = [...html.matchAll(/(?:src|href)="\/([^"#?]+)"/g)].map((m) => m[1] as string)
+      if (refs.every((r) => existsSync(join(dest, r)))) return dest
+    } catch {
+      // dist/ is being replaced: try again.
+    }
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  throw new Error(`no complete copy of the built player could be made from ${from}`)
 }
 
 /**
@@ -98,7 +146,7 @@ export async function ensurePlayerBuilt(): Promise<string> {
       continue
     }
     try {
-      if (!isBuildFresh()) await runViteBuild()
+      if (!isBuildFresh()) await buildAndSwap()
       return PLAYER_DIST
     } finally {
       await rm(LOCK, { recursive: true, force: true })

@@ -4,7 +4,8 @@
  * - {@link startPlayer} spawns `apps/api/src/server.ts` exactly as `pnpm start` does (`node --conditions=@spkg/source
  *   --import tsx src/server.ts` in apps/api, `NODE_ENV=development`, the development identity provider on loopback),
  *   with its own temporary data folder (PGlite, files, uploads), the example stories seeded, and the built player
- *   (apps/player/dist, built first when missing or stale). With `DATABASE_URL` set it runs on a fresh PostgreSQL
+ *   (apps/player/dist, built first when missing or stale, copied into that folder so that a later rebuild does not
+ *   change what this server serves). With `DATABASE_URL` set it runs on a fresh PostgreSQL
  *   database of that server instead (created here, dropped by `close()`). Resolves once the seed is published.
  * - {@link launchBrowser}: playwright-core on /usr/bin/chromium, headless. {@link noBrowser} is true when Chromium is
  *   missing and CI is not set (then tests may `describe.skipIf(noBrowser)`); with CI set a missing Chromium is an
@@ -29,7 +30,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Browser, chromium, type Page } from 'playwright-core'
-import { ensurePlayerBuilt, PLAYER_DIST } from './build'
+import { ensurePlayerBuilt, PLAYER_DIST, snapshotPlayer } from './build'
 
 export { ensurePlayerBuilt, PLAYER_DIST }
 
@@ -133,9 +134,11 @@ const tail = (s: string, n = 3000) => (s.length > n ? `...${s.slice(-n)}` : s) |
  * @throws Error with the tail of the server's output when it exits or is not ready within `readyTimeoutMs`
  */
 export async function startPlayer(options: StartPlayerOptions = {}): Promise<StartedPlayer> {
-  const playerDir = options.playerDir ?? (await ensurePlayerBuilt())
   const data = await mkdtemp(join(tmpdir(), 'spkg-player-e2e-'))
   await mkdir(join(data, 'uploads'), { recursive: true })
+  // A copy of its own: a rebuild while this server runs (another file, another person) leaves it alone.
+  const playerDir =
+    options.playerDir ?? (await snapshotPlayer(join(data, 'player'), await ensurePlayerBuilt()))
   const adminUrl = process.env.DATABASE_URL
   let databaseUrl: string | undefined
   let dbName: string | undefined
