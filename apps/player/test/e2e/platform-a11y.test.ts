@@ -4,18 +4,15 @@
  * and the dark colour scheme. axe's source is evaluated through the DevTools protocol (`page.evaluate`), which the
  * page's CSP does not govern: the page itself keeps running under its real policy.
  */
-import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
+import axe from 'axe-core'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
 
 let player: StartedPlayer
 let browser: Browser
-let axeSource: string
 
 beforeAll(async () => {
-  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
   player = await startPlayer()
   if (!noBrowser) browser = await launchBrowser()
 })
@@ -33,14 +30,14 @@ interface Violation {
 
 /** The serious and critical violations axe finds in the page as it is now. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source)
   // New blocks fade in (0.35 s): contrast is measured on the settled page, as a reader sees it.
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)))
   const violations = (await page.evaluate(async () => {
-    const axe = (
+    const inPage = (
       window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: unknown }> } }
     ).axe
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations
+    return (await inPage.run(document, { resultTypes: ['violations'] })).violations
   })) as Violation[]
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -58,8 +55,18 @@ describe.skipIf(noBrowser)('accessibility (axe-core)', () => {
     it(`has no serious or critical violation on home, envelope and play (${colorScheme})`, async () => {
       const context = await browser.newContext({ colorScheme })
       const page = await context.newPage()
+      page.on('console', (m) => {
+        if (m.type() === 'error') console.error(`page: ${m.text()}`)
+      })
       await page.goto(player.url)
-      await page.getByRole('link', { name: 'The Tide Bell' }).first().waitFor()
+      await page
+        .getByRole('link', { name: 'The Tide Bell' })
+        .first()
+        .waitFor()
+        .catch(async (e: unknown) => {
+          await screenshot(page, `platform-a11y-failed-home-${colorScheme}`)
+          throw e
+        })
       await page.locator('img').first().waitFor()
       const home = await seriousViolations(page)
       await screenshot(page, `platform-a11y-home-${colorScheme}`)
