@@ -3,6 +3,7 @@
  * validation failures, router-level errors (`frameworkErrors`) and 404s. 5xx answers say only
  * `Internal server error`; the stack goes to the server log.
  */
+import { writeSync } from 'node:fs'
 import type { Socket } from 'node:net'
 import { API_ERROR_CODES, type ApiErrorCode, type ErrorBody, ErrorBodySchema } from '@spkg/api-contract'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -281,5 +282,31 @@ export function refuseWhileClosing(app: FastifyInstance): void {
   // timeout: a forced exit 1 in the middle of other requests.
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close')
+  })
+}
+
+/**
+ * postgres.js drops the promise of the array-types query it runs first on every new connection
+ * (porsager/postgres#1192, #1223, open for 3.4.9): a connection terminated just after it opened (`pg_terminate_backend`,
+ * a failover, PostgreSQL restarting) rejects it with nobody listening, and Node ends the process on an unhandled
+ * rejection. Such a database connection error is logged and ignored (the pool reconnects, requests answer 503
+ * meanwhile); any other unhandled rejection still ends the process, as without this handler. Installed by server.ts.
+ */
+export function survivePoolRejections(): void {
+  process.on('unhandledRejection', (reason) => {
+    if (!databaseUnavailable(reason)) throw reason
+    try {
+      writeSync(
+        2,
+        `${JSON.stringify({
+          level: 40,
+          time: Date.now(),
+          code: (reason as { code?: unknown }).code,
+          msg: 'database connection lost as it opened (driver rejection ignored; the pool reconnects)',
+        })}\n`,
+      )
+    } catch {
+      // Nowhere left to say it.
+    }
   })
 }

@@ -18,7 +18,7 @@ import { buildApp, loggerOptions } from './app'
 import { type Config, ConfigError, loadConfig, TIMEOUT_DEFAULTS } from './config'
 import { DbStartError } from './db/index'
 import type { StartedDevIdp } from './dev-idp/index'
-import { databaseUnavailable } from './errors'
+import { survivePoolRejections } from './errors'
 import { listenMetrics } from './metrics/index'
 
 /** How long a graceful shutdown may take by default before the process exits anyway (`SHUTDOWN_TIMEOUT_MS`). */
@@ -171,28 +171,6 @@ export function closeOnSignals(
   }
   process.on('SIGTERM', shutdown)
   process.on('SIGINT', shutdown)
-}
-
-/**
- * postgres.js drops the promise of the array-types query it runs first on every new connection
- * (porsager/postgres#1192, #1223, open for 3.4.9): a connection terminated just after it opened (`pg_terminate_backend`,
- * a failover, PostgreSQL restarting) rejects it with nobody listening, and Node ends the process on an unhandled
- * rejection. Such a database connection error is logged and ignored (the pool reconnects, requests answer 503
- * meanwhile); any other unhandled rejection still ends the process, as without this handler.
- */
-export function survivePoolRejections(): void {
-  process.on('unhandledRejection', (reason) => {
-    if (!databaseUnavailable(reason)) throw reason
-    writeLine(
-      2,
-      JSON.stringify({
-        level: 40,
-        time: Date.now(),
-        code: (reason as { code?: unknown }).code,
-        msg: 'database connection lost as it opened (driver rejection ignored; the pool reconnects)',
-      }),
-    )
-  })
 }
 
 /** The one line a failed start-up prints on stderr: what failed, with the stable code when there is one. */

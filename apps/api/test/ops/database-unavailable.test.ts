@@ -1,8 +1,10 @@
 /**
  * Which errors are "the database is unavailable" (503 DATABASE_UNAVAILABLE, src/errors.ts) and which stay server
- * faults. The real faults (PostgreSQL cut off, connections killed) are in cluster.test.ts; these are the shapes the
+ * faults, and the process-level guard against the driver's dropped rejections. The real faults (PostgreSQL cut off, connections killed) are in cluster.test.ts; these are the shapes the
  * driver and drizzle give them.
  */
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { databaseUnavailable } from '../../src/errors.ts'
 
@@ -27,5 +29,42 @@ describe('databaseUnavailable', () => {
     expect(databaseUnavailable(coded('ECONNREFUSED'))).toBe(false) // an S3 or repository fetch
     expect(databaseUnavailable(new Error('boom'))).toBe(false)
     expect(databaseUnavailable(undefined)).toBe(false)
+  })
+})
+
+describe('survivePoolRejections', () => {
+  const API_DIR = fileURLToPath(new URL('../..', import.meta.url))
+  /** Runs a Node process that installs the handler, then leaves `rejection` unhandled. */
+  const run = (rejection: string) =>
+    spawnSync(
+      process.execPath,
+      [
+        '--conditions=@spkg/source',
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { survivePoolRejections } = await import('./src/errors.ts')
+         survivePoolRejections()
+         Promise.reject(${rejection})
+         setTimeout(() => { console.log('still running'); process.exit(0) }, 200)`,
+      ],
+      { cwd: API_DIR, encoding: 'utf8', timeout: 60_000 },
+    )
+
+  it('logs and survives a dropped database connection error (postgres.js array-types query)', () => {
+    const r = run(
+      `Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })`,
+    )
+    expect(r.stdout).toContain('still running')
+    expect(r.status).toBe(0)
+    expect(r.stderr).toContain('driver rejection ignored')
+  })
+
+  it('still ends the process on any other unhandled rejection', () => {
+    const r = run(`new Error('a bug')`)
+    expect(r.stdout).not.toContain('still running')
+    expect(r.status).not.toBe(0)
+    expect(r.stderr).toContain('a bug')
   })
 })
