@@ -81,6 +81,11 @@ export async function openSource(source: PackageSource, signal?: AbortSignal): P
         break
       }
     }
+    // For measurements (README): how long the open took, named by its source.
+    performance.measure('spkg-open', {
+      start: t0,
+      detail: { source: source.kind, ok: result.ok, wasm: USE_WASM },
+    })
     if (!result.ok) return { ok: false, diagnostics: result.diagnostics, ...(catalog ? { catalog } : {}) }
     return {
       ok: true,

@@ -172,6 +172,7 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
     let lastRng = saved?.rng.state
     let sincePause: HTMLElement[] = []
     let first = true
+    let loadFailed: string | undefined
     for (;;) {
       setLoading(true)
       const e = await storyRun.next()
@@ -189,6 +190,8 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
       if (e.type === 'block') {
         const el = renderBlock(e.block, pkg, false)
         transcript.append(el)
+        // For measurements (README): the first block of a page, from the start of navigation.
+        if (!performance.getEntriesByName('spkg-first-block').length) performance.mark('spkg-first-block')
         sincePause.push(el)
         firstFresh ??= el
         if (isProgressivePackage(pkg)) {
@@ -197,6 +200,7 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
         }
       } else if (e.type === 'diagnostic') {
         console.warn(`${e.diagnostic.code}: ${e.diagnostic.message}`)
+        if (e.diagnostic.code === 'story/load-failed') loadFailed = e.diagnostic.message
       } else if (e.type === 'pause') {
         const state = storyRun.saveState()
         if (rolledSince(lastRng, state)) markRolls(sincePause, transcript)
@@ -212,10 +216,46 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
         break
       }
     }
+    if (loadFailed) {
+      // Not an ending: a part could not be fetched. The state saved at the last pause stays, to try again from.
+      showLoadFailed(loadFailed)
+      return
+    }
     const endState = storyRun.saveState()
     if (rolledSince(lastRng, endState)) markRolls(sincePause, transcript)
     void keeper.save(endState)
     showEnd(firstFresh)
+  }
+
+  function showLoadFailed(message: string) {
+    replace(
+      choices,
+      h(
+        'div',
+        { class: 'load-failed', role: 'alert' },
+        h(
+          'p',
+          { class: 'end-title', tabindex: '-1' },
+          'The next part of the story could not be loaded. Check the connection and try again.',
+        ),
+        h('p', { class: 'codes' }, `story/load-failed: ${message}`),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'primary',
+            onclick: async () => {
+              await keeper.idle()
+              stop()
+              handleRestart(false)
+            },
+          },
+          'Try again',
+        ),
+      ),
+    )
+    resolveReady()
+    ;(choices.querySelector('.end-title') as HTMLElement | null)?.focus()
   }
 
   function focusNew(el: HTMLElement | undefined, first: boolean) {
@@ -272,7 +312,7 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
         onclick: async () => {
           await keeper.clear()
           stop()
-          handleRestart()
+          handleRestart(true)
         },
       },
       'Start again',
@@ -294,9 +334,8 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
     else (choices.querySelector('.end-title') as HTMLElement | null)?.focus()
   }
 
-  let handleRestart = () => {
-    const next = playStory(container, story, { ...options, fresh: true })
-    restarted = next
+  let handleRestart = (fresh: boolean) => {
+    restarted = playStory(container, story, { ...options, fresh })
   }
   let restarted: PlayHandle | undefined
 
@@ -322,7 +361,7 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
     keeper,
     ready,
     stop() {
-      handleRestart = () => {}
+      handleRestart = (_fresh: boolean) => {}
       stop()
       restarted?.stop()
     },

@@ -47,9 +47,12 @@ async function openAndShow(
   let story: OpenedStory | undefined
   let handle: PlayHandle | undefined
   const cleanup = () => {
-    abort.abort()
     handle?.stop()
-    if (story && story !== current && story !== handoff?.story) story.pkg.close()
+    // The signal also serves the package's later reads (its parts, over HTTP ranges): a package handed to its play
+    // route keeps it.
+    if (story && (story === current || story === handoff?.story)) return
+    abort.abort()
+    story?.pkg.close()
   }
   const key = sourceKey(source)
   const handed = handoff && handoff.key === key ? handoff.story : undefined

@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,12 +24,34 @@ function spkg(args: string[]): Promise<void> {
   )
 }
 
-/** `spkg pack examples/<name>` (then `spkg sign` with a fresh key when `signed`): the package's bytes. */
-export async function packExample(name: string, options: { signed?: boolean } = {}): Promise<Buffer> {
+/**
+ * `spkg pack examples/<name>` (of a copy changed by `manifest` when given; then `spkg sign` with a fresh key when
+ * `signed`): the package's bytes.
+ */
+export async function packExample(
+  name: string,
+  options: {
+    signed?: boolean
+    manifest?: (m: Record<string, unknown>) => void
+    /** Changes the copy's files (its folder) before packing. */
+    files?: (folder: string) => Promise<void>
+  } = {},
+): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'spkg-core-pack-'))
   const out = join(dir, `${name}.spkg`)
   try {
-    await spkg(['pack', `examples/${name}`, '-o', out, '-q'])
+    let folder = join(REPO, 'examples', name)
+    if (options.manifest || options.files) {
+      // A changed copy of the example.
+      const copy = join(dir, name)
+      await cp(folder, copy, { recursive: true })
+      const m = JSON.parse(await readFile(join(copy, 'manifest.json'), 'utf8')) as Record<string, unknown>
+      options.manifest?.(m)
+      await options.files?.(copy)
+      await writeFile(join(copy, 'manifest.json'), JSON.stringify(m, null, 2))
+      folder = copy
+    }
+    await spkg(['pack', folder, '-o', out, '-q'])
     if (options.signed) {
       await spkg(['keygen', '-o', join(dir, 'key')])
       await spkg(['sign', out, '--key', join(dir, 'key.sec'), '-q'])
