@@ -4,6 +4,8 @@
  * blocked and reported), `sensors` (a consent prompt; nothing requested without a tick), `preview`, `offline`,
  * `accessibility`, `readers` with `solo_mode: single_role` (the role asked and injected).
  */
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { crc32 } from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -11,11 +13,31 @@ import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer }
 
 let player: StartedPlayer
 let browser: Browser
+let axeSource: string
 
 beforeAll(async () => {
   if (noBrowser) return
-  ;[player, browser] = await Promise.all([startPlayer(), launchBrowser()])
+  ;[player, browser, axeSource] = await Promise.all([
+    startPlayer(),
+    launchBrowser(),
+    readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'),
+  ])
 }, 180_000)
+
+/** axe-core's serious and critical violations in the page as it is now (as platform-a11y.test.ts checks). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)))
+  const violations = (await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: unknown }> } }
+    ).axe
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations
+  })) as Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }>
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id} at ${JSON.stringify(v.nodes.map((n) => n.target).slice(0, 3))}`)
+}
 
 afterAll(async () => {
   await browser?.close()
@@ -150,7 +172,8 @@ async function openSignal(page: Page) {
 
 describe.skipIf(noBrowser)('player features: reader-facing manifest fields', () => {
   it('notes the fields on the envelope and the play view, asks the role and the sensors, guards the network', async () => {
-    const context = await browser.newContext()
+    // The dark colour scheme: the badges, notes, form and log keep their contrast (axe below).
+    const context = await browser.newContext({ colorScheme: 'dark' })
     const page = await context.newPage()
     await countGeolocation(page)
     const requests: string[] = []
@@ -175,8 +198,10 @@ describe.skipIf(noBrowser)('player features: reader-facing manifest fields', () 
     expect(text.network).toContain('(“health”)')
     expect(text.sensors).toContain('your location, thermometer')
 
+    expect(await seriousViolations(page)).toEqual([])
     await page.click('text=Start reading')
     await page.waitForSelector('.start-form')
+    expect(await seriousViolations(page)).toEqual([])
     expect((await page.locator('.start-role').allInnerTexts()).map((t) => t.trim())).toEqual([
       'Reader 1',
       'Reader 2',
@@ -211,6 +236,8 @@ describe.skipIf(noBrowser)('player features: reader-facing manifest fields', () 
     expect(await page.locator('.net-log li[data-outcome="blocked"]').innerText()).toContain(
       'net/unknown-alias',
     )
+
+    expect(await seriousViolations(page)).toEqual([])
 
     await page.click('.choices button:has-text("Check the line")')
     await page.waitForSelector('.the-end')
