@@ -3,20 +3,14 @@
  * `POST /api/stories/:slug/versions`, the development seed and the repository import: validate in the pool
  * (exactly `spkg validate`), refuse on a fatal or error diagnostic, check the type and the story's package id,
  * store the package and its cover (files first, record second: a crash between leaves only an unreferenced file
- * for the sweep), insert the version, then check the instruction links both ways.
+ * for the sweep), insert the version under the files' lock (src/storage/access.ts), then check the instruction
+ * links both ways.
  */
 import type { Diagnostic } from '@spkg/manifest'
 import type { Db } from '../db/index'
 import { ApiError, formatBytes } from '../errors'
-import { isReferencedInDb } from '../storage/access'
-import {
-  COVER_TYPES,
-  coverKey,
-  deleteUnreferenced,
-  type FileStorage,
-  PACKAGE_CONTENT_TYPE,
-  packageKey,
-} from '../storage/index'
+import { deleteFilesLocked, withFileLock } from '../storage/access'
+import { COVER_TYPES, coverKey, type FileStorage, PACKAGE_CONTENT_TYPE, packageKey } from '../storage/index'
 import type { ReceivedUpload } from './receive-upload'
 import type { ValidationPool } from './validation-pool'
 import type { ValidationOutcome } from './validation-types'
@@ -160,37 +154,55 @@ export async function publishPackage(
   }
   const warnings = outcome.diagnostics.filter((d) => d.severity === 'warning').map(toPublic)
   const stored = { ...manifest, integrity: outcome.integrity }
-  const result = await insertVersion(
-    ctx.db,
-    {
-      storyId: story.id,
-      version,
-      packageId,
-      type,
-      sha256: upload.sha256,
-      size: upload.size,
-      signature: outcome.signature.status,
-      signer: outcome.signature.fingerprint ?? null,
-      manifest: stored,
-      warnings,
-      coverKey: cKey,
-      title: str(manifest.title, 500),
-      description: str(manifest.description, 10_000),
-      language: str(manifest.language, 50),
-      genre: str(manifest.genre, 100),
-      tags: Array.isArray(manifest.tags) ? manifest.tags.filter((t) => typeof t === 'string') : [],
-      series: str(manifest.series, 200),
-      source: source.kind,
-      sourceUrl: source.kind === 'repository' ? source.url : null,
-      sourceRef: source.kind === 'repository' ? source.ref : null,
-      sourceCommit: source.kind === 'repository' ? source.commit : null,
-      uploaderSub,
-    },
-    ctx.quotaBytes,
-  )
+  const fileKeys = [pkgKey, ...(cKey ? [cKey] : [])]
+  // The record is inserted under the per-key lock deletions take (deleteFilesLocked): files are shared by content,
+  // and deleting another version with the same bytes between the put above and this insert removes the file (no
+  // record named it yet). Under the lock, a file gone meanwhile is stored again before the record commits.
+  const result = await withFileLock(ctx.db, fileKeys, async (tx) => {
+    if (!(await ctx.storage.stat(pkgKey)))
+      await ctx.storage.putFile(pkgKey, upload.path, {
+        sha256: upload.sha256,
+        size: upload.size,
+        contentType: PACKAGE_CONTENT_TYPE,
+      })
+    if (cKey && outcome.cover && !(await ctx.storage.stat(cKey)))
+      await ctx.storage.putBytes(cKey, outcome.cover.bytes, {
+        sha256: outcome.cover.sha256,
+        contentType: COVER_TYPES[outcome.cover.ext] ?? 'application/octet-stream',
+      })
+    // A savepoint inside the lock's transaction (one connection: PGlite has only one).
+    return insertVersion(
+      tx as unknown as Db,
+      {
+        storyId: story.id,
+        version,
+        packageId,
+        type,
+        sha256: upload.sha256,
+        size: upload.size,
+        signature: outcome.signature.status,
+        signer: outcome.signature.fingerprint ?? null,
+        manifest: stored,
+        warnings,
+        coverKey: cKey,
+        title: str(manifest.title, 500),
+        description: str(manifest.description, 10_000),
+        language: str(manifest.language, 50),
+        genre: str(manifest.genre, 100),
+        tags: Array.isArray(manifest.tags) ? manifest.tags.filter((t) => typeof t === 'string') : [],
+        series: str(manifest.series, 200),
+        source: source.kind,
+        sourceUrl: source.kind === 'repository' ? source.url : null,
+        sourceRef: source.kind === 'repository' ? source.ref : null,
+        sourceCommit: source.kind === 'repository' ? source.commit : null,
+        uploaderSub,
+      },
+      ctx.quotaBytes,
+    )
+  })
   if (!result.ok) {
     // The record was not written: the files may now be unreferenced (unless another version shares them).
-    await deleteUnreferenced(ctx.storage, [pkgKey, ...(cKey ? [cKey] : [])], isReferencedInDb(ctx.db))
+    await deleteFilesLocked(ctx.db, ctx.storage, fileKeys)
     const r = result.refusal
     if (r.kind === 'id-mismatch') throw idMismatch(r.expected)
     if (r.kind === 'version-exists')

@@ -5,7 +5,7 @@
 import { rename, rm, writeFile } from 'node:fs/promises'
 import { buildArchive, buildPackage, deflateBomb } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { packageKey } from '../../src/storage/index'
+import { FsStorage, type PutInfo, packageKey } from '../../src/storage/index'
 import {
   bearer,
   buildPublishingApp,
@@ -311,5 +311,36 @@ describe('filesystem storage failing', () => {
     const list = await t.app.inject({ url: '/api/stories/fs-down-inn/versions', headers: bearer('alice') })
     expect(list.json().items.map((v: { version: string }) => v.version)).toEqual(['1.0.0'])
     expect((await t.app.inject({ url, headers: bearer('alice') })).statusCode).toBe(200)
+  })
+})
+
+describe('a deletion between the file put and the record insert', () => {
+  /** The filesystem storage, where the file is deleted right after the upload's first put of it: what a deletion of
+   * another version with the same bytes does when it runs between the put and the insert (it finds no record). */
+  class RacedStorage extends FsStorage {
+    raced = 0
+    override async putFile(key: string, localPath: string, info: PutInfo): Promise<void> {
+      await super.putFile(key, localPath, info)
+      if (this.raced++ === 0) await this.delete(key)
+    }
+  }
+
+  it('stores the file again under the lock: the committed version has its file', async () => {
+    const storage = new RacedStorage({ root: `${t.filesDir}-raced` })
+    const r = await buildPublishingApp({ storage })
+    try {
+      await createStory(r.app, 'raced-inn')
+      const res = await upload(r.app, 'raced-inn', storyPackage())
+      expect(res.statusCode, res.body).toBe(201)
+      expect(storage.raced).toBe(2)
+      expect(await storage.stat(packageKey(res.json().sha256))).not.toBeNull()
+      const file = await r.app.inject({
+        url: `/files/${packageKey(res.json().sha256)}`,
+        headers: bearer('alice'),
+      })
+      expect(file.statusCode).toBe(200)
+    } finally {
+      await r.close()
+    }
   })
 })
