@@ -50,9 +50,9 @@ export async function resolveStories(
   account: Account,
   keys: readonly string[],
   signal?: AbortSignal,
-): Promise<Map<string, KnownStory>> {
+): Promise<{ known: Map<string, KnownStory>; catalogRead: boolean }> {
   const known = new Map<string, KnownStory>()
-  if (keys.length === 0) return known
+  if (keys.length === 0) return { known, catalogRead: true }
   const wanted = new Set(keys)
   const cache = readCache()
   let refs: CatalogRef[] = []
@@ -71,7 +71,7 @@ export async function resolveStories(
     for (const c of Object.values(cache)) {
       if (wanted.has(c?.id)) known.set(c.id, { slug: c.slug, title: c.title })
     }
-    return known
+    return { known, catalogRead: false }
   }
   const note = (ref: CatalogRef, id: string) => {
     if (wanted.has(id)) known.set(id, { slug: ref.slug, title: ref.title })
@@ -100,7 +100,7 @@ export async function resolveStories(
     }
   }
   writeCache(cache)
-  return known
+  return { known, catalogRead: true }
 }
 
 /** The list of the signed-in reader's stories (the account's) or the device's, with waiting saves. */
@@ -148,9 +148,9 @@ export async function loadProgress(
     }
   }
   const keys = [...new Set([...saved.map((s) => s.key), ...waiting])]
-  const known = await resolveStories(account, keys, signal)
+  const { known, catalogRead } = await resolveStories(account, keys, signal)
   return {
-    entries: progressEntries({ where: signedIn ? 'account' : 'device', saved, waiting, known }),
+    entries: progressEntries({ where: signedIn ? 'account' : 'device', saved, waiting, known, catalogRead }),
     where: signedIn ? 'account' : 'device',
     offline,
   }

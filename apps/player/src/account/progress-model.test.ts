@@ -39,6 +39,14 @@ describe('the list of stories in progress', () => {
     expect(entries[0]).toMatchObject({ key: 'id-1', waiting: true, resume: '#/story/tide-bell/play' })
     expect(entries[1]).toMatchObject({ key: 'gone', title: 'A story not in the catalog' })
     expect(entries[1]?.resume).toBeUndefined()
+    const unread = progressEntries({
+      where: 'device',
+      saved: [{ key: 'x' }],
+      waiting: [],
+      known,
+      catalogRead: false,
+    })
+    expect(unread[0]?.title).toBe('A story (the catalog could not be read)')
   })
 
   it('reads queued paths and catalog records defensively', () => {

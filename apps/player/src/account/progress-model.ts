@@ -46,7 +46,11 @@ export function progressEntries(input: {
   /** Keys with saves waiting for the connection. */
   waiting: readonly string[]
   known: ReadonlyMap<string, KnownStory>
+  /** Whether the catalog was read (else an unknown story may well be in it). @default true */
+  catalogRead?: boolean
 }): ProgressEntry[] {
+  const unknown =
+    input.catalogRead === false ? 'A story (the catalog could not be read)' : 'A story not in the catalog'
   const byKey = new Map<string, SavedEntry>()
   for (const s of input.saved) byKey.set(s.key, s)
   for (const k of input.waiting) if (!byKey.has(k)) byKey.set(k, { key: k })
@@ -55,7 +59,7 @@ export function progressEntries(input: {
     const story = input.known.get(s.key)
     return {
       key: s.key,
-      title: story?.title ?? 'A story not in the catalog',
+      title: story?.title ?? unknown,
       where: input.where,
       ...(s.savedAt && { savedAt: s.savedAt }),
       waiting: waiting.has(s.key),

@@ -4,7 +4,8 @@
  * and no network-error notice shows; a step played offline is queued, and on reconnection the indicator says the
  * progress was synced, which a reload (resuming from the account) confirms. Then the session is revoked: the next save
  * is refused (401), the player sends the reader to sign in again (the SPEC's 401 rule), and the refused save, kept in
- * the queue, reaches the account after the sign-in.
+ * the queue, reaches the account after the sign-in. Last, the catalog's rate limit is reached for real and the notice
+ * says how long to wait.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -139,5 +140,27 @@ describe.skipIf(noBrowser)('player account: offline banner, reconnect indicator,
     expect(resumed.slice(0, before.length)).toEqual(before)
     expect(resumed.join('\n')).toContain('You step onto the first stone.')
     await screenshot(page, 'account-session-ended')
+  })
+
+  it('tells the reader how long to wait when the API throttles (429)', async () => {
+    const page = context.pages()[0] as Page
+    // Catalog reads are limited to 5 a second and 30 a minute per address: 31 reads from this page use them up,
+    // then #/progress, which reads the catalog to name the stories, is refused.
+    const statuses = await page.evaluate(async () => {
+      const out: number[] = []
+      for (let i = 0; i < 31; i++) out.push((await fetch('/catalog/stories?limit=1')).status)
+      return out
+    })
+    expect(statuses).toContain(429)
+    await page.evaluate(() => {
+      location.hash = '#/progress?throttled'
+    })
+    const notice = page.locator('.account-notice[data-kind="rate-limited"]')
+    await notice.waitFor()
+    expect(await notice.textContent()).toMatch(/^Too many requests: try again in \d+ s\./)
+    expect(await page.locator('.account-notices[role="alert"] .account-notice').count()).toBeGreaterThan(0)
+    await screenshot(page, 'account-rate-limited')
+    await notice.getByRole('button', { name: 'Dismiss' }).click()
+    expect(await notice.count()).toBe(0)
   })
 })
