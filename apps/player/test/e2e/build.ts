@@ -17,7 +17,7 @@ export const PLAYER_DIST = join(PLAYER, 'dist')
 const LOCK = join(PLAYER, 'node_modules', '.spkg-player-build.lock')
 
 /** Newest modification time (ms) of the files under `path` (a file or a folder), skipping tests. */
-function newest(path: string): number {
+export function newest(path: string): number {
   let st: ReturnType<typeof statSync>
   try {
     st = statSync(path)

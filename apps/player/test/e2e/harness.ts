@@ -24,13 +24,13 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Browser, chromium, type Page } from 'playwright-core'
-import { ensurePlayerBuilt, PLAYER_DIST, snapshotPlayer } from './build'
+import { ensurePlayerBuilt, newest, PLAYER_DIST, snapshotPlayer } from './build'
 
 export { ensurePlayerBuilt, PLAYER_DIST }
 
@@ -92,6 +92,14 @@ export interface StartPlayerOptions {
   playerDir?: string
   /** How long to wait for the server and its seed, ms (shared machines are slow). @default 120000 */
   readyTimeoutMs?: number
+  /**
+   * On PGlite, start from a copy of a database seeded once per change of its inputs (as a second `pnpm start`
+   * finds its `.data` folder) instead of seeding a new one: initialising a PGlite folder costs seconds on an idle
+   * machine and 15 s on a busy one. `false`: a new folder, seeded by this server. @default true
+   */
+  seedTemplate?: boolean
+  /** Internal: run in this folder and keep it at `close()` (the seed template is made this way). */
+  dataDir?: string
 }
 
 /** A loopback port that was free a moment ago. */
@@ -134,12 +142,20 @@ const tail = (s: string, n = 3000) => (s.length > n ? `...${s.slice(-n)}` : s) |
  * @throws Error with the tail of the server's output when it exits or is not ready within `readyTimeoutMs`
  */
 export async function startPlayer(options: StartPlayerOptions = {}): Promise<StartedPlayer> {
-  const data = await mkdtemp(join(tmpdir(), 'spkg-player-e2e-'))
+  const data = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'spkg-player-e2e-')))
+  const removeData = () => (options.dataDir ? Promise.resolve() : rm(data, { recursive: true, force: true }))
   await mkdir(join(data, 'uploads'), { recursive: true })
   // A copy of its own: a rebuild while this server runs (another file, another person) leaves it alone.
   const playerDir =
     options.playerDir ?? (await snapshotPlayer(join(data, 'player'), await ensurePlayerBuilt()))
   const adminUrl = process.env.DATABASE_URL
+  let templateSeeded: string[] | undefined
+  if (!adminUrl && options.seedTemplate !== false && !options.dataDir && !options.env?.PGLITE_DIR) {
+    const template = await ensureSeedTemplate()
+    await cp(join(template.dir, 'pglite'), join(data, 'pglite'), { recursive: true })
+    await cp(join(template.dir, 'files'), join(data, 'files'), { recursive: true })
+    templateSeeded = template.seeded
+  }
   let databaseUrl: string | undefined
   let dbName: string | undefined
   if (adminUrl) {
@@ -212,7 +228,7 @@ export async function startPlayer(options: StartPlayerOptions = {}): Promise<Sta
   } catch (err) {
     await stop()
     process.removeListener('exit', onExit)
-    await rm(data, { recursive: true, force: true })
+    await removeData()
     await dropDb().catch(() => {})
     throw new Error(
       `the player server ${(err as Error).message}\n--- stdout ---\n${tail(stdout)}\n--- stderr ---\n${tail(stderr)}`,
@@ -223,7 +239,7 @@ export async function startPlayer(options: StartPlayerOptions = {}): Promise<Sta
   for (const m of stderr.matchAll(/^\s+(\w+)\s+curl -s -u ([^:\s]+):(\S+) /gm)) {
     if (m[1] && m[2] && m[3]) devClients[m[1]] = { id: m[2], secret: m[3] }
   }
-  let seeded: string[] = []
+  let seeded: string[] = templateSeeded ?? []
   for (const line of stdout.split('\n')) {
     if (!line.includes('seeded the catalog')) continue
     try {
@@ -263,9 +279,88 @@ export async function startPlayer(options: StartPlayerOptions = {}): Promise<Sta
       closed = true
       await stop()
       process.removeListener('exit', onExit)
-      await rm(data, { recursive: true, force: true })
+      await removeData()
       await dropDb()
     },
+  }
+}
+
+const TEMPLATE = join(REPO, 'apps/player/node_modules/.cache/spkg-player-seed')
+const TEMPLATE_LOCK = `${TEMPLATE}.lock`
+
+/**
+ * Newest modification time of what the seeded database depends on: the examples, the migrations, and the API's
+ * database, publishing (the seed itself) and storage code. Not every package the validation runs: a template
+ * remade at each of their edits would cost more than it saves while people work on them.
+ */
+function seedInputsTime(): number {
+  return Math.max(
+    ...[
+      'examples',
+      'apps/api/drizzle',
+      'apps/api/src/db',
+      'apps/api/src/publishing',
+      'apps/api/src/storage',
+    ].map((p) => newest(join(REPO, p))),
+  )
+}
+
+async function freshTemplate(): Promise<{ dir: string; seeded: string[] } | undefined> {
+  try {
+    const stamp = JSON.parse(await readFile(join(TEMPLATE, 'stamp.json'), 'utf8')) as {
+      startedAt: number
+      seeded: string[]
+    }
+    return stamp.startedAt >= seedInputsTime() ? { dir: TEMPLATE, seeded: stamp.seeded } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The seeded PGlite template (see `seedTemplate`): made by a real server start on a new folder (migrations, then
+ * the seed), stopped cleanly, kept under apps/player/node_modules/.cache until examples, migrations or the code
+ * that seeds change. One maker at a time across processes (a lock folder; older than 5 minutes: abandoned).
+ */
+export async function ensureSeedTemplate(): Promise<{ dir: string; seeded: string[] }> {
+  for (;;) {
+    const fresh = await freshTemplate()
+    if (fresh) return fresh
+    try {
+      await mkdir(dirname(TEMPLATE_LOCK), { recursive: true })
+      await mkdir(TEMPLATE_LOCK)
+    } catch {
+      const since = await stat(TEMPLATE_LOCK).then(
+        (s) => s.mtimeMs,
+        () => Date.now(),
+      )
+      if (Date.now() - since > 5 * 60_000) await rm(TEMPLATE_LOCK, { recursive: true, force: true })
+      await new Promise((r) => setTimeout(r, 200))
+      continue
+    }
+    try {
+      const again = await freshTemplate()
+      if (again) return again
+      const startedAt = Date.now()
+      const work = `${TEMPLATE}-work-${process.pid}`
+      await rm(work, { recursive: true, force: true })
+      await mkdir(work, { recursive: true })
+      try {
+        const server = await startPlayer({ dataDir: work, playerDir: join(work, 'no-player') })
+        const seeded = server.seeded
+        await server.close()
+        if (seeded.length === 0) throw new Error(`the seed published nothing:\n${server.output().stdout}`)
+        await rm(join(work, 'uploads'), { recursive: true, force: true })
+        await writeFile(join(work, 'stamp.json'), JSON.stringify({ startedAt, seeded }))
+        await rm(TEMPLATE, { recursive: true, force: true })
+        await rename(work, TEMPLATE)
+        return { dir: TEMPLATE, seeded }
+      } finally {
+        await rm(work, { recursive: true, force: true })
+      }
+    } finally {
+      await rm(TEMPLATE_LOCK, { recursive: true, force: true })
+    }
   }
 }
 
