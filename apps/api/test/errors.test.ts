@@ -116,7 +116,7 @@ describe('error bodies', () => {
     expect(line).not.toContain('my secret bio')
   })
 
-  it('hides database errors (SQL and parameters) behind the generic 500', async () => {
+  it('hides database errors (SQL and parameters) behind the generic 500, or 503 for a lost connection', async () => {
     const broken = await createTestDb()
     const app2 = await buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), {
       db: broken.db,
@@ -124,8 +124,17 @@ describe('error bodies', () => {
     })
     await broken.dispose()
     const res = await app2.inject({ url: '/api/stories/some-slug', headers: bearer('u', 'reader') })
-    expect(res.statusCode).toBe(500)
-    expect(res.json()).toEqual({ statusCode: 500, code: 'INTERNAL', message: 'Internal server error' })
+    // PostgreSQL: the ended pool is a connection error (CONNECTION_ENDED); PGlite: a closed engine, a server fault.
+    expect(res.json()).toEqual(
+      broken.kind === 'postgres'
+        ? {
+            statusCode: 503,
+            code: 'DATABASE_UNAVAILABLE',
+            message: 'The database is unavailable; retry shortly',
+          }
+        : { statusCode: 500, code: 'INTERNAL', message: 'Internal server error' },
+    )
+    expect(res.statusCode).toBe(broken.kind === 'postgres' ? 503 : 500)
     await app2.close()
   }, 60_000)
 
