@@ -1,8 +1,8 @@
 /**
  * The player as `pnpm start` serves it: every answer the page loads carries the SPEC's content security policy
  * (the API's own header, plus `media-src 'self' blob:`), the page runs under it with no violation and no console
- * error, assets have the right types and caching, the service worker and manifest are served right, and no path
- * leaves the player's folder.
+ * error, Chromium finds the app installable (manifest, icons, service worker), assets have the right types and
+ * caching, the service worker and manifest are served right, and no path leaves the player's folder.
  */
 import { connect } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
@@ -81,6 +81,16 @@ describe.skipIf(noBrowser)('the served player', () => {
     expect(page0?.csp).toBe(`${apiCsp};media-src 'self' blob:`)
     expect(await violations()).toEqual([])
     expect(errors).toEqual([])
+    // Installable: Chromium reads the manifest without errors and finds nothing missing.
+    const cdp = await context.newCDPSession(page)
+    const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[] }
+    expect(manifest.url).toBe(`${player.apiBase}/manifest.webmanifest`)
+    expect(manifest.errors).toEqual([])
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+      installabilityErrors: Array<{ errorId: string }>
+    }
+    // A test context is an incognito profile, where Chromium never offers to install: that one reason aside.
+    expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito')).toEqual([])
     await context.close()
   })
 
