@@ -4,16 +4,23 @@ import { mountAccount } from './account/index'
 import { h } from './lib/dom'
 import { registerRoute, startRouter } from './router'
 import { renderHome } from './views/home'
-import { renderOpen } from './views/open-view'
-import { renderCatalogStory, renderOpenedPlay, renderUrlStory } from './views/story-view'
 
+// The catalog needs none of the reader, the story engine or the state library: the views that open and play
+// stories load with their first use (a separate chunk), so the first visit fetches less.
+const stories = () => import('./views/story-view')
 registerRoute('/', renderHome)
-registerRoute('/open', renderOpen)
-registerRoute('/play', renderOpenedPlay)
-registerRoute('/story/:slug', (outlet, p) => renderCatalogStory(outlet, p.slug ?? '', false))
-registerRoute('/story/:slug/play', (outlet, p) => renderCatalogStory(outlet, p.slug ?? '', true))
-registerRoute('/url/:url', (outlet, p) => renderUrlStory(outlet, p.url ?? '', false))
-registerRoute('/url/:url/play', (outlet, p) => renderUrlStory(outlet, p.url ?? '', true))
+registerRoute('/open', async (outlet) => (await import('./views/open-view')).renderOpen(outlet))
+registerRoute('/play', async (outlet, p, q) => (await stories()).renderOpenedPlay(outlet, p, q))
+registerRoute('/story/:slug', async (outlet, p) =>
+  (await stories()).renderCatalogStory(outlet, p.slug ?? '', false),
+)
+registerRoute('/story/:slug/play', async (outlet, p) =>
+  (await stories()).renderCatalogStory(outlet, p.slug ?? '', true),
+)
+registerRoute('/url/:url', async (outlet, p) => (await stories()).renderUrlStory(outlet, p.url ?? '', false))
+registerRoute('/url/:url/play', async (outlet, p) =>
+  (await stories()).renderUrlStory(outlet, p.url ?? '', true),
+)
 
 const header = document.getElementById('site-header') as HTMLElement
 const main = document.getElementById('main') as HTMLElement

@@ -3,8 +3,9 @@ import type { Diagnostic, Manifest } from '@spkg/manifest'
 import { envelopeFeatures } from '../features/index'
 import { formatAge, formatDuration } from '../lib/catalog-model'
 import { h } from '../lib/dom'
+import { explainCode } from '../lib/explain'
 import { isFingerprint } from '../lib/trust'
-import { explainCode, type OpenedStory, storyTitle } from '../play/open'
+import { type OpenedStory, storyTitle } from '../play/open'
 
 /** What the envelope says about the publisher: one of the SPEC's notices. */
 export function publisherNotice(story: OpenedStory): {

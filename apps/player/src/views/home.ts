@@ -11,7 +11,7 @@ import {
   formatDuration,
 } from '../lib/catalog-model'
 import { h, replace } from '../lib/dom'
-import { explainCode } from '../play/open'
+import { explainCode } from '../lib/explain'
 
 function card(s: CatalogStory): HTMLElement {
   const age = formatAge(s.ageMin, s.ageMax)
