@@ -94,6 +94,44 @@ describe.skipIf(noBrowser)('the served player', () => {
     await context.close()
   })
 
+  it('lets the page play blob: audio, as the reader hands it out (media-src)', async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const violations = await watchViolations(page)
+    await page.goto(player.url)
+    await page.getByRole('heading', { level: 2 }).first().waitFor()
+    // A tenth of a second of silence as a WAV file, through a blob: URL, like a story's sound.
+    const outcome = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const samples = 800
+          const buf = new DataView(new ArrayBuffer(44 + samples))
+          const text = (at: number, s: string) => {
+            for (let i = 0; i < s.length; i++) buf.setUint8(at + i, s.charCodeAt(i))
+          }
+          text(0, 'RIFF')
+          buf.setUint32(4, 36 + samples, true)
+          text(8, 'WAVEfmt ')
+          buf.setUint32(16, 16, true)
+          buf.setUint16(20, 1, true)
+          buf.setUint16(22, 1, true)
+          buf.setUint32(24, 8000, true)
+          buf.setUint32(28, 8000, true)
+          buf.setUint16(32, 1, true)
+          buf.setUint16(34, 8, true)
+          text(36, 'data')
+          buf.setUint32(40, samples, true)
+          for (let i = 0; i < samples; i++) buf.setUint8(44 + i, 128)
+          const audio = new Audio(URL.createObjectURL(new Blob([buf.buffer], { type: 'audio/wav' })))
+          audio.addEventListener('loadedmetadata', () => resolve(`loaded ${audio.duration.toFixed(1)} s`))
+          audio.addEventListener('error', () => resolve(`error ${audio.error?.code}`))
+        }),
+    )
+    expect(outcome).toBe('loaded 0.1 s')
+    expect(await violations()).toEqual([])
+    await context.close()
+  })
+
   it('serves assets, the service worker and the manifest with the right types and caching', async () => {
     const html = await (await fetch(player.url)).text()
     const scripts = [...html.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] as string)
