@@ -87,6 +87,13 @@ describe('apps/api/Dockerfile', () => {
     expect(pkg.dependencies.tsx).toBeDefined()
   })
 
+  it('builds the web player and serves it from the image (PLAYER_DIR)', () => {
+    const build = instructions.find((l) => /pnpm --filter @spkg\/player build/.test(l))
+    expect(build).toMatch(/cp -r apps\/player\/dist \/out\/player/)
+    expect(lastStage.join('\n')).toMatch(/PLAYER_DIR=\/app\/player/)
+    expect(composeApiEnv().PLAYER_DIR).toBe('/app/player')
+  })
+
   it('keeps host artefacts out of the build context', () => {
     for (const pattern of ['**/node_modules', '**/dist', '**/*.map', '.git', '**/.env'])
       expect(dockerignore.split('\n')).toContain(pattern)
