@@ -20,6 +20,13 @@ async function getJson(path: string, signal?: AbortSignal): Promise<unknown> {
         signal: signal ?? null,
       })
       if (res.ok) return await res.json()
+      if (res.status === 429) {
+        const wait = res.headers.get('retry-after')
+        throw Object.assign(
+          new Error(`Too many requests just now (429): try again in ${wait ? `${wait} s` : 'a moment'}.`),
+          { code: 'player/catalog-failed' },
+        )
+      }
       if (![408, 502, 503, 504].includes(res.status)) {
         throw Object.assign(new Error(`The catalog answered ${res.status}.`), {
           code: 'player/catalog-failed',

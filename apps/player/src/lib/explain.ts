@@ -24,6 +24,13 @@ export function explainCode(code: string): string {
     'pkg/key-required': 'This package is encrypted and needs a key.',
     'pkg/decrypt-failed': 'This encrypted package could not be decrypted.',
     'repo/invalid-url': 'This is not a repository address the player can load.',
+    'repo/fetch-failed':
+      'The repository could not be downloaded. A player served with the SPEC’s security policy may only connect to its own server, which then refuses the repository host.',
+    'repo/not-found': 'The repository (or that branch, tag or commit) does not exist, or is private.',
+    'repo/rate-limited': 'The repository host refuses more downloads for now: try again later.',
+    'repo/timeout': 'The repository took too long to answer.',
+    'repo/redirect-refused': 'The repository host sent the download somewhere the player does not accept.',
+    'repo/unexpected-layout': 'The repository’s download does not have the layout the player expects.',
     'player/no-package': 'The story has no published package yet.',
     'player/catalog-failed': 'The catalog could not be reached.',
   }

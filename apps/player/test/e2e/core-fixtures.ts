@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -147,4 +147,18 @@ Then the road ends.
     }),
     'story/0001-start.sty': story,
   })
+}
+
+/** The files of `examples/<name>` as a repository host's zipball: every entry inside one `wrapper/` folder. */
+export async function repositoryZipball(name: string, wrapper: string): Promise<Buffer> {
+  const root = join(REPO, 'examples', name)
+  const files: Record<string, Uint8Array> = {}
+  const walk = async (dir: string, prefix: string) => {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) await walk(join(dir, e.name), `${prefix}${e.name}/`)
+      else files[`${wrapper}/${prefix}${e.name}`] = await readFile(join(dir, e.name))
+    }
+  }
+  await walk(root, '')
+  return storedZip(files)
 }
