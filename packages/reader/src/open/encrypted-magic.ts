@@ -3,8 +3,8 @@
  * `@spkg/integrity/encrypt`. Importing that subpath statically would put the container code in a
  * browser player's initial load: in the built `dist/` of `@spkg/integrity` the magic shares one
  * chunk with the container, and a bundler keeps a whole shared chunk. Every use of
- * `@spkg/integrity/encrypt` in the browser paths is a dynamic `import()` instead, taken only for
- * encrypted input. `encrypted-magic.test.ts` keeps this copy equal to the original.
+ * `@spkg/integrity/encrypt` goes through a dynamic `import()` of `encryption.ts` instead, taken
+ * only for encrypted input. `encrypted-magic.test.ts` keeps this copy equal to the original.
  */
 
 /** "SPKGENC\0" */
@@ -14,7 +14,7 @@ const MAGIC = [0x53, 0x50, 0x4b, 0x47, 0x45, 0x4e, 0x43, 0x00] as const
  * True when `bytes` starts with the `.spkg.enc` magic (only the first 8 bytes are read).
  *
  * @example
- * if (isEncrypted(head)) ({ decryptPackage } = await import('@spkg/integrity/encrypt'))
+ * if (isEncrypted(head)) ({ decryptPackage } = await import('./encryption'))
  */
 export function isEncrypted(bytes: Uint8Array): boolean {
   return bytes.length >= MAGIC.length && MAGIC.every((b, i) => bytes[i] === b)

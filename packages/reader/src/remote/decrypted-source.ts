@@ -6,6 +6,7 @@
  * `@spkg/integrity/encrypt`) before a byte of it is handed out. The container's header and final
  * chunk are checked when the source is made, so a wrong key or a truncated file fails the open.
  */
+import { openEncryptedPackage } from '@spkg/integrity/encrypt'
 import type { RangeSource } from './range-source'
 
 /** Container v1 framing, used only to prefetch the chunks a read needs in one request. */
@@ -25,7 +26,6 @@ export async function decryptedSource(
   source: RangeSource,
   key: Uint8Array | undefined,
 ): Promise<RangeSource> {
-  const { openEncryptedPackage } = await import('@spkg/integrity/encrypt')
   /** Container ranges fetched ahead for reads in progress. */
   const held = new Set<{ start: number; data: Uint8Array }>()
   const reader = await openEncryptedPackage(

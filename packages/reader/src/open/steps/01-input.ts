@@ -61,7 +61,7 @@ async function decrypt(
   diagnostics: Diagnostic[],
 ): Promise<Uint8Array | undefined> {
   try {
-    const { decryptPackage } = await import('@spkg/integrity/encrypt')
+    const { decryptPackage } = await import('../encryption')
     return await decryptPackage(bytes, options.decryptionKey)
   } catch (e) {
     if (!isSpkgError(e)) throw e
