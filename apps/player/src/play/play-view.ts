@@ -259,10 +259,10 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
   }
 
   function focusNew(el: HTMLElement | undefined, first: boolean) {
-    // The first screen keeps the reader at the top (the title); after a choice, focus goes to the new text.
-    if (first || !el) return
+    if (!el) return
     el.focus({ preventScroll: true })
-    el.scrollIntoView({ block: 'start', behavior: 'auto' })
+    // The first screen stays at the top (the title shows); after a choice the new text comes into view.
+    if (!first) el.scrollIntoView({ block: 'start', behavior: 'auto' })
   }
 
   function ask(
@@ -298,8 +298,9 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
         )
       replace(choices, buttons)
       resolveReady()
-      focusNew(fresh, first)
-      if (!fresh && !first) buttons[0]?.focus()
+      // Focus on the new text; with none (a resume at a pause, or a choice that showed nothing) on the first choice.
+      if (fresh) focusNew(fresh, first)
+      else buttons[0]?.focus()
     })
   }
 

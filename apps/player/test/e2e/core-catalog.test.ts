@@ -107,7 +107,8 @@ describe.skipIf(noBrowser)('player core: catalog, play, resume', () => {
       'The Road',
       'The road forks: the forest path or the river road.',
     ])
-    // Links are real buttons named by their text.
+    // Focus on the story's first text; links are real buttons named by their text.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Dawn. You settle your bill.')
     expect(await options(page)).toEqual(['forest path', 'river road'])
     await page.getByRole('button', { name: 'forest path' }).click()
     await page.waitForSelector('.choices button:has-text("Run")')
@@ -122,6 +123,7 @@ describe.skipIf(noBrowser)('player core: catalog, play, resume', () => {
     expect(await blocks(page)).toEqual(before)
     expect(await options(page)).toEqual(['Run'])
     expect(await page.locator('.transcript .block.fresh').count()).toBe(0)
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Run')
     await screenshot(page, 'core-resumed')
 
     expect(await playToEnd(page)).toEqual(['Run'])
