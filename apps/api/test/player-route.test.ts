@@ -8,7 +8,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isSafeRelativePath, PLAYER_MEDIA_SRC } from '../src/routes/player'
+import { isSafeRelativePath, PLAYER_MEDIA_SRC, PLAYER_THROTTLE } from '../src/routes/player'
 import { buildTestApp, type TestApp } from './helpers/app'
 
 let dir: string
@@ -146,6 +146,28 @@ describe('the player at /', () => {
     expect(isSafeRelativePath('assets/a.js')).toBe(true)
     for (const p of ['..', 'a/../b', '.env', 'a//b', '', 'a\\b', 'a/./b', '/etc/passwd'])
       expect(isSafeRelativePath(p), p).toBe(false)
+  })
+})
+
+describe('throttling', () => {
+  it('lets a first visit and its service worker precache through, and stops a flood', async () => {
+    const throttled = await buildTestApp({ PLAYER_DIR: dir }, { throttle: true })
+    try {
+      // A first visit: the page's chunks, then the worker precaching the whole build, in the same second.
+      const visit = await Promise.all(
+        Array.from({ length: 120 }, (_, i) =>
+          throttled.app.inject({ url: i % 2 ? '/assets/index-AbCd1234.js' : '/sw.js' }),
+        ),
+      )
+      expect(visit.map((r) => r.statusCode).filter((c) => c !== 200)).toEqual([])
+      expect(visit[1]?.headers['x-ratelimit-limit-short']).toBe(String(PLAYER_THROTTLE[0]?.max))
+      const flood = await Promise.all(
+        Array.from({ length: 400 }, () => throttled.app.inject({ url: '/assets/index-AbCd1234.js' })),
+      )
+      expect(flood.some((r) => r.statusCode === 429)).toBe(true)
+    } finally {
+      await throttled.close()
+    }
   })
 })
 
