@@ -42,7 +42,19 @@ describe.skipIf(noBrowser)('offline after a first visit', () => {
     await page.goto(player.url)
     await page.getByRole('link', { name: TITLE }).first().waitFor()
     // The worker installs (precaching the app shell) and takes control of this first page.
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 })
+    await page
+      .waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 40_000 })
+      .catch(async (e: unknown) => {
+        const state = await page.evaluate(async () => {
+          const r = await navigator.serviceWorker.getRegistration()
+          return JSON.stringify({
+            installing: r?.installing?.state,
+            waiting: r?.waiting?.state,
+            active: r?.active?.state,
+          })
+        })
+        throw new Error(`the service worker did not take control (${state}): ${String(e)}`)
+      })
     await openFromCatalog(page)
     // The whole package is kept in the background, the parts not read yet included.
     await page.waitForFunction(
