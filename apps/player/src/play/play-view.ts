@@ -67,7 +67,9 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
     'aria-label': 'Story',
   })
   const choices = h('div', { class: 'choices', role: 'group', 'aria-label': 'Choices' })
-  const status = h('p', { class: 'play-status', role: 'status', 'aria-live': 'polite' })
+  // The player's own words are English, left to right, inside a story of any language and direction.
+  const ui = { lang: 'en', dir: 'ltr' }
+  const status = h('p', { class: 'play-status', role: 'status', 'aria-live': 'polite', ...ui })
   const tabBar = h('div', { class: 'tab-bar-slot' })
   const root = h(
     'section',
@@ -232,7 +234,7 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
       choices,
       h(
         'div',
-        { class: 'load-failed', role: 'alert' },
+        { class: 'load-failed', role: 'alert', ...ui },
         h(
           'p',
           { class: 'end-title', tabindex: '-1' },
@@ -276,7 +278,7 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
         for (const b of buttons) b.disabled = true
         choices.replaceChildren()
         transcript.append(
-          h('p', { class: 'chosen' }, h('span', { class: 'visually-hidden' }, 'You chose: '), label),
+          h('p', { class: 'chosen' }, h('span', { class: 'visually-hidden', ...ui }, 'You chose: '), label),
         )
         resolve(answer)
       }
@@ -322,7 +324,7 @@ export function playStory(container: HTMLElement, story: OpenedStory, options: P
       choices,
       h(
         'div',
-        { class: 'the-end', role: 'status' },
+        { class: 'the-end', role: 'status', ...ui },
         h('p', { class: 'end-title', tabindex: '-1' }, 'The end.'),
         again,
         options.onExit

@@ -134,7 +134,7 @@ describe.skipIf(noBrowser)('player core: the play view', () => {
     expect(await page.locator('.transcript .rolled').innerText()).toMatch(/אתה מטיל \d+ ליד השער/)
     expect(
       await page.locator('.transcript .rolled').evaluate((el) => getComputedStyle(el, '::before').content),
-    ).toContain('🎲')
+    ).toContain('⚄')
     // Options are buttons named by their text.
     expect(await page.getByRole('button', { name: 'ימינה' }).count()).toBe(1)
     // Tab to the second option and press Enter.
@@ -147,6 +147,7 @@ describe.skipIf(noBrowser)('player core: the play view', () => {
     await page.waitForSelector('.the-end')
     expect(await blocks(page)).toContain('בצד ימין מואר.')
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('בצד ימין מואר.')
+    expect(await page.locator('.the-end').getAttribute('dir')).toBe('ltr')
     await screenshot(page, 'core-rtl-end')
     await page.close()
   })
