@@ -136,6 +136,13 @@ describe.skipIf(noBrowser)('player core: catalog, play, resume', () => {
     await page.reload()
     await page.waitForSelector('.choices button')
     expect(await options(page)).toEqual(['forest path', 'river road'])
+    // The envelope of a story with a saved place offers to continue it, or to start from the beginning.
+    await page.goto(`${player.url}#/story/crooked-inn`)
+    await page.waitForSelector('.envelope')
+    expect(await page.locator('.envelope-actions button').allInnerTexts()).toEqual([
+      'Continue reading',
+      'Start from the beginning',
+    ])
     await page.close()
   })
 
