@@ -66,6 +66,15 @@ function readCachedConfig(
   }
 }
 
+/** When this tab last completed a sign-in started because the session ended (epoch ms, `sessionStorage`). */
+export const SIGNED_IN_AT_KEY = 'spkg-player.signed-in-at'
+
+/** Set while a sign-in started because the session ended is under way. */
+const RESIGN_KEY = 'spkg-player.re-sign-in'
+
+/** A 401 this soon after such a sign-in does not start another one. */
+export const RESIGN_WINDOW_MS = 30_000
+
 /** Where the route to come back to after sign-in is kept (this tab's `sessionStorage`). */
 export const RETURN_TO_KEY = 'spkg-player.return-to'
 
@@ -147,7 +156,13 @@ export function createAccount(options: AccountOptions = {}): Account {
     void (async () => {
       await driver?.idle()
       if (!signedIn()) return // signed out meanwhile
+      // Refused again right after signing in: no second round trip to the provider (a loop), say so instead.
+      if (Date.now() - Number(pageStorage.getItem(SIGNED_IN_AT_KEY) ?? 0) < RESIGN_WINDOW_MS) {
+        set({ ...current(), error: 'The server refuses this session: sign out, then sign in again.' })
+        return
+      }
       pageStorage.setItem(RETURN_TO_KEY, location.hash)
+      pageStorage.setItem(RESIGN_KEY, '1')
       const started = await auth?.login().catch(() => false)
       if (!started && signedIn()) set({ ...current(), error: 'Your session has ended: sign in again.' })
     })().finally(() => {
@@ -163,6 +178,9 @@ export function createAccount(options: AccountOptions = {}): Account {
     const issuer = new URL(config.issuer)
     auth = createAuth({
       ...config,
+      // A new sign-in at the provider every time (not its remembered one): a session the API revoked stays revoked,
+      // and signing in again through the provider's old session would give its tokens again.
+      extraParams: { prompt: 'login consent', ...config.extraParams },
       storage: sessionStore,
       navigate: (url) => location.assign(url),
       currentUrl: () => loopProtectionUrl(location.href),
@@ -199,11 +217,15 @@ export function createAccount(options: AccountOptions = {}): Account {
       const href = location.href
       const returnTo = pageStorage.getItem(RETURN_TO_KEY) ?? ''
       pageStorage.removeItem(RETURN_TO_KEY)
+      const resign = pageStorage.getItem(RESIGN_KEY)
+      pageStorage.removeItem(RESIGN_KEY)
       error = callbackError(href)
       if (error) error = `Sign-in did not complete (${error}).`
       else {
         try {
           await a.handleCallback(href)
+          // A sign-in made because the session ended: a 401 soon after it means the provider's session is refused.
+          if (resign) pageStorage.setItem(SIGNED_IN_AT_KEY, String(Date.now()))
         } catch (e) {
           error = `Sign-in did not complete: ${e instanceof Error ? e.message : String(e)}`
         }

@@ -30,38 +30,36 @@ export function reconnectedText(sent: number, pending: number): string {
 /** Mounts the banner and the indicator into `container`; returns the unmount function. */
 export function mountConnectionStatus(container: HTMLElement, account: Account): () => void {
   const { client } = account
-  const banner = h('div', { class: 'account-offline', role: 'status', 'aria-live': 'polite', hidden: '' })
+  const banner = h('div', { class: 'account-offline', role: 'status', 'aria-live': 'polite' })
   const indicator = h('div', {
     class: 'account-reconnected',
     role: 'status',
     'aria-live': 'polite',
-    hidden: '',
   })
   container.append(banner, indicator)
+  // Empty regions take no room (account.css) but stay in the accessibility tree, so their changes are announced.
+  let offlineShown = false
   let hideTimer: ReturnType<typeof setTimeout> | undefined
   const browserOnline = () => (globalThis.navigator?.onLine ?? true) !== false
   const signedIn = () => account.state().status === 'signed-in'
 
   const showOffline = () => {
     clearTimeout(hideTimer)
-    indicator.hidden = true
     indicator.textContent = ''
     banner.textContent = offlineText(browserOnline(), signedIn())
-    banner.hidden = false
+    offlineShown = true
     client.setOfflineBannerShown(true)
   }
   const showReconnected = async () => {
-    banner.hidden = true
     banner.textContent = ''
+    offlineShown = false
     client.setOfflineBannerShown(false)
     indicator.textContent = 'Back online. Syncing…'
-    indicator.hidden = false
     clearTimeout(hideTimer)
     const report = await client.offline.replay().catch(() => undefined)
-    if (!banner.hidden) return
+    if (offlineShown) return
     indicator.textContent = reconnectedText(report?.sent ?? 0, report?.pending ?? 0)
     hideTimer = setTimeout(() => {
-      indicator.hidden = true
       indicator.textContent = ''
     }, RECONNECTED_VISIBLE_MS)
   }
@@ -69,7 +67,7 @@ export function mountConnectionStatus(container: HTMLElement, account: Account):
   const onReconnected = () => void showReconnected()
   // The browser's own events too: the client notices `online` only after `offline`, and a page that starts offline.
   const onBrowserOffline = () => {
-    if (banner.hidden) showOffline()
+    if (!offlineShown) showOffline()
   }
   client.events.addEventListener('offline', onOffline)
   client.events.addEventListener('reconnected', onReconnected)

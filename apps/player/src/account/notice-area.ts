@@ -58,6 +58,8 @@ export function mountNotices(container: HTMLElement, account: Account): () => vo
     const listener = (e: Event) => {
       // A signed-out reader has no session to end (an old queued save refused): nothing to say.
       if (type === 'auth-required' && account.state().status !== 'signed-in') return
+      // A request that failed as the browser went offline, just before the banner showed: the banner says it all.
+      if (type === 'network-error' && globalThis.navigator?.onLine === false) return
       const notice = noticeFor(type, (e as CustomEvent<ClientEventDetail>).detail)
       if (notice) show(notice)
     }

@@ -7,7 +7,7 @@
  * the queue, reaches the account after the sign-in. Last, the catalog's rate limit is reached for real and the notice
  * says how long to wait.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { completeProviderPages, signInThroughProvider } from './account-sign-in'
 import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
@@ -49,10 +49,21 @@ describe.skipIf(noBrowser)('player account: offline banner, reconnect indicator,
     expect(await banner.isVisible()).toBe(false)
     await signInThroughProvider(page, player.issuer, 'reader')
     await page.getByRole('button', { name: /^(Start|Continue) reading$/ }).click()
+    const puts = { sent: 0, done: 0 }
+    const isPut = (r: { method(): string; url(): string }) =>
+      r.method() === 'PUT' && r.url().includes('/api/progress/')
+    page.on('request', (r) => {
+      if (isPut(r)) puts.sent++
+    })
+    const finished = (r: Request) => {
+      if (isPut(r)) puts.done++
+    }
+    page.on('requestfinished', finished)
+    page.on('requestfailed', finished)
     await step(page)
-    const saved = page.waitForResponse(
-      (r) => r.request().method() === 'PUT' && r.url().includes('/api/progress/'),
-    )
+    // The first step's save has landed before the connection goes.
+    await expect.poll(() => puts.sent > 0 && puts.done === puts.sent).toBe(true)
+    const saved = page.waitForResponse((r) => isPut(r.request()))
 
     await context.setOffline(true)
     await banner.waitFor({ state: 'visible' })
@@ -118,7 +129,7 @@ describe.skipIf(noBrowser)('player account: offline banner, reconnect indicator,
       return (await fetch(`/api/auth/sessions/${current.id}`, { method: 'DELETE', headers })).status
     })
     expect(revoked).toBe(204)
-    const refused = page.waitForResponse((r) => r.request().method() === 'PUT' && r.status() === 401)
+    const refused = page.waitForResponse((r) => r.url().includes('/api/progress/') && r.status() === 401)
     const before = await blocks(page)
     expect(before.join('\n')).not.toContain('You step onto the first stone.')
     await page.getByRole('button', { name: 'Set out along the causeway' }).click()
@@ -144,17 +155,20 @@ describe.skipIf(noBrowser)('player account: offline banner, reconnect indicator,
 
   it('tells the reader how long to wait when the API throttles (429)', async () => {
     const page = context.pages()[0] as Page
-    // Catalog reads are limited to 5 a second and 30 a minute per address: 31 reads from this page use them up,
-    // then #/progress, which reads the catalog to name the stories, is refused.
+    // Catalog reads are limited to 5 a second per address: this page keeps reading the catalog for two seconds, so
+    // the read #/progress makes to name the stories is refused.
     const statuses = await page.evaluate(async () => {
       const out: number[] = []
-      for (let i = 0; i < 31; i++) out.push((await fetch('/catalog/stories?limit=1')).status)
+      const until = Date.now() + 2_000
+      const hammer = (async () => {
+        while (Date.now() < until) out.push((await fetch('/catalog/stories?limit=1')).status)
+      })()
+      while (!out.includes(429)) await new Promise((r) => setTimeout(r, 5))
+      location.hash = '#/progress?throttled'
+      await hammer
       return out
     })
     expect(statuses).toContain(429)
-    await page.evaluate(() => {
-      location.hash = '#/progress?throttled'
-    })
     const notice = page.locator('.account-notice[data-kind="rate-limited"]')
     await notice.waitFor()
     expect(await notice.textContent()).toMatch(/^Too many requests: try again in \d+ s\./)
