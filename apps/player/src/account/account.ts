@@ -172,7 +172,15 @@ export function createAccount(options: AccountOptions = {}): Account {
   // Another tab signing in or out tells over @spkg/client/auth's channel (which updates this tab's session store);
   // the header follows.
   const authChannel = g.BroadcastChannel ? new g.BroadcastChannel('spkg-client') : undefined
-  if (authChannel) authChannel.onmessage = () => setTimeout(() => set(current()), 0)
+  if (authChannel) {
+    authChannel.onmessage = (e: MessageEvent) => {
+      // A sign-out elsewhere: this tab's session ends now, whichever of the two channel objects hears it first.
+      if ((e.data as { type?: string } | null)?.type === 'logout') sessionStore.clear()
+      set(current())
+      // New tokens are written by @spkg/client/auth's own listener, which may run after this one.
+      setTimeout(() => set(current()), 50)
+    }
+  }
 
   const setupAuth = (config: AuthConfig) => {
     const issuer = new URL(config.issuer)

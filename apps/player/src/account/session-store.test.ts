@@ -37,6 +37,11 @@ describe('the session hand-over between tabs', () => {
     expect(a.store.items()).toEqual({ 'spkg.tokens': '{"accessToken":"t"}' })
     a.store.removeItem('spkg.tokens')
     expect(a.store.items()).toEqual({})
+    a.store.setItem('x', '1')
+    a.store.setItem('y', '2')
+    a.store.clear()
+    expect(a.store.items()).toEqual({})
+    expect(a.storage.map.get('other')).toBe('x')
   })
 
   it('gives a new tab the session of a signed-in tab', async () => {

@@ -26,6 +26,8 @@ export interface KeyedStorage extends SessionStore {
 export interface SharedSessionStore extends SessionStore {
   /** Every item of the session (unprefixed keys). */
   items(): Record<string, string>
+  /** Removes every item of the session. */
+  clear(): void
   /**
    * Asks the other tabs for their session when this tab has none; resolves true when one arrived within
    * `timeoutMs`. `hasSession` says whether this tab already holds one (then nothing is asked).
@@ -67,6 +69,9 @@ export function createSharedSessionStore(
         if (k?.startsWith(SESSION_PREFIX)) out[k.slice(SESSION_PREFIX.length)] = storage.getItem(k) ?? ''
       }
       return out
+    },
+    clear() {
+      for (const k of Object.keys(store.items())) store.removeItem(k)
     },
     async requestFromOtherTabs(hasSession, timeoutMs = 300) {
       if (!channel || hasSession()) return false
