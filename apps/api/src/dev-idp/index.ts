@@ -45,8 +45,7 @@ export const DEV_WEB_REDIRECT_URIS: readonly string[] = [
 /** `uri` without its port when it is an http:// loopback address, else undefined. */
 function loopbackWithoutPort(uri: string): string | undefined {
   const u = URL.parse(uri)
-  if (u?.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname))
-    return undefined
+  if (u?.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) return undefined
   u.port = ''
   return u.origin
 }
