@@ -8,7 +8,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isSafeRelativePath, PLAYER_MEDIA_SRC, PLAYER_THROTTLE } from '../src/routes/player'
+import { isSafeRelativePath, PLAYER_MEDIA_SRC, PLAYER_THROTTLE, playerPolicy } from '../src/routes/player'
 import { buildTestApp, type TestApp } from './helpers/app'
 
 let dir: string
@@ -61,7 +61,7 @@ afterAll(async () => {
 })
 
 describe('the player at /', () => {
-  it('serves index.html at / with no-cache, the policy and media-src for blob: audio', async () => {
+  it('serves index.html at / with no-cache, the policy, media-src and the repository hosts', async () => {
     const res = await t.app.inject({ url: '/' })
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8')
@@ -73,9 +73,13 @@ describe('the player at /', () => {
     expect(csp).toContain("worker-src 'self' blob:")
     expect(csp.split(';')).toContain(PLAYER_MEDIA_SRC)
     expect(res.headers['x-content-type-options']).toBe('nosniff')
-    // The policy is the API's: the same directives as an API answer, plus media-src.
-    const api = await t.app.inject({ url: '/api/health' })
-    expect(csp).toBe(`${api.headers['content-security-policy']};${PLAYER_MEDIA_SRC}`)
+    // The policy is the API's: the same directives as an API answer, plus media-src and the repository loader's
+    // hosts in connect-src (the page opens stories from repository addresses).
+    const api = String((await t.app.inject({ url: '/api/health' })).headers['content-security-policy'])
+    expect(csp).toBe(playerPolicy(api))
+    const connect = (policy: string) => policy.split(';').find((d) => d.trim().startsWith('connect-src '))
+    expect(connect(csp)).toBe(`${connect(api)} https://api.github.com https://codeload.github.com`)
+    expect(connect(api)).not.toContain('github')
   })
 
   it('caches hashed assets for a year and revalidates the rest, with the right content types', async () => {

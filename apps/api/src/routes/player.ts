@@ -14,9 +14,13 @@
  *   scope is `/` without a `Service-Worker-Allowed` header.
  * - Paths: one name per segment from `[A-Za-z0-9._-]`, never starting with a dot, and the resolved file must lie
  *   inside the folder (symbolic links resolved): `..`, encoded slashes and dotfiles are 404 like any missing file.
- * - Headers: the security plugin's headers (the SPEC's policy) as on every answer, with one directive added for the
- *   player's own answers: `media-src 'self' blob:`. The reader hands a story's audio to the page as `blob:` URLs,
- *   and without a `media-src` directive media fall back to `default-src 'self'`, which refuses them.
+ * - Headers: the security plugin's headers (the SPEC's policy) as on every answer, with two additions for the
+ *   player's own answers:
+ *   - `media-src 'self' blob:`. The reader hands a story's audio to the page as `blob:` URLs, and without a
+ *     `media-src` directive media fall back to `default-src 'self'`, which refuses them.
+ *   - the repository loader's hosts in `connect-src` (`https://api.github.com https://codeload.github.com`, the
+ *     defaults of `@spkg/repo-import`, which the player uses in the page): the SPEC's loader operation opens a
+ *     story from a repository address, and under `connect-src 'self'` alone the browser refuses those hosts.
  * - Throttle: not the SPEC's JSON tiers (a first visit is a burst: the page's chunks, then the service worker's
  *   precache of the whole build): 300 a second and 6,000 a minute per caller.
  */
@@ -24,6 +28,7 @@ import { createReadStream } from 'node:fs'
 import { realpath, stat } from 'node:fs/promises'
 import { isAbsolute, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { DEFAULT_DOWNLOAD_HOSTS, DEFAULT_REPO_API_HOST } from '@spkg/repo-import'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errorBody } from '../errors'
 import type { ThrottleTier } from '../rate-limit/index'
@@ -33,6 +38,21 @@ export const DEFAULT_PLAYER_DIR = fileURLToPath(new URL('../../../player/dist', 
 
 /** The directive added to the policy on the player's answers (see the module comment). */
 export const PLAYER_MEDIA_SRC = "media-src 'self' blob:"
+
+/** Hosts added to `connect-src` on the player's answers: where the page's repository loader connects. */
+export const PLAYER_REPO_CONNECT: readonly string[] = [DEFAULT_REPO_API_HOST, ...DEFAULT_DOWNLOAD_HOSTS].map(
+  (host) => `https://${host}`,
+)
+
+/** The policy of the player's answers: the security plugin's, with `media-src` and the repository hosts added. */
+export function playerPolicy(csp: string): string {
+  let policy = csp
+  const extra = PLAYER_REPO_CONNECT.join(' ')
+  if (/(^|;)\s*connect-src /.test(policy))
+    policy = policy.replace(/((?:^|;)\s*connect-src [^;]*)/, (directive) => `${directive} ${extra}`)
+  if (!/(^|;)\s*media-src /.test(policy)) policy = `${policy};${PLAYER_MEDIA_SRC}`
+  return policy
+}
 
 /**
  * Throttle of the player's files. A first visit asks for the page and its chunks, then the service worker precaches
@@ -141,11 +161,11 @@ async function playerRoutesPlugin(app: FastifyInstance, opts: PlayerRoutesOption
     ? 'Build it (pnpm --filter @spkg/player build) and point PLAYER_DIR at its dist folder.'
     : `Run pnpm start from the repository root (it builds the player first), or pnpm --filter @spkg/player build; this server looks in ${root} (PLAYER_DIR).`
 
-  // The policy the security plugin set, plus media-src for blob: audio (encapsulated: the player's answers only).
+  // The policy the security plugin set, plus media-src for blob: audio and the repository loader's hosts
+  // (encapsulated: the player's answers only).
   app.addHook('onSend', async (_request, reply, payload) => {
     const csp = reply.getHeader('content-security-policy')
-    if (typeof csp === 'string' && !/(^|;)\s*media-src /.test(csp))
-      reply.header('content-security-policy', `${csp};${PLAYER_MEDIA_SRC}`)
+    if (typeof csp === 'string') reply.header('content-security-policy', playerPolicy(csp))
     return payload
   })
 

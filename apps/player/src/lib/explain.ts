@@ -25,7 +25,7 @@ export function explainCode(code: string): string {
     'pkg/decrypt-failed': 'This encrypted package could not be decrypted.',
     'repo/invalid-url': 'This is not a repository address the player can load.',
     'repo/fetch-failed':
-      'The repository could not be downloaded. A player served with the SPEC’s security policy may only connect to its own server, which then refuses the repository host.',
+      'The repository could not be downloaded: the host did not answer, or this page’s security policy does not let it connect to the repository host.',
     'repo/not-found': 'The repository (or that branch, tag or commit) does not exist, or is private.',
     'repo/rate-limited': 'The repository host refuses more downloads for now: try again later.',
     'repo/timeout': 'The repository took too long to answer.',

@@ -160,41 +160,33 @@ describe.skipIf(noBrowser)('player core: packages from files and addresses', () 
     await page.close()
   })
 
-  it('loads a story from a repository address where the policy allows it, and says why where it does not', async () => {
+  it('loads a story from a repository address under the policy the player is served with', async () => {
     const zipball = await repositoryZipball('crooked-inn', 'owner-story-0a1b2c3')
-    const route = (context: import('playwright-core').BrowserContext) =>
-      context.route('https://api.github.com/repos/owner/story/zipball', (r) =>
-        r.fulfill({
-          status: 200,
-          body: zipball,
-          headers: { 'content-type': 'application/zip', 'access-control-allow-origin': '*' },
-        }),
-      )
-    // A host whose policy lets the page reach the repository host (here: the policy bypassed, the host faked).
-    const open = await browser.newContext({ bypassCSP: true })
-    await route(open)
-    const page = await open.newPage()
+    // The player's answers add GitHub's API and download hosts to connect-src (apps/api/src/routes/player.ts);
+    // the host itself is faked here, the policy is the served one (no bypass).
+    const context = await browser.newContext()
+    await context.route('https://api.github.com/repos/owner/story/zipball', (r) =>
+      r.fulfill({
+        status: 200,
+        body: zipball,
+        headers: { 'content-type': 'application/zip', 'access-control-allow-origin': '*' },
+      }),
+    )
+    const page = await context.newPage()
+    const violations: string[] = []
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text())
+    })
     await page.goto(`${player.url}#/open`)
     await page.fill('#open-repo', 'https://github.com/owner/story')
     await page.click('form:has(#open-repo) button')
-    await page.waitForSelector('.envelope')
+    await page.waitForSelector('.envelope, .refusal')
+    expect(await page.locator('.refusal').count()).toBe(0)
     expect(await page.locator('#envelope-title').innerText()).toBe('The Crooked Inn')
     await page.click('text=Start reading')
     await page.waitForSelector('.choices button:has-text("forest path")')
-    await open.close()
-
-    // Under the SPEC's policy (connect-src 'self' and the files and sign-in hosts) the browser refuses the host.
-    const strict = await browser.newContext()
-    await route(strict)
-    const page2 = await strict.newPage()
-    await page2.goto(`${player.url}#/open`)
-    await page2.fill('#open-repo', 'https://github.com/owner/story')
-    await page2.click('form:has(#open-repo) button')
-    await page2.waitForSelector('.refusal')
-    const text = await page2.locator('.refusal').innerText()
-    expect(text).toMatch(/repo\/fetch-failed/)
-    expect(text).toContain('security policy')
-    await screenshot(page2, 'core-repo-refused-by-policy')
-    await strict.close()
+    expect(violations).toEqual([])
+    await screenshot(page, 'core-repo-opened')
+    await context.close()
   })
 })

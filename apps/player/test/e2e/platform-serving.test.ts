@@ -74,11 +74,16 @@ describe.skipIf(noBrowser)('the served player', () => {
     expect(answers.length).toBeGreaterThan(3)
     for (const a of answers) {
       expect(a.csp, a.url).toBeDefined()
-      // The API's own policy, directive for directive, on every answer (the player's files add media-src).
+      // The API's own policy, directive for directive, on every answer (the player's files add media-src and
+      // the repository loader's hosts to connect-src).
       for (const directive of (apiCsp as string).split(';')) expect(a.csp, a.url).toContain(directive)
     }
     const page0 = answers.find((a) => a.url === player.url)
-    expect(page0?.csp).toBe(`${apiCsp};media-src 'self' blob:`)
+    const withRepoHosts = (apiCsp as string).replace(
+      /(connect-src [^;]*)/,
+      '$1 https://api.github.com https://codeload.github.com',
+    )
+    expect(page0?.csp).toBe(`${withRepoHosts};media-src 'self' blob:`)
     expect(await violations()).toEqual([])
     expect(errors).toEqual([])
     // Installable: Chromium reads the manifest without errors and finds nothing missing.
