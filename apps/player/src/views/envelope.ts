@@ -43,6 +43,13 @@ function row(label: string, value: string | undefined | false): HTMLElement | un
 }
 
 /** Renders the envelope of an opened story. `actions` are the buttons (Start, Continue, ...). */
+/** The signature diagnostics: shown in the publisher notice, not as problems of the package. */
+const SIGNATURE_CODES: ReadonlySet<string> = new Set([
+  'pkg/signature-missing',
+  'pkg/signature-malformed',
+  'pkg/signature-mismatch',
+])
+
 export function envelope(
   story: OpenedStory,
   actions: HTMLElement[],
@@ -53,10 +60,8 @@ export function envelope(
   const title = storyTitle(story)
   const coverUrl = m?.cover ? pkg.mediaUrl(m.cover) : undefined
   const notice = publisherNotice(story)
-  const sigCodes = pkg.diagnostics.filter((d) => d.code.startsWith('pkg/signature')).map((d) => d.code)
-  const problems = pkg.diagnostics.filter(
-    (d) => d.severity === 'error' && !d.code.startsWith('pkg/signature'),
-  )
+  const sigCodes = pkg.diagnostics.filter((d) => SIGNATURE_CODES.has(d.code)).map((d) => d.code)
+  const problems = pkg.diagnostics.filter((d) => d.severity === 'error' && !SIGNATURE_CODES.has(d.code))
   const age = formatAge(m?.age?.min, m?.age?.max)
   return h(
     'article',
