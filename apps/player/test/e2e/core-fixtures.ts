@@ -1,6 +1,6 @@
 /**
  * Packages for the core e2e tests: examples packed by the real `spkg pack` (the validator's command, run as the
- * README says, since the player may not import the validator), and hostile archives written byte by byte.
+ * README says, since the player may not import the validator), and hostile archives written with the repository's archive builder (`@spkg/test-utils`).
  */
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -8,7 +8,7 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { crc32 } from 'node:zlib'
+import { buildArchive, toEntrySpecs } from '@spkg/test-utils'
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url))
 
@@ -64,45 +64,7 @@ export async function packExample(
 
 /** A ZIP of stored (uncompressed) entries, names taken as given: enough to write hostile archives. */
 export function storedZip(files: Record<string, string | Uint8Array>): Buffer {
-  const locals: Buffer[] = []
-  const centrals: Buffer[] = []
-  let offset = 0
-  for (const [name, content] of Object.entries(files)) {
-    const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content)
-    const nameBytes = Buffer.from(name, 'utf8')
-    const crc = crc32(data) >>> 0
-    const local = Buffer.alloc(30)
-    local.writeUInt32LE(0x04034b50, 0)
-    local.writeUInt16LE(20, 4)
-    local.writeUInt16LE(0x0800, 6) // UTF-8 names
-    local.writeUInt16LE(0, 8) // stored
-    local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(data.length, 18)
-    local.writeUInt32LE(data.length, 22)
-    local.writeUInt16LE(nameBytes.length, 26)
-    const central = Buffer.alloc(46)
-    central.writeUInt32LE(0x02014b50, 0)
-    central.writeUInt16LE(20, 4)
-    central.writeUInt16LE(20, 6)
-    central.writeUInt16LE(0x0800, 8)
-    central.writeUInt32LE(crc, 16)
-    central.writeUInt32LE(data.length, 20)
-    central.writeUInt32LE(data.length, 24)
-    central.writeUInt16LE(nameBytes.length, 28)
-    central.writeUInt32LE(offset, 42)
-    locals.push(local, nameBytes, data)
-    centrals.push(central, nameBytes)
-    offset += 30 + nameBytes.length + data.length
-  }
-  const cd = Buffer.concat(centrals)
-  const end = Buffer.alloc(22)
-  end.writeUInt32LE(0x06054b50, 0)
-  const count = Object.keys(files).length
-  end.writeUInt16LE(count, 8)
-  end.writeUInt16LE(count, 10)
-  end.writeUInt32LE(cd.length, 12)
-  end.writeUInt32LE(offset, 16)
-  return Buffer.concat([...locals, cd, end])
+  return Buffer.from(buildArchive(toEntrySpecs(files).map((entry) => ({ ...entry, method: 0 }))))
 }
 
 /** A package whose story part does not match the SHA-256 its manifest declares (`pkg/integrity-mismatch`). */

@@ -4,91 +4,28 @@
  * blocked and reported), `sensors` (a consent prompt; nothing requested without a tick), `preview`, `offline`,
  * `accessibility`, `readers` with `solo_mode: single_role` (the role asked and injected).
  */
-import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
-import { crc32 } from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seriousViolations } from './axe'
+import { storedZip } from './core-fixtures'
 import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
 
 let player: StartedPlayer
 let browser: Browser
-let axeSource: string
 
 beforeAll(async () => {
   if (noBrowser) return
-  ;[player, browser, axeSource] = await Promise.all([
-    startPlayer(),
-    launchBrowser(),
-    readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'),
-  ])
+  ;[player, browser] = await Promise.all([startPlayer(), launchBrowser()])
 }, 180_000)
-
-/** axe-core's serious and critical violations in the page as it is now (as platform-a11y.test.ts checks). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)))
-  const violations = (await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: unknown }> } }
-    ).axe
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations
-  })) as Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }>
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id} at ${JSON.stringify(v.nodes.map((n) => n.target).slice(0, 3))}`)
-}
 
 afterAll(async () => {
   await browser?.close()
   await player?.close()
 })
 
-/** A ZIP of stored entries (what a packer writes, without compression). */
-function zip(files: Record<string, string>): Buffer {
-  const locals: Buffer[] = []
-  const centrals: Buffer[] = []
-  let offset = 0
-  for (const [name, content] of Object.entries(files)) {
-    const data = Buffer.from(content, 'utf8')
-    const nameBytes = Buffer.from(name, 'utf8')
-    const crc = crc32(data) >>> 0
-    const local = Buffer.alloc(30)
-    local.writeUInt32LE(0x04034b50, 0)
-    local.writeUInt16LE(20, 4)
-    local.writeUInt16LE(0x0800, 6)
-    local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(data.length, 18)
-    local.writeUInt32LE(data.length, 22)
-    local.writeUInt16LE(nameBytes.length, 26)
-    const central = Buffer.alloc(46)
-    central.writeUInt32LE(0x02014b50, 0)
-    central.writeUInt16LE(20, 4)
-    central.writeUInt16LE(20, 6)
-    central.writeUInt16LE(0x0800, 8)
-    central.writeUInt32LE(crc, 16)
-    central.writeUInt32LE(data.length, 20)
-    central.writeUInt32LE(data.length, 24)
-    central.writeUInt16LE(nameBytes.length, 28)
-    central.writeUInt32LE(offset, 42)
-    locals.push(local, nameBytes, data)
-    centrals.push(central, nameBytes)
-    offset += 30 + nameBytes.length + data.length
-  }
-  const cd = Buffer.concat(centrals)
-  const end = Buffer.alloc(22)
-  end.writeUInt32LE(0x06054b50, 0)
-  const n = Object.keys(files).length
-  end.writeUInt16LE(n, 8)
-  end.writeUInt16LE(n, 10)
-  end.writeUInt32LE(cd.length, 12)
-  end.writeUInt32LE(offset, 16)
-  return Buffer.concat([...locals, cd, end])
-}
-
 /** The test story: reaches one allowed alias and one that is not, says which reader you are. */
 function signalPackage(apiBase: string): Buffer {
-  return zip({
+  return storedZip({
     'manifest.json': JSON.stringify({
       id: '0b0b7f3e-5d0c-4a51-9a0e-6f1e2d3c4b5a',
       title: 'Signal Test',
@@ -141,7 +78,7 @@ async function countGeolocation(page: Page) {
 
 /** A story whose bar is fixed to the left hand and whose actions ask for every capture tool. */
 function kitPackage(): Buffer {
-  return zip({
+  return storedZip({
     'manifest.json': JSON.stringify({
       id: '5c9e2a71-8b3d-4f60-a1e2-0d9c8b7a6f54',
       title: 'Kit Test',

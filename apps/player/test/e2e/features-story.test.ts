@@ -4,23 +4,17 @@
  * values, the tab bar follows the hand and shows the exposed variables, the map and the actions, and the instruction
  * action opens the guide as its own package, which lists the story it covers.
  */
-import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seriousViolations } from './axe'
 import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
 
 let player: StartedPlayer
 let browser: Browser
-let axeSource: string
 
 beforeAll(async () => {
   if (noBrowser) return
-  ;[player, browser, axeSource] = await Promise.all([
-    startPlayer(),
-    launchBrowser(),
-    readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'),
-  ])
+  ;[player, browser] = await Promise.all([startPlayer(), launchBrowser()])
 }, 180_000)
 
 afterAll(async () => {
@@ -32,21 +26,6 @@ const sections = (page: Page) =>
   page
     .locator('.tab-buttons > button')
     .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.section ?? 'hand'))
-
-/** axe-core's serious and critical violations in the page as it is now (as platform-a11y.test.ts checks). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)))
-  const violations = (await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: unknown }> } }
-    ).axe
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations
-  })) as Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }>
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id} at ${JSON.stringify(v.nodes.map((n) => n.target).slice(0, 3))}`)
-}
 
 const panelVar = (page: Page, name: string) => page.locator(`.tab-panel [data-var="${name}"] dd`).innerText()
 

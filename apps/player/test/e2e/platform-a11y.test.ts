@@ -4,9 +4,9 @@
  * and the dark colour scheme. axe's source is evaluated through the DevTools protocol (`page.evaluate`), which the
  * page's CSP does not govern: the page itself keeps running under its real policy.
  */
-import axe from 'axe-core'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seriousViolations } from './axe'
 import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
 
 let player: StartedPlayer
@@ -20,35 +20,6 @@ afterAll(async () => {
   await browser?.close()
   await player?.close()
 })
-
-interface Violation {
-  id: string
-  impact: string | null
-  help: string
-  nodes: Array<{ target: unknown[]; failureSummary?: string }>
-}
-
-/** The serious and critical violations axe finds in the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source)
-  // New blocks fade in (0.35 s): contrast is measured on the settled page, as a reader sees it.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)))
-  const violations = (await page.evaluate(async () => {
-    const inPage = (
-      window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: unknown }> } }
-    ).axe
-    return (await inPage.run(document, { resultTypes: ['violations'] })).violations
-  })) as Violation[]
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}) at ${v.nodes
-          .slice(0, 3)
-          .map((n) => JSON.stringify(n.target))
-          .join(', ')}`,
-    )
-}
 
 describe.skipIf(noBrowser)('accessibility (axe-core)', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
