@@ -12,6 +12,7 @@ import {
 } from '../lib/catalog-model'
 import { h, replace } from '../lib/dom'
 import { explainCode } from '../lib/explain'
+import { currentGeneration } from '../router'
 
 function card(s: CatalogStory): HTMLElement {
   const age = formatAge(s.ageMin, s.ageMax)
@@ -64,6 +65,7 @@ function select(id: string, label: string, values: string[], value: string, any:
 
 export async function renderHome(outlet: HTMLElement, _p: unknown, query: URLSearchParams) {
   const abort = new AbortController()
+  const gen = currentGeneration()
   const section = h('section', { class: 'home' }, h('h1', null, 'Stories'))
   const status = h('p', { class: 'loading', role: 'status', 'aria-live': 'polite' }, 'Loading the catalog…')
   section.append(status)
@@ -72,7 +74,7 @@ export async function renderHome(outlet: HTMLElement, _p: unknown, query: URLSea
   try {
     stories = await fetchCatalog(abort.signal)
   } catch (e) {
-    if (abort.signal.aborted) return
+    if (abort.signal.aborted || gen !== currentGeneration()) return
     status.textContent = `${explainCode('player/catalog-failed')} ${(e as Error).message}`
     status.setAttribute('role', 'alert')
     section.append(
@@ -80,6 +82,9 @@ export async function renderHome(outlet: HTMLElement, _p: unknown, query: URLSea
     )
     return () => abort.abort()
   }
+  // The route was left while the catalog loaded (a sign-in callback going back to the reader's page): build
+  // nothing, and above all write no `#/` over the new route's address (update() below replaces the hash).
+  if (gen !== currentGeneration()) return
   const filters: CatalogFilters = filtersFromQuery(query)
   const { genres, languages } = facets(stories)
   const text = h('input', {
