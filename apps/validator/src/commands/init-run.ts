@@ -9,9 +9,7 @@ import type { CommandContext, ExitCode } from '../cli-types'
 import { EXIT, IOFailure, UsageError } from '../cli-types'
 import { resolvePath } from '../io'
 import { canonicalSourceText } from '../pack/complete-manifest'
-
-/** The GitHub action the generated workflow uses (`action.yml` at this repository's root). */
-export const INIT_ACTION_REF = 'spkg/spkg@v1'
+import { ACTION_REF } from '../project'
 
 /** The `.gitignore` of a new story: keys and built packages never enter git. */
 export const INIT_GITIGNORE = `# Secret signing keys and encryption keys: keep them out of git (and out of this folder).
@@ -23,7 +21,7 @@ export const INIT_GITIGNORE = `# Secret signing keys and encryption keys: keep t
 node_modules/
 `
 
-/** The CI workflow of a new story (`.github/workflows/spkg.yml`). */
+/** The CI workflow of a new story (`.github/workflows/spkg.yml`): the project's action, `ACTION_REF`. */
 export function initWorkflow(path: string): string {
   return `# Validates the story on every push and pull request: errors fail the build and appear as
 # annotations on the changed lines. Rules and limits: spkg.config.json beside manifest.json.
@@ -34,7 +32,7 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
-      - uses: ${INIT_ACTION_REF}
+      - uses: ${ACTION_REF}
         with:
           path: ${path}
 `
