@@ -35,8 +35,14 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
   const hostNamespaces = readNamespaces(values['host-namespace'])
   const progress = createProgress(io, !quiet && format !== 'json')
   const input = await classifyInput(io, target)
-  // The project's rules: spkg.config.json beside the manifest of a folder, then --rule/--max-warnings.
-  const rules = await resolveRules(input.kind === 'folder' ? input.path : undefined, values)
+  // The project's rules: spkg.config.json beside the manifest of a folder; for a package, the
+  // nearest one from the file's folder up, then from the current directory up; --rule over it.
+  const rules = await resolveRules(
+    input.kind === 'folder'
+      ? { folder: input.path }
+      : { cwd: io.cwd, ...(input.kind === 'file' ? { packageFile: input.path } : {}) },
+    values,
+  )
   const folder = input.kind === 'folder'
   let report: ValidationReport
   const refusedReport = (diagnostics: Diagnostic[]): ValidationReport => ({

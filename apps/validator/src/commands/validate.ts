@@ -21,9 +21,12 @@ its root read as the package root; SPKG_REPO_* variables configure the hosts (se
 --format json prints one object {loads, valid, layout, type, entry, parts, manifest, diagnostics};
 "loads" means a reader opens it (no fatal problem), "valid" means no fatal problem and no error.
 --format github prints GitHub workflow annotations, then a line with the counts by severity.
-A project sets its own rules as linters do: --rule <code>=off|info|warning|error (repeatable) and,
-for a folder, spkg.config.json beside manifest.json ({"rules": {"<code>": "<level>"}, "maxWarnings": n};
-never packed); the command line wins. Fatal codes cannot be changed. --max-warnings n fails when
+A project sets its own rules as linters do: --rule <code>=off|info|warning|error (repeatable) and
+spkg.config.json ({"rules": {"<code>": "<level>"}, "maxWarnings": n}; never packed, never read from
+inside a package): for a folder, the one beside manifest.json; for a .spkg file, the nearest one in
+the file's folder or a folder above it, else in the current directory or above it (each search
+stops at the repository root, the first folder holding .git). The command line wins. Fatal codes
+cannot be changed. --max-warnings n fails when
 there are more than n warnings. Exit 0 valid (warnings allowed), 1 invalid, 2 usage or I/O error.`,
   positionals: [1, 1],
   options: {

@@ -120,4 +120,54 @@ describe('spkg validate: project rules', () => {
     writeFileSync(join(cwd, 'tale/spkg.config.json'), '{"rule": {}}')
     expect((await runCli(['validate', 'tale'], { cwd })).stderr).toContain("unknown field 'rule'")
   })
+
+  it('finds spkg.config.json for a .spkg as linters do: the file’s folder up, then the current directory up', async () => {
+    // outer/spkg.config.json lies above the repository root (outer/repo, with .git): never read.
+    const outer = mkdtempSync(join(tmpdir(), 'spkg-rules-pkg-'))
+    const repo = join(outer, 'repo')
+    mkdirSync(join(repo, '.git'), { recursive: true })
+    mkdirSync(join(repo, 'tale'))
+    mkdirSync(join(repo, 'dist'))
+    writeFileSync(join(repo, 'tale/story.sty'), 'Start.\n* Go\n  Gone.\n-> END\nNever.\n')
+    writeFileSync(join(outer, 'spkg.config.json'), '{"rules": {"story/unreachable": "off"}}')
+    const packed = await runCli(['pack', 'tale', '-o', 'dist/tale.spkg', '-q'], { cwd: repo })
+    expect(packed.code).toBe(0)
+    const validate = (args: string[], cwd = repo) =>
+      runCli(['validate', ...args, '--format', 'json'], { cwd })
+    const plain = ['story/implicit-ids=info', 'story/unreachable=warning']
+    expect(codes((await validate(['dist/tale.spkg'])).stdout)).toEqual(plain)
+
+    // At the repository root: found from dist/ up, wherever the command runs.
+    writeFileSync(join(repo, 'spkg.config.json'), '{"rules": {"story/unreachable": "error"}}')
+    const atRoot = await validate(['dist/tale.spkg'])
+    expect(atRoot.code).toBe(1)
+    expect(codes(atRoot.stdout)).toEqual(['story/implicit-ids=info', 'story/unreachable=error'])
+    const elsewhere = mkdtempSync(join(tmpdir(), 'spkg-rules-cwd-'))
+    mkdirSync(join(elsewhere, '.git'))
+    expect(codes((await validate([join(repo, 'dist/tale.spkg')], elsewhere)).stdout)).toEqual([
+      'story/implicit-ids=info',
+      'story/unreachable=error',
+    ])
+
+    // Beside the package: the nearest wins, alone (files are not merged); --rule still wins.
+    writeFileSync(join(repo, 'dist/spkg.config.json'), '{"rules": {"story/implicit-ids": "off"}}')
+    expect(codes((await validate(['dist/tale.spkg'])).stdout)).toEqual(['story/unreachable=warning'])
+    const cli = await validate(['dist/tale.spkg', '--rule', 'story/unreachable=off'])
+    expect(codes(cli.stdout)).toEqual([])
+
+    // A package outside any project: the current directory's project applies.
+    const stray = join(elsewhere, 'tale.spkg')
+    writeFileSync(stray, readFileSync(join(repo, 'dist/tale.spkg')))
+    expect(codes((await validate([stray], elsewhere)).stdout)).toEqual(plain)
+    expect(codes((await validate([stray], repo)).stdout)).toEqual([
+      'story/implicit-ids=info',
+      'story/unreachable=error',
+    ])
+
+    // Errors name the file that was found.
+    writeFileSync(join(repo, 'dist/spkg.config.json'), '{"rules": ')
+    const broken = await validate(['dist/tale.spkg'])
+    expect(broken.code).toBe(2)
+    expect(broken.stderr).toContain(`${join('dist', 'spkg.config.json')} is not valid JSON`)
+  })
 })
