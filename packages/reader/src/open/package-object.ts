@@ -3,6 +3,7 @@
  * and the story source.
  */
 import { type Diagnostic, type JsonValue, type Manifest, SpkgError } from '@spkg/manifest'
+import { namesMapOf } from '../story/names-map'
 import type { StorySource } from '../story/story-source'
 import { decodeText, type EntryStore } from './entry-store'
 import { mimeTypeOf } from './mime'
@@ -72,6 +73,7 @@ export function createPackage(p: PackageParts): SpkgPackage {
     },
     storySource(): StorySource {
       const parts = new Set(p.parts)
+      const names = namesMapOf(p.manifest, readText)
       return {
         id: p.manifest?.id ?? p.entry,
         ...(p.manifest?.version !== undefined ? { version: p.manifest.version } : {}),
@@ -83,6 +85,7 @@ export function createPackage(p: PackageParts): SpkgPackage {
         requires: p.manifest?.requires ?? [],
         ...(p.manifest?.storage ? { storage: p.manifest.storage } : {}),
         diagnostics: p.diagnostics,
+        ...(names ? { names } : {}),
       }
     },
     close() {

@@ -4,6 +4,7 @@
  * session values, extension modules in load order and the host namespaces it requires.
  */
 import type { Diagnostic, JsonValue } from '@spkg/manifest'
+import type { NamesMap } from './names-map'
 
 /** A story ready to be played: see {@link createStoryRun}. */
 export interface StorySource {
@@ -27,4 +28,9 @@ export interface StorySource {
   storage?: 'none' | 'local' | 'cloud'
   /** Findings from loading (manifest, session, missing files). */
   diagnostics: Diagnostic[]
+  /**
+   * The names map of a minified package (`manifest.build.names_map`): the story engine then saves
+   * states with the original names and resumes a state saved on either build.
+   */
+  names?: NamesMap
 }

@@ -1,33 +1,30 @@
 /**
- * Minification of story sources (issue 21, first piece): comment lines go, runs of blank lines
- * become one, trailing spaces go, and story variables (the names some `{set}` assigns) get short
- * names, and so do module functions, constants and passages, recorded in a names map so that
- * {@link unminifyStory} restores them. Never renamed: part and module file names, ids (headings,
- * anchors, groups, options: they are state keys and link targets), parameters, locals, built-ins,
- * extern and `{call}` names, and any name
- * in `keep` (the keys of `session.json`). Lossless by construction and by check: the result is
- * parsed again and must give the same syntax tree, names mapped, or the minifier refuses
- * (`minify/unsafe`) rather than change the story.
+ * Minification of story sources (issue 21): comment lines go, runs of blank lines become one,
+ * trailing spaces go, and author-chosen identifiers get short names recorded in a names map so that
+ * {@link unminifyStory} restores them: story variables (the names some `{set}` assigns), module
+ * functions, constants and passages, and the explicit ids of headings, anchors and choice groups
+ * (with every reference to them: jumps, `#id` in `visits()`/`passed()`/`picked()`, and the `:id`
+ * of gates and links, across parts). One short name means one original name, whatever its kind.
+ *
+ * Never renamed: part and module file names (readers and the manifest see them), option ids (a
+ * story prints them with `picked()`, hosts answer pauses with them), implicit ids (`h3`, `bar@1`:
+ * positional, they follow their section), parameters, locals, built-ins, extern and `{call}`
+ * names, and any name in `keep` (the keys of `session.json`). Reading states name variables and
+ * ids; `translateStateNames` maps a state between the builds. Lossless by construction and by
+ * check: the result is parsed again and must give the same syntax tree, names mapped, or the
+ * minifier refuses (`minify/unsafe`) rather than change the story.
  */
-import type { Expr, Inline, ModuleAst, Node, PartAst, Pos, SetStmt } from '../ast.ts'
+import type { Expr, Inline, JumpNode, ModuleAst, Node, PartAst, Pos, SetStmt } from '../ast.ts'
 import { BUILTINS, REF_BUILTINS } from '../builtins.ts'
 import { KEYWORDS } from '../parse/expression.ts'
 import { parseModule } from '../parse/parse-module.ts'
 import { parseStory } from '../parse/parse-story.ts'
+import { type NamesMap, renameId } from './state-names.ts'
 
 /** One source file: an archive path (`story/0001-inn.sty`, `extensions/lib.xty`) and its text. */
 export interface StoryFile {
   path: string
   text: string
-}
-
-/** The names map (`META-PKG/names.json`): short name → original name, per kind. */
-export interface NamesMap {
-  version: 1
-  /** Story variables (the only names a reading state holds). */
-  variables: Record<string, string>
-  /** Module functions, constants and passages. */
-  functions?: Record<string, string>
 }
 
 /** What {@link minifyStory} returns. */
@@ -56,10 +53,11 @@ export class MinifyError extends Error {
 
 type Parsed = { file: StoryFile; ast: PartAst | ModuleAst }
 
-/** A place a variable name is written: its position and the name. */
+/** A place a name is written: its position, the name, and whether it is an id (else a variable or a definition). */
 interface Occurrence {
   pos: Pos
   name: string
+  id?: true
 }
 
 function parse(file: StoryFile): Parsed {
@@ -77,9 +75,20 @@ function parse(file: StoryFile): Parsed {
   return { file, ast: r.ast }
 }
 
-/** Collects the variable names a file assigns and reads, and the names that must not change. */
+/** The 1-based code-point column of the code-unit index `at` of `line`. */
+const columnOf = (line: string, at: number) => Array.from(line.slice(0, at)).length + 1
+
+/** Collects the names a file assigns, defines and reads, and the names that must not change. */
 class Collector {
+  /** The file's lines (to find a heading's `[#id]`, which the tree does not place). */
+  constructor(private readonly lines: readonly string[]) {}
   readonly assigned = new Set<string>()
+  /** Explicit ids of headings, anchors and groups declared in the file. */
+  readonly ids = new Set<string>()
+  /** Option ids and every id referenced: never used as short names; option ids never renamed. */
+  readonly optionIds = new Set<string>()
+  readonly idsSeen = new Set<string>()
+  private readonly idPlaces = new Set<string>()
   /** Module functions, constants and passages, defined or used. */
   readonly defs = new Set<string>()
   readonly fixed = new Set<string>()
@@ -109,12 +118,38 @@ class Collector {
         this.expr(e.e)
         this.expr(e.index)
         break
+      case 'ref':
+        this.id(e.id, { line: e.pos.line, column: e.pos.column + 1 })
+        break
       case 'field':
         this.expr(e.e)
         break
       default:
         break
     }
+  }
+
+  /** An id written at `pos` (its first letter). */
+  id(name: string, pos: Pos): void {
+    this.idsSeen.add(name)
+    const place = `${pos.line}:${pos.column}`
+    if (this.idPlaces.has(place)) return
+    this.idPlaces.add(place)
+    this.occurrences.push({ pos, name, id: true })
+  }
+
+  /** The `:id` of a gate or link target written at `pos`. */
+  target(target: string, pos: Pos): void {
+    const colon = target.indexOf(':')
+    if (colon < 0) return
+    this.id(target.slice(colon + 1), {
+      line: pos.line,
+      column: pos.column + Array.from(target.slice(0, colon + 1)).length,
+    })
+  }
+
+  jump(j: JumpNode | undefined): void {
+    if (j?.target) this.id(j.target, { line: j.pos.line, column: j.pos.column + 1 })
   }
 
   def(name: string, pos: Pos): void {
@@ -132,8 +167,10 @@ class Collector {
     for (const i of list) {
       if (i.k === 'interp') this.expr(i.e)
       else if (i.k === 'set') this.set(i.stmt)
-      else if (i.k === 'link') this.inlines(i.body)
-      else if (i.k === 'if') {
+      else if (i.k === 'link') {
+        this.target(i.target, i.targetPos)
+        this.inlines(i.body)
+      } else if (i.k === 'if') {
         for (const b of i.branches) {
           this.expr(b.cond)
           this.inlines(b.body)
@@ -150,12 +187,33 @@ class Collector {
           for (const l of n.lines) this.inlines(l)
           break
         case 'heading':
+          if (n.explicitId) {
+            const line = this.lines[n.pos.line - 1] ?? ''
+            this.ids.add(n.id)
+            this.id(n.id, { line: n.pos.line, column: columnOf(line, line.lastIndexOf(`[#${n.id}]`)) + 2 })
+          }
           this.inlines(n.label)
           break
+        case 'anchor':
+          this.ids.add(n.id)
+          this.id(n.id, { line: n.pos.line, column: n.pos.column + 2 })
+          break
+        case 'jump':
+          this.jump(n)
+          break
+        case 'gate':
+          this.target(n.target, n.targetPos)
+          break
         case 'group':
+          if (n.explicitId) {
+            this.ids.add(n.id)
+            this.id(n.id, { line: n.pos.line, column: n.pos.column + 2 })
+          }
           for (const o of n.options) {
+            if (o.explicitId) this.optionIds.add(o.id)
             if (o.guard) this.expr(o.guard)
             this.inlines(o.label)
+            this.jump(o.jump)
             this.nodes(o.body)
           }
           break
@@ -234,16 +292,20 @@ function* shortNames(taken: ReadonlySet<string>): Generator<string> {
 
 const LINE_BREAK = /\r\n|\r|\n/
 
+/** Short → original (or the reverse) per kind: names (variables, functions...) and ids. */
+interface Renames {
+  names: ReadonlyMap<string, string>
+  ids: ReadonlyMap<string, string>
+}
+
+const renamed = (r: Renames, o: Occurrence) => (o.id ? r.ids : r.names).get(o.name)
+
 /** Replaces the names at their positions (1-based line, code-point column), checking each. */
-function rewrite(
-  file: StoryFile,
-  occurrences: readonly Occurrence[],
-  rename: ReadonlyMap<string, string>,
-): string {
+function rewrite(file: StoryFile, occurrences: readonly Occurrence[], rename: Renames): string {
   const lines = file.text.replace(/^\uFEFF/, '').split(LINE_BREAK)
   const byLine = new Map<number, Occurrence[]>()
   for (const o of occurrences)
-    if (rename.has(o.name)) byLine.set(o.pos.line, [...(byLine.get(o.pos.line) ?? []), o])
+    if (renamed(rename, o) !== undefined) byLine.set(o.pos.line, [...(byLine.get(o.pos.line) ?? []), o])
   for (const [line, list] of byLine) {
     const chars = Array.from(lines[line - 1] ?? '')
     for (const o of [...list].sort((a, b) => b.pos.column - a.pos.column)) {
@@ -255,7 +317,7 @@ function rewrite(
           `${file.path}:${line}:${o.pos.column}: '${o.name}' not found there`,
           file.path,
         )
-      chars.splice(at, old.length, ...Array.from(rename.get(o.name)!))
+      chars.splice(at, old.length, ...Array.from(renamed(rename, o)!))
     }
     lines[line - 1] = chars.join('')
   }
@@ -277,32 +339,43 @@ function squeeze(text: string): string {
 }
 
 /** The tree without positions, names mapped: what must not change. */
-function shape(ast: PartAst | ModuleAst, rename: ReadonlyMap<string, string>): string {
+function shape(ast: PartAst | ModuleAst, rename: Renames): string {
   return JSON.stringify(ast, (k, v) => {
     if (k === 'pos' || k === 'namePos' || k === 'targetPos' || k === 'pathPos' || k === 'file')
       return undefined
-    if ((k === 'name' || k === 'callee') && typeof v === 'string') return rename.get(v) ?? v
+    if ((k === 'name' || k === 'callee') && typeof v === 'string') return rename.names.get(v) ?? v
+    if ((k === 'id' || k === 'target') && typeof v === 'string') return renameId(v, rename.ids)
     return v
   })
 }
 
+const NO_RENAMES: Renames = { names: new Map(), ids: new Map() }
+
 function renameFiles(
   parsed: readonly Parsed[],
   collectors: readonly Collector[],
-  rename: ReadonlyMap<string, string>,
+  rename: Renames,
   squeezeText: boolean,
 ): StoryFile[] {
   return parsed.map((p, i) => {
-    const renamed = rewrite(p.file, collectors[i]!.occurrences, rename)
-    const text = squeezeText ? squeeze(renamed) : renamed
+    const text0 = rewrite(p.file, collectors[i]!.occurrences, rename)
+    const text = squeezeText ? squeeze(text0) : text0
     const again = parse({ path: p.file.path, text })
-    if (shape(again.ast, new Map()) !== shape(p.ast, rename))
+    if (shape(again.ast, NO_RENAMES) !== shape(p.ast, rename))
       throw new MinifyError(
         'minify/unsafe',
         `${p.file.path}: the minified text would not mean the same; left unminified`,
         p.file.path,
       )
     return { path: p.file.path, text }
+  })
+}
+
+function collect(parsed: readonly Parsed[]): Collector[] {
+  return parsed.map((p) => {
+    const c = new Collector(p.file.text.replace(/^\uFEFF/, '').split(LINE_BREAK))
+    c.file(p.ast)
+    return c
   })
 }
 
@@ -317,46 +390,56 @@ function renameFiles(
  */
 export function minifyStory(files: readonly StoryFile[], options: MinifyOptions = {}): MinifyResult {
   const parsed = files.map(parse)
-  const collectors = parsed.map((p) => {
-    const c = new Collector()
-    c.file(p.ast)
-    return c
-  })
+  const collectors = collect(parsed)
   const fixed = new Set<string>(options.keep ?? [])
   const used = new Set<string>()
   const assigned = new Set<string>()
   const defs = new Set<string>()
+  const ids = new Set<string>()
+  const fixedIds = new Set<string>()
+  const idsSeen = new Set<string>()
   for (const c of collectors) {
     for (const n of c.fixed) fixed.add(n)
     for (const n of c.assigned) assigned.add(n)
     for (const n of c.defs) defs.add(n)
-    for (const o of c.occurrences) used.add(o.name)
+    for (const n of c.ids) ids.add(n)
+    for (const n of c.optionIds) fixedIds.add(n)
+    for (const n of c.idsSeen) idsSeen.add(n)
+    for (const o of c.occurrences) if (!o.id) used.add(o.name)
   }
   const ok = (n: string) => !fixed.has(n) && !BUILTINS.has(n) && !REF_BUILTINS.has(n)
   const renamable = [...assigned].filter(ok).sort()
   const renamableDefs = [...defs].filter((n) => ok(n) && !assigned.has(n)).sort()
-  // Short names avoid every name written anywhere (renamed or not), so no two variables can meet.
-  const taken = new Set([...fixed, ...used, ...assigned, ...defs])
+  const renamableIds = [...ids].filter((n) => !fixedIds.has(n)).sort()
+  // Short names avoid every name and id written anywhere (renamed or not): no two names can meet,
+  // and a short name stands for one original whatever its kind (diagnostics map back by word).
+  const taken = new Set([...fixed, ...used, ...assigned, ...defs, ...idsSeen, ...fixedIds])
   const gen = shortNames(taken)
-  const rename = new Map<string, string>()
-  const variables: Record<string, string> = {}
-  for (const n of renamable) {
-    const s = gen.next().value as string
-    rename.set(n, s)
-    variables[s] = n
+  const names = new Map<string, string>()
+  const idMap = new Map<string, string>()
+  const give = (list: readonly string[], into: Map<string, string>) => {
+    const record: Record<string, string> = {}
+    for (const n of list) {
+      const s = gen.next().value as string
+      into.set(n, s)
+      record[s] = n
+    }
+    return record
   }
-  const functions: Record<string, string> = {}
-  for (const n of renamableDefs) {
-    const s = gen.next().value as string
-    rename.set(n, s)
-    functions[s] = n
+  const variables = give(renamable, names)
+  const functions = give(renamableDefs, names)
+  const idRecord = give(renamableIds, idMap)
+  const map: NamesMap = {
+    version: 1,
+    variables,
+    ...(renamableDefs.length ? { functions } : {}),
+    ...(renamableIds.length ? { ids: idRecord } : {}),
   }
-  const names: NamesMap = { version: 1, variables, ...(renamableDefs.length ? { functions } : {}) }
-  return { files: renameFiles(parsed, collectors, rename, true), names }
+  return { files: renameFiles(parsed, collectors, { names, ids: idMap }, true), names: map }
 }
 
 /**
- * Restores the original variable names of minified sources from their names map (comments do not
+ * Restores the original names and ids of minified sources from their names map (comments do not
  * come back; the story plays the same either way).
  *
  * @throws MinifyError `minify/bad-names-map` when the map is not one, `minify/unsafe` as minifying
@@ -364,28 +447,30 @@ export function minifyStory(files: readonly StoryFile[], options: MinifyOptions 
  * const original = unminifyStory(minified.files, minified.names)
  */
 export function unminifyStory(files: readonly StoryFile[], names: NamesMap): StoryFile[] {
+  const record = (r: unknown) =>
+    r === undefined ||
+    (typeof r === 'object' && r !== null && Object.values(r).every((v) => typeof v === 'string'))
   if (
     names === null ||
     typeof names !== 'object' ||
     names.version !== 1 ||
-    typeof names.variables !== 'object' ||
-    names.variables === null ||
-    Object.values(names.variables).some((v) => typeof v !== 'string') ||
-    (names.functions !== undefined &&
-      (typeof names.functions !== 'object' ||
-        names.functions === null ||
-        Object.values(names.functions).some((v) => typeof v !== 'string')))
+    names.variables === undefined ||
+    !record(names.variables) ||
+    !record(names.functions) ||
+    !record(names.ids)
   )
     throw new MinifyError(
       'minify/bad-names-map',
-      'the names map is not {version: 1, variables: {short: original}}',
+      'the names map is not {version: 1, variables: {short: original}, functions?: {...}, ids?: {...}}',
     )
-  const rename = new Map([...Object.entries(names.variables), ...Object.entries(names.functions ?? {})])
   const parsed = files.map(parse)
-  const collectors = parsed.map((p) => {
-    const c = new Collector()
-    c.file(p.ast)
-    return c
-  })
-  return renameFiles(parsed, collectors, rename, false)
+  return renameFiles(
+    parsed,
+    collect(parsed),
+    {
+      names: new Map([...Object.entries(names.variables), ...Object.entries(names.functions ?? {})]),
+      ids: new Map(Object.entries(names.ids ?? {})),
+    },
+    false,
+  )
 }

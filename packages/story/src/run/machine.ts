@@ -12,6 +12,7 @@ import {
   type ReadingState,
 } from '@spkg/manifest'
 import type { Pos } from '../ast.ts'
+import { translateStateNames } from '../minify/state-names.ts'
 import { type COption, type Instr, Op } from './code.ts'
 import {
   arrive,
@@ -167,7 +168,8 @@ export class Machine implements StoryRun, DecisionState {
   }
 
   saveState(): ReadingState {
-    return saveState(this)
+    const names = this.source.names
+    return names ? translateStateNames(saveState(this), names, 'original') : saveState(this)
   }
 
   // ---- Vm ----

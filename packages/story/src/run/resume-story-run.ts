@@ -5,6 +5,7 @@
  * current part with `story/resume-diverged`.
  */
 import { createDiagnostic, type ReadingState } from '@spkg/manifest'
+import { translateStateNames } from '../minify/state-names.ts'
 import { Machine } from './machine.ts'
 import type { BlockEvent, ResumeResult, StoryRunOptions, StorySourceLike } from './types.ts'
 import { fromJson } from './values.ts'
@@ -85,6 +86,7 @@ export async function resumeStoryRun(
   state: ReadingState,
   options: StoryRunOptions = {},
 ): Promise<ResumeResult> {
+  if (source.names) state = translateStateNames(state, source.names, 'minified')
   const opts = { ...options, seed: state.rng.seed }
   const m = new Machine(source, opts)
   const replay = new Replay(state, source.parts[0] ?? '')

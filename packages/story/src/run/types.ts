@@ -3,6 +3,7 @@
  * object a player drives (an inkjs-style pull loop).
  */
 import type { Diagnostic, JsonValue, ReadingState } from '@spkg/manifest'
+import type { NamesMap } from '../minify/state-names.ts'
 
 /** A host function a story calls through `{call ns.f(...)}` or `ns.f(...)` in an expression. */
 export type HostFunction = (...args: JsonValue[]) => JsonValue | undefined
@@ -26,6 +27,12 @@ export interface StorySourceLike {
   id?: string
   /** The package `version` written into saved states. */
   version?: string
+  /**
+   * The names map of a minified build (`manifest.build.names_map`). With it, saved states use the
+   * original names and a state is mapped to the build's names when it resumes: a state saved on
+   * the original build or on the minified one resumes on either.
+   */
+  names?: NamesMap
 }
 
 /** Options of {@link createStoryRun}. */

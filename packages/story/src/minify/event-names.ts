@@ -1,0 +1,83 @@
+/**
+ * Events and diagnostics of a minified story told with the author's names: a host that shows ids
+ * or diagnostics (`spkg play`, `spkg validate`, a debugging reader) maps them through the names
+ * map. Not needed to play: a reader never shows ids.
+ */
+import type { Diagnostic } from '@spkg/manifest'
+import type { StoryEvent } from '../run/types.ts'
+import { type NamesDirection, type NamesMap, namesLookup, renameId } from './state-names.ts'
+
+/**
+ * `event` with its ids (heading ids, link targets, decision keys, scenes) and diagnostic written
+ * with `to`'s names. Option ids never change. Returns a new event.
+ *
+ * @example
+ * for (let e = await run.next(); e; e = await run.next()) log(translateEventNames(e, names, 'original'))
+ */
+export function translateEventNames(event: StoryEvent, names: NamesMap, to: NamesDirection): StoryEvent {
+  const { ids } = namesLookup(names, to)
+  const id = (v: string) => renameId(v, ids)
+  switch (event.type) {
+    case 'block': {
+      const b = event.block
+      return {
+        ...event,
+        block: {
+          ...b,
+          ...(b.id === undefined ? {} : { id: id(b.id) }),
+          runs: b.runs.map((r) => (r.link === undefined ? r : { ...r, link: id(r.link) })),
+        },
+      }
+    }
+    case 'chosen':
+      return {
+        ...event,
+        key: id(event.key),
+        option: event.option.startsWith('>') ? id(event.option) : event.option,
+      }
+    case 'pause':
+      return { ...event, key: id(event.key), links: event.links.map((l) => ({ ...l, target: id(l.target) })) }
+    case 'part-entered':
+      return event.scene === undefined ? event : { ...event, scene: id(event.scene) }
+    case 'diagnostic':
+      return to === 'original'
+        ? { ...event, diagnostic: translateDiagnosticNames(event.diagnostic, names) }
+        : event
+    default:
+      return event
+  }
+}
+
+/** Every short name of the map, whatever its kind: short names are unique across kinds. */
+function allShort(names: NamesMap): Map<string, string> {
+  return new Map([
+    ...Object.entries(names.variables ?? {}),
+    ...Object.entries(names.functions ?? {}),
+    ...Object.entries(names.ids ?? {}),
+  ])
+}
+
+/** A name in quoted code, not part of a path (`story/a.sty`) or of a longer word. */
+const WORD = /(?<![\w./-])[A-Za-z_]\w*(?![\w./-])/g
+
+/**
+ * A diagnostic of a minified story told with the author's names: names inside quotes (`'a'`,
+ * `'{set a += 1}'`), `#id` and the `:id` of targets are mapped back. Its file stays; its line and
+ * column are those of the minified file (comments and blank lines are gone), so they leave the
+ * fields and the message says where in the minified file it was.
+ *
+ * @example
+ * const shown = translateDiagnosticNames(diagnostic, names)
+ */
+export function translateDiagnosticNames(d: Diagnostic, names: NamesMap): Diagnostic {
+  const all = allShort(names)
+  const word = (w: string) => all.get(w) ?? w
+  let message = d.message
+    .replace(/'[^']*'/g, (q) => q.replace(WORD, word))
+    .replace(/#([A-Za-z][A-Za-z0-9_-]*)/g, (m, w: string) => `#${word(w)}`)
+    .replace(/\.sty:([A-Za-z][A-Za-z0-9_-]*)/g, (m, w: string) => `.sty:${word(w)}`)
+  const { line, column, ...rest } = d
+  if (line !== undefined)
+    message += ` (minified file, line ${line}${column === undefined ? '' : ` column ${column}`})`
+  return { ...rest, message }
+}

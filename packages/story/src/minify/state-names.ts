@@ -1,0 +1,79 @@
+/**
+ * Reading states across the two builds of a minified story. A state names story variables and
+ * ids (`story/a.sty:bar@visits`, `story/a.sty:bar@1`, `story/a.sty:bar.asked`, `>story/b.sty:edge`);
+ * minification renames both. The engine saves every state with the original names and maps a state
+ * to the build's names when it resumes, so a state saved on either build resumes on either. Kept
+ * small: it is in every player's initial load.
+ */
+import type { ReadingState } from '@spkg/manifest'
+
+/** The names map (`META-PKG/names.json`): short name → original name, per kind. */
+export interface NamesMap {
+  version: 1
+  /** Story variables. */
+  variables: Record<string, string>
+  /** Module functions, constants and passages. */
+  functions?: Record<string, string>
+  /** Explicit ids of headings, anchors and choice groups (state keys and link targets hold them). */
+  ids?: Record<string, string>
+}
+
+/** Which names a state or event is written with. */
+export type NamesDirection = 'original' | 'minified'
+
+/** The lookups of one direction: variables and ids. */
+export interface NamesLookup {
+  vars: ReadonlyMap<string, string>
+  ids: ReadonlyMap<string, string>
+}
+
+const lookups = new WeakMap<NamesMap, Record<NamesDirection, NamesLookup>>()
+
+const pairs = (r: Record<string, string> | undefined, to: NamesDirection) =>
+  new Map(Object.entries(r ?? {}).map(([s, o]) => (to === 'original' ? [s, o] : [o, s])))
+
+/** The lookups that turn names into `to`'s names (cached per map). */
+export function namesLookup(names: NamesMap, to: NamesDirection): NamesLookup {
+  let both = lookups.get(names)
+  if (!both) {
+    const make = (d: NamesDirection) => ({ vars: pairs(names.variables, d), ids: pairs(names.ids, d) })
+    both = { original: make('original'), minified: make('minified') }
+    lookups.set(names, both)
+  }
+  return both[to]
+}
+
+/**
+ * An id as the tree, a state or an event writes it, renamed: `bar`, an implicit group `bar@2`, a
+ * target or key `story/a.sty:bar`, `story/a.sty:bar@visits`, `story/a.sty:bar.asked`, a link answer
+ * `>story/a.sty:bar`. A bare path (`a.sty`) and unknown ids stay as they are.
+ */
+export function renameId(v: string, ids: ReadonlyMap<string, string>): string {
+  const colon = v.lastIndexOf(':')
+  if (colon < 0 && v.includes('.')) return v
+  const rest = v.slice(colon + 1)
+  const end = rest.search(colon < 0 ? /@/ : /[@.]/)
+  const head = end < 0 ? rest : rest.slice(0, end)
+  const to = ids.get(head)
+  return to === undefined ? v : `${v.slice(0, colon + 1)}${to}${end < 0 ? '' : rest.slice(end)}`
+}
+
+/**
+ * Renames the variables and ids of `state` for the build it resumes on: `'minified'` when a state
+ * written with the original names resumes on the minified package, `'original'` for the reverse.
+ * Names the map does not know stay as they are (so mapping twice changes nothing: short names never
+ * meet original ones); option ids and part paths never change. Returns a new state.
+ *
+ * @example
+ * const forMinified = translateStateNames(saved, names, 'minified')
+ */
+export function translateStateNames(state: ReadingState, names: NamesMap, to: NamesDirection): ReadingState {
+  const { vars, ids } = namesLookup(names, to)
+  const key = (k: string) => (k.includes(':') ? renameId(k, ids) : (vars.get(k) ?? k))
+  const variables: ReadingState['variables'] = {}
+  for (const k of Object.keys(state.variables)) variables[key(k)] = state.variables[k]!
+  const choices: ReadingState['choices'] = {}
+  for (const k of Object.keys(state.choices))
+    choices[key(k)] = state.choices[k]!.map((c) => (c.startsWith('>') ? renameId(c, ids) : c))
+  return { ...state, variables, choices, visitedChoiceGroups: state.visitedChoiceGroups.map(key) }
+}
