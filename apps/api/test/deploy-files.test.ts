@@ -81,10 +81,11 @@ describe('apps/api/Dockerfile', () => {
     expect(health).toMatch(/\/api\/health'/)
     expect(lastStage.join('\n')).toMatch(/NODE_ENV=production/)
     const cmd = lastStage.find((l) => /^CMD /.test(l)) as string
-    expect(JSON.parse(cmd.slice(4))).toEqual(['node', '--import', 'tsx', 'src/server.ts'])
-    // tsx must be a runtime dependency for that command to work after `deploy --prod`.
-    const pkg = JSON.parse(read('apps/api/package.json'))
-    expect(pkg.dependencies.tsx).toBeDefined()
+    // The built API (apps/api/build.ts), copied into the image next to the production install.
+    expect(JSON.parse(cmd.slice(4))).toEqual(['node', 'dist/bin/server.mjs'])
+    expect(
+      instructions.some((l) => /pnpm --filter @spkg\/api build .*cp -r apps\/api\/dist \/out\/dist/.test(l)),
+    ).toBe(true)
   })
 
   it('builds the web player and serves it from the image (PLAYER_DIR)', () => {

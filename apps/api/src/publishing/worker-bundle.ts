@@ -9,6 +9,9 @@
  * atomically: a temporary file renamed into place), rebuilt at each start from the current sources, so an edited
  * source never runs stale; bundles of other sources are removed once a week old. When esbuild or the folder is
  * unavailable the pool falls back to the tsx boot.
+ *
+ * The built API (`node dist/bin/server.mjs`, see build.ts) ships the worker already bundled next to the server
+ * (`dist/bin/validate-worker.mjs`): that file is used as it is, and esbuild is not loaded at all.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
@@ -17,9 +20,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const ENTRY = new URL('./validate-worker.ts', import.meta.url)
 const CACHE = new URL('../../node_modules/.cache/spkg-api/', import.meta.url)
+/** The worker built with the API (build.ts): beside this module once it is bundled into dist/bin/server.mjs. */
+const PREBUILT = new URL('./validate-worker.mjs', import.meta.url)
 
-// Bundled CommonJS code (none today) finds `require` through this, relative to the bundle's own file.
-const BANNER =
+/** Bundled CommonJS code finds `require` through this, relative to the bundle's own file (build.ts uses it too). */
+export const REQUIRE_BANNER =
   "import { createRequire as __spkgCreateRequire } from 'node:module'; const require = __spkgCreateRequire(import.meta.url);"
 
 let bundled: Promise<URL | null> | undefined
@@ -32,7 +37,7 @@ export async function bundledWorker(onError?: (err: unknown) => void): Promise<U
   const built = bundled ? await bundled : undefined
   // Removed meanwhile (a cache clean-up): build it again rather than fail to start a thread.
   if (built && !existsSync(built)) bundled = undefined
-  bundled ??= build().catch((err: unknown) => {
+  bundled ??= (existsSync(PREBUILT) ? Promise.resolve(PREBUILT) : build()).catch((err: unknown) => {
     onError?.(err)
     return null
   })
@@ -65,7 +70,7 @@ async function build(): Promise<URL> {
       write: false,
       logLevel: 'silent',
       legalComments: 'none',
-      banner: { js: BANNER },
+      banner: { js: REQUIRE_BANNER },
     })
     // esbuild's service process is not needed once the file is built.
     .finally(() => esbuild.stop())
