@@ -9,7 +9,14 @@
 import { type Diagnostic, hasErrors, parseReadingStateText, parseSessionText } from '@spkg/manifest'
 import { isProgressivePackage, type SpkgPackage, type StorySource } from '@spkg/reader'
 import { serializeReadingState } from '@spkg/state'
-import { createStoryRun, parseStory, resumeStoryRun, type StoryEvent, type StoryRun } from '@spkg/story'
+import {
+  createStoryRun,
+  parseStory,
+  resumeStoryRun,
+  type StoryEvent,
+  type StoryRun,
+  unminifyStory,
+} from '@spkg/story'
 import { type CliIO, type CommandContext, EXIT, type ExitCode, IOFailure, UsageError } from '../cli-types'
 import { checkPackageUrl, classifyInput, readInput, resolvePath, writeOutputAtomic } from '../io'
 import { type ChooseItem, describeChoices, parseChooseList } from '../play/choose-list'
@@ -21,6 +28,7 @@ import {
   loadStoryBytes,
   loadStoryUrl,
 } from '../play/load-story'
+import { withOriginalNames } from '../play/named-run'
 import {
   type CatalogueOption,
   type CatalogueSection,
@@ -182,6 +190,8 @@ async function playLoaded(
   // Info notes (normalised manifest forms, once-only options without ids) are for `spkg validate`.
   const found = loaded.diagnostics.filter((d) => d.severity !== 'info')
   const source = loaded.source
+  // A minified package plays with the author's names (events, answers); see play/named-run.ts.
+  const named = (run: StoryRun) => (source?.names ? withOriginalNames(run, source.names) : run)
   let failed = hasErrors(loaded.diagnostics)
   if (!source || walks === undefined) {
     reportDiagnostics(io, format, found)
@@ -199,8 +209,10 @@ async function playLoaded(
     const catalogue: CatalogueOption[] = []
     const sections: CatalogueSection[] = []
     for (const path of source.parts) {
-      const text = await readPartText(source, path)
-      if (text === undefined) continue
+      const read = await readPartText(source, path)
+      if (read === undefined) continue
+      // The catalogue of a minified package in the author's names, as the walk's events are.
+      const text = source.names ? unminifyStory([{ path, text: read }], source.names)[0]!.text : read
       const { ast } = parseStory(text, { path })
       catalogue.push(...catalogueOptions(ast))
       sections.push(...catalogueSections(ast))
@@ -208,7 +220,7 @@ async function playLoaded(
     const report = await randomWalk({
       walks,
       seed: seed ?? 0,
-      start: (s) => createStoryRun(source, { seed: s }),
+      start: (s) => named(createStoryRun(source, { seed: s })),
       catalogue,
       sections,
       maxChoices,
@@ -230,9 +242,9 @@ async function playLoaded(
     const resumed = await resumeStoryRun(source, parsed.state)
     // Resume problems (`story/resume-diverged`) also come through the run's event stream.
     failed ||= hasErrors(resumed.diagnostics)
-    storyRun = resumed.run
+    storyRun = named(resumed.run)
   } else {
-    storyRun = createStoryRun(source, seed === undefined ? {} : { seed })
+    storyRun = named(createStoryRun(source, seed === undefined ? {} : { seed }))
   }
 
   const color = useColor(io)

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import { unzipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../test/helpers/cli'
-import { freshDir, writeTree } from '../../test/helpers/tree'
+import { freshDir, storyTree, writeTree } from '../../test/helpers/tree'
 
 const INN = resolve(__dirname, '../../../../examples/crooked-inn')
 const text = (b: Uint8Array | undefined) => new TextDecoder().decode(b)
@@ -26,13 +26,27 @@ describe('spkg pack --minify and spkg unminify', () => {
     expect(manifest.build).toEqual({ minified: true, names_map: 'META-PKG/names.json' })
     const names = JSON.parse(text(files['META-PKG/names.json']))
     expect(Object.values(names.variables).sort()).toEqual(['gold', 'wolves'])
-    expect(text(files['story/0003-forest.sty'])).not.toContain('${wolves}')
+    expect(Object.values(names.ids).sort()).toEqual(['edge', 'road'])
+    expect(text(files['story/0003-forest.sty'])).not.toMatch(/\$\{wolves\}|edge/)
+    expect(text(files['story/0002-road.sty'])).not.toContain('0003-forest.sty:edge')
     expect(readFileSync(join(cwd, 'min.spkg')).length).toBeLessThan(
       readFileSync(join(cwd, 'full.spkg')).length + 400,
     )
     expect((await runCli(['validate', 'min.spkg'], { cwd })).code).toBe(0)
+    // `spkg play` of the minified package speaks the author's names: same events, same answers.
     for (const choose of ['1', '>story/0003-forest.sty:edge,1', '>story/0003-forest.sty,1'])
       expect(await play(cwd, 'min.spkg', choose)).toBe(await play(cwd, 'full.spkg', choose))
+    expect(await play(cwd, 'min.spkg', '>story/0003-forest.sty:edge')).toContain('"scene":"edge"')
+    // A state saved by playing one build resumes on the other.
+    const save = ['play', 'min.spkg', '--choose', '>story/0003-forest.sty:edge', '--save', 's.json']
+    expect((await runCli(save, { cwd })).code).toBe(0)
+    expect(readFileSync(join(cwd, 's.json'), 'utf8')).toContain('"story/0003-forest.sty:edge@visits"')
+    const resume = (pkg: string) =>
+      runCli(['play', pkg, '--resume', 's.json', '--choose', '1', '--format', 'json'], { cwd })
+    const [onFull, onMin] = [await resume('full.spkg'), await resume('min.spkg')]
+    expect(onFull.code).toBe(0)
+    expect(onFull.stdout).not.toContain('resume-diverged')
+    expect(onMin.stdout).toBe(onFull.stdout)
     const walkMin = await runCli(['play', 'min.spkg', '--random-walk', '20', '--format', 'json'], { cwd })
     const walkFull = await runCli(['play', 'full.spkg', '--random-walk', '20', '--format', 'json'], { cwd })
     expect(walkMin.stdout.replaceAll('min.spkg', 'X')).toBe(walkFull.stdout.replaceAll('full.spkg', 'X'))
@@ -56,6 +70,44 @@ describe('spkg pack --minify and spkg unminify', () => {
     const again = await runCli(['unminify', 'signed.spkg', '-o', 'src'], { cwd })
     expect(again.code).toBe(2)
     expect(again.stderr).toMatch(/'src' exists and is not empty/)
+  })
+
+  it('reports the findings and runtime problems of a minified package with the author names', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 's'), {
+      ...storyTree({ parts: ['story/0001-inn.sty'] }),
+      'story/0001-inn.sty': [
+        '// a comment the minifier drops',
+        '{use lib}',
+        '{set purse = 0}',
+        '# The shop [#shop]',
+        'You count ${twice(purse, 2)} coins.',
+        '[#counter]',
+        '* {if purse > 5} Buy the lamp',
+        '* {if purse > 9} Buy the map',
+        'The shop closes.',
+        '',
+      ].join('\n'),
+      'extensions/lib.xty': '{fn twice(n) = n * 2}\n',
+    })
+    const p = await runCli(['pack', 's', '-o', 'min.spkg', '--minify', '--allow-errors', '-q'], { cwd })
+    expect(p.code).toBe(0)
+    const names = JSON.parse(text(unzipSync(readFileSync(join(cwd, 'min.spkg')))['META-PKG/names.json']))
+    expect(Object.values(names.functions)).toEqual(['twice'])
+    expect(Object.values(names.ids).sort()).toEqual(['counter', 'shop'])
+    const v = await runCli(['validate', 'min.spkg', '--format', 'json'], { cwd })
+    const arity = (JSON.parse(v.stdout).diagnostics as Array<Record<string, unknown>>).find(
+      (d) => d.code === 'story/arity',
+    )!
+    expect(arity.message).toMatch(
+      /^twice\(\) takes 1 argument.*, not 2 \(minified file, line 4 column \d+\)$/,
+    )
+    expect(arity.path).toBe('story/0001-inn.sty')
+    expect(arity.line).toBeUndefined()
+    const r = await runCli(['play', 'min.spkg', '--format', 'json'], { cwd })
+    // The runtime warning names the group by its original id, the heading event its original id.
+    expect(r.stdout).toContain("no option of the group 'story/0001-inn.sty:counter' is available")
+    expect(r.stdout).toContain('"id":"shop"')
   })
 
   it('refuses a package that is not minified, and a story it cannot minify, writing nothing', async () => {

@@ -4,6 +4,7 @@
  */
 import { type Diagnostic, hasErrors, hasFatal, type Manifest } from '@spkg/manifest'
 import { openPackage, peekPackage, type SpkgPackage } from '@spkg/reader/node'
+import { translateDiagnosticNames } from '@spkg/story'
 import { authorChecks, mergeDiagnostics } from './author-checks'
 import { withCliAdvice } from './decryption-key'
 import { secretKeyFindings } from './secret-key'
@@ -89,7 +90,7 @@ export async function packageStoryChecks(
     const bytes = await readStoryBytes(pkg, e.path)
     if (bytes) all.set(e.path, bytes)
   }
-  return storyChecks({
+  const found = storyChecks({
     parts: new Map([...all].filter(([p]) => p.endsWith('.sty'))),
     order: pkg.parts,
     modules: new Map(pkg.modules.map((m) => [m.path, m.source] as const)),
@@ -98,6 +99,9 @@ export async function packageStoryChecks(
     ...(pkg.manifest ? { manifest: pkg.manifest } : {}),
     ...(pkg.session ? { session: pkg.session } : {}),
   })
+  // A minified package's findings name the author's variables and ids (lines are the minified file's).
+  const names = pkg.storySource().names
+  return names ? found.map((d) => translateDiagnosticNames(d, names)) : found
 }
 
 /**

@@ -62,7 +62,8 @@ const WORD = /(?<![\w./-])[A-Za-z_]\w*(?![\w./-])/g
 
 /**
  * A diagnostic of a minified story told with the author's names: names inside quotes (`'a'`,
- * `'{set a += 1}'`), `#id` and the `:id` of targets are mapped back. Its file stays; its line and
+ * `'{set a += 1}'`, `'story/x.sty:b@1'`), called names (`c() takes 1 argument`), `#id` and the
+ * `:id` of targets are mapped back. Its file stays; its line and
  * column are those of the minified file (comments and blank lines are gone), so they leave the
  * fields and the message says where in the minified file it was.
  *
@@ -74,8 +75,9 @@ export function translateDiagnosticNames(d: Diagnostic, names: NamesMap): Diagno
   const word = (w: string) => all.get(w) ?? w
   let message = d.message
     .replace(/'[^']*'/g, (q) => q.replace(WORD, word))
-    .replace(/#([A-Za-z][A-Za-z0-9_-]*)/g, (m, w: string) => `#${word(w)}`)
-    .replace(/\.sty:([A-Za-z][A-Za-z0-9_-]*)/g, (m, w: string) => `.sty:${word(w)}`)
+    .replace(/(?<![\w./-])([A-Za-z_]\w*)\(/g, (_m, w: string) => `${word(w)}(`)
+    .replace(/#([A-Za-z][A-Za-z0-9_-]*)/g, (_m, w: string) => `#${word(w)}`)
+    .replace(/\.sty:([A-Za-z][A-Za-z0-9_-]*)/g, (_m, w: string) => `.sty:${word(w)}`)
   const { line, column, ...rest } = d
   if (line !== undefined)
     message += ` (minified file, line ${line}${column === undefined ? '' : ` column ${column}`})`
