@@ -10,6 +10,8 @@ export interface StdioLsp {
   notify(method: string, params: unknown): void
   /** The next notification `method` whose params satisfy `accept`, with the time it arrived. */
   next<T>(method: string, accept: (params: T) => boolean): Promise<{ params: T; at: number }>
+  /** Calls `listener` with every notification `method` (before the waiters of `next`). */
+  on<T>(method: string, listener: (params: T, at: number) => void): void
   close(): Promise<void>
 }
 
@@ -18,6 +20,7 @@ export function spawnLsp(command: string, args: string[], cwd: string): StdioLsp
   let buffer = Buffer.alloc(0)
   let id = 0
   const pending = new Map<number, (v: unknown) => void>()
+  const listeners: Array<{ method: string; listener: (p: unknown, at: number) => void }> = []
   const waiters: Array<{
     method: string
     accept: (p: unknown) => boolean
@@ -37,6 +40,7 @@ export function spawnLsp(command: string, args: string[], cwd: string): StdioLsp
         pending.get(message.id)!(message.result)
         pending.delete(message.id)
       } else if (message.method) {
+        for (const l of listeners) if (l.method === message.method) l.listener(message.params, at)
         const i = waiters.findIndex((w) => w.method === message.method && w.accept(message.params))
         if (i >= 0) waiters.splice(i, 1)[0]!.resolve({ params: message.params, at })
       }
@@ -56,6 +60,9 @@ export function spawnLsp(command: string, args: string[], cwd: string): StdioLsp
     },
     notify(method, params) {
       send({ method, params })
+    },
+    on<T>(method: string, listener: (params: T, at: number) => void) {
+      listeners.push({ method, listener: listener as (p: unknown, at: number) => void })
     },
     next<T>(method: string, accept: (params: T) => boolean) {
       return new Promise<{ params: T; at: number }>((resolve, reject) => {

@@ -25,6 +25,7 @@ import {
   hover,
   utf16Column,
 } from '../analysis/features.ts'
+import { BackgroundChecker } from './background-check.ts'
 import { findStoryRoot, StoryFolder } from './story-folder.ts'
 
 /** Options of {@link serveConnection}; an editor may also send them as `initializationOptions`. */
@@ -115,10 +116,10 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     published.get(folder)?.add(path)
   }
 
-  /** Checks the whole folder and publishes every file's diagnostics (clearing fixed ones). */
-  const checkFolder = (folder: StoryFolder) => {
+  /** Publishes every file's diagnostics of a whole-folder check (clearing fixed ones). */
+  const publishFolder = (folder: StoryFolder, all: Diagnostic[]) => {
     const byPath = new Map<string, Diagnostic[]>()
-    for (const d of checkStory(input(folder))) {
+    for (const d of all) {
       const p = d.path ?? 'manifest.json'
       byPath.set(p, [...(byPath.get(p) ?? []), d])
     }
@@ -126,6 +127,39 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     for (const p of before) if (!byPath.has(p)) publish(folder, p, [])
     for (const [p, found] of byPath) publish(folder, p, found)
     published.set(folder, new Set(byPath.keys()))
+  }
+
+  // Whole-folder checks run in a worker thread (background-check.ts): the server answers
+  // keystrokes and requests while a large folder is checked. Each change to a folder bumps its
+  // generation; a check's result is published only if no change came since it started, and a
+  // folder changed while its check runs is checked again when that check ends (one at a time).
+  const checker = new BackgroundChecker((m) => connection.console.error(m))
+  const generation = new Map<StoryFolder, number>()
+  const running = new Map<StoryFolder, { again: boolean }>()
+  const touch = (folder: StoryFolder) => generation.set(folder, (generation.get(folder) ?? 0) + 1)
+
+  /** Checks the whole folder (in the worker) and publishes every file's diagnostics. */
+  const checkFolder = (folder: StoryFolder) => {
+    const run = running.get(folder)
+    if (run) {
+      run.again = true
+      return
+    }
+    const state = { again: false }
+    running.set(folder, state)
+    const started = generation.get(folder) ?? 0
+    checker
+      .check(input(folder))
+      .then(
+        (found) => {
+          if ((generation.get(folder) ?? 0) === started) publishFolder(folder, found)
+        },
+        (e: Error) => connection.console.error(`spkg: check failed: ${e.message}`),
+      )
+      .finally(() => {
+        running.delete(folder)
+        if (state.again) checkFolder(folder)
+      })
   }
 
   const schedule = (key: string, ms: number, run: () => void) => {
@@ -151,6 +185,7 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     const at = locate(uri)
     if (!at) return
     at.folder.setText(at.path, text)
+    touch(at.folder)
     schedule(`part:${uri}`, immediate ? 0 : debounceMs, () => checkPart(at.folder, at.path))
     schedule(`folder:${at.folder.root}`, fullCheckDelayMs, () => checkFolder(at.folder))
   }
@@ -178,12 +213,16 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     // Closed without saving: the folder goes back to what is on disk.
     handled.delete(e.document.uri)
     const at = locate(e.document.uri)
-    if (at) at.folder.restoreFromDisk(at.path)
+    if (at) {
+      at.folder.restoreFromDisk(at.path)
+      touch(at.folder)
+    }
   })
   connection.onDidChangeWatchedFiles(() => {
     roots.clear()
     for (const folder of folders.values()) {
       folder.reload()
+      touch(folder)
       for (const doc of documents.all()) {
         const at = locate(doc.uri)
         if (at?.folder === folder) folder.setText(at.path, doc.getText())
@@ -258,6 +297,8 @@ export function serveConnection(connection: Connection, options: LanguageServerO
       return documentSymbols(at.folder, at.path).map(convert)
     }),
   )
+
+  connection.onShutdown(() => checker.dispose())
 
   documents.listen(connection)
   connection.listen()
