@@ -1,6 +1,7 @@
 /**
  * `pnpm --filter @spkg/api build`: the API as plain JavaScript, what production runs (`node dist/bin/server.mjs`,
- * the container image's command; `pnpm start` builds and runs it too). Three self-contained ESM files under
+ * the container image's command, `pnpm --filter @spkg/api serve`; `pnpm start` runs the sources through tsx, for
+ * development). Three self-contained ESM files under
  * `dist/bin/`, bundled by esbuild from the TypeScript sources:
  *
  *   server.mjs            src/server.ts, the API process
@@ -9,8 +10,8 @@
  *                         takes it when it sits next to the running server instead of bundling it at start-up)
  *
  * Why a build rather than tsx at run time (bench/api-upload): tsx keeps its module loader thread (a second V8
- * isolate), the transformed sources and their source maps in the API process for its whole life, 214 → 120 MiB
- * resident at rest, and compiles every module at each start.
+ * isolate), the transformed sources and their source maps in the API process for its whole life (about 215 MiB
+ * resident at rest through tsx, 130-140 MiB built), and compiles every module at each start.
  *
  * The workspace packages (`@spkg/*`) are bundled from their sources (the `@spkg/source` condition), together with
  * the third-party code only they use; the API's own dependencies stay imports, resolved from
@@ -19,7 +20,6 @@
  * package as in `src/<folder>/`, so `dist/bin/` keeps those paths right.
  */
 import { readFileSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 import { REQUIRE_BANNER } from './src/publishing/worker-bundle'
@@ -34,8 +34,9 @@ const external = Object.keys(pkg.dependencies)
   .filter((name) => !name.startsWith('@spkg/'))
   .flatMap((name) => [name, `${name}/*`])
 
+// Written over the previous build rather than after removing it: a server already running from dist/ still finds
+// its validation worker (the entry names are fixed, so nothing stale is left behind).
 const out = here('./dist/')
-await rm(out, { recursive: true, force: true })
 const result = await esbuild.build({
   entryPoints: {
     'bin/server': here('./src/server.ts'),

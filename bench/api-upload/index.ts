@@ -1,14 +1,17 @@
 /**
  * `pnpm bench api-upload`: uploading and validating a 50 MB, 500-entry package (issue 18). A real server process
- * (`apps/api/src/server.ts`, PGlite in memory, or PostgreSQL with `DATABASE_URL`; filesystem storage in a temporary
- * folder) on 127.0.0.1 with the development provider's tokens. The package: a manifest, one part and 498 media
+ * run as production runs it (`node apps/api/dist/bin/server.mjs`, built first by `pnpm --filter @spkg/api build`;
+ * `API_RUN=tsx` runs `apps/api/src/server.ts` through tsx instead, as before the build existed), with PGlite in
+ * memory, or PostgreSQL with `DATABASE_URL`; filesystem storage in a temporary folder; on 127.0.0.1 with the
+ * development provider's tokens. The package: a manifest, one part and 498 media
  * files of 100,000 random bytes each, stored (49.8 MB, 500 entries: the SPEC's limits). Measured: the upload's wall
  * time (POST to 201, receiving, hashing, validating in the worker pool, storing), the server process's peak RSS
- * (`VmHWM`, worker threads included: they are threads of that process), and the latency of `GET /api/health`
+ * (`VmHWM`, worker threads included: they are threads of that process; its resident size at rest, `VmRSS`,
+ * before the first upload), and the latency of `GET /api/health`
  * asked every 20 ms during the upload (its p99: do other requests keep being answered?). `RUNS` uploads (default
  * 3), each a new version.
  */
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
@@ -50,6 +53,12 @@ function bigPackage(version: string): Uint8Array {
   })
 }
 
+const TSX = process.env.API_RUN === 'tsx'
+if (!TSX)
+  execFileSync(process.execPath, ['--import', 'tsx', 'build.ts'], {
+    cwd: join(ROOT, 'apps/api'),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
 const pg = process.env.DATABASE_URL ? await createPgDatabase() : undefined
 const dir = await mkdtemp(join(tmpdir(), 'spkg-bench-upload-'))
 const idp = await startDevIdp({ audience: 'spkg-api' })
@@ -57,7 +66,9 @@ const port = await freePort()
 const url = `http://127.0.0.1:${port}`
 const server = spawn(
   process.execPath,
-  ['--conditions=@spkg/source', '--import', 'tsx', join(ROOT, 'apps/api/src/server.ts')],
+  TSX
+    ? ['--conditions=@spkg/source', '--import', 'tsx', join(ROOT, 'apps/api/src/server.ts')]
+    : [join(ROOT, 'apps/api/dist/bin/server.mjs')],
   {
     cwd: join(ROOT, 'apps/api'),
     env: {
@@ -78,10 +89,12 @@ const server = spawn(
   },
 )
 const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
-const peakRss = async () => {
+/** The server's `VmHWM` (peak) or `VmRSS` (now), MiB. */
+const rss = async (which: 'VmHWM' | 'VmRSS' = 'VmHWM') => {
   const status = await readFile(`/proc/${server.pid}/status`, 'utf8')
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
+  return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024
 }
+const peakRss = () => rss('VmHWM')
 
 const probe = (stop: Promise<unknown>) => probeHealth(url, stop, PROBE_MS)
 
@@ -107,6 +120,7 @@ try {
   if (created.status !== 201) throw new Error(`create: ${created.status} ${await created.text()}`)
   const baseline = await probe(sleep(3000))
   const idleRss = await peakRss()
+  const restRss = await rss('VmRSS')
   const rows: string[] = []
   for (let run = 1; run <= RUNS; run++) {
     const bytes = bigPackage(`${run}.0.0`)
@@ -127,7 +141,7 @@ try {
     await sleep(1200) // the upload route's burst tier
   }
   console.log(
-    `\nAPI ${pg ? 'PostgreSQL' : 'PGlite'}; peak RSS before the first upload ${idleRss.toFixed(0)} MiB; health p99 with no upload: ${percentile(baseline, 99).toFixed(1)} ms`,
+    `\nAPI ${TSX ? 'src/server.ts through tsx' : 'dist/bin/server.mjs'}, ${pg ? 'PostgreSQL' : 'PGlite'}; before the first upload: RSS ${restRss.toFixed(0)} MiB at rest, peak ${idleRss.toFixed(0)} MiB (start-up); health p99 with no upload: ${percentile(baseline, 99).toFixed(1)} ms`,
   )
   console.log(
     '\n| Run | package | upload to 201 | server peak RSS so far | health p50 / p99 / max during the upload (probes) | load |',
