@@ -29,7 +29,8 @@ export const KEY_SIZE = 32
 export const DEFAULT_CHUNK_LOG2 = 16
 export const MIN_CHUNK_LOG2 = 10
 export const MAX_CHUNK_LOG2 = 24
-const INFO = new TextEncoder().encode('spkg-enc/v1')
+// Marked pure: a consumer of the bundled `dist/encrypt.js` that imports only `isEncryptedPackage` drops it.
+const INFO = /* @__PURE__ */ (() => new TextEncoder().encode('spkg-enc/v1'))()
 
 /** The parsed fixed header. */
 export interface ContainerHeader {

@@ -1,7 +1,6 @@
 /**
  * The `.spkg.enc` magic and its test, apart from the container code: `isEncryptedPackage` runs on
- * every open, the rest of the container only for encrypted input (`decrypt-package.ts` loads it
- * lazily).
+ * every open, the rest of the container only for encrypted input.
  */
 import { bytesEqual } from '../internal/bytes'
 

@@ -6,7 +6,8 @@
  *
  * `@noble/ed25519` is loaded with a dynamic `import()`, only once a runtime turns out to lack
  * WebCrypto Ed25519: a browser bundle keeps it in a chunk of its own that runtimes with Ed25519
- * never download (6.6 KB minified of the reader's bundle, issue 13).
+ * never download (6.6 KB minified of the reader's bundle, issue 13). Verification and signing are
+ * two such imports, so a bundle that only verifies (a reader) leaves signing out (0.5 KB).
  */
 import { concatBytes, fromBase64, fromHex, ownBytes } from './bytes'
 
@@ -23,12 +24,19 @@ const ALG = { name: 'Ed25519' } as const
 
 let forced: Ed25519Backend | undefined
 let detected: Promise<Ed25519Backend> | undefined
-let nobleModule: Promise<typeof import('./ed25519-noble')> | undefined
+let nobleVerify: Promise<typeof import('./ed25519-noble')> | undefined
+let nobleSign: Promise<typeof import('./ed25519-noble-sign')> | undefined
 
-/** `@noble/ed25519`, imported on first use. */
+/** `@noble/ed25519`'s verification, imported on first use. */
 const noble = () => {
-  nobleModule ??= import('./ed25519-noble')
-  return nobleModule
+  nobleVerify ??= import('./ed25519-noble')
+  return nobleVerify
+}
+
+/** `@noble/ed25519`'s signing, imported on first use (apart: a reader only verifies). */
+const nobleSigning = () => {
+  nobleSign ??= import('./ed25519-noble-sign')
+  return nobleSign
 }
 
 async function detect(): Promise<Ed25519Backend> {
@@ -78,7 +86,7 @@ export async function ed25519Sign(seed: Uint8Array, message: Uint8Array): Promis
     const key = await crypto.subtle.importKey('pkcs8', concatBytes(PKCS8_PREFIX, seed), ALG, false, ['sign'])
     return new Uint8Array(await crypto.subtle.sign(ALG, key, ownBytes(message)))
   }
-  return (await noble()).signAsync(message, seed)
+  return (await nobleSigning()).signAsync(message, seed)
 }
 
 /** The 32-byte public key of a 32-byte secret seed. */
@@ -91,5 +99,5 @@ export async function ed25519PublicKey(seed: Uint8Array): Promise<Uint8Array> {
     if (publicKey?.length === 32) return publicKey
     throw new TypeError('WebCrypto exported no Ed25519 public key')
   }
-  return (await noble()).getPublicKeyAsync(seed)
+  return (await nobleSigning()).getPublicKeyAsync(seed)
 }
