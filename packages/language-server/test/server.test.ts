@@ -66,6 +66,24 @@ describe('spkg-language-server --stdio', () => {
     expect((await client.diagnostics(INN, (p) => p.version === 3)).diagnostics).toEqual([])
   })
 
+  it('clears a part’s error fixed in another part before the folder was ever checked whole', async () => {
+    // The first full check comes only after a pause, here never: the error the inn's own check
+    // published must still be cleared by the full check that follows the fix in the road.
+    const quick = await startClient(writeFolder(FIXTURE), { debounceMs: 0, fullCheckDelayMs: 2_000 })
+    try {
+      quick.open(INN, FIXTURE[INN]!)
+      await quick.diagnostics(INN, (p) => p.version === 1)
+      quick.change(INN, 2, FIXTURE[INN]!.replace('0002-road.sty:road', '0002-road.sty:path'))
+      expect(codes(await quick.diagnostics(INN, (p) => p.version === 2))).toEqual(['story/unknown-id'])
+      quick.open(ROAD, FIXTURE[ROAD]!)
+      quick.change(ROAD, 2, FIXTURE[ROAD]!.replace('[#road]', '[#path]'))
+      const cleared = await quick.diagnostics(INN, (p) => p.diagnostics.length === 0)
+      expect(cleared.version).toBe(2)
+    } finally {
+      await quick.close()
+    }
+  })
+
   it('checks a gate against the other parts of the folder as they are edited, not as saved', async () => {
     client.open(ROAD, FIXTURE[ROAD]!)
     await client.diagnostics(ROAD, (p) => p.version === 1)

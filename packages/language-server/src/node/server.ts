@@ -113,7 +113,10 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     if (!path.endsWith('.sty')) return checkFolder(folder)
     const found = checkStory(input(folder, path)).filter((d) => d.path === path)
     publish(folder, path, found)
-    published.get(folder)?.add(path)
+    // Remembered even before the folder's first full check, which clears it once fixed elsewhere.
+    let paths = published.get(folder)
+    if (!paths) published.set(folder, (paths = new Set()))
+    paths.add(path)
   }
 
   /** Publishes every file's diagnostics of a whole-folder check (clearing fixed ones). */
