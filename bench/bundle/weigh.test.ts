@@ -18,7 +18,11 @@ describe.each([
     const w = await weight(app)
     expect(w.lazyChunks).toBeGreaterThanOrEqual(1)
     expect(w.lazyModules.filter((m) => noble.test(m))).toHaveLength(1)
-    expect(w.lazyModules.filter((m) => /encrypt[\\/](container|decrypt-whole)\.ts$/.test(m))).toHaveLength(2)
+    expect(
+      w.lazyModules.filter((m) =>
+        /encrypt[\\/](container|decrypt-package|open-encrypted-package)\.ts$/.test(m),
+      ),
+    ).toHaveLength(3)
     expect(w.initialMinified).toBeLessThan(w.minified - 4000)
     expect(w.initialGzip).toBeLessThan(w.gzip)
     // the player itself is in the initial load; of the reader, only the code for encrypted
