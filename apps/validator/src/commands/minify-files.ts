@@ -60,8 +60,11 @@ export function minifyPackageFiles(files: ReadonlyMap<string, Uint8Array>): {
     delete value.integrity
     out.set('manifest.json', encoder.encode(`${JSON.stringify(value, null, 2)}\n`))
   }
-  return { files: out, namesMap: encoder.encode(`${JSON.stringify(names, null, 2)}\n`), names }
+  return { files: out, namesMap: namesMapBytes(names), names }
 }
+
+/** The names map as the package stores it: compact JSON (it is read by programs, not people). */
+const namesMapBytes = (names: NamesMap) => encoder.encode(`${JSON.stringify(names)}\n`)
 
 /** The manifest of a minified package: `build` says so and where the names map is. */
 export function markMinified(manifest: Manifest): Manifest {

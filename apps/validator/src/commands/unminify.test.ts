@@ -4,9 +4,10 @@ import { join, resolve } from 'node:path'
 import { unzipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../test/helpers/cli'
+import { longNamedInn } from '../../test/helpers/long-named-inn'
 import { freshDir, storyTree, writeTree } from '../../test/helpers/tree'
 
-const INN = resolve(__dirname, '../../../../examples/crooked-inn')
+const EXAMPLE = resolve(__dirname, '../../../../examples/crooked-inn')
 const text = (b: Uint8Array | undefined) => new TextDecoder().decode(b)
 
 /** The event stream of `spkg play --format json`, diagnostics by code only. */
@@ -18,6 +19,7 @@ async function play(cwd: string, story: string, choose: string): Promise<string>
 describe('spkg pack --minify and spkg unminify', () => {
   it('packs minified with build and names map, plays the same, signs, and unminifies', async () => {
     const cwd = freshDir()
+    const INN = longNamedInn(cwd)
     const p = await runCli(['pack', INN, '-o', 'min.spkg', '--minify', '-q'], { cwd })
     expect(p.code).toBe(0)
     expect((await runCli(['pack', INN, '-o', 'full.spkg', '-q'], { cwd })).code).toBe(0)
@@ -25,22 +27,37 @@ describe('spkg pack --minify and spkg unminify', () => {
     const manifest = JSON.parse(text(files['manifest.json']))
     expect(manifest.build).toEqual({ minified: true, names_map: 'META-PKG/names.json' })
     const names = JSON.parse(text(files['META-PKG/names.json']))
-    expect(Object.values(names.variables).sort()).toEqual(['gold', 'wolves'])
-    expect(Object.values(names.ids).sort()).toEqual(['edge', 'road'])
-    expect(text(files['story/0003-forest.sty'])).not.toMatch(/\$\{wolves\}|edge/)
-    expect(text(files['story/0002-road.sty'])).not.toContain('0003-forest.sty:edge')
+    expect(Object.values(names.variables).sort()).toEqual(['gold_coins', 'wolves_watching'])
+    expect(Object.values(names.ids)).toEqual(['edge_of_the_dark_forest'])
+    expect(text(files['story/0003-forest.sty'])).not.toMatch(/wolves_watching|edge_of_the_dark_forest/)
+    expect(text(files['story/0002-road.sty'])).not.toContain('0003-forest.sty:edge_of_the_dark_forest')
     expect(readFileSync(join(cwd, 'min.spkg')).length).toBeLessThan(
       readFileSync(join(cwd, 'full.spkg')).length + 400,
     )
     expect((await runCli(['validate', 'min.spkg'], { cwd })).code).toBe(0)
     // `spkg play` of the minified package speaks the author's names: same events, same answers.
-    for (const choose of ['1', '>story/0003-forest.sty:edge,1', '>story/0003-forest.sty,1'])
+    for (const choose of [
+      '1',
+      '>story/0003-forest.sty:edge_of_the_dark_forest,1',
+      '>story/0003-forest.sty,1',
+    ])
       expect(await play(cwd, 'min.spkg', choose)).toBe(await play(cwd, 'full.spkg', choose))
-    expect(await play(cwd, 'min.spkg', '>story/0003-forest.sty:edge')).toContain('"scene":"edge"')
+    expect(await play(cwd, 'min.spkg', '>story/0003-forest.sty:edge_of_the_dark_forest')).toContain(
+      '"scene":"edge_of_the_dark_forest"',
+    )
     // A state saved by playing one build resumes on the other.
-    const save = ['play', 'min.spkg', '--choose', '>story/0003-forest.sty:edge', '--save', 's.json']
+    const save = [
+      'play',
+      'min.spkg',
+      '--choose',
+      '>story/0003-forest.sty:edge_of_the_dark_forest',
+      '--save',
+      's.json',
+    ]
     expect((await runCli(save, { cwd })).code).toBe(0)
-    expect(readFileSync(join(cwd, 's.json'), 'utf8')).toContain('"story/0003-forest.sty:edge@visits"')
+    expect(readFileSync(join(cwd, 's.json'), 'utf8')).toContain(
+      '"story/0003-forest.sty:edge_of_the_dark_forest@visits"',
+    )
     const resume = (pkg: string) =>
       runCli(['play', pkg, '--resume', 's.json', '--choose', '1', '--format', 'json'], { cwd })
     const [onFull, onMin] = [await resume('full.spkg'), await resume('min.spkg')]
@@ -61,8 +78,8 @@ describe('spkg pack --minify and spkg unminify', () => {
     const u = await runCli(['unminify', 'signed.spkg', '-o', 'src'], { cwd })
     expect(u.code).toBe(0)
     const forest = readFileSync(join(cwd, 'src/story/0003-forest.sty'), 'utf8')
-    expect(forest).toContain('{set wolves = 2}')
-    expect(forest).toContain('${wolves} wolves watch you. You have ${gold} coins.')
+    expect(forest).toContain('{set wolves_watching = 2}')
+    expect(forest).toContain('${wolves_watching} wolves watch you. You have ${gold_coins} coins.')
     const restored = JSON.parse(readFileSync(join(cwd, 'src/manifest.json'), 'utf8'))
     expect(restored.build).toBeUndefined()
     expect(await play(cwd, 'src', '1')).toBe(await play(cwd, INN, '1'))
@@ -80,39 +97,40 @@ describe('spkg pack --minify and spkg unminify', () => {
         '// a comment the minifier drops',
         '{use lib}',
         '{set purse = 0}',
-        '# The shop [#shop]',
-        'You count ${twice(purse, 2)} coins.',
-        '[#counter]',
+        '# The shop [#the_shop_itself]',
+        'You count ${twice_the_amount(purse, 2)} coins, visit ${visits(#the_shop_itself)}.',
+        '{if passed(#the_shop_counter)}Again.{end}',
+        '[#the_shop_counter]',
         '* {if purse > 5} Buy the lamp',
         '* {if purse > 9} Buy the map',
         'The shop closes.',
         '',
       ].join('\n'),
-      'extensions/lib.xty': '{fn twice(n) = n * 2}\n',
+      'extensions/lib.xty': '{fn twice_the_amount(n) = n * 2}\n',
     })
     const p = await runCli(['pack', 's', '-o', 'min.spkg', '--minify', '--allow-errors', '-q'], { cwd })
     expect(p.code).toBe(0)
     const names = JSON.parse(text(unzipSync(readFileSync(join(cwd, 'min.spkg')))['META-PKG/names.json']))
-    expect(Object.values(names.functions)).toEqual(['twice'])
-    expect(Object.values(names.ids).sort()).toEqual(['counter', 'shop'])
+    expect(Object.values(names.functions)).toEqual(['twice_the_amount'])
+    expect(Object.values(names.ids).sort()).toEqual(['the_shop_counter', 'the_shop_itself'])
     const v = await runCli(['validate', 'min.spkg', '--format', 'json'], { cwd })
     const arity = (JSON.parse(v.stdout).diagnostics as Array<Record<string, unknown>>).find(
       (d) => d.code === 'story/arity',
     )!
     expect(arity.message).toMatch(
-      /^twice\(\) takes 1 argument.*, not 2 \(minified file, line 4 column \d+\)$/,
+      /^twice_the_amount\(\) takes 1 argument.*, not 2 \(minified file, line 4 column \d+\)$/,
     )
     expect(arity.path).toBe('story/0001-inn.sty')
     expect(arity.line).toBeUndefined()
     const r = await runCli(['play', 'min.spkg', '--format', 'json'], { cwd })
     // The runtime warning names the group by its original id, the heading event its original id.
-    expect(r.stdout).toContain("no option of the group 'story/0001-inn.sty:counter' is available")
-    expect(r.stdout).toContain('"id":"shop"')
+    expect(r.stdout).toContain("no option of the group 'story/0001-inn.sty:the_shop_counter' is available")
+    expect(r.stdout).toContain('"id":"the_shop_itself"')
   })
 
   it('refuses a package that is not minified, and a story it cannot minify, writing nothing', async () => {
     const cwd = freshDir()
-    expect((await runCli(['pack', INN, '-o', 'full.spkg', '-q'], { cwd })).code).toBe(0)
+    expect((await runCli(['pack', EXAMPLE, '-o', 'full.spkg', '-q'], { cwd })).code).toBe(0)
     const r = await runCli(['unminify', 'full.spkg', '-o', 'out'], { cwd })
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/no names map.*minify\/bad-names-map/)

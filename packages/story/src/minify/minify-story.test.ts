@@ -101,9 +101,14 @@ async function untilPause(run: StoryRun, names?: NamesMap): Promise<string[]> {
  * The minified build plays the original's transcript; the state saved at the end of the walk on
  * either build resumes on the other and goes on the same.
  */
-async function sameOnBoth(story: Story, seed: number, picks: readonly number[]): Promise<NamesMap> {
+async function sameOnBoth(
+  story: Story,
+  seed: number,
+  picks: readonly number[],
+  renameAll = true,
+): Promise<NamesMap> {
   const keep = Object.keys(story.session ?? {})
-  const { files: min, names } = minifyStory(story.files, { keep })
+  const { files: min, names } = minifyStory(story.files, { keep, renameAll })
   const minStory = { ...story, files: min }
   const a = await walk(story, seed, picks)
   const b = await walk(minStory, seed, picks, names)
@@ -314,7 +319,7 @@ const storyWithModule = fc
 describe('minifyStory', () => {
   it('shrinks the example story, renames its ids and plays the same transcripts on 30 walks', async () => {
     const files = innFiles()
-    const { files: min, names } = minifyStory(files)
+    const { files: min, names } = minifyStory(files, { renameAll: true })
     expect(Object.values(names.variables).sort()).toEqual(['gold', 'wolves'])
     expect(Object.values(names.ids ?? {}).sort()).toEqual(['edge', 'road'])
     const before = files.reduce((n, f) => n + f.text.length, 0)
@@ -348,7 +353,7 @@ describe('minifyStory', () => {
   test.prop([story, fc.nat({ max: 1000 }), fc.array(fc.nat({ max: 7 }), { maxLength: 12 })], { numRuns: 60 })(
     'random stories: minified and original play identical transcripts, unminify restores the names',
     async (files, seed, picks) => {
-      const { files: min, names } = minifyStory(files)
+      const { files: min, names } = minifyStory(files, { renameAll: true })
       expect(min[0]!.text).not.toMatch(/\/\//)
       await sameOnBoth({ files }, seed, picks)
       const back = unminifyStory(min, names)
@@ -368,7 +373,7 @@ describe('minifyStory', () => {
       const ids = Object.values(names.ids ?? {})
       expect(ids).toContain('hall0')
       expect(ids.filter((i) => /^g\d+$/.test(i)).length).toBeGreaterThan(0)
-      const min = minifyStory(files).files
+      const min = minifyStory(files, { renameAll: true }).files
       for (const f of min) expect(f.text).not.toMatch(/hall0|#g\d|\/\//)
       const back = unminifyStory(min, names)
       expect(await transcript(back, seed, picks)).toEqual(await transcript(files, seed, picks))
@@ -384,7 +389,7 @@ describe('minifyStory', () => {
         },
         { path: 'extensions/lib.xty', text: '{const limit = 3}\n{fn twice(n) = n * 2 + score}\n' },
       ],
-      { keep: ['player'] },
+      { keep: ['player'], renameAll: true },
     )
     expect(names).toEqual({ version: 1, variables: { a: 'score' }, functions: { b: 'limit', c: 'twice' } })
     expect(files[0]!.text).toBe(
@@ -395,6 +400,35 @@ describe('minifyStory', () => {
       '{use lib}\n{set player = 1}\n{set score = 2}\n# A\n{local tries = 0}\n${twice(score)} ${limit} ${tries} ${player}\n',
       '{const limit = 3}\n{fn twice(n) = n * 2 + score}\n',
     ])
+  })
+
+  it('renames a name only where its uses pay for its names-map entry, most used first', () => {
+    const text = [
+      '{set x = 1}',
+      '{set treasure_chest_count = 0}',
+      '# Vault [#vault]',
+      '# The long corridor under the keep [#the-long-corridor]',
+      ...Array.from(
+        { length: 4 },
+        (_, i) =>
+          `{set treasure_chest_count += x}\n\${treasure_chest_count}\n* Go ${i} -> #the-long-corridor`,
+      ),
+      '${visits(#vault)}',
+      '',
+    ].join('\n')
+    const { files, names } = minifyStory([{ path: 'story/a.sty', text }])
+    // 10 uses of a 20-letter name pay; `x` cannot get shorter; #vault's 2 uses save 8 bytes, its entry costs 15.
+    expect(names).toEqual({
+      version: 1,
+      variables: { a: 'treasure_chest_count' },
+      ids: { b: 'the-long-corridor' },
+    })
+    expect(files[0]!.text).toContain('# Vault [#vault]')
+    const saved = (min: string) => text.length - min.length - JSON.stringify(names).length
+    expect(saved(files[0]!.text)).toBeGreaterThan(0)
+    const all = minifyStory([{ path: 'story/a.sty', text }], { renameAll: true })
+    expect(Object.values(all.names.ids ?? {}).sort()).toEqual(['the-long-corridor', 'vault'])
+    expect(unminifyStory(all.files, all.names)[0]!.text).toBe(unminifyStory(files, names)[0]!.text)
   })
 
   it('refuses a story with errors and a names map that is not one, with stable codes', () => {

@@ -37,6 +37,12 @@ export interface MinifyResult {
 export interface MinifyOptions {
   /** Names never renamed (the keys of `session.json`, variables a host reads). */
   keep?: readonly string[]
+  /**
+   * Rename every name and id, even one whose uses save fewer bytes than its names-map entry costs
+   * (by default such a name keeps its original spelling: the package carries the map too).
+   * @default false
+   */
+  renameAll?: boolean
 }
 
 /** A refusal of the minifier; `code` is stable. */
@@ -414,26 +420,42 @@ export function minifyStory(files: readonly StoryFile[], options: MinifyOptions 
   // Short names avoid every name and id written anywhere (renamed or not): no two names can meet,
   // and a short name stands for one original whatever its kind (diagnostics map back by word).
   const taken = new Set([...fixed, ...used, ...assigned, ...defs, ...idsSeen, ...fixedIds])
+  // Most-used names get the shortest short names; a name is renamed only when what its uses save
+  // pays for its entry in the names map (`"ab": "original",`), which the package carries too.
+  const uses = new Map<string, number>()
+  for (const c of collectors)
+    for (const o of c.occurrences) {
+      const key = `${o.id ? '#' : ''}${o.name}`
+      uses.set(key, (uses.get(key) ?? 0) + 1)
+    }
+  type Candidate = { name: string; kind: 'variables' | 'functions' | 'ids'; count: number }
+  const candidates: Candidate[] = [
+    ...renamable.map((name) => ({ name, kind: 'variables' as const, count: uses.get(name) ?? 0 })),
+    ...renamableDefs.map((name) => ({ name, kind: 'functions' as const, count: uses.get(name) ?? 0 })),
+    ...renamableIds.map((name) => ({ name, kind: 'ids' as const, count: uses.get(`#${name}`) ?? 0 })),
+  ].sort((x, y) => y.count - x.count || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))
   const gen = shortNames(taken)
+  let next = gen.next().value as string
   const names = new Map<string, string>()
   const idMap = new Map<string, string>()
-  const give = (list: readonly string[], into: Map<string, string>) => {
-    const record: Record<string, string> = {}
-    for (const n of list) {
-      const s = gen.next().value as string
-      into.set(n, s)
-      record[s] = n
-    }
-    return record
+  const records = { variables: {} as Record<string, string>, functions: {}, ids: {} } as Record<
+    Candidate['kind'],
+    Record<string, string>
+  >
+  for (const c of candidates) {
+    const saved = (c.name.length - next.length) * c.count
+    if (!options.renameAll && saved <= c.name.length + next.length + 8) continue
+    ;(c.kind === 'ids' ? idMap : names).set(c.name, next)
+    records[c.kind][next] = c.name
+    next = gen.next().value as string
   }
-  const variables = give(renamable, names)
-  const functions = give(renamableDefs, names)
-  const idRecord = give(renamableIds, idMap)
+  const { variables, functions, ids: idRecord } = records
+  const some = (r: Record<string, string>) => Object.keys(r).length > 0
   const map: NamesMap = {
     version: 1,
     variables,
-    ...(renamableDefs.length ? { functions } : {}),
-    ...(renamableIds.length ? { ids: idRecord } : {}),
+    ...(some(functions) ? { functions } : {}),
+    ...(some(idRecord) ? { ids: idRecord } : {}),
   }
   return { files: renameFiles(parsed, collectors, { names, ids: idMap }, true), names: map }
 }
