@@ -1,0 +1,50 @@
+import type { ReadingState } from '@spkg/manifest'
+import { describe, expect, it } from 'vitest'
+import { type NamesMap, translateStateNames } from './state-names.ts'
+
+const names: NamesMap = { version: 1, variables: { a: 'gold' }, ids: { b: 'bar', c: 'edge' } }
+
+describe('translateStateNames', () => {
+  it('maps variables, ids in keys of visits, locals and groups, and link answers; nothing else', () => {
+    const original: ReadingState = {
+      variables: {
+        gold: 2,
+        wolves: 1,
+        'story/a.sty:bar@visits': 1,
+        'story/a.sty:bar.asked': 3,
+        'story/a.sty:h2@visits': 1,
+      },
+      choices: {
+        'story/a.sty:bar@1': ['map', '2'],
+        'story/a.sty:@end': ['>story/b.sty:edge'],
+        'story/b.sty:bar': ['>story/c.sty'],
+      },
+      visitedChoiceGroups: ['story/a.sty:bar@1', 'story/a.sty:@end', 'story/b.sty:bar'],
+      rng: { algorithm: 'mulberry32', seed: 7, state: 9 },
+      currentPart: 'story/b.sty',
+      visitedParts: ['story/a.sty'],
+      renderedParagraph: 1,
+    }
+    const short = translateStateNames(original, names, 'minified')
+    expect(short).toEqual({
+      ...original,
+      variables: {
+        a: 2,
+        wolves: 1,
+        'story/a.sty:b@visits': 1,
+        'story/a.sty:b.asked': 3,
+        'story/a.sty:h2@visits': 1,
+      },
+      choices: {
+        'story/a.sty:b@1': ['map', '2'],
+        'story/a.sty:@end': ['>story/b.sty:c'],
+        'story/b.sty:b': ['>story/c.sty'],
+      },
+      visitedChoiceGroups: ['story/a.sty:b@1', 'story/a.sty:@end', 'story/b.sty:b'],
+    })
+    expect(translateStateNames(short, names, 'original')).toEqual(original)
+    // Idempotent: short names never meet original ones.
+    expect(translateStateNames(short, names, 'minified')).toEqual(short)
+    expect(translateStateNames(original, names, 'original')).toEqual(original)
+  })
+})
