@@ -69,3 +69,32 @@ describe.each([
     )
   })
 })
+
+describe('step 5: hashing with WebCrypto', () => {
+  it('asks for the hashes of small files together, not after each file', async () => {
+    const parts = Object.fromEntries(
+      Array.from({ length: 100 }, (_, i) => [`story/${String(i).padStart(4, '0')}-p.sty`, `part ${i}\n`]),
+    )
+    const o = await opening(buildPackage({ parts }))
+    // Which call came when: x for an entry inflated, h for a hash asked.
+    let log = ''
+    const inflater = webBackend.inflater
+    const backend = {
+      ...webBackend,
+      inflater: {
+        inflateRaw: (i: Uint8Array, d: number, l: number) => {
+          log += 'x'
+          return inflater.inflateRaw(i, d, l)
+        },
+      },
+      sha256Hex: async (data: Uint8Array) => {
+        log += 'h'
+        return sha(Buffer.from(data).toString())
+      },
+    }
+    const hashes = await verifyEntries(o, backend, true, undefined)
+    expect(hashes?.get('story/0042-p.sty')).toBe(sha('part 42\n'))
+    // Every file inflated before the first hash is asked (they fit one batch), then 101 hashes.
+    expect(log).toBe(`${'x'.repeat(101)}${'h'.repeat(101)}`)
+  })
+})
