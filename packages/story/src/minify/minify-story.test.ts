@@ -160,16 +160,21 @@ function examples(): Array<{ name: string; story: Story }> {
     })
 }
 
+/** What a random section does: the variable it sets, by how much, the one it tests, a comment. */
+const sectionFields = {
+  set: fc.nat(),
+  delta: fc.integer({ min: -3, max: 5 }),
+  cond: fc.nat(),
+  comment: fc.boolean(),
+}
+
 /** A random story: sections with variables set, read, tested and interpolated, comments and options. */
 const story = fc
   .record({
     vars: fc.uniqueArray(fc.stringMatching(/^[a-z][a-z_]{2,10}$/), { minLength: 1, maxLength: 6 }),
     sections: fc.array(
       fc.record({
-        set: fc.nat(),
-        delta: fc.integer({ min: -3, max: 5 }),
-        cond: fc.nat(),
-        comment: fc.boolean(),
+        ...sectionFields,
         options: fc.array(fc.record({ v: fc.nat(), to: fc.nat(), sticky: fc.boolean() }), {
           minLength: 1,
           maxLength: 3,
@@ -248,10 +253,7 @@ const storyWithModule = fc
     words: names(10),
     sections: fc.array(
       fc.record({
-        set: fc.nat(),
-        delta: fc.integer({ min: -3, max: 5 }),
-        cond: fc.nat(),
-        comment: fc.boolean(),
+        ...sectionFields,
         link: fc.nat(),
         options: fc.array(
           fc.record({ v: fc.nat(), to: fc.nat(), sticky: fc.boolean(), named: fc.boolean() }),

@@ -7,6 +7,8 @@ const names: NamesMap = { version: 1, variables: { a: 'gold' }, ids: { b: 'bar',
 describe('translateStateNames', () => {
   it('maps variables, ids in keys of visits, locals and groups, and link answers; nothing else', () => {
     const original: ReadingState = {
+      format: 1,
+      id: 'story',
       variables: {
         gold: 2,
         wolves: 1,

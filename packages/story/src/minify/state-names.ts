@@ -27,20 +27,11 @@ export interface NamesLookup {
   ids: ReadonlyMap<string, string>
 }
 
-const lookups = new WeakMap<NamesMap, Record<NamesDirection, NamesLookup>>()
-
-const pairs = (r: Record<string, string> | undefined, to: NamesDirection) =>
-  new Map(Object.entries(r ?? {}).map(([s, o]) => (to === 'original' ? [s, o] : [o, s])))
-
-/** The lookups that turn names into `to`'s names (cached per map). */
+/** The lookups that turn names into `to`'s names. */
 export function namesLookup(names: NamesMap, to: NamesDirection): NamesLookup {
-  let both = lookups.get(names)
-  if (!both) {
-    const make = (d: NamesDirection) => ({ vars: pairs(names.variables, d), ids: pairs(names.ids, d) })
-    both = { original: make('original'), minified: make('minified') }
-    lookups.set(names, both)
-  }
-  return both[to]
+  const flip = (r: Record<string, string> = {}) =>
+    new Map(Object.entries(r).map(([s, o]) => (to === 'original' ? [s, o] : [o, s])))
+  return { vars: flip(names.variables), ids: flip(names.ids) }
 }
 
 /**
