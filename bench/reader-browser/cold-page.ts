@@ -1,0 +1,65 @@
+/**
+ * A fresh Chromium page holding a bench package, ready for one cold run of a case (profile.ts and
+ * trace.ts): page.ts's bundle served from http://localhost, the package fetched into memory, then
+ * the settle pause of the bench (see index.ts).
+ */
+import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
+import { build } from 'esbuild'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { settle } from '../reader/settle'
+import { pack, specs } from './packages'
+
+/** Launches Chromium with the bench's flags and bundles page.ts; `body` is package `key`'s bytes. */
+export async function coldPages(key: string): Promise<{ browser: Browser; script: string; body: Buffer }> {
+  const spec = specs.find((s) => s.key === key)
+  if (!spec) throw new Error(`unknown package ${key}`)
+  const r = await build({
+    entryPoints: [new URL('./page.ts', import.meta.url).pathname],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'chrome120',
+    conditions: ['@spkg/source'],
+    write: false,
+    logLevel: 'warning',
+  })
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  })
+  return { browser, script: r.outputFiles[0]!.text, body: Buffer.from(pack(spec)) }
+}
+
+/** A page in a fresh context, holding the package and settled; `run()` is the cold run (wall ms). */
+export async function coldPage(
+  browser: Browser,
+  script: string,
+  body: Buffer,
+  name: string,
+): Promise<{ page: Page; run: () => Promise<number> }> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await page.route('http://localhost/**', (route) => {
+    const url = route.request().url()
+    if (url.endsWith('/app.js')) return route.fulfill({ contentType: 'text/javascript', body: script })
+    if (url.endsWith('/package.spkg')) return route.fulfill({ contentType: 'application/octet-stream', body })
+    return route.fulfill({ contentType: 'text/html', body: '<script type="module" src="/app.js"></script>' })
+  })
+  await page.goto('http://localhost/')
+  await page.waitForFunction(() => typeof (globalThis as { runBench?: unknown }).runBench === 'function')
+  await page.evaluate(
+    (n) =>
+      (globalThis as unknown as { loadBench: (u: string, n: string) => Promise<number> }).loadBench(
+        '/package.spkg',
+        n,
+      ),
+    name,
+  )
+  await settle()
+  const run = () =>
+    page.evaluate(
+      (n) => (globalThis as unknown as { runBench: (n: string) => Promise<number> }).runBench(n),
+      name,
+    )
+  return { page, run }
+}
