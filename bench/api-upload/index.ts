@@ -9,7 +9,8 @@
  * (`VmHWM`, worker threads included: they are threads of that process; its resident size at rest, `VmRSS`,
  * before the first upload), and the latency of `GET /api/health`
  * asked every 20 ms during the upload (its p99: do other requests keep being answered?). `RUNS` uploads (default
- * 3), each a new version.
+ * 3), each a new version. `INTEGRITY=1` gives the manifest its `integrity` map, as `spkg pack` does (the worker
+ * then has no map to compute).
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -27,6 +28,8 @@ const RUNS = Number(process.env.RUNS ?? 3)
 const PROBE_MS = 20
 const MEDIA = 498
 const MEDIA_BYTES = 100_000
+/** `INTEGRITY=1`: the manifest carries its `integrity` map, as `spkg pack` writes it; else the worker computes it. */
+const INTEGRITY = process.env.INTEGRITY === '1'
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -50,6 +53,7 @@ function bigPackage(version: string): Uint8Array {
     parts: { 'story/0001-a.sty': 'Hello.\n' },
     assets,
     entry,
+    integrity: INTEGRITY,
   })
 }
 
@@ -141,7 +145,7 @@ try {
     await sleep(1200) // the upload route's burst tier
   }
   console.log(
-    `\nAPI ${TSX ? 'src/server.ts through tsx' : 'dist/bin/server.mjs'}, ${pg ? 'PostgreSQL' : 'PGlite'}; before the first upload: RSS ${restRss.toFixed(0)} MiB at rest, peak ${idleRss.toFixed(0)} MiB (start-up); health p99 with no upload: ${percentile(baseline, 99).toFixed(1)} ms`,
+    `\nAPI ${TSX ? 'src/server.ts through tsx' : 'dist/bin/server.mjs'}, ${pg ? 'PostgreSQL' : 'PGlite'}, package ${INTEGRITY ? 'with' : 'without'} an integrity map; before the first upload: RSS ${restRss.toFixed(0)} MiB at rest, peak ${idleRss.toFixed(0)} MiB (start-up); health p99 with no upload: ${percentile(baseline, 99).toFixed(1)} ms`,
   )
   console.log(
     '\n| Run | package | upload to 201 | server peak RSS so far | health p50 / p99 / max during the upload (probes) | load |',

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { parentPort } from 'node:worker_threads'
 import { validatePackageBytes } from '@spkg/validator/validate'
+import { storedEntryData } from './stored-entries'
 import type { ValidationJob, ValidationOutcome } from './validation-types'
 
 const MANIFEST = 'manifest.json'
@@ -31,10 +32,13 @@ async function run(job: ValidationJob): Promise<ValidationOutcome> {
       if (declared && Object.keys(declared).length > 0) integrity = { ...declared }
       else {
         integrity = {}
+        // Stored files are hashed where they lie in the archive (stored-entries.ts): `readBytes` copies each.
+        const stored = storedEntryData(bytes)
         for (const e of pkg.entries) {
           if (e.path === MANIFEST || e.path.startsWith('META-PKG/')) continue
+          const direct = e.method === 'stored' ? stored.get(e.path) : undefined
           integrity[e.path] = createHash('sha256')
-            .update(await pkg.readBytes(e.path))
+            .update(direct?.length === e.size ? direct : await pkg.readBytes(e.path))
             .digest('hex')
         }
       }
