@@ -1,6 +1,6 @@
 /**
- * A fresh Chromium page holding a bench package, ready for one cold run of a case (profile.ts and
- * trace.ts): page.ts's bundle served from http://localhost, the package fetched into memory, then
+ * A fresh Chromium page holding a bench package, ready for one cold run of a case (index.ts,
+ * profile.ts and trace.ts): page.ts's bundle served from http://localhost, the package fetched into memory, then
  * the settle pause of the bench (see index.ts).
  */
 import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
@@ -30,12 +30,16 @@ export async function coldPages(key: string): Promise<{ browser: Browser; script
   return { browser, script: r.outputFiles[0]!.text, body: Buffer.from(pack(spec)) }
 }
 
-/** A page in a fresh context, holding the package and settled; `run()` is the cold run (wall ms). */
+/**
+ * A page in a fresh context, holding the package (and settled, unless `settled` is false: the
+ * caller settles); `run()` runs the case once (wall ms), the first call being the cold run.
+ */
 export async function coldPage(
   browser: Browser,
   script: string,
   body: Buffer,
   name: string,
+  settled = true,
 ): Promise<{ page: Page; run: () => Promise<number> }> {
   const context = await browser.newContext()
   const page = await context.newPage()
@@ -55,7 +59,7 @@ export async function coldPage(
       ),
     name,
   )
-  await settle()
+  if (settled) await settle()
   const run = () =>
     page.evaluate(
       (n) => (globalThis as unknown as { runBench: (n: string) => Promise<number> }).runBench(n),

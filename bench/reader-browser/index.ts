@@ -31,6 +31,7 @@ import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
 import { pause, SETTLE, settle } from '../reader/settle'
 import { CASES as ALL_CASES } from './cases'
+import { coldPage } from './cold-page'
 import { pack, specs } from './packages'
 
 const RUNS = Number(process.env.RUNS ?? 9)
@@ -275,35 +276,8 @@ async function chromiumRuns(
   try {
     for (const [i, name] of order.entries()) {
       if (between?.at === i) between.run()
-      const context = await browser.newContext()
-      const page = await context.newPage()
-      await page.route('http://localhost/**', (route) => {
-        const url = route.request().url()
-        if (url.endsWith('/app.js'))
-          return route.fulfill({ contentType: 'text/javascript', body: pageScript })
-        if (url.endsWith('/package.spkg'))
-          return route.fulfill({ contentType: 'application/octet-stream', body: Buffer.from(body) })
-        return route.fulfill({
-          contentType: 'text/html',
-          body: '<script type="module" src="/app.js"></script>',
-        })
-      })
-      await page.goto('http://localhost/')
-      await page.waitForFunction(() => typeof (globalThis as { runBench?: unknown }).runBench === 'function')
-      await page.evaluate(
-        (n) =>
-          (globalThis as unknown as { loadBench: (u: string, n: string) => Promise<number> }).loadBench(
-            '/package.spkg',
-            n,
-          ),
-        name,
-      )
+      const { page, run } = await coldPage(browser, pageScript, Buffer.from(body), name, false)
       const pids = chromiumPids()
-      const run = () =>
-        page.evaluate(
-          (n) => (globalThis as unknown as { runBench: (n: string) => Promise<number> }).runBench(n),
-          name,
-        )
       const from = cpuStat()
       await settle()
       const cpu0 = cpuNs(pids)
@@ -313,7 +287,7 @@ async function chromiumRuns(
       const warm: number[] = []
       for (let w = 0; w < WARM; w++) warm.push(await run())
       out.set(name, { ...stamped, warmMs: warm.length ? median(warm) : Number.NaN, position: i })
-      await context.close()
+      await page.context().close()
     }
     if (between && between.at >= order.length) between.run()
   } finally {
