@@ -20,6 +20,8 @@ export interface Weight {
   lazyChunks: number
   /** The input modules (paths as the bundler names them) found only in those lazy chunks. */
   lazyModules: string[]
+  /** Every input module with bytes in some chunk. */
+  modules: string[]
   /** Fraction of the bundle that is zod (see the header for how each bundler measures it). */
   zodShare: number
   zodModules: number
@@ -71,6 +73,7 @@ function weigh(chunks: Map<string, Chunk>, entries: string[]): Weight {
     initialGzip: gzip(first.join('')),
     lazyChunks: chunks.size - first.length,
     lazyModules,
+    modules: [...new Set(sized.map(([m]) => m))],
     zodShare: total ? zod.reduce((n, [, b]) => n + b, 0) / total : 0,
     zodModules: zod.length,
   }

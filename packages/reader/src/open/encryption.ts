@@ -1,14 +1,12 @@
 /**
- * Everything of the reader that needs `@spkg/integrity/encrypt` (the `.spkg.enc` container code),
- * behind one dynamic `import()` of this file, taken only for an encrypted package: a whole-file
- * decryption (`decryptPackage`, step 1 of an open), random access for a delta update
- * (`openEncryptedPackage`) and the plaintext range source of a progressive open
- * (`decryptedSource`). One lazy module keeps them in one chunk of a browser bundle, and named
- * static imports here (not a dynamic import of the whole namespace, which esbuild would keep in
- * the initial chunk) keep the container code out of the initial load (bench/bundle,
- * `pnpm check:packaging`).
+ * The reader's decryption of a whole `.spkg.enc` container (step 1 of an open), behind one dynamic
+ * `import()` of this file, taken only for an encrypted package: a browser bundle keeps the
+ * container code in a lazy chunk that plain packages never fetch (bench/bundle,
+ * `pnpm check:packaging`). Only what an open needs: an update's random-access reader
+ * (`update/encrypted-package.ts`) and a progressive open's plaintext source
+ * (`remote/decrypted-source.ts`) are lazy modules of their own, so that a player that only opens
+ * packages bundles neither (Rolldown keeps what any `import()` of a module takes from it, even
+ * where the code of that `import()` is tree-shaken). A named static import here, not a dynamic import of the whole
+ * `@spkg/integrity/encrypt` namespace, which esbuild would keep in the initial chunk.
  */
-import { decryptPackage, openEncryptedPackage } from '@spkg/integrity/encrypt'
-
-export { decryptedSource } from '../remote/decrypted-source'
-export { decryptPackage, openEncryptedPackage }
+export { decryptPackage } from '@spkg/integrity/encrypt'

@@ -166,7 +166,7 @@ export async function openRemote(
         let plain: RangeSource
         try {
           // Loaded on the first encrypted package only (bench/bundle).
-          const { decryptedSource } = await import('../open/encryption')
+          const { decryptedSource } = await import('./decrypted-source')
           plain = await decryptedSource(source, options.decryptionKey)
         } catch (e) {
           if (isSpkgError(e) && (e.code === 'pkg/key-required' || e.code === 'pkg/decrypt-failed'))

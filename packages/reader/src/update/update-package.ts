@@ -189,7 +189,7 @@ export async function update(
     if (isEncrypted(await source.head())) {
       const ranged = source
       // Loaded on the first encrypted update, as the reader loads decryption (bench/bundle).
-      const { openEncryptedPackage } = await import('../open/encryption')
+      const { openEncryptedPackage } = await import('./encrypted-package')
       const decrypted = await openEncryptedPackage(
         { size: ranged.size, read: (offset, length) => ranged.read(offset, offset + length) },
         options.decryptionKey,
