@@ -9,7 +9,7 @@ import { decodeUtf8 } from './internal/bytes'
 import { CHECKSUM_PATH, entriesOf, isOutsideChecksum } from './internal/paths'
 import { normalizeDigest } from './normalize-digest'
 
-const encoder = new TextEncoder()
+const encoder = /* @__PURE__ */ new TextEncoder()
 
 /**
  * Compares two strings by their raw UTF-8 bytes, as `LC_ALL=C sort` orders lines. UTF-8 preserves

@@ -47,12 +47,16 @@ export const BUILTINS: ReadonlyMap<string, readonly [number, number]> = new Map(
   Object.entries(TABLE).map(([name, [min, max]]) => [name, [min, max] as const]),
 )
 
-/** Built-ins that draw from the PRNG or read play state: not allowed in a `{const}`. */
-export const IMPURE_BUILTINS: ReadonlySet<string> = new Set(
-  Object.entries(TABLE)
-    .filter(([, entry]) => (entry as readonly unknown[]).includes('impure'))
-    .map(([name]) => name),
-)
+/**
+ * Built-ins that draw from the PRNG or read play state: not allowed in a `{const}`. Marked pure
+ * (the whole expression, not only `new Set`): a bundle that never reads it drops it.
+ */
+export const IMPURE_BUILTINS: ReadonlySet<string> = /* @__PURE__ */ (() =>
+  new Set(
+    Object.entries(TABLE)
+      .filter(([, entry]) => (entry as readonly unknown[]).includes('impure'))
+      .map(([name]) => name),
+  ))()
 
 /** "1 argument", "2 arguments", "1 to 2 arguments", "at least 1 argument". */
 export function describeArity([min, max]: readonly [number, number]): string {

@@ -3,7 +3,7 @@
  * (the library runs in browsers too), constant-length comparisons and concatenation.
  */
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+const HEX = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
 
 /** Lowercase hex of `bytes`. */
 export function toHex(bytes: Uint8Array): string {

@@ -19,7 +19,7 @@ const TEST_PK = fromHex('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a6
 const TEST_SIG = fromHex(
   'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
 )!
-const PKCS8_PREFIX = fromHex('302e020100300506032b657004220420')!
+const PKCS8_PREFIX = /* @__PURE__ */ fromHex('302e020100300506032b657004220420')!
 const ALG = { name: 'Ed25519' } as const
 
 let forced: Ed25519Backend | undefined

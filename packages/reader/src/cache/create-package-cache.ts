@@ -12,8 +12,8 @@ import { type DiagnosticCode, isSpkgError, SpkgError } from '@spkg/manifest'
 import { sha256Hex as sha256HexSync } from '../zip/sha256'
 import type { CacheDriver, CachedFile, CachedVersion, PackageCache, PackageRef } from './types'
 
-const encoder = new TextEncoder()
-const decoder = new TextDecoder()
+const encoder = /* @__PURE__ */ new TextEncoder()
+const decoder = /* @__PURE__ */ new TextDecoder()
 const nameKey = (name: string): string => sha256HexSync(encoder.encode(name))
 
 function cacheError(code: DiagnosticCode, message: string, cause?: unknown): SpkgError {

@@ -6,7 +6,7 @@
 import { SpkgError } from '@spkg/manifest'
 import { crc32 } from '../zip/crc32'
 
-const encoder = new TextEncoder()
+const encoder = /* @__PURE__ */ new TextEncoder()
 const MAX = 0xffffffff
 
 /**

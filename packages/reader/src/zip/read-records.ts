@@ -46,9 +46,9 @@ export interface RawRecords {
 }
 
 const CDH = 0x02014b50
-const utf8 = new TextDecoder('utf-8', { fatal: true })
+const utf8 = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true })
 /** Decodes one character per byte, so positions in its text are positions in the bytes. */
-const latin1 = new TextDecoder('latin1')
+const latin1 = /* @__PURE__ */ new TextDecoder('latin1')
 /** From `lastIndex`, the run of ASCII characters (bytes below 0x80 in a {@link latin1} text). */
 const ASCII_RUN = /[\x00-\x7f]*/y
 const S_IFMT = 0o170000

@@ -4,7 +4,7 @@
  * few kilobytes is more than the hashing itself.
  */
 
-const K = new Int32Array([
+const K = /* @__PURE__ */ new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
   0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
   0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
@@ -18,7 +18,7 @@ const K = new Int32Array([
 const W = new Int32Array(64)
 const H = new Int32Array(8)
 const TAIL = new Uint8Array(128)
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+const HEX = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
 
 /** Runs the compression function over the 64-byte blocks of `p` from `start` to `end`. */
 function blocks(p: Uint8Array, start: number, end: number): void {

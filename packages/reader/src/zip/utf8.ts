@@ -5,7 +5,7 @@
  * every text file just to throw it away.)
  */
 
-const strict = new TextDecoder('utf-8', { fatal: true })
+const strict = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true })
 
 /** True when every byte of `data` is below 0x80. */
 export function isAscii(data: Uint8Array): boolean {
