@@ -1,13 +1,14 @@
 /**
  * Vitest global setup of the player project, before any test file starts: builds the player when apps/player/dist
- * is missing or older than its sources (see build.ts), and makes the seeded template (PGlite, or a PostgreSQL database
- * with DATABASE_URL) when it is missing or stale (harness.ts, `ensureSeedTemplate`). `startPlayer()` checks both
- * again, cheaply.
+ * is missing or older than its sources (see build.ts), and makes the seeded PGlite template when it is missing or
+ * stale (harness.ts, `ensureSeedTemplate`). With DATABASE_URL the first `startPlayer()` makes the PostgreSQL template
+ * instead: a global setup delays every project's files, not only the player's. `startPlayer()` checks both again,
+ * cheaply.
  */
 import { ensurePlayerBuilt } from './build'
 import { ensureSeedTemplate } from './harness'
 
 export default async function setup(): Promise<void> {
   await ensurePlayerBuilt()
-  await ensureSeedTemplate()
+  if (!process.env.DATABASE_URL) await ensureSeedTemplate()
 }
