@@ -38,14 +38,24 @@ type Published = {
   version?: number
   diagnostics: Array<{ code: string; range: { start: { line: number } } }>
 }
-const lsp = spawnLsp(process.execPath, ['--conditions=@spkg/source', '--import', 'tsx', bin, '--stdio'], root)
-await lsp.request('initialize', {
-  processId: process.pid,
-  rootUri: pathToFileURL(dir).href,
-  capabilities: {},
-  initializationOptions: { debounceMs: 0, fullCheckDelayMs: 3_600_000 },
-})
-lsp.notify('initialized', {})
+/** Starts the server from its sources and completes the handshake with these options. */
+async function startServer(initializationOptions: object) {
+  const server = spawnLsp(
+    process.execPath,
+    ['--conditions=@spkg/source', '--import', 'tsx', bin, '--stdio'],
+    root,
+  )
+  await server.request('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(dir).href,
+    capabilities: {},
+    initializationOptions,
+  })
+  server.notify('initialized', {})
+  server.on<{ message: string }>('window/logMessage', (p) => console.error(p.message))
+  return server
+}
+const lsp = await startServer({ debounceMs: 0, fullCheckDelayMs: 3_600_000 })
 const uri = pathToFileURL(join(dir, edited)).href
 const published = (version: number) =>
   lsp.next<Published>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.version === version)
@@ -88,19 +98,7 @@ await lsp.close()
 // starts as soon as the edited part's diagnostics are out (fullCheckDelayMs: 0). Each round: a
 // keystroke, its part's diagnostics, then at once a completion request and another keystroke;
 // what is timed is how long they wait (the full check of the folder runs meanwhile).
-const busy = spawnLsp(
-  process.execPath,
-  ['--conditions=@spkg/source', '--import', 'tsx', bin, '--stdio'],
-  root,
-)
-await busy.request('initialize', {
-  processId: process.pid,
-  rootUri: pathToFileURL(dir).href,
-  capabilities: {},
-  initializationOptions: { debounceMs: 0, fullCheckDelayMs: 0 },
-})
-busy.notify('initialized', {})
-busy.on<{ message: string }>('window/logMessage', (p) => console.error(p.message))
+const busy = await startServer({ debounceMs: 0, fullCheckDelayMs: 0 })
 // The n-th diagnostics published for the edited part at `version` (the part's, then the folder's).
 const counts = new Map<number, number>()
 busy.on<Published>('textDocument/publishDiagnostics', (p) => {
