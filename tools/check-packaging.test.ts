@@ -3,14 +3,19 @@
  * runs as `pnpm check:packaging` in CI, not here): what it finds wrong in a packed package.json,
  * and which built files import Node built-ins without their `node:` prefix.
  */
+
+import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import {
+  BUDGETS,
   barePrefixImports,
+  bundleBudgetProblems,
   checkPackedManifest,
   moduleSubpaths,
   type PackageManifest,
   publishablePackages,
   specifierOf,
+  weighBundle,
 } from './check-packaging.ts'
 
 const good: PackageManifest = {
@@ -109,5 +114,50 @@ describe('export subpaths', () => {
     expect(names).toContain('@spkg/validator')
     expect(names).not.toContain('@spkg/test-utils')
     expect(names).not.toContain('@spkg/api')
+  })
+})
+
+describe('the browser bundle budget', () => {
+  // Incompressible code of a given size (hex of random bytes gzips to about half).
+  const code = (kib: number) => `export const x = "${randomBytes(kib * 512).toString('hex')}"\n`
+  const chunk = (fileName: string, kib: number, isEntry: boolean, imports: string[] = []) => ({
+    fileName,
+    code: code(kib),
+    isEntry,
+    imports,
+  })
+
+  it('counts the entry and its static imports as the initial load, and every file apart', () => {
+    const w = weighBundle([
+      chunk('index.js', 8, true, ['shared.js']),
+      chunk('shared.js', 4, false),
+      chunk('lazy.js', 4, false, ['shared.js']),
+    ])
+    expect([...w.initial]).toEqual(['index.js', 'shared.js'])
+    expect(w.files).toBe(3)
+    expect(w.initialMinified).toBeGreaterThan(12 * 1024)
+    expect(w.minified).toBeGreaterThan(w.initialMinified + 4 * 1024)
+    expect(w.gzip).toBeGreaterThan(w.initialGzip + 1.5 * 1024)
+  })
+
+  it('fails a build whose lazy chunks take every file over the budget, not only the initial load', () => {
+    const budget = { initial: 10 * 1024, all: 10 * 1024 }
+    const under = weighBundle([chunk('index.js', 16, true), chunk('lazy.js', 1, false)])
+    expect(bundleBudgetProblems(under, budget)).toEqual([])
+    const lazyOver = weighBundle([chunk('index.js', 16, true), chunk('lazy.js', 8, false)])
+    expect(lazyOver.initialGzip).toBeLessThan(budget.initial)
+    expect(bundleBudgetProblems(lazyOver, budget)).toEqual([
+      expect.stringMatching(
+        /^reader \+ story is 1\d\.\d KB gzip counting every emitted file, over the 10\.0 KB budget/,
+      ),
+    ])
+    const bothOver = weighBundle([chunk('index.js', 24, true)])
+    expect(bundleBudgetProblems(bothOver, budget)).toHaveLength(2)
+  })
+
+  it("holds Vite to issue 13's 60 KB for both figures, esbuild to the same order", () => {
+    expect(BUDGETS.Vite).toEqual({ initial: 60 * 1024, all: 60 * 1024 })
+    expect(BUDGETS.esbuild.initial).toBe(60 * 1024)
+    expect(BUDGETS.esbuild.all).toBeLessThanOrEqual(66 * 1024)
   })
 })
