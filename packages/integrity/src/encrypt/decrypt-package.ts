@@ -6,16 +6,7 @@
  * (bench/bundle, `pnpm check:packaging`); a lazy import here as well split that chunk in three.
  */
 import { concatBytes } from '../internal/bytes'
-import {
-  checkKey,
-  chunkRange,
-  decryptFailed,
-  derivePayloadKey,
-  HEADER_SIZE,
-  layoutOf,
-  openChunk,
-  readHeader,
-} from './container'
+import * as container from './container'
 import { hasMagic } from './magic'
 
 const PARALLEL = 32
@@ -41,12 +32,12 @@ export function isEncryptedPackage(bytes: Uint8Array): boolean {
  * const zipBytes = await decryptPackage(await readFile('story.spkg.enc'), key)
  */
 export async function decryptPackage(bytes: Uint8Array, key: Uint8Array | undefined): Promise<Uint8Array> {
-  checkKey(key)
-  if (bytes.length < HEADER_SIZE || !hasMagic(bytes))
-    throw decryptFailed('not an encrypted spkg container (missing "SPKGENC" header)')
-  const header = await readHeader(bytes, key)
-  const layout = layoutOf(bytes.length, header.chunkSize)
-  const payloadKey = await derivePayloadKey(key, header.salt, 'decrypt')
+  container.checkKey(key)
+  if (bytes.length < container.HEADER_SIZE || !hasMagic(bytes))
+    throw container.decryptFailed('not an encrypted spkg container (missing "SPKGENC" header)')
+  const header = await container.readHeader(bytes, key)
+  const layout = container.layoutOf(bytes.length, header.chunkSize)
+  const payloadKey = await container.derivePayloadKey(key, header.salt, 'decrypt')
   const parts: Uint8Array[] = new Array(layout.chunkCount)
   for (let batch = 0; batch < layout.chunkCount; batch += PARALLEL) {
     const end = Math.min(batch + PARALLEL, layout.chunkCount)
@@ -55,8 +46,8 @@ export async function decryptPackage(bytes: Uint8Array, key: Uint8Array | undefi
     const settled = await Promise.allSettled(
       Array.from({ length: end - batch }, async (_, j) => {
         const i = batch + j
-        const [s, e] = chunkRange(layout, i)
-        parts[i] = await openChunk(payloadKey, header, layout, i, bytes.subarray(s, e))
+        const [s, e] = container.chunkRange(layout, i)
+        parts[i] = await container.openChunk(payloadKey, header, layout, i, bytes.subarray(s, e))
       }),
     )
     const failed = settled.find((r) => r.status === 'rejected')
