@@ -115,7 +115,10 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     publish(folder, path, found)
     // Remembered even before the folder's first full check, which clears it once fixed elsewhere.
     let paths = published.get(folder)
-    if (!paths) published.set(folder, (paths = new Set()))
+    if (!paths) {
+      paths = new Set()
+      published.set(folder, paths)
+    }
     paths.add(path)
   }
 
