@@ -5,7 +5,7 @@
  * The reader hands the names map to the engine, which saves with the original names and maps a
  * state to the build's names on resume: nothing for the player to do.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { openPackage, type SpkgPackage } from '@spkg/reader/node'
 import {
@@ -117,5 +117,27 @@ describe('a reading state crosses the builds of a minified package through the r
     const onMin = await resumeStoryRun(minified.storySource(), a.saveState())
     expect([...onOrig.diagnostics, ...onMin.diagnostics]).toEqual([])
     expect(await until(onMin.run, names)).toEqual(await until(onOrig.run))
+  })
+})
+
+describe('a minified package played through the reader', () => {
+  it('reports a runtime error with the original variable name', async () => {
+    const cwd = freshDir()
+    const dir = longNamedInn(cwd)
+    // The inn reads the wolves' count before the forest sets it: a runtime `story/undefined`.
+    const inn = join(dir, 'story/0001-inn.sty')
+    writeFileSync(inn, readFileSync(inn, 'utf8').replace('Dawn.', `Dawn, \${wolves_watching} wolves.`))
+    expect((await runCli(['pack', dir, '-o', 'min.spkg', '--minify', '-q'], { cwd })).code).toBe(0)
+    const pkg = await open(cwd, 'min.spkg')
+    const short = Object.entries(pkg.storySource().names!.variables).find(([, o]) => o === 'wolves_watching')
+    expect(short?.[0]).toMatch(/^[a-z]{1,2}$/)
+    const run = createStoryRun(pkg.storySource(), { seed: 1 })
+    const found: string[] = []
+    for (let e = await run.next(); e && e.type !== 'pause' && e.type !== 'end'; e = await run.next())
+      if (e.type === 'diagnostic') found.push(`${e.diagnostic.code} ${e.diagnostic.message}`)
+    expect(found).toEqual([
+      expect.stringMatching(/^story\/undefined 'wolves_watching' has no value yet \(minified file, line \d+/),
+    ])
+    pkg.close()
   })
 })

@@ -1,15 +1,18 @@
 /**
  * Events and diagnostics of a minified story told with the author's names: a host that shows ids
- * or diagnostics (`spkg play`, `spkg validate`, a debugging reader) maps them through the names
- * map. Not needed to play: a reader never shows ids.
+ * (`spkg play`, a debugging reader) maps events through the names map; the engine maps its own
+ * diagnostic events when the source carries the map, and `spkg validate` maps the checker's. Not
+ * needed to play: a reader never shows ids.
  */
 import type { Diagnostic } from '@spkg/manifest'
 import type { StoryEvent } from '../run/types.ts'
 import { type NamesDirection, type NamesMap, namesLookup, renameId } from './state-names.ts'
 
 /**
- * `event` with its ids (heading ids, link targets, decision keys, scenes) and diagnostic written
- * with `to`'s names. Option ids never change. Returns a new event.
+ * `event` with its ids (heading ids, link targets, decision keys, scenes) written with `to`'s
+ * names. Option ids never change. Diagnostic events are left as they are: a run whose source
+ * carries the names map (`source.names`) already tells them with the original names (see
+ * {@link translateDiagnosticNames}). Returns a new event.
  *
  * @example
  * for (let e = await run.next(); e; e = await run.next()) log(translateEventNames(e, names, 'original'))
@@ -39,10 +42,6 @@ export function translateEventNames(event: StoryEvent, names: NamesMap, to: Name
       return { ...event, key: id(event.key), links: event.links.map((l) => ({ ...l, target: id(l.target) })) }
     case 'part-entered':
       return event.scene === undefined ? event : { ...event, scene: id(event.scene) }
-    case 'diagnostic':
-      return to === 'original'
-        ? { ...event, diagnostic: translateDiagnosticNames(event.diagnostic, names) }
-        : event
     default:
       return event
   }

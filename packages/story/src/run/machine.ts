@@ -12,6 +12,7 @@ import {
   type ReadingState,
 } from '@spkg/manifest'
 import type { Pos } from '../ast.ts'
+import { translateDiagnosticNames } from '../minify/event-names.ts'
 import { translateStateNames } from '../minify/state-names.ts'
 import { type COption, type Instr, Op } from './code.ts'
 import {
@@ -187,6 +188,9 @@ export class Machine implements StoryRun, DecisionState {
   // ---- internals ----
 
   emitDiagnostic(d: Diagnostic): void {
+    // A minified build's diagnostics name the author's variables, functions and ids.
+    const names = this.source.names
+    if (names) d = translateDiagnosticNames(d, names)
     this.queue.push(
       this.replaying
         ? { type: 'diagnostic', diagnostic: d, replay: true }
