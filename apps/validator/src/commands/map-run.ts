@@ -1,12 +1,14 @@
 /**
  * The work of `map.ts` (loaded only when the command runs): loads the story as `spkg play` does,
- * parses its parts in reading order, builds the map, adds random-walk reach and writes it.
+ * parses its parts in reading order (a minified package's with the author's names, through its
+ * names map), builds the map, adds random-walk reach and writes it.
  */
 import { hasErrors } from '@spkg/manifest'
-import { createStoryRun, type PartAst, parseStory } from '@spkg/story'
+import { createStoryRun, type PartAst, parseStory, unminifyStory } from '@spkg/story'
 import { type CommandContext, EXIT, type ExitCode, UsageError } from '../cli-types'
 import { resolvePath, writeOutputAtomic } from '../io'
 import { loadStory } from '../play/load-story'
+import { withOriginalNames } from '../play/named-run'
 import { formatDiagnosticLine, useColor } from '../report'
 import { readDecryptionKey } from '../validate/decryption-key'
 import { readNamespaces } from '../validate/trusted-keys'
@@ -53,11 +55,18 @@ export async function runMap({ values, positionals, io }: CommandContext): Promi
       } catch {
         text = undefined
       }
-      if (text !== undefined) asts.push(parseStory(text, { path }).ast)
+      if (text === undefined) continue
+      // A minified package is drawn with the author's names, as `spkg unminify` restores them.
+      if (source.names) text = unminifyStory([{ path, text }], source.names)[0]!.text
+      asts.push(parseStory(text, { path }).ast)
     }
     let storyMap = buildStoryMap(asts)
+    const names = source.names
     if (walks !== undefined)
-      storyMap = await addReach(storyMap, walks, seed, (s) => createStoryRun(source, { seed: s }))
+      storyMap = await addReach(storyMap, walks, seed, (s) => {
+        const run = createStoryRun(source, { seed: s })
+        return names ? withOriginalNames(run, names) : run
+      })
     let text: string
     if (format === 'json') text = `${JSON.stringify(storyMap, null, 2)}\n`
     else if (format === 'dot') text = toDot(storyMap)

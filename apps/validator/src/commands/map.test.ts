@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import { parseStory } from '@spkg/story'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../test/helpers/cli'
+import { longNamedInn } from '../../test/helpers/long-named-inn'
 import { freshDir } from '../../test/helpers/tree'
 import { buildStoryMap, type StoryMap } from './map-graph'
 import { edgeId, renderSvg } from './map-render'
@@ -74,6 +75,25 @@ describe('spkg map', () => {
     const dot = await runCli(['map', INN, '-o', 'inn.dot', '--random-walk', '5'], { cwd })
     expect(dot.code).toBe(0)
     expect(readFileSync(join(cwd, 'inn.dot'), 'utf8')).toContain('5/5 walks')
+  })
+
+  it('draws a minified package with the original ids, as the unminified package draws', async () => {
+    const cwd = freshDir()
+    const dir = longNamedInn(cwd)
+    expect((await runCli(['pack', dir, '-o', 'full.spkg', '-q'], { cwd })).code).toBe(0)
+    expect((await runCli(['pack', dir, '-o', 'min.spkg', '--minify', '-q'], { cwd })).code).toBe(0)
+    const mapOf = async (pkg: string) => {
+      const r = await runCli(['map', pkg, '-o', `${pkg}.json`, '--random-walk', '12', '--seed', '5'], { cwd })
+      expect(r.code).toBe(0)
+      return JSON.parse(readFileSync(join(cwd, `${pkg}.json`), 'utf8')) as StoryMap
+    }
+    const full = await mapOf('full.spkg')
+    const min = await mapOf('min.spkg')
+    // nodes, edges, labels, state keys and the walks' reach: the same story, the author's names
+    expect(min).toEqual(full)
+    const edge = min.nodes.find((n) => n.id === 'S:story/0003-forest.sty:edge_of_the_dark_forest')
+    expect(edge?.reached).toBeGreaterThan(0)
+    expect(min.edges.find((e) => e.kind === 'option')?.reached).toBe(12)
   })
 
   it('builds the graph of groups, fallthrough options, conditions, jumps and missing targets', () => {
