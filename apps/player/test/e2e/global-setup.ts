@@ -1,9 +1,7 @@
 /**
  * Vitest global setup of the player project, before any test file starts: builds the player when apps/player/dist
  * is missing or older than its sources (see build.ts), and makes the seeded PGlite template when it is missing or
- * stale (harness.ts, `ensureSeedTemplate`). With DATABASE_URL the first `startPlayer()` makes the PostgreSQL template
- * instead: a global setup delays every project's files, not only the player's. `startPlayer()` checks both again,
- * cheaply.
+ * stale (harness.ts, `ensureSeedTemplate`; not with DATABASE_URL). `startPlayer()` checks both again, cheaply.
  */
 import { ensurePlayerBuilt } from './build'
 import { ensureSeedTemplate } from './harness'

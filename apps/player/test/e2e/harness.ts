@@ -5,9 +5,8 @@
  *   --import tsx src/server.ts` in apps/api, `NODE_ENV=development`, the development identity provider on loopback),
  *   with its own temporary data folder (PGlite, files, uploads), the example stories seeded, and the built player
  *   (apps/player/dist, built first when missing or stale, copied into that folder so that a later rebuild does not
- *   change what this server serves). With `DATABASE_URL` set it runs on a fresh PostgreSQL database of that server
- *   instead (created here as a copy of the seeded template database, dropped by `close()`). Resolves once the seed
- *   is published.
+ *   change what this server serves). With `DATABASE_URL` set it runs on a fresh PostgreSQL
+ *   database of that server instead (created here, dropped by `close()`). Resolves once the seed is published.
  * - {@link launchBrowser}: playwright-core on /usr/bin/chromium, headless. {@link noBrowser} is true when Chromium is
  *   missing and CI is not set (then tests may `describe.skipIf(noBrowser)`); with CI set a missing Chromium is an
  *   error, never a skip (tools/ci-skips.ts).
@@ -23,7 +22,7 @@
  * await player.close()
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
@@ -94,16 +93,13 @@ export interface StartPlayerOptions {
   /** How long to wait for the server and its seed, ms (shared machines are slow). @default 120000 */
   readyTimeoutMs?: number
   /**
-   * Start from a copy of a database seeded once per change of its inputs (as a second `pnpm start` finds its
-   * `.data` folder) instead of seeding a new one: initialising a PGlite folder costs seconds on an idle machine and
-   * 15 s on a busy one; on PostgreSQL (`DATABASE_URL`) a copy of a seeded template database skips the migrations
-   * and the publishing of every example. `false`: a new folder and database, seeded by this server. @default true
+   * On PGlite, start from a copy of a database seeded once per change of its inputs (as a second `pnpm start`
+   * finds its `.data` folder) instead of seeding a new one: initialising a PGlite folder costs seconds on an idle
+   * machine and 15 s on a busy one. `false`: a new folder, seeded by this server. @default true
    */
   seedTemplate?: boolean
   /** Internal: run in this folder and keep it at `close()` (the seed template is made this way). */
   dataDir?: string
-  /** Internal: with `DATABASE_URL`, the name of the database to create, and keep at `close()` (the seed template). */
-  dbName?: string
 }
 
 /** A loopback port that was free a moment ago. */
@@ -154,36 +150,21 @@ export async function startPlayer(options: StartPlayerOptions = {}): Promise<Sta
     options.playerDir ?? (await snapshotPlayer(join(data, 'player'), await ensurePlayerBuilt()))
   const adminUrl = process.env.DATABASE_URL
   let templateSeeded: string[] | undefined
-  const useTemplate =
-    options.seedTemplate !== false &&
-    !options.dataDir &&
-    !options.env?.PGLITE_DIR &&
-    !options.env?.DATABASE_URL
-  const template = useTemplate ? await ensureSeedTemplate() : undefined
+  if (!adminUrl && options.seedTemplate !== false && !options.dataDir && !options.env?.PGLITE_DIR) {
+    const template = await ensureSeedTemplate()
+    await cp(join(template.dir, 'pglite'), join(data, 'pglite'), { recursive: true })
+    await cp(join(template.dir, 'files'), join(data, 'files'), { recursive: true })
+    templateSeeded = template.seeded
+  }
   let databaseUrl: string | undefined
   let dbName: string | undefined
   if (adminUrl) {
-    dbName = options.dbName ?? `spkg_player_${randomBytes(6).toString('hex')}`
-    // A copy of the seeded template database; without one (or when the copy fails: the template was dropped
-    // meanwhile), an empty database the server migrates and seeds itself.
-    const copied =
-      template?.database !== undefined &&
-      (await runSql(adminUrl, `create database ${dbName} template ${template.database}`).then(
-        () => true,
-        () => false,
-      ))
-    if (!copied) await runSql(adminUrl, `create database ${dbName}`)
-    else templateSeeded = template?.seeded
+    dbName = `spkg_player_${randomBytes(6).toString('hex')}`
+    await runSql(adminUrl, `create database ${dbName}`)
     const u = new URL(adminUrl)
     u.pathname = `/${dbName}`
     databaseUrl = u.toString()
-  } else if (template) {
-    await cp(join(template.dir, 'pglite'), join(data, 'pglite'), { recursive: true })
-    templateSeeded = template.seeded
   }
-  // The stored package files of the seeded database, which the copied database names.
-  if (templateSeeded)
-    await cp(join(template?.dir as string, 'files'), join(data, 'files'), { recursive: true })
   const dropDb = async () => {
     if (adminUrl && dbName) await runSql(adminUrl, `drop database if exists ${dbName} with (force)`)
   }
@@ -299,28 +280,13 @@ export async function startPlayer(options: StartPlayerOptions = {}): Promise<Sta
       await stop()
       process.removeListener('exit', onExit)
       await removeData()
-      if (!options.dbName) await dropDb()
+      await dropDb()
     },
   }
 }
 
-const TEMPLATE_BASE = join(REPO, 'apps/player/node_modules/.cache/spkg-player-seed')
-
-/** A seeded template: a folder with the stored files (and PGlite's data), and the template database on PostgreSQL. */
-export interface SeedTemplate {
-  dir: string
-  seeded: string[]
-  /** With `DATABASE_URL`: the seeded database on that server that servers start from a copy of. */
-  database?: string
-}
-
-/** Where the template of this run's engine lives: PGlite, or one per PostgreSQL server. */
-function templateDir(adminUrl: string | undefined): string {
-  if (!adminUrl) return TEMPLATE_BASE
-  const server = new URL(adminUrl)
-  server.pathname = '/'
-  return `${TEMPLATE_BASE}-pg-${createHash('sha256').update(server.toString()).digest('hex').slice(0, 12)}`
-}
+const TEMPLATE = join(REPO, 'apps/player/node_modules/.cache/spkg-player-seed')
+const TEMPLATE_LOCK = `${TEMPLATE}.lock`
 
 /**
  * Newest modification time of what the seeded database depends on: the examples, the migrations, and the API's
@@ -339,93 +305,61 @@ function seedInputsTime(): number {
   )
 }
 
-interface Stamp {
-  startedAt: number
-  seeded: string[]
-  database?: string
-}
-
-async function readStamp(dir: string): Promise<Stamp | undefined> {
+async function freshTemplate(): Promise<{ dir: string; seeded: string[] } | undefined> {
   try {
-    return JSON.parse(await readFile(join(dir, 'stamp.json'), 'utf8')) as Stamp
+    const stamp = JSON.parse(await readFile(join(TEMPLATE, 'stamp.json'), 'utf8')) as {
+      startedAt: number
+      seeded: string[]
+    }
+    return stamp.startedAt >= seedInputsTime() ? { dir: TEMPLATE, seeded: stamp.seeded } : undefined
   } catch {
     return undefined
   }
 }
 
-async function freshTemplate(dir: string, adminUrl: string | undefined): Promise<SeedTemplate | undefined> {
-  const stamp = await readStamp(dir)
-  if (
-    !stamp ||
-    stamp.startedAt < seedInputsTime() ||
-    (adminUrl !== undefined) !== (stamp.database !== undefined)
-  )
-    return undefined
-  return { dir, seeded: stamp.seeded, database: stamp.database }
-}
-
 /**
- * The seeded template (see `seedTemplate`): made by a real server start on a new folder (migrations, then the seed),
- * stopped cleanly, kept under apps/player/node_modules/.cache until examples, migrations or the code that seeds
- * change. With `DATABASE_URL` its database is a database of that server, `spkg_player_tpl_<random>`, named in the
- * folder's stamp (the one it replaces is dropped): seeding a new PostgreSQL database costs seconds per server, a
- * copy of this one (`create database ... template`) a fraction. One maker at a time across processes (a lock
- * folder; older than 5 minutes: abandoned).
+ * The seeded PGlite template (see `seedTemplate`): made by a real server start on a new folder (migrations, then
+ * the seed), stopped cleanly, kept under apps/player/node_modules/.cache until examples, migrations or the code
+ * that seeds change. One maker at a time across processes (a lock folder; older than 5 minutes: abandoned).
  */
-export async function ensureSeedTemplate(): Promise<SeedTemplate> {
-  const adminUrl = process.env.DATABASE_URL
-  const dir = templateDir(adminUrl)
-  const lock = `${dir}.lock`
+export async function ensureSeedTemplate(): Promise<{ dir: string; seeded: string[] }> {
   for (;;) {
-    const fresh = await freshTemplate(dir, adminUrl)
+    const fresh = await freshTemplate()
     if (fresh) return fresh
     try {
-      await mkdir(dirname(lock), { recursive: true })
-      await mkdir(lock)
+      await mkdir(dirname(TEMPLATE_LOCK), { recursive: true })
+      await mkdir(TEMPLATE_LOCK)
     } catch {
-      const since = await stat(lock).then(
+      const since = await stat(TEMPLATE_LOCK).then(
         (s) => s.mtimeMs,
         () => Date.now(),
       )
-      if (Date.now() - since > 5 * 60_000) await rm(lock, { recursive: true, force: true })
+      if (Date.now() - since > 5 * 60_000) await rm(TEMPLATE_LOCK, { recursive: true, force: true })
       await new Promise((r) => setTimeout(r, 200))
       continue
     }
     try {
-      const again = await freshTemplate(dir, adminUrl)
+      const again = await freshTemplate()
       if (again) return again
       const startedAt = Date.now()
-      const work = `${dir}-work-${process.pid}`
-      const database = adminUrl ? `spkg_player_tpl_${randomBytes(6).toString('hex')}` : undefined
+      const work = `${TEMPLATE}-work-${process.pid}`
       await rm(work, { recursive: true, force: true })
       await mkdir(work, { recursive: true })
       try {
-        const server = await startPlayer({
-          dataDir: work,
-          playerDir: join(work, 'no-player'),
-          dbName: database,
-        })
+        const server = await startPlayer({ dataDir: work, playerDir: join(work, 'no-player') })
         const seeded = server.seeded
         await server.close()
         if (seeded.length === 0) throw new Error(`the seed published nothing:\n${server.output().stdout}`)
         await rm(join(work, 'uploads'), { recursive: true, force: true })
-        const stamp: Stamp = { startedAt, seeded, database }
-        await writeFile(join(work, 'stamp.json'), JSON.stringify(stamp))
-        const old = await readStamp(dir)
-        await rm(dir, { recursive: true, force: true })
-        await rename(work, dir)
-        if (adminUrl && old?.database)
-          await runSql(adminUrl, `drop database if exists ${old.database} with (force)`).catch(() => {})
-        return { dir, seeded, database }
-      } catch (err) {
-        if (adminUrl && database)
-          await runSql(adminUrl, `drop database if exists ${database} with (force)`).catch(() => {})
-        throw err
+        await writeFile(join(work, 'stamp.json'), JSON.stringify({ startedAt, seeded }))
+        await rm(TEMPLATE, { recursive: true, force: true })
+        await rename(work, TEMPLATE)
+        return { dir: TEMPLATE, seeded }
       } finally {
         await rm(work, { recursive: true, force: true })
       }
     } finally {
-      await rm(lock, { recursive: true, force: true })
+      await rm(TEMPLATE_LOCK, { recursive: true, force: true })
     }
   }
 }
