@@ -36,6 +36,7 @@ export const VARIANTS: Record<
   | 'inflated beforehand'
   | 'inflated and hashed beforehand'
   | 'default, stream probed'
+  | 'default, one entry per call'
 > = {
   'JS inflater + WebCrypto': { streamFrom: NEVER, jsHashBelow: 0, wasm: false },
   'JS inflater + JS SHA-256 <16 KiB': { streamFrom: NEVER, jsHashBelow: 16 * 1024, wasm: false },
@@ -70,6 +71,9 @@ export const VARIANTS: Record<
   'default with every entry inflated beforehand': 'inflated beforehand',
   'probe: inflated and hashed beforehand': 'inflated and hashed beforehand',
   'default web backend (shipped choice)': 'default',
+  // The default backend as it was before session 12: every entry through its own call of the
+  // WebAssembly module (no batch path).
+  'default with one module call per entry (before)': 'default, one entry per call',
   // The default backend as it was before session 9: its options resolved on first use, probing
   // the stream (a DecompressionStream made) even when no entry goes to it.
   'default with the stream probed on first use (before)': 'default, stream probed',
@@ -82,6 +86,12 @@ const jsCrcBackend: ReaderBackend = {
     inflateRaw: webBackend.inflater.inflateRaw,
     inflateRawAsync: (input, declared, limit) => webBackend.inflater.inflateRawAsync!(input, declared, limit),
   },
+}
+
+/** The default backend without the inflater's batch path: one module call per entry. */
+const oneByOneBackend: ReaderBackend = {
+  ...webBackend,
+  inflater: { ...webBackend.inflater, inflateBatch: undefined },
 }
 
 /** The default backend's stream threshold, resolved once as the backend resolves it. */
@@ -206,7 +216,9 @@ export async function runCase(bytes: Uint8Array, name: string, blob?: Blob): Pro
                     ? await hashedBeforehand(bytes)
                     : variant === 'default, stream probed'
                       ? webBackend
-                      : createWebBackend(variant)
+                      : variant === 'default, one entry per call'
+                        ? oneByOneBackend
+                        : createWebBackend(variant)
     const t0 = performance.now()
     const r = await openArchive(
       bytes,

@@ -98,6 +98,14 @@ export class EntryStore {
   }
 
   /**
+   * The bytes kept for `path`, shared, not copied (for the open's own steps: step 5 takes the
+   * manifest step 4 verified instead of inflating it again); undefined when none are kept.
+   */
+  verified(path: string): Uint8Array | undefined {
+    return this.kept.get(path)
+  }
+
+  /**
    * The verified bytes of `path`.
    * @throws SpkgError `pkg/closed` after close (whatever the path), `pkg/missing-file` for a path
    *   that is not a file of the package; the entry's `pkg/corrupt-entry` if the archive bytes

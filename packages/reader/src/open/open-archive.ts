@@ -91,6 +91,7 @@ export async function prepareOpening(
     )
     if (!read) return { diagnostics }
     opening.manifest = read.manifest
+    opening.manifestEntry = layout.manifest
     opening.integrity = read.integrity
   }
   return opening

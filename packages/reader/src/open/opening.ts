@@ -33,6 +33,8 @@ export interface Opening {
   /** The flat layout's entry: the lowest root `.sty` by code point. */
   flatEntry?: string
   manifest?: Manifest
+  /** The `manifest.json` entry step 4 read (packaged layout). */
+  manifestEntry?: ZipEntry
   /**
    * The `integrity` the manifest declares: the canonical map, or, when the manifest parser could
    * not read all of it (a value that is not a SHA-256, a map that is not an object), the value as

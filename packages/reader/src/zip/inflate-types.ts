@@ -46,4 +46,35 @@ export interface Inflater {
    * background, instead of at its first entry.
    */
   prepare?(): void
+  /**
+   * Inflates a run of small deflated entries of the archive `bytes` at once, their inputs all in
+   * `[lo, hi)`, each to exactly its declared size with its CRC-32 checked (and as UTF-8 where
+   * `text(i)`), stopping at the first that fails (see `inflateBatchWasm`). `undefined` when this
+   * inflater has no such path or the run does not fit it: the caller inflates entry by entry.
+   */
+  inflateBatch?(
+    bytes: Uint8Array,
+    entries: readonly BatchEntry[],
+    lo: number,
+    hi: number,
+    text: (i: number) => boolean,
+  ): BatchResult | undefined | Promise<BatchResult | undefined>
+}
+
+/** One entry of an {@link Inflater.inflateBatch} run: where its deflated bytes are, what it declares. */
+export interface BatchEntry {
+  readonly dataOffset: number
+  readonly compressedSize: number
+  readonly size: number
+  readonly crc32: number
+}
+
+/** What {@link Inflater.inflateBatch} inflated: the first `count` entries of the run. */
+export interface BatchResult {
+  /** How many entries, from the first, inflated to their declared size with their CRC-32. */
+  count: number
+  /** Their outputs one after another, in one buffer (entry i's bytes follow entry i-1's). */
+  data: Uint8Array
+  /** Per entry, 1 when it is valid UTF-8 or was not to be checked, 0 when it is not UTF-8. */
+  utf8: Uint8Array
 }

@@ -5,8 +5,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { compileInflateWasm } from '../../wasm/compile'
 import { crc32 } from './crc32'
 import { inflateBounded } from './inflate-bounded'
-import { inflateWasm, isUtf8Wasm, loadInflateWasm, WASM_MAX_BYTES } from './inflate-wasm'
-import { INFLATE_WASM_BASE64 } from './inflate-wasm-binary'
+import {
+  inflateBatchWasm,
+  inflateWasm,
+  isUtf8Wasm,
+  loadInflateWasm,
+  moduleBytes,
+  WASM_MAX_BYTES,
+} from './inflate-wasm'
 
 expect(await loadInflateWasm()).toBe(true)
 
@@ -16,9 +22,24 @@ const text = new TextEncoder().encode(
 
 describe('the embedded WebAssembly module', () => {
   it('is what wasm/inflate.ts compiles to (run `pnpm --filter @spkg/reader build:wasm` after editing it)', async () => {
-    const fresh = Buffer.from(await compileInflateWasm()).toString('base64')
-    expect(fresh === INFLATE_WASM_BASE64, 'src/zip/inflate-wasm-binary.ts is stale').toBe(true)
+    const fresh = Buffer.from(await compileInflateWasm())
+    expect(fresh.equals(moduleBytes()), 'src/zip/inflate-wasm-binary.ts is stale').toBe(true)
   }, 60_000)
+
+  it('decodes the same bytes where neither Uint8Array.fromHex nor Buffer exists', () => {
+    const native = moduleBytes()
+    const U = Uint8Array as unknown as { fromHex?: unknown }
+    const fromHex = U.fromHex
+    delete U.fromHex
+    vi.stubGlobal('Buffer', undefined)
+    try {
+      expect(moduleBytes()).toEqual(native)
+    } finally {
+      vi.unstubAllGlobals()
+      if (fromHex) U.fromHex = fromHex
+    }
+    expect([...native.subarray(0, 4)]).toEqual([0, 0x61, 0x73, 0x6d])
+  })
 })
 
 describe('inflateWasm', () => {
@@ -78,6 +99,121 @@ describe('inflateWasm', () => {
     const bomb = deflateRawSync(new Uint8Array(32 << 20), { level: 9 })
     expect(inflateWasm(bomb, 100, 1 << 30)).toMatchObject({ ok: false, reason: 'size', produced: 32 << 20 })
     expect(inflateWasm(bomb, 100, 1 << 20)).toMatchObject({ ok: false, reason: 'limit' })
+  })
+})
+
+/** An archive-like buffer of raw deflate streams with a gap before each, and their batch entries. */
+function streams(files: Uint8Array[], gap = 30) {
+  const parts: Uint8Array[] = []
+  const entries: Array<{ dataOffset: number; compressedSize: number; size: number; crc32: number }> = []
+  let at = 0
+  for (const f of files) {
+    const z = deflateRawSync(f)
+    parts.push(new Uint8Array(gap).fill(0xee), z)
+    entries.push({ dataOffset: at + gap, compressedSize: z.length, size: f.length, crc32: crc32(f) })
+    at += gap + z.length
+  }
+  return { bytes: new Uint8Array(Buffer.concat(parts)), entries }
+}
+
+describe('inflateBatchWasm', () => {
+  const enc = (s: string) => new TextEncoder().encode(s)
+  const files = [text, enc('short'), new Uint8Array(0), text.subarray(0, 999), enc('caf\u00e9 \u{1f600}')]
+  const split = (r: { data: Uint8Array }, sizes: number[]) => {
+    let at = 0
+    return sizes.map((n) => {
+      at += n
+      return r.data.subarray(at - n, at)
+    })
+  }
+
+  it('inflates a run in one call: each entry its declared bytes, one after another, UTF-8 checked where asked', () => {
+    const bad = new Uint8Array([0x41, 0xff, 0x42])
+    const all = [...files, bad]
+    const { bytes, entries } = streams(all)
+    const r = inflateBatchWasm(bytes, entries, 0, bytes.length, (i) => i !== 2)!
+    expect(r.count).toBe(all.length)
+    expect(
+      split(
+        r,
+        all.map((f) => f.length),
+      ),
+    ).toEqual(all)
+    // Entry 2 was not asked (1); the last is not UTF-8.
+    expect([...r.utf8]).toEqual([1, 1, 1, 1, 1, 0])
+  })
+
+  it('reads the inputs from the range [lo, hi) of the archive it is given', () => {
+    const { bytes, entries } = streams(files, 100)
+    const lo = entries[0]!.dataOffset
+    const r = inflateBatchWasm(bytes, entries, lo, bytes.length, () => false)!
+    expect(
+      split(
+        r,
+        files.map((f) => f.length),
+      ),
+    ).toEqual(files)
+  })
+
+  it.each<[string, (e: { size: number; crc32: number }) => void]>([
+    [
+      'a CRC-32 that does not match',
+      (e) => {
+        e.crc32 ^= 1
+      },
+    ],
+    [
+      'a declared size one byte short',
+      (e) => {
+        e.size -= 1
+      },
+    ],
+    [
+      'a declared size one byte long',
+      (e) => {
+        e.size += 1
+      },
+    ],
+  ])('stops at the first entry that fails (%s) and says how many passed', (_, spoil) => {
+    const { bytes, entries } = streams(files)
+    spoil(entries[3]!)
+    const r = inflateBatchWasm(bytes, entries, 0, bytes.length, () => true)!
+    expect(r.count).toBe(3)
+    expect(
+      split(
+        r,
+        files.slice(0, 3).map((f) => f.length),
+      ),
+    ).toEqual(files.slice(0, 3))
+    expect(r.utf8.length).toBe(3)
+  })
+
+  it('stops at a corrupt stream, and at once when the first entry fails', () => {
+    const { bytes, entries } = streams(files)
+    bytes.fill(0xff, entries[1]!.dataOffset, entries[1]!.dataOffset + entries[1]!.compressedSize)
+    expect(inflateBatchWasm(bytes, entries, 0, bytes.length, () => true)!.count).toBe(1)
+    expect(inflateBatchWasm(bytes, entries.slice(1), 0, bytes.length, () => true)).toMatchObject({
+      count: 0,
+      data: new Uint8Array(0),
+    })
+  })
+
+  it("never writes past an entry's declared size into the next one's output (a longer stream)", () => {
+    const { bytes, entries } = streams([text, enc('next')])
+    entries[0]!.size = 10
+    const r = inflateBatchWasm(bytes, entries, 0, bytes.length, () => false)!
+    expect(r.count).toBe(0)
+    // The entry on its own says why, as before.
+    const one = entries[0]!
+    const input = bytes.subarray(one.dataOffset, one.dataOffset + one.compressedSize)
+    expect(inflateWasm(input, 10, 1 << 20)).toEqual({ ok: false, reason: 'size', produced: text.length })
+  })
+
+  it('declines a run that does not fit its memory bound', () => {
+    const big = new Uint8Array(WASM_MAX_BYTES / 2).fill(1)
+    const { bytes, entries } = streams([big, big])
+    expect(inflateBatchWasm(bytes, entries, 0, bytes.length, () => false)).toBeUndefined()
+    expect(inflateBatchWasm(bytes, entries.slice(0, 1), 0, bytes.length, () => false)?.count).toBe(1)
   })
 })
 

@@ -12,7 +12,13 @@
  */
 import { inflateBounded } from './inflate-bounded'
 import type { InflateResult, Inflater } from './inflate-types'
-import { inflateFastest, inflateWasm, inflateWasmReady, loadInflateWasm } from './inflate-wasm'
+import {
+  inflateBatchWasm,
+  inflateFastest,
+  inflateWasm,
+  inflateWasmReady,
+  loadInflateWasm,
+} from './inflate-wasm'
 
 /** The isomorphic inflater (zlib's algorithm in JavaScript, bounded by construction). */
 export const boundedInflater: Inflater = { inflateRaw: inflateBounded }
@@ -61,6 +67,13 @@ export function createWebInflater(options: WebInflaterOptions): Inflater {
     inflateRaw(input, declared, limit) {
       if (options.wasm === false) return inflateBounded(input, declared, limit)
       return inflateFastest(input, declared, limit)
+    },
+    inflateBatch(bytes, entries, lo, hi, text) {
+      if (options.wasm === false) return undefined
+      if (inflateWasmReady()) return inflateBatchWasm(bytes, entries, lo, hi, text)
+      return loadInflateWasm().then((loaded) =>
+        loaded ? inflateBatchWasm(bytes, entries, lo, hi, text) : undefined,
+      )
     },
     inflateRawAsync(input, declared, limit, crc) {
       if (options.wasm === false) return withoutWasm(input, declared, limit, crc)
