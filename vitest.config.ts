@@ -10,14 +10,28 @@ import { ciReporters } from './tools/ci-skips.ts'
  */
 const SLOW_PROJECTS_FIRST = ['player', 'api']
 
+/**
+ * A project with `isolate: false` (manifest, story, integrity: their files spend longer importing zod, the schemas
+ * and the parser than testing) lets a worker run its next file in the same process, with the modules already
+ * loaded, but only when that next file in the queue is of the same project. Its files are therefore queued
+ * together, where its first file would have been.
+ */
 class SlowProjectsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (f: TestSpecification) => {
       const i = SLOW_PROJECTS_FIRST.indexOf(f.project.name)
       return i === -1 ? SLOW_PROJECTS_FIRST.length : i
     }
+    const sorted = await super.sort(files)
+    const position = new Map<TestSpecification, number>()
+    const firstOfProject = new Map<string, number>()
+    for (const [i, f] of sorted.entries()) {
+      const shared = f.project.config.isolate === false
+      if (shared && !firstOfProject.has(f.project.name)) firstOfProject.set(f.project.name, i)
+      position.set(f, shared ? firstOfProject.get(f.project.name)! : i)
+    }
     // Array.prototype.sort is stable: within a rank, Vitest's order (failed, then longest first, from its cache).
-    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b))
+    return sorted.sort((a, b) => rank(a) - rank(b) || position.get(a)! - position.get(b)!)
   }
 }
 
