@@ -109,7 +109,8 @@ export function batchRun(
  * Inflates and checks every entry (directories and clutter included: they count toward the
  * limits), keeping what the store's memory policy allows and hashing the visible files when
  * `hash` is set. Returns the hashes in archive order, or undefined after a fatal finding.
- * Rejects only when `signal` aborts (checked between entries).
+ * Rejects only when `signal` aborts (checked between entries, and between runs: a run is at most
+ * 256 KiB of output).
  *
  * Runs of small deflated entries go through the inflater's batch path where it has one; the
  * first entry of a run that fails there (corrupt, another size, a CRC-32 mismatch) is taken
