@@ -436,22 +436,21 @@ export function inflate(inp: usize, inLen: i32, out: usize, mask: i32, cap: i32)
 
 /**
  * Inflates `count` entries in one call (a run of small entries: one call instead of one per
- * entry). Each is a record of 8 i32 at `table` + 32 * i: its input's address, input length,
- * declared size, expected CRC-32 and flags (1: check it as UTF-8), then two written here: its
- * output's address and its UTF-8 verdict (1 valid, 0 not; 1 when not asked). The outputs follow
- * each other from `out` (the caller leaves room for every declared size). Stops at the first entry
- * that does not inflate to exactly its declared size with that CRC-32, and returns how many
- * entries passed: the caller takes that one through the one-entry path, which says why.
+ * entry). Each is a record of 6 i32 at `table` + 24 * i: its input's address, input length,
+ * declared size, expected CRC-32 and flags (1: check it as UTF-8), then its UTF-8 verdict, written
+ * here (1 valid, 0 not; 1 when not asked). The outputs follow each other from `out` (the caller
+ * leaves room for every declared size). Stops at the first entry that does not inflate to exactly
+ * its declared size with that CRC-32, and returns how many entries passed: the caller takes that
+ * one through the one-entry path, which says why.
  */
 export function inflateBatch(table: usize, count: i32, out: usize): i32 {
   let o = out
   for (let i = 0; i < count; i++) {
-    const r = table + ((<usize>i) << 5)
+    const r = table + <usize>i * 24
     const declared = load<i32>(r, 8)
     if (inflate(<usize>load<u32>(r), load<i32>(r, 4), o, -1, declared) !== declared) return i
     if (crc32(o, declared, 0) !== load<u32>(r, 12)) return i
-    store<u32>(r, <u32>o, 20)
-    store<i32>(r, load<i32>(r, 16) & 1 ? utf8Valid(o, declared) : 1, 24)
+    store<i32>(r, load<i32>(r, 16) & 1 ? utf8Valid(o, declared) : 1, 20)
     o += <usize>declared
   }
   return count

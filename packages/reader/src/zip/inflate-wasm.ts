@@ -201,9 +201,9 @@ export function countWasm(
 }
 
 /**
- * Inflates `entries` (deflated, each at most {@link WASM_MAX_BYTES} / 4 with its input) of the
- * archive `bytes` in one call of the module: the archive range `[lo, hi)` that holds their inputs is
- * copied in once, and their outputs come out in one buffer. `text(i)`: check entry i as UTF-8.
+ * Inflates the deflated `entries` of the archive `bytes` in one call of the module: the archive
+ * range `[lo, hi)` that holds their inputs is copied in once, and their outputs come out in one
+ * buffer. `text(i)`: check entry i as UTF-8.
  * Stops at the first entry that does not inflate to exactly its declared size with its CRC-32
  * (the caller takes it through {@link inflateWasm}, which says why). `undefined` when the module
  * is not loaded or the run does not fit its memory.
@@ -221,16 +221,17 @@ export function inflateBatchWasm(
   let total = 0
   for (let i = 0; i < n; i++) total += entries[i]!.size
   const inputRoom = (hi - lo + 15) & ~15
-  const tableRoom = n * 32
+  const tableRoom = n * 24
   if (inputRoom + tableRoom + total > WASM_MAX_BYTES) return undefined
   const mem = room(x, inputRoom + tableRoom + total)
   mem.set(bytes.subarray(lo, hi), base)
   const tableAt = base + inputRoom
   const outAt = tableAt + tableRoom
-  const t = new Int32Array(mem.buffer, tableAt, n * 8)
+  // One record of 6 i32 per entry (wasm/inflate.ts, inflateBatch): the last is the UTF-8 verdict.
+  const t = new Int32Array(mem.buffer, tableAt, n * 6)
   for (let i = 0; i < n; i++) {
     const e = entries[i]!
-    const r = i * 8
+    const r = i * 6
     t[r] = base + e.dataOffset - lo
     t[r + 1] = e.compressedSize
     t[r + 2] = e.size
@@ -242,7 +243,7 @@ export function inflateBatchWasm(
   const utf8 = new Uint8Array(count)
   for (let i = 0; i < count; i++) {
     produced += entries[i]!.size
-    utf8[i] = t[i * 8 + 6]!
+    utf8[i] = t[i * 6 + 5]!
   }
   return { count, data: mem.slice(outAt, outAt + produced), utf8 }
 }
