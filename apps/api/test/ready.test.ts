@@ -146,3 +146,28 @@ describe('readiness with an unreachable PostgreSQL server', () => {
     }
   }, 60_000)
 })
+
+describe('readiness on a PostgreSQL server shared with other databases', () => {
+  it.skipIf(!process.env.DATABASE_URL)(
+    'stays ready while another database on the same server holds the migrations lock',
+    async () => {
+      const own = await engines[1]!.open()
+      const other = await createPgDatabase()
+      const holder = postgres(other.url, { max: 1, onnotice: () => {} })
+      const app = await buildApp(config, { db: own.db })
+      try {
+        // Another instance migrating its own database: an advisory lock there, not here.
+        await holder`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`
+        const res = await app.inject({ url: '/api/health/ready' })
+        expect(res.json()).toEqual({ status: 'ready' })
+        expect(res.statusCode).toBe(200)
+      } finally {
+        await app.close()
+        await holder.end()
+        await other.drop()
+        await own.dispose()
+      }
+    },
+    60_000,
+  )
+})

@@ -51,14 +51,17 @@ const ReadinessSchema = z
   })
 
 /**
- * Whether the migrator's advisory lock (src/db/migrate.ts) is held by any session. A bigint key below 2^31 shows in
- * `pg_locks` as `classid = 0`, `objid = key`, `objsubid = 1`.
+ * Whether the migrator's advisory lock (src/db/migrate.ts) is held by any session on this database. A bigint key
+ * below 2^31 shows in `pg_locks` as `classid = 0`, `objid = key`, `objsubid = 1`. An advisory lock belongs to one
+ * database, but `pg_locks` lists the whole server's: without the `database` condition, another database on the same
+ * server being migrated made this instance answer 'migrating'.
  */
 export async function migrationsRunning(db: Db): Promise<boolean> {
   const rows = await queryRows<{ running: boolean }>(
     db,
     sql`select exists(select 1 from pg_locks where locktype = 'advisory' and classid = 0
-      and objid = ${MIGRATION_LOCK_KEY} and objsubid = 1 and granted) as running`,
+      and objid = ${MIGRATION_LOCK_KEY} and objsubid = 1 and granted
+      and database = (select oid from pg_database where datname = current_database())) as running`,
   )
   return rows[0]?.running === true
 }
