@@ -1,11 +1,13 @@
 import { defineConfig } from 'vite'
+import { compileHint } from './src/build/compile-hint.ts'
 import { pwaPlugins } from './src/pwa/plugin.ts'
 
 // The workspace packages are bundled from their TypeScript sources (the `@spkg/source` export condition), as the
 // rest of the repository resolves them.
 export default defineConfig({
   // Web app manifest, service worker (app shell precache, catalog and covers at run time): docs/offline.md.
-  plugins: [pwaPlugins()],
+  // The chunk holding the reader is compiled as it downloads (src/build/compile-hint.ts).
+  plugins: [pwaPlugins(), compileHint()],
   resolve: { conditions: ['@spkg/source', 'browser', 'module', 'import', 'default'] },
   build: {
     target: 'es2022',
