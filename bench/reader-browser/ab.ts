@@ -5,17 +5,17 @@
  * native tools (`unzip` + `sha256sum -c`), so that a burst of load on a shared machine falls on all
  * three alike. Prints each one's median and best wall time and the medians of the per-round
  * ratios. `RUNS=n` rounds (default 15); `HINT=base|this|both` prepends V8's
- * `//# allFunctionsCalledOnLoad` to that page's script (see the reader README).
+ * `//# allFunctionsCalledOnLoad` to that page's script (see the reader README; `HINT=1`, as for
+ * every script of cold-page.ts, is `this`). The native tools check the files `pnpm bench
+ * reader-browser` has them check.
  */
 import { spawnSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'esbuild'
-import { unzipSync } from 'fflate'
 import { pause } from '../reader/settle'
-import { COMPILE_HINT, coldPage, coldPages } from './cold-page'
+import { COMPILE_HINT, coldPage, coldPages, pageScript } from './cold-page'
+import { checksums, nativeCommand, specs } from './packages'
 
 const name = process.argv[2] ?? 'default web backend (shipped choice)'
 const runs = Number(process.env.RUNS ?? 15)
@@ -23,23 +23,7 @@ const base = process.env.BASE
 if (!base) throw new Error('BASE=<another checkout of the repository>')
 const hint = process.env.HINT ?? ''
 
-async function pageScript(root: string): Promise<string> {
-  const r = await build({
-    entryPoints: [join(root, 'bench/reader-browser/page.ts')],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'chrome120',
-    conditions: ['@spkg/source'],
-    write: false,
-    logLevel: 'warning',
-  })
-  return r.outputFiles[0]!.text
-}
-
-// This tree's page, without the hint whatever HINT says (coldPages adds it for HINT=1).
-const { browser, body } = await coldPages('small-500')
-const script = await pageScript(process.cwd())
+const { browser, script, body } = await coldPages('small-500')
 const scripts: Record<string, string> = { base: await pageScript(base), this: script }
 for (const k of ['base', 'this']) if (hint === k || hint === 'both') scripts[k] = COMPILE_HINT + scripts[k]!
 
@@ -48,25 +32,14 @@ const dir = mkdtempSync(join(tmpdir(), 'spkg-ab-'))
 const file = join(dir, 'package.spkg')
 writeFileSync(file, body)
 const sums = join(dir, 'sums')
-writeFileSync(
-  sums,
-  Object.entries(unzipSync(body))
-    .filter(([n]) => !n.endsWith('/'))
-    .map(([n, d]) => `${createHash('sha256').update(d).digest('hex')}  ${n}\n`)
-    .join(''),
-)
+writeFileSync(sums, checksums(specs.find((s) => s.key === 'small-500')!))
 function native(): number {
   const out = mkdtempSync(join('/dev/shm', 'spkg-ab-'))
   pause()
   try {
-    const r = spawnSync(
-      'bash',
-      [
-        '-c',
-        `TIMEFORMAT='%3R'; time ( unzip -qo '${file}' -d '${out}' && cd '${out}' && sha256sum -c --quiet --strict '${sums}' )`,
-      ],
-      { encoding: 'utf8' },
-    )
+    const r = spawnSync('bash', ['-c', `TIMEFORMAT='%3R'; time ( ${nativeCommand(file, out, sums)} )`], {
+      encoding: 'utf8',
+    })
     if (r.status !== 0) throw new Error(`native tools failed: ${r.stderr}`)
     return Number(r.stderr.trim().split('\n').pop()) * 1000
   } finally {

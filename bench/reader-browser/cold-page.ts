@@ -3,26 +3,31 @@
  * profile.ts and trace.ts): page.ts's bundle served from http://localhost, the package fetched into memory, then
  * the settle pause of the bench (see index.ts).
  */
+
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
 import { build } from 'esbuild'
 import { type Browser, chromium, type Page } from 'playwright-core'
+import { COMPILE_HINT } from '../../apps/player/src/build/compile-hint'
 import { settle } from '../reader/settle'
 import { pack, specs } from './packages'
 
 /**
- * V8's compile hint (Chromium 136 and later): every function of the script is compiled as the script
- * loads, on the thread that streams it, instead of on its first call. `HINT=1` puts it at the top
- * of the page's script, as a player that ships the reader in a chunk with the hint has it (reader
- * README, "The first open in a fresh page").
+ * V8's compile hint, the player's (Chromium 136 and later): every function of the script is
+ * compiled as the script loads, on the thread that streams it, instead of on its first call.
+ * `HINT=1` puts it at the top of the page's script, as the player ships the chunks that hold the
+ * reader (reader README, "The first open in a fresh page").
  */
-export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n'
+export { COMPILE_HINT }
 
-/** Launches Chromium with the bench's flags and bundles page.ts; `body` is package `key`'s bytes. */
-export async function coldPages(key: string): Promise<{ browser: Browser; script: string; body: Buffer }> {
-  const spec = specs.find((s) => s.key === key)
-  if (!spec) throw new Error(`unknown package ${key}`)
+/** The repository this file belongs to. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+/** page.ts of the repository at `root` (this one by default, another checkout for ab.ts), bundled. */
+export async function pageScript(root = ROOT): Promise<string> {
   const r = await build({
-    entryPoints: [new URL('./page.ts', import.meta.url).pathname],
+    entryPoints: [join(root, 'bench/reader-browser/page.ts')],
     bundle: true,
     platform: 'browser',
     format: 'esm',
@@ -31,11 +36,18 @@ export async function coldPages(key: string): Promise<{ browser: Browser; script
     write: false,
     logLevel: 'warning',
   })
+  return r.outputFiles[0]!.text
+}
+
+/** Launches Chromium with the bench's flags and bundles page.ts; `body` is package `key`'s bytes. */
+export async function coldPages(key: string): Promise<{ browser: Browser; script: string; body: Buffer }> {
+  const spec = specs.find((s) => s.key === key)
+  if (!spec) throw new Error(`unknown package ${key}`)
+  const script = await pageScript()
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   })
-  const script = r.outputFiles[0]!.text
   return {
     browser,
     script: process.env.HINT === '1' ? COMPILE_HINT + script : script,

@@ -22,7 +22,6 @@
  * every Node and native process too. `SETTLE=0` measures right after the load.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,7 +31,7 @@ import { chromium } from 'playwright-core'
 import { pause, SETTLE, settle } from '../reader/settle'
 import { CASES as ALL_CASES } from './cases'
 import { coldPage } from './cold-page'
-import { pack, specs } from './packages'
+import { checksums, nativeCommand, pack, specs } from './packages'
 
 const RUNS = Number(process.env.RUNS ?? 9)
 const WARM = Number(process.env.WARM ?? 2)
@@ -162,7 +161,7 @@ function nativeRun(file: string, sums: string): Sample {
   const from = cpuStat()
   pause()
   try {
-    const script = `TIMEFORMAT='%3R %3U %3S'; time ( unzip -qo '${file}' -d '${dir}' && cd '${dir}' && sha256sum -c --quiet --strict '${sums}' )`
+    const script = `TIMEFORMAT='%3R %3U %3S'; time ( ${nativeCommand(file, dir, sums)} )`
     const r = spawnSync('bash', ['-c', script], { encoding: 'utf8' })
     if (r.status !== 0) throw new Error(`native tools failed: ${r.stderr}`)
     const [real, user, sys] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number) as [
@@ -311,12 +310,7 @@ try {
     writeFileSync(file, bytes)
     const sums = join(work, `${spec.key}.sums`)
     const files = { ...spec.parts, ...spec.media }
-    writeFileSync(
-      sums,
-      Object.entries(files)
-        .map(([k, v]) => `${createHash('sha256').update(v).digest('hex')}  ${k}\n`)
-        .join(''),
-    )
+    writeFileSync(sums, checksums(spec))
     const total = Object.values(files).reduce(
       (t, v) => t + (typeof v === 'string' ? Buffer.byteLength(v) : v.length),
       0,

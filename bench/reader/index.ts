@@ -10,12 +10,11 @@
  * before the next one starts, for every case alike.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bundleForNode } from './bundle.ts'
-import { pack, specs } from './packages.ts'
+import { checksums, nativeCommand, pack, specs } from './packages.ts'
 import { pause, SETTLE } from './settle.ts'
 
 const MB = 1024 * 1024
@@ -50,7 +49,7 @@ function native(file: string, sums: string): Sample {
   const dir = mkdtempSync(join('/dev/shm', 'spkg-bench-'))
   pause()
   try {
-    const script = `unzip -qo '${file}' -d '${dir}' && cd '${dir}' && sha256sum -c --quiet --strict '${sums}'`
+    const script = nativeCommand(file, dir, sums)
     const t0 = performance.now()
     const r = spawnSync('/usr/bin/time', ['-f', '%M', 'sh', '-c', script], { encoding: 'utf8' })
     const ms = performance.now() - t0
@@ -102,12 +101,7 @@ try {
     writeFileSync(file, bytes)
     const sums = join(work, 'sums.txt')
     const files = { ...spec.parts, ...spec.media }
-    writeFileSync(
-      sums,
-      Object.entries(files)
-        .map(([k, v]) => `${createHash('sha256').update(v).digest('hex')}  ${k}\n`)
-        .join(''),
-    )
+    writeFileSync(sums, checksums(spec))
     const total = Object.values(files).reduce(
       (n, v) => n + (typeof v === 'string' ? Buffer.byteLength(v) : v.length),
       0,

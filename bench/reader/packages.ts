@@ -3,6 +3,7 @@
  * their media, `pnpm bench validate`: media stored, text deflated at level 6, `manifest.integrity`
  * over every file, as `spkg pack` writes them.
  */
+import { createHash } from 'node:crypto'
 import { buildPackage, type EntrySpec } from '@spkg/test-utils'
 import { noise, prose } from './content'
 
@@ -50,4 +51,16 @@ export function pack(spec: BenchSpec): Uint8Array {
     { manifest: { title: spec.name }, parts: spec.parts, assets: spec.media, integrity: true, entry },
     { level: 6 },
   )
+}
+
+/** The `sha256sum -c` input the native tools check: one line per part and medium of `spec`. */
+export function checksums(spec: Pick<BenchSpec, 'parts' | 'media'>): string {
+  return Object.entries({ ...spec.parts, ...spec.media })
+    .map(([path, data]) => `${createHash('sha256').update(data).digest('hex')}  ${path}\n`)
+    .join('')
+}
+
+/** The native tools' shell command: `file` unzipped into `dir` (tmpfs), then `sums` checked there. */
+export function nativeCommand(file: string, dir: string, sums: string): string {
+  return `unzip -qo '${file}' -d '${dir}' && cd '${dir}' && sha256sum -c --quiet --strict '${sums}'`
 }
