@@ -60,6 +60,9 @@ export function createWebInflater(options: WebInflaterOptions): Inflater {
     (Number.isFinite(options.streamFrom)
       ? options.stream(input, declared, limit, crc)
       : inflateBounded(input, declared, limit))
+  // `use` at once when the module is loaded; else once it has loaded, or `otherwise` where it cannot.
+  const withModule = <R>(use: () => R | Promise<R>, otherwise: () => R | Promise<R>): R | Promise<R> =>
+    inflateWasmReady() ? use() : loadInflateWasm().then((loaded) => (loaded ? use() : otherwise()))
   return {
     prepare() {
       if (options.wasm !== false) void loadInflateWasm()
@@ -70,16 +73,16 @@ export function createWebInflater(options: WebInflaterOptions): Inflater {
     },
     inflateBatch(bytes, entries, lo, hi, text) {
       if (options.wasm === false) return undefined
-      if (inflateWasmReady()) return inflateBatchWasm(bytes, entries, lo, hi, text)
-      return loadInflateWasm().then((loaded) =>
-        loaded ? inflateBatchWasm(bytes, entries, lo, hi, text) : undefined,
+      return withModule(
+        () => inflateBatchWasm(bytes, entries, lo, hi, text),
+        () => undefined,
       )
     },
     inflateRawAsync(input, declared, limit, crc) {
       if (options.wasm === false) return withoutWasm(input, declared, limit, crc)
-      if (inflateWasmReady()) return withWasm(input, declared, limit, crc)
-      return loadInflateWasm().then((loaded) =>
-        loaded ? withWasm(input, declared, limit, crc) : withoutWasm(input, declared, limit, crc),
+      return withModule(
+        () => withWasm(input, declared, limit, crc),
+        () => withoutWasm(input, declared, limit, crc),
       )
     },
   }
