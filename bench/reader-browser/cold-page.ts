@@ -4,8 +4,9 @@
  * the settle pause of the bench (see index.ts).
  */
 
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
 import { build } from 'esbuild'
 import { type Browser, chromium, type Page } from 'playwright-core'
@@ -24,19 +25,50 @@ export { COMPILE_HINT }
 /** The repository this file belongs to. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
-/** page.ts of the repository at `root` (this one by default, another checkout for ab.ts), bundled. */
-export async function pageScript(root = ROOT): Promise<string> {
+/**
+ * Whether the bench bundles the reader's, manifest's and integrity's sources as their `dist/` is
+ * built: with their top-level functions compiled eagerly (tools/eager-functions.ts, in each
+ * package's tsup config). `EAGER=0` bundles them as written, to measure what that does.
+ */
+export const EAGER = process.env.EAGER !== '0'
+
+/**
+ * A bench entry of the repository at `root` (this one by default, another checkout for ab.ts),
+ * bundled for `platform`, to `outfile` or returned; `eager`: with that checkout's
+ * tools/eager-functions.ts where it has one (its `dist/` is built with it).
+ */
+export async function benchBundle(
+  entry: string,
+  platform: 'node' | 'browser',
+  { root = ROOT, eager = EAGER, outfile }: { root?: string; eager?: boolean; outfile?: string } = {},
+): Promise<string> {
+  const tool = join(root, 'tools/eager-functions.ts')
+  const plugins =
+    eager && existsSync(tool)
+      ? [
+          (
+            (await import(pathToFileURL(tool).href)) as typeof import('../../tools/eager-functions')
+          ).eagerFunctionsPlugin(),
+        ]
+      : []
   const r = await build({
-    entryPoints: [join(root, 'bench/reader-browser/page.ts')],
+    entryPoints: [join(root, 'bench/reader-browser', entry)],
     bundle: true,
-    platform: 'browser',
+    platform,
     format: 'esm',
-    target: 'chrome120',
+    target: platform === 'node' ? 'node20' : 'chrome120',
     conditions: ['@spkg/source'],
-    write: false,
+    plugins,
+    write: outfile !== undefined,
+    ...(outfile ? { outfile } : {}),
     logLevel: 'warning',
   })
-  return r.outputFiles[0]!.text
+  return r.outputFiles?.[0]?.text ?? ''
+}
+
+/** page.ts of the repository at `root` bundled for Chromium (see {@link benchBundle}). */
+export function pageScript(root = ROOT, eager = EAGER): Promise<string> {
+  return benchBundle('page.ts', 'browser', { root, eager })
 }
 
 /** Launches Chromium with the bench's flags and bundles page.ts; `body` is package `key`'s bytes. */

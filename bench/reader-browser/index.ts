@@ -26,11 +26,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
-import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
 import { pause, SETTLE, settle } from '../reader/settle'
 import { CASES as ALL_CASES } from './cases'
-import { coldPage } from './cold-page'
+import { benchBundle, coldPage } from './cold-page'
 import { checksums, nativeCommand, pack, specs } from './packages'
 
 const RUNS = Number(process.env.RUNS ?? 9)
@@ -42,7 +41,6 @@ const CASES = process.env.CASES
   ? ALL_CASES.filter((c) => process.env.CASES!.split(',').includes(c))
   : ALL_CASES
 const MB = 1024 * 1024
-const here = import.meta.dirname
 
 interface Sample {
   /** Wall time of the cold run. */
@@ -130,23 +128,9 @@ function busy(from: { busy: number; at: number }, sample: Sample): Sample {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'spkg-bench-reader-browser-'))
-const bundle = async (entry: string, platform: 'node' | 'browser', outfile?: string) => {
-  const r = await build({
-    entryPoints: [join(here, entry)],
-    bundle: true,
-    platform,
-    format: 'esm',
-    target: platform === 'node' ? 'node20' : 'chrome120',
-    conditions: ['@spkg/source'],
-    write: outfile !== undefined,
-    ...(outfile ? { outfile } : {}),
-    logLevel: 'warning',
-  })
-  return r.outputFiles?.[0]?.text ?? ''
-}
 const childScript = join(work, 'child.mjs')
-await bundle('child.ts', 'node', childScript)
-const pageScript = await bundle('page.ts', 'browser')
+await benchBundle('child.ts', 'node', { outfile: childScript })
+const pageScript = await benchBundle('page.ts', 'browser')
 
 function nodeRun(name: string, file: string): Sample {
   const from = cpuStat()
