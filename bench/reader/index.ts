@@ -41,7 +41,9 @@ await bundleForNode(join(here, 'child.ts'), childScript)
 function child(kind: string, file: string): Sample {
   pause()
   const out = execFileSync(process.execPath, [childScript, kind, file, String(WARM)], { encoding: 'utf8' })
-  return JSON.parse(out.trim().split('\n').pop()!) as Sample
+  const s = JSON.parse(out.trim().split('\n').pop()!) as Sample
+  // JSON has no NaN: with WARM=0 there is no warm figure, and the child writes null.
+  return { ...s, warmMs: s.warmMs ?? Number.NaN }
 }
 
 /** unzip to tmpfs, then sha256sum -c on the same files; wall time and peak RSS via /usr/bin/time. */
