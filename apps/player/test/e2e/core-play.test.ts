@@ -244,11 +244,22 @@ describe.skipIf(noBrowser)('player core: the play view', () => {
           ),
         before,
       )
-      const busy = page.locator('.play-status.busy')
-      if (await busy.count()) {
-        sawLoading = await busy.innerText()
-        expect(await page.locator('section.play').getAttribute('aria-busy')).toBe('true')
-        expect(await page.locator('.choices button').count()).toBe(0)
+      // One reading of the page: a loading state can end between two separate queries (a part
+      // that was not held arrives), and a locator would then wait for an element that is gone.
+      const busy = await page.evaluate(() => {
+        const status = document.querySelector('.play-status.busy')
+        return status
+          ? {
+              text: (status as HTMLElement).innerText,
+              ariaBusy: document.querySelector('section.play')?.getAttribute('aria-busy'),
+              choices: document.querySelectorAll('.choices button').length,
+            }
+          : undefined
+      })
+      if (busy) {
+        sawLoading = busy.text
+        expect(busy.ariaBusy).toBe('true')
+        expect(busy.choices).toBe(0)
         await screenshot(page, 'core-progressive-loading')
         holding = false
         release()
