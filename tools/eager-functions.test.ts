@@ -3,13 +3,13 @@
  * (tools/eager-functions.ts): what it rewrites, what it must leave alone, and the reader's own
  * sources bundled with it, opening and refusing real packages.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build, transformSync } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 import { buildPackage } from '../packages/test-utils/src/build-package.ts'
-import { EAGER_SOURCES, eagerFunctions, eagerFunctionsPlugin } from './eager-functions.ts'
+import { eagerFunctions, eagerFunctionsPlugin, isEagerSource } from './eager-functions.ts'
 
 const root = join(import.meta.dirname, '..')
 
@@ -124,7 +124,7 @@ describe('the packages built with it', () => {
       const dir = join(root, 'packages', pkg, 'src')
       for (const name of readdirSync(dir, { recursive: true }) as string[]) {
         const path = join(dir, name)
-        if (!EAGER_SOURCES.test(path) || name.endsWith('.test.ts')) continue
+        if (!isEagerSource(path)) continue
         const r = eagerFunctions(readFileSync(path, 'utf8'), path)
         rewritten += r.rewritten.length
         expect(() => transformSync(r.code, { loader: 'ts' }), path).not.toThrow()
@@ -154,7 +154,6 @@ describe('the packages built with it', () => {
     const text = r.outputFiles.find((f) => f.path.endsWith('index.js'))!.text
     expect(text).toMatch(/\bopenArchive = \(async function\(/)
     const dir = join(root, 'node_modules/.cache/eager-functions-test')
-    const { mkdirSync, writeFileSync, rmSync } = await import('node:fs')
     mkdirSync(dir, { recursive: true })
     const file = join(dir, `reader-${process.pid}.mjs`)
     writeFileSync(file, text)

@@ -20,6 +20,7 @@
  * `@__NO_SIDE_EFFECTS__` (bundlers read that mark on declarations; such a function is called as
  * the script loads anyway).
  */
+import { readFile } from 'node:fs/promises'
 import ts from 'typescript'
 
 /** What {@link eagerFunctions} did to one file. */
@@ -62,53 +63,45 @@ export function eagerFunctions(code: string, fileName: string): EagerResult {
     if (ts.isFunctionDeclaration(s) && s.name) counts.set(s.name.text, (counts.get(s.name.text) ?? 0) + 1)
   const usedSoFar = new Set<string>()
   const rewritten: string[] = []
-  for (const s of file.statements) {
-    if (ts.isFunctionDeclaration(s) && s.name && s.body) {
-      const name = s.name.text
-      const mods = s.modifiers?.map((m) => m.kind) ?? []
-      if (
-        counts.get(name) === 1 &&
-        !s.asteriskToken &&
-        !mods.includes(ts.SyntaxKind.DefaultKeyword) &&
-        !usedSoFar.has(name) &&
-        !/__NO_SIDE_EFFECTS__/.test(code.slice(s.pos, s.getStart(file)))
-      )
-        rewritten.push(name)
-      continue
-    }
-    eagerNames(s, usedSoFar)
-  }
-  if (rewritten.length === 0) return { code, rewritten }
-  return { code: rebuild(code, file, new Set(rewritten)), rewritten }
-}
-
-/** The file with each declaration named in `names` replaced by its `const` form. */
-function rebuild(code: string, file: ts.SourceFile, names: ReadonlySet<string>): string {
   let out = ''
   let at = 0
   for (const s of file.statements) {
-    if (!(ts.isFunctionDeclaration(s) && s.name && s.body && names.has(s.name.text))) continue
+    if (!(ts.isFunctionDeclaration(s) && s.name && s.body)) {
+      eagerNames(s, usedSoFar)
+      continue
+    }
+    const name = s.name.text
     const mods = s.modifiers?.map((m) => m.kind) ?? []
-    const exported = mods.includes(ts.SyntaxKind.ExportKeyword)
-    const isAsync = mods.includes(ts.SyntaxKind.AsyncKeyword)
     const start = s.getStart(file)
-    out += code.slice(at, start)
-    out += `${exported ? 'export ' : ''}const ${s.name.text} = (${isAsync ? 'async ' : ''}`
+    if (
+      counts.get(name) !== 1 ||
+      s.asteriskToken ||
+      mods.includes(ts.SyntaxKind.DefaultKeyword) ||
+      usedSoFar.has(name) ||
+      /__NO_SIDE_EFFECTS__/.test(code.slice(s.pos, start))
+    )
+      continue
+    rewritten.push(name)
+    const exported = mods.includes(ts.SyntaxKind.ExportKeyword) ? 'export ' : ''
+    const isAsync = mods.includes(ts.SyntaxKind.AsyncKeyword) ? 'async ' : ''
     // `function` and what follows but the name: an anonymous function takes the binding's name,
     // and a bundler then has no second `f` in scope to rename (`f2` in stack traces).
-    out += 'function'
-    out += code.slice(s.name.end, s.end)
-    out += ')'
+    out += `${code.slice(at, start)}${exported}const ${name} = (${isAsync}function${code.slice(s.name.end, s.end)})`
     at = s.end
   }
-  return out + code.slice(at)
+  return { code: rewritten.length === 0 ? code : out + code.slice(at), rewritten }
 }
 
 /** The sources the reader's cold open runs: the reader's, the manifest's and integrity's. */
 export const EAGER_SOURCES = /[\\/]packages[\\/](reader|manifest|integrity)[\\/]src[\\/].*\.ts$/
 
-/** An esbuild plugin (tsup takes it too) that applies {@link eagerFunctions} to `filter`'s files. */
-export function eagerFunctionsPlugin(filter: RegExp = EAGER_SOURCES) {
+/** Whether the packages' builds rewrite `path`: one of {@link EAGER_SOURCES}, not a test. */
+export function isEagerSource(path: string): boolean {
+  return EAGER_SOURCES.test(path) && !path.endsWith('.test.ts')
+}
+
+/** An esbuild plugin (tsup takes it too) that applies {@link eagerFunctions} to {@link isEagerSource}'s files. */
+export function eagerFunctionsPlugin() {
   return {
     name: 'eager-functions',
     setup(build: {
@@ -117,11 +110,11 @@ export function eagerFunctionsPlugin(filter: RegExp = EAGER_SOURCES) {
         cb: (a: { path: string }) => Promise<{ contents: string; loader: 'ts' } | undefined>,
       ): void
     }) {
-      build.onLoad({ filter }, async ({ path }) => {
-        if (path.endsWith('.test.ts')) return undefined
-        const { readFile } = await import('node:fs/promises')
-        return { contents: eagerFunctions(await readFile(path, 'utf8'), path).code, loader: 'ts' }
-      })
+      build.onLoad({ filter: EAGER_SOURCES }, async ({ path }) =>
+        isEagerSource(path)
+          ? { contents: eagerFunctions(await readFile(path, 'utf8'), path).code, loader: 'ts' }
+          : undefined,
+      )
     },
   }
 }
