@@ -16,7 +16,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pause } from '../reader/settle'
-import { COMPILE_HINT, coldPage, coldPages, pageScript } from './cold-page'
+import { COMPILE_HINT, coldPage, launchBench, packageBody, pageScript } from './cold-page'
 import { checksums, nativeCommand, specs } from './packages'
 
 const name = process.argv[2] ?? 'default web backend (shipped choice)'
@@ -26,12 +26,13 @@ if (!base) throw new Error('BASE=<another checkout of the repository>')
 const hint = process.env.HINT ?? ''
 
 const eager = process.env.EAGER ?? 'both'
-const { browser, body } = await coldPages('small-500')
+const body = packageBody('small-500')
 const scripts: Record<string, string> = {
   base: await pageScript(base, eager === 'base' || eager === 'both'),
   this: await pageScript(undefined, eager === 'this' || eager === 'both'),
 }
 for (const k of ['base', 'this']) if (hint === k || hint === 'both') scripts[k] = COMPILE_HINT + scripts[k]!
+const browser = await launchBench()
 
 // The native tools on the same package, with a checksum file of its files.
 const dir = mkdtempSync(join(tmpdir(), 'spkg-ab-'))

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
+import { launchChromium, routeEntryPage } from '@spkg/test-utils/chromium'
 import { build } from 'esbuild'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { COMPILE_HINT } from '../../apps/player/src/build/compile-hint'
 import { settle } from '../reader/settle'
 import { pack, specs } from './packages'
@@ -71,19 +71,29 @@ export function pageScript(root = ROOT, eager = EAGER): Promise<string> {
   return benchBundle('page.ts', 'browser', { root, eager })
 }
 
-/** Launches Chromium with the bench's flags and bundles page.ts; `body` is package `key`'s bytes. */
-export async function coldPages(key: string): Promise<{ browser: Browser; script: string; body: Buffer }> {
+/** Bench package `key`'s bytes. */
+export function packageBody(key: string): Buffer {
   const spec = specs.find((s) => s.key === key)
   if (!spec) throw new Error(`unknown package ${key}`)
+  return Buffer.from(pack(spec))
+}
+
+/**
+ * The bench's Chromium: test-utils' headless flags, plus `--js-flags=$JS_FLAGS` when set (for
+ * investigation only: JS_FLAGS=--no-lazy shows what lazy compilation costs, say).
+ */
+export function launchBench(): Promise<Browser> {
+  return launchChromium(process.env.JS_FLAGS ? [`--js-flags=${process.env.JS_FLAGS}`] : [])
+}
+
+/** Launches Chromium and bundles page.ts (`HINT=1`: with the compile hint); `body` is package `key`'s bytes. */
+export async function coldPages(key: string): Promise<{ browser: Browser; script: string; body: Buffer }> {
+  const body = packageBody(key)
   const script = await pageScript()
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  })
   return {
-    browser,
+    browser: await launchBench(),
     script: process.env.HINT === '1' ? COMPILE_HINT + script : script,
-    body: Buffer.from(pack(spec)),
+    body,
   }
 }
 
@@ -100,12 +110,11 @@ export async function coldPage(
 ): Promise<{ page: Page; run: () => Promise<number> }> {
   const context = await browser.newContext()
   const page = await context.newPage()
-  await page.route('http://localhost/**', (route) => {
-    const url = route.request().url()
-    if (url.endsWith('/app.js')) return route.fulfill({ contentType: 'text/javascript', body: script })
-    if (url.endsWith('/package.spkg')) return route.fulfill({ contentType: 'application/octet-stream', body })
-    return route.fulfill({ contentType: 'text/html', body: '<script type="module" src="/app.js"></script>' })
-  })
+  await routeEntryPage(page, 'http://localhost', script)
+  // Registered last, so it is asked first.
+  await page.route('http://localhost/package.spkg', (route) =>
+    route.fulfill({ contentType: 'application/octet-stream', body }),
+  )
   await page.goto('http://localhost/')
   await page.waitForFunction(() => typeof (globalThis as { runBench?: unknown }).runBench === 'function')
   await page.evaluate(

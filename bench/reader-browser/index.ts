@@ -26,10 +26,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
-import { chromium } from 'playwright-core'
 import { pause, SETTLE, settle } from '../reader/settle'
 import { CASES as ALL_CASES } from './cases'
-import { benchBundle, coldPage } from './cold-page'
+import { benchBundle, coldPage, launchBench } from './cold-page'
 import { checksums, nativeCommand, pack, specs } from './packages'
 
 const RUNS = Number(process.env.RUNS ?? 9)
@@ -244,17 +243,7 @@ async function chromiumRuns(
   order: readonly string[],
   between?: { at: number; run: () => void },
 ): Promise<Map<string, Sample>> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      // For investigation only (e.g. JS_FLAGS=--no-lazy shows what lazy compilation costs).
-      ...(process.env.JS_FLAGS ? [`--js-flags=${process.env.JS_FLAGS}`] : []),
-    ],
-  })
+  const browser = await launchBench()
   const out = new Map<string, Sample>()
   try {
     for (const [i, name] of order.entries()) {

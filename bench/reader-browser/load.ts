@@ -6,28 +6,26 @@
  * from the end of the script's download to the start of its evaluation (parsing and compiling,
  * much of it on the thread that streams the script).
  */
-import { coldPages, pageScript } from './cold-page'
+import { routeEntryPage } from '@spkg/test-utils/chromium'
+import { launchBench, pageScript } from './cold-page'
 
 const runs = Number(process.env.RUNS ?? 14)
-const { browser } = await coldPages('small-500')
 const scripts: Record<string, string> = {
   'as written': await pageScript(undefined, false),
   eager: await pageScript(undefined, true),
 }
 const res: Record<string, number[]> = { 'as written': [], eager: [] }
+const browser = await launchBench()
 try {
   for (let r = 0; r < runs; r++)
     for (const k of r % 2 ? ['as written', 'eager'] : ['eager', 'as written']) {
       const context = await browser.newContext()
       const page = await context.newPage()
-      const body = `globalThis.__evaluatedAt = performance.now();\n${scripts[k]}`
-      await page.route('http://localhost/**', (route) =>
-        route.request().url().endsWith('/app.js')
-          ? route.fulfill({ contentType: 'text/javascript', body })
-          : route.fulfill({
-              contentType: 'text/html',
-              body: '<script type="module" src="/app.js"></script>',
-            }),
+      await routeEntryPage(
+        page,
+        'http://localhost',
+        `globalThis.__evaluatedAt = performance.now();
+${scripts[k]}`,
       )
       await page.goto('http://localhost/')
       await page.waitForFunction(() => typeof (globalThis as { runBench?: unknown }).runBench === 'function')

@@ -11,8 +11,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { extname, join } from 'node:path'
-import { CHROMIUM_PATH } from '@spkg/test-utils/chromium'
-import { chromium } from 'playwright-core'
+import { launchChromium } from '@spkg/test-utils/chromium'
 import { COMPILE_HINT } from '../../apps/player/src/build/compile-hint'
 import { ensurePlayerBuilt, snapshotPlayer } from '../../apps/player/test/e2e/build'
 import { pack, specs } from './packages'
@@ -41,10 +40,7 @@ const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 }
 
-const browser = await chromium.launch({
-  executablePath: CHROMIUM_PATH,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-})
+const browser = await launchChromium()
 const res: Record<keyof typeof dirs, number[]> = { hint: [], 'no hint': [] }
 try {
   for (let r = 0; r < runs; r++) {
