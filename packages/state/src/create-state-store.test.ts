@@ -50,6 +50,27 @@ describe('createStateStore', () => {
     expect(loaded.diagnostics[0]).toMatchObject({ code: 'state/other-story' })
   })
 
+  it('refuses to save a state of another story (state/other-story) and writes nothing', async () => {
+    const driver = createMemoryDriver()
+    // The README's old example: a store keyed by the slug, given a state whose id is the manifest UUID.
+    const store = createStateStore(driver, { storyId: 'crooked-inn' })
+    const error = await store.save('crooked-inn', state()).catch((e: unknown) => e)
+    expect(error).toMatchObject({
+      code: 'state/other-story',
+      message: `the reading state belongs to story "${STORY}", not "crooked-inn"; "crooked-inn" was not written`,
+      diagnostics: [{ code: 'state/other-story', severity: 'error', field: '/id' }],
+    })
+    expect(await driver.keys()).toEqual([])
+    // The check runs before the compare-and-set: a refused save leaves the store's revision alone.
+    const own = createStateStore(driver, { storyId: STORY })
+    await own.save(STORY, state(0))
+    await expect(own.save(STORY, { ...state(1), id: 'crooked-inn' })).rejects.toMatchObject({
+      code: 'state/other-story',
+    })
+    await own.save(STORY, state(2))
+    expect(await own.load(STORY)).toMatchObject({ state: state(2), diagnostics: [] })
+  })
+
   it('keeps a state of another version with state/other-version', async () => {
     const driver = createMemoryDriver()
     await createStateStore(driver).save(STORY, state())

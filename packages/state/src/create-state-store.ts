@@ -9,13 +9,18 @@ import {
   isSpkgError,
   parseReadingStateText,
   type ReadingState,
+  SpkgError,
 } from '@spkg/manifest'
 import { serializeReadingState } from './serialize-reading-state'
 import type { StateDriver } from './types'
 
 /** Options of {@link createStateStore}. */
 export interface StateStoreOptions {
-  /** The story `id` being played: a loaded state of another story is refused (`state/other-story`). */
+  /**
+   * The story `id` being played (`manifest.id`, the UUID every reading state carries in its `id`):
+   * a state of another story is refused on save (throws `state/other-story`, nothing is written) and
+   * on load (a `state/other-story` diagnostic).
+   */
   storyId?: string
   /** The package `version` being played: a loaded state of another version gets `state/other-version` (info). */
   version?: string
@@ -58,9 +63,11 @@ export interface StateStore {
  *
  * - `load` validates through `parseReadingState` and never throws on corrupt or foreign data or on
  *   a storage failure (`state/storage-failed` diagnostic); it throws only when `signal` aborts.
- * - `save` validates first, then writes with compare-and-set against the revision last seen.
+ * - `save` validates first (and, with `storyId`, refuses a state of another story), then writes
+ *   with compare-and-set against the revision last seen.
  *
- * @throws SpkgError from `save`: `state/invalid` (not a valid reading state), `state/conflict`
+ * @throws SpkgError from `save`: `state/invalid` (not a valid reading state), `state/other-story`
+ *   (its `id` is not `storyId`; nothing is written), `state/conflict`
  *   (the stored state changed since this store saw it), `state/storage-failed`
  * @example
  * import { createStateStore } from '@spkg/state'
@@ -79,6 +86,12 @@ export function createStateStore(driver: StateDriver, options: StateStoreOptions
     async save(storyKey, state, saveOptions = {}) {
       const text = serializeReadingState(state)
       const key = prefix + storyKey
+      if (options.storyId !== undefined && state.id !== options.storyId) {
+        // What load would refuse is never written: the key would hold a state it cannot resume.
+        const message = `the reading state belongs to story "${state.id}", not "${options.storyId}"; "${key}" was not written`
+        const diagnostic = createDiagnostic('state/other-story', message, { field: '/id' })
+        throw new SpkgError('state/other-story', message, { diagnostics: [diagnostic] })
+      }
       const ifRevision = saveOptions.force
         ? undefined
         : saveOptions.ifRevision !== undefined
