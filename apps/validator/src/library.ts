@@ -5,5 +5,5 @@
  */
 export type { PackedFolder } from './pack/pack-folder'
 export { packFolder } from './pack/pack-folder'
-export type { ValidateOptions, ValidationReport } from './validate/validate-package'
-export { validatePackageBytes } from './validate/validate-package'
+export type { OmittedDiagnostics, ValidateOptions, ValidationReport } from './validate/validate-package'
+export { DEFAULT_MAX_DIAGNOSTICS, validatePackageBytes } from './validate/validate-package'

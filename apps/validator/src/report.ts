@@ -125,11 +125,31 @@ export function formatArchiveAnnotation(d: Diagnostic, archive: string): string 
   )
 }
 
-/** Writes diagnostics as text lines followed by a summary. */
-export function writeTextDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[], subject: string): void {
+/**
+ * The line that stands for the findings a cap left out: `... and 399801 more (pkg/missing-part 399801)`,
+ * the codes most frequent first (at most five named).
+ */
+export function omittedLine(omitted: { count: number; byCode: Record<string, number> }): string {
+  const codes = Object.entries(omitted.byCode).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  const named = codes.slice(0, 5).map(([code, n]) => `${code} ${n}`)
+  if (codes.length > 5) named.push(`${codes.length - 5} other codes`)
+  return printable(`... and ${omitted.count} more (${named.join(', ')}; --max-diagnostics all prints them)`)
+}
+
+/**
+ * Writes diagnostics as text lines followed by a summary. When a cap left some out, `capped` gives
+ * their count (one `... and N more` line) and the whole list the summary counts.
+ */
+export function writeTextDiagnostics(
+  io: CliIO,
+  diagnostics: readonly Diagnostic[],
+  subject: string,
+  capped?: { omitted: { count: number; byCode: Record<string, number> }; counted: readonly Diagnostic[] },
+): void {
   const color = useColor(io)
   for (const d of diagnostics) io.stdout.write(`${formatDiagnosticLine(d, color)}\n`)
-  io.stdout.write(`${subject}: ${summarize(diagnostics)}\n`)
+  if (capped) io.stdout.write(`${omittedLine(capped.omitted)}\n`)
+  io.stdout.write(`${subject}: ${summarize(capped?.counted ?? diagnostics)}\n`)
 }
 
 /** Writes one JSON document followed by a newline. */

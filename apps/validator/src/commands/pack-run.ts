@@ -44,6 +44,7 @@ export async function runPack({ values, positionals, io }: CommandContext): Prom
       built: true,
       before: packed.diagnostics,
       hostNamespaces,
+      maxDiagnostics: Number.POSITIVE_INFINITY,
     })
     diagnostics = report.diagnostics
   }

@@ -62,6 +62,7 @@ export async function runSign({ values, positionals, io }: CommandContext): Prom
     ? { diagnostics: [input.refused] }
     : await validatePackageBytes(input, {
         hostNamespaces,
+        maxDiagnostics: Number.POSITIVE_INFINITY,
         onOpened: async (pkg) => {
           opened = true
           if (pkg.layout !== 'packaged') return

@@ -8,7 +8,7 @@
 import { join } from 'node:path'
 import { countBySeverity, type Diagnostic } from '@spkg/manifest'
 import type { CommandContext, ExitCode } from '../cli-types'
-import { EXIT } from '../cli-types'
+import { EXIT, UsageError } from '../cli-types'
 import { classifyInput, isRefusal, readPackageInput } from '../io'
 import { packFolder } from '../pack/pack-folder'
 import { createProgress } from '../pack/progress'
@@ -16,6 +16,7 @@ import {
   formatArchiveAnnotation,
   formatGithubAnnotation,
   jsonDiagnostic,
+  omittedLine,
   parseFormat,
   writeJsonList,
   writeTextDiagnostics,
@@ -24,13 +25,19 @@ import { readRepository } from '../repository-input'
 import { readDecryptionKey } from '../validate/decryption-key'
 import { applyRules, resolveRules } from '../validate/rules'
 import { readNamespaces, readTrustedKeys } from '../validate/trusted-keys'
-import { type ValidationReport, validatePackageBytes } from '../validate/validate-package'
+import {
+  capDiagnostics,
+  DEFAULT_MAX_DIAGNOSTICS,
+  type ValidationReport,
+  validatePackageBytes,
+} from '../validate/validate-package'
 
 /** Runs `spkg validate` (its options and help are in `validate.ts`). */
 export async function runValidate({ values, positionals, io }: CommandContext): Promise<ExitCode> {
   const format = parseFormat(values.format, ['text', 'json', 'github'] as const)
   const target = positionals[0]!
   const quiet = values.quiet === true
+  const maxDiagnostics = parseMaxDiagnostics(values['max-diagnostics'])
   const trustedKeys = await readTrustedKeys(io, values['trusted-key'])
   const hostNamespaces = readNamespaces(values['host-namespace'])
   const progress = createProgress(io, !quiet && format !== 'json')
@@ -64,6 +71,7 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
         hostNamespaces,
         before: packed.diagnostics,
         built: true,
+        maxDiagnostics: ALL,
       })
     } else report = refusedReport(packed.diagnostics)
   } else if (input.kind === 'repository') {
@@ -71,7 +79,12 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
     const got = await readRepository(io, input.url)
     progress.update(`validating ${target}`)
     report = got.ok
-      ? await validatePackageBytes(got.bytes, { trustedKeys, hostNamespaces, before: got.diagnostics })
+      ? await validatePackageBytes(got.bytes, {
+          trustedKeys,
+          hostNamespaces,
+          before: got.diagnostics,
+          maxDiagnostics: ALL,
+        })
       : refusedReport(got.diagnostics)
   } else {
     const bytes = await readPackageInput(io, target)
@@ -83,6 +96,7 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
           trustedKeys,
           hostNamespaces,
           ...(decryptionKey ? { decryptionKey } : {}),
+          maxDiagnostics: ALL,
         })
   }
   progress.done()
@@ -93,13 +107,16 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
   }
   const counts = countBySeverity(report.diagnostics)
   const tooManyWarnings = rules.maxWarnings !== undefined && counts.warning > rules.maxWarnings
-  const shown: Diagnostic[] = quiet
+  // The rules and --quiet first, then the cap (the most severe kept; what is left out is counted).
+  const listed = quiet
     ? report.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'fatal')
     : report.diagnostics
+  const { diagnostics: shown, omitted } = capDiagnostics(listed, maxDiagnostics)
   if (format === 'json') {
     // Every diagnostic carries `path` (null when it is about the archive as a whole).
     // Each links to its entry in docs/diagnostic-codes.md (`docs`, after the other fields).
-    writeJsonList(io, report, 'diagnostics', shown, jsonDiagnostic)
+    // `omitted` ({count, byCode}) only when the cap left some out; `diagnostics` stays the last field.
+    writeJsonList(io, { ...report, ...(omitted ? { omitted } : {}) }, 'diagnostics', shown, jsonDiagnostic)
   } else if (format === 'github') {
     // A repository's paths are relative to its root, which is what a CI checkout annotates.
     const fileOf =
@@ -110,6 +127,7 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
       io.stdout.write(
         `${folder || input.kind === 'repository' ? formatGithubAnnotation(d, fileOf) : formatArchiveAnnotation(d, target)}\n`,
       )
+    if (omitted) io.stdout.write(`${omittedLine(omitted)}\n`)
     // A plain line in the job's log (not an annotation): the counts by severity and the verdict.
     io.stdout.write(
       `spkg validate ${target}: ${verdictOf(report.valid, report.loads, tooManyWarnings, rules.maxWarnings)}: ${counts.fatal} fatal, ${counts.error} error${counts.error === 1 ? '' : 's'}, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}, ${counts.info} info\n`,
@@ -119,6 +137,7 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
       io,
       shown,
       `${target}: ${verdictOf(report.valid, report.loads, tooManyWarnings, rules.maxWarnings)}`,
+      omitted && { omitted, counted: listed },
     )
   }
   if (tooManyWarnings && format === 'json')
@@ -126,6 +145,17 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
       `spkg validate: ${counts.warning} warnings, more than --max-warnings ${rules.maxWarnings}\n`,
     )
   return report.valid && !tooManyWarnings ? EXIT.ok : EXIT.invalid
+}
+
+/** Asks the library for every finding: the rules apply to all of them, then the command caps what it prints. */
+const ALL = Number.POSITIVE_INFINITY
+
+/** `--max-diagnostics <n|all>`: a whole number, or `all`; {@link DEFAULT_MAX_DIAGNOSTICS} without it. */
+function parseMaxDiagnostics(value: unknown): number {
+  if (value === undefined) return DEFAULT_MAX_DIAGNOSTICS
+  if (value === 'all') return ALL
+  if (typeof value === 'string' && /^\d{1,9}$/.test(value)) return Number(value)
+  throw new UsageError(`--max-diagnostics must be a whole number or 'all' (got '${String(value)}')`)
 }
 
 function verdictOf(

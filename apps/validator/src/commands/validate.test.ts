@@ -232,6 +232,46 @@ describe('spkg validate', () => {
     expect(quiet.stderr).toBe('')
   })
 
+  it('prints at most 200 findings and counts the rest (JSON, text, --max-diagnostics)', async () => {
+    const cwd = freshDir()
+    const tree = storyTree()
+    // 600 undeclared variables: 600 errors.
+    tree['story/0001-inn.sty'] = `# Inn\n${Array.from({ length: 600 }, (_, i) => `\${v${i}}`).join('\n')}\n`
+    writeTree(join(cwd, 'inn'), tree)
+    const json = await runCli(['validate', 'inn', '--format', 'json'], { cwd })
+    expect(json.code).toBe(1)
+    const report = JSON.parse(json.stdout)
+    expect(Object.keys(report).slice(-2)).toEqual(['omitted', 'diagnostics'])
+    expect(report.diagnostics).toHaveLength(200)
+    expect(report.diagnostics.every((d: { severity: string }) => d.severity === 'error')).toBe(true)
+    expect(report.omitted.byCode['story/undeclared']).toBe(400)
+    expect(report.omitted.count).toBe(
+      Object.values(report.omitted.byCode as Record<string, number>).reduce((a, b) => a + b, 0),
+    )
+    const text = await runCli(['validate', 'inn'], { cwd })
+    const lines = text.stdout.trimEnd().split('\n')
+    expect(lines).toHaveLength(202)
+    expect(lines.at(-2)).toMatch(
+      /^\.\.\. and \d+ more \(story\/undeclared 400, .*--max-diagnostics all prints them\)$/,
+    )
+    // The summary counts every finding, not only those printed.
+    expect(lines.at(-1)).toMatch(/^inn: invalid \(a reader still opens it\): 600 errors/)
+    const some = JSON.parse(
+      (await runCli(['validate', 'inn', '-f', 'json', '--max-diagnostics', '3'], { cwd })).stdout,
+    )
+    expect(some.diagnostics).toHaveLength(3)
+    const all = JSON.parse(
+      (await runCli(['validate', 'inn', '-f', 'json', '--max-diagnostics', 'all'], { cwd })).stdout,
+    )
+    expect(all.omitted).toBeUndefined()
+    expect(all.diagnostics.length).toBe(200 + report.omitted.count)
+    const bad = await runCli(['validate', 'inn', '--max-diagnostics', 'many'], { cwd })
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      expect.stringContaining("--max-diagnostics must be a whole number or 'all'"),
+    ])
+  })
+
   it('prints help listing every option', async () => {
     const r = await runCli(['validate', '--help'])
     expect(r.code).toBe(0)

@@ -10,7 +10,7 @@ export const validate: Command = {
   path: ['validate'],
   summary: 'check a package (or the folder it is packed from) as a reader would, plus author checks',
   usage:
-    'validate <file.spkg|folder|repo-url> [--format text|json|github] [--trusted-key <pub>]... [--host-namespace <ns>]... [--decryption-key <key-file>] [--rule <code>=<level>]... [--max-warnings <n>] [--quiet]',
+    'validate <file.spkg|folder|repo-url> [--format text|json|github] [--trusted-key <pub>]... [--host-namespace <ns>]... [--decryption-key <key-file>] [--rule <code>=<level>]... [--max-warnings <n>] [--max-diagnostics <n|all>] [--quiet]',
   description: `Opens the package exactly as a player does (ZIP structure, names, limits, layout, manifest,
 parts, extensions, integrity, checksums, signature) and adds the author checks: assets listed but
 missing, files referenced by nothing, no cover, already-compressed media stored with deflate, a
@@ -20,6 +20,8 @@ its root read as the package root; SPKG_REPO_* variables configure the hosts (se
 
 --format json prints one object {loads, valid, layout, type, entry, parts, manifest, diagnostics};
 "loads" means a reader opens it (no fatal problem), "valid" means no fatal problem and no error.
+At most 200 findings are printed (--max-diagnostics n|all), the most severe first kept; the rest
+are counted: "... and N more (code count, ...)" in text, "omitted": {count, byCode} in JSON.
 --format github prints GitHub workflow annotations, then a line with the counts by severity.
 A project sets its own rules as linters do: --rule <code>=off|info|warning|error (repeatable) and
 spkg.config.json ({"rules": {"<code>": "<level>"}, "maxWarnings": n}; never packed, never read from
@@ -53,6 +55,11 @@ there are more than n warnings. Exit 0 valid (warnings allowed), 1 invalid, 2 us
       valueName: '<code>=<level>',
       description:
         'set a code to off, info, warning or error (not a fatal one); repeatable; beats spkg.config.json',
+    },
+    'max-diagnostics': {
+      type: 'string',
+      valueName: '<n|all>',
+      description: 'print at most n findings, the most severe first (default 200); the rest are counted',
     },
     'max-warnings': {
       type: 'string',

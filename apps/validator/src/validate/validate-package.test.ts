@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: story sources use ${} interpolation
 import { buildPackage } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
-import { validatePackageBytes } from './validate-package'
+import { DEFAULT_MAX_DIAGNOSTICS, validatePackageBytes } from './validate-package'
 
 /** Findings about story text and references, as `path[:line:column] code` (the manifest's own left out). */
 const OTHER = new Set(['manifest/normalized', 'pkg/non-canonical-manifest', 'pkg/deflated-media'])
@@ -47,5 +47,52 @@ describe('validatePackageBytes on story text', () => {
       'story/0001-a.sty pkg/text-bom',
       'assets/café-n.webp pkg/unreferenced-file',
     ])
+  })
+})
+
+describe('validatePackageBytes caps its findings', () => {
+  // 1,000 undeclared variables (errors, each its own finding) after a warning and two infos.
+  const undeclared = Array.from({ length: 1000 }, (_, i) => `\${v${i}}`).join('\n')
+  const bytes = buildPackage({
+    manifest: { title: 'Many', cover: 'assets/cover.webp' },
+    parts: { 'story/0001-a.sty': `# A\n${undeclared}\n` },
+    assets: { 'assets/cover.webp': 'img' },
+  })
+  const key = (d: { code: string; path?: string; line?: number }) => `${d.code} ${d.path}:${d.line}`
+
+  it('keeps the 200 most severe, in the order found, and counts the rest by code', async () => {
+    const all = await validatePackageBytes(bytes, { maxDiagnostics: Number.POSITIVE_INFINITY })
+    expect(all.omitted).toBeUndefined()
+    expect(all.diagnostics.filter((d) => d.code === 'story/undeclared')).toHaveLength(1000)
+    expect(all.diagnostics.slice(0, 3).map((d) => d.severity)).toEqual(['info', 'info', 'warning'])
+    const report = await validatePackageBytes(bytes)
+    expect(report.diagnostics).toHaveLength(DEFAULT_MAX_DIAGNOSTICS)
+    // The warning and infos found first give way to the errors found after them.
+    expect(report.diagnostics.map(key)).toEqual(
+      all.diagnostics
+        .filter((d) => d.code === 'story/undeclared')
+        .slice(0, DEFAULT_MAX_DIAGNOSTICS)
+        .map(key),
+    )
+    expect(report.omitted).toEqual({
+      count: all.diagnostics.length - DEFAULT_MAX_DIAGNOSTICS,
+      byCode: {
+        'manifest/normalized': 1,
+        'pkg/non-canonical-manifest': 1,
+        'pkg/deflated-media': 1,
+        'story/undeclared': 800,
+      },
+    })
+    // The verdict is the whole list's.
+    expect([report.loads, report.valid]).toEqual([true, false])
+  })
+
+  it('takes another cap', async () => {
+    const one = await validatePackageBytes(bytes, { maxDiagnostics: 1 })
+    expect(one.diagnostics.map(key)).toEqual(['story/undeclared story/0001-a.sty:2'])
+    expect(one.omitted?.count).toBe(1002)
+    const some = await validatePackageBytes(bytes, { maxDiagnostics: 1002 })
+    expect(some.diagnostics.map((d) => d.severity).filter((s) => s !== 'error')).toEqual(['info', 'warning'])
+    expect(some.omitted).toEqual({ count: 1, byCode: { 'pkg/non-canonical-manifest': 1 } })
   })
 })

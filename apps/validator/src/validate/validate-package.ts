@@ -22,7 +22,51 @@ export interface ValidationReport {
   parts: string[]
   /** The canonical manifest, or null (flat layout, or no readable manifest). Filled from the quick look when refused. */
   manifest: Manifest | null
+  /** At most `maxDiagnostics` findings ({@link DEFAULT_MAX_DIAGNOSTICS}), the most severe first kept, in their order. */
   diagnostics: Diagnostic[]
+  /** What was left out of `diagnostics`: how many, and how many of each code. Absent when nothing was. */
+  omitted?: OmittedDiagnostics
+}
+
+/** The findings a capped report leaves out: their number, and their number per code. */
+export interface OmittedDiagnostics {
+  count: number
+  byCode: Record<string, number>
+}
+
+/** The findings one report carries by default: a package naming 400,000 missing parts answers with 200 and a count. */
+export const DEFAULT_MAX_DIAGNOSTICS = 200
+
+const SEVERITY_RANK = { fatal: 0, error: 1, warning: 2, info: 3 } as const
+
+/**
+ * At most `max` of `diagnostics`: the most severe kept (fatal, error, warning, info; the first ones
+ * of a severity before the later ones), in their original order, and a count of the rest by code.
+ * `loads` and `valid` are decided on the whole list before it is capped.
+ *
+ * @example
+ * capDiagnostics(found, 200) // { diagnostics: [...200], omitted: { count: 399_801, byCode: { 'pkg/missing-part': 399_801 } } }
+ */
+export function capDiagnostics(
+  diagnostics: readonly Diagnostic[],
+  max: number,
+): { diagnostics: Diagnostic[]; omitted?: OmittedDiagnostics } {
+  if (diagnostics.length <= max) return { diagnostics: [...diagnostics] }
+  const limit = Math.max(0, Math.floor(max))
+  const order = diagnostics.map((_, i) => i)
+  order.sort(
+    (a, b) => SEVERITY_RANK[diagnostics[a]!.severity] - SEVERITY_RANK[diagnostics[b]!.severity] || a - b,
+  )
+  const kept = new Set(order.slice(0, limit))
+  const byCode: Record<string, number> = {}
+  for (const i of order.slice(limit)) {
+    const code = diagnostics[i]!.code
+    byCode[code] = (byCode[code] ?? 0) + 1
+  }
+  return {
+    diagnostics: diagnostics.filter((_, i) => kept.has(i)),
+    omitted: { count: diagnostics.length - kept.size, byCode },
+  }
 }
 
 /** Options of {@link validatePackageBytes}. */
@@ -37,6 +81,11 @@ export interface ValidateOptions {
   before?: readonly Diagnostic[]
   /** The bytes were just built by `spkg pack`: their manifest is canonical by construction. */
   built?: boolean
+  /**
+   * The most findings the report carries ({@link DEFAULT_MAX_DIAGNOSTICS} by default; `Infinity` for
+   * all): the rest are counted in `omitted`.
+   */
+  maxDiagnostics?: number
   /**
    * Called with the opened package after the checks, before it is closed (`spkg sign` reads the
    * files it re-packs here instead of opening the package a second time). Not called when refused.
@@ -114,6 +163,15 @@ export async function packageStoryChecks(
 export async function validatePackageBytes(
   bytes: Uint8Array | Blob,
   options: ValidateOptions = {},
+): Promise<ValidationReport> {
+  const report = await validateUncapped(bytes, options)
+  const capped = capDiagnostics(report.diagnostics, options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS)
+  return { ...report, ...capped }
+}
+
+async function validateUncapped(
+  bytes: Uint8Array | Blob,
+  options: ValidateOptions,
 ): Promise<ValidationReport> {
   const before = options.before ?? []
   const key = options.decryptionKey ? { decryptionKey: options.decryptionKey } : {}
