@@ -4,12 +4,15 @@
  * to the repository root), then exactly the upload's path: validation in the pool, the same version record, with
  * the repository URL, ref and commit recorded on the version. The story record is the one named by `slug` (default:
  * the repository's name); a missing one is created for the caller, and removed again when the import fails.
+ * Ownership of an existing record is checked before any request to the repository host, and `REPO_TOKEN` is used
+ * only once the host has said the repository is public (./repo-visibility.ts).
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PackageInvalidSchema, PublishedVersionSchema, SlugSchema } from '@spkg/api-contract'
-import { fetchRepositoryArchive, type NodeRepoOptions } from '@spkg/repo-import/node'
+import { DEFAULT_REPO_API_HOST, DEFAULT_REPO_HOST, parseRepoUrl } from '@spkg/repo-import'
+import { createGuardedFetch, fetchRepositoryArchive, type NodeRepoOptions } from '@spkg/repo-import/node'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Config } from '../config'
@@ -18,7 +21,8 @@ import { deleteStory, insertStory } from '../db/stories'
 import { ApiError, errorResponses, sqlState } from '../errors'
 import { hasRole, userOf, withRole } from '../routes/route-auth'
 import type { FileStorage } from '../storage/index'
-import { PackageInvalidError, publishPackage, toPublic } from './publish-package'
+import { PackageInvalidError, type PublicDiagnostic, publishPackage, toPublic } from './publish-package'
+import { checkPublicRepository } from './repo-visibility'
 import type { PublishingSettings } from './settings'
 import type { ValidationPool } from './validation-pool'
 import { findStoryForPublishing } from './versions-db'
@@ -74,7 +78,9 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
         description:
           'Creator or administrator; at most 1 a second and 10 an hour per user. Downloads the repository (REPO_HOST, ' +
           'REPO_API_HOST, REPO_DOWNLOAD_HOSTS, REPO_TOKEN) through @spkg/repo-import and publishes it exactly as an upload ' +
-          '(same validation, answers and version record), with the repository, ref and commit on the version. A refused ' +
+          "(same validation, answers and version record), with the repository, ref and commit on the version. The slug's " +
+          'ownership is checked before any download (403). With REPO_TOKEN set, only public repositories are imported ' +
+          '(422 with `api/repository-not-public` otherwise). A refused ' +
           'repository is 422 PACKAGE_INVALID with its `repo/*` diagnostic. `slug` defaults to the repository name; a missing ' +
           'record is created for the caller (create an instruction record first to import an instruction package).',
         security: [{ bearerAuth: [] }],
@@ -89,22 +95,17 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
     async (request, reply) => {
       const user = userOf(request)
       const r = opts.repo
-      const got = await fetchRepositoryArchive(request.body.url, {
-        ...(r.host && { repoHost: r.host }),
-        ...(r.apiHost && { repoApiHost: r.apiHost }),
-        ...(r.downloadHosts && { downloadHosts: r.downloadHosts }),
-        ...(r.token && { token: r.token }),
-        ...opts.node,
-        signal: AbortSignal.timeout(120_000),
-      })
-      if (!got.ok)
-        return reply.code(422).send({
+      const refused = (diagnostics: PublicDiagnostic[]) =>
+        reply.code(422).send({
           statusCode: 422 as const,
           code: 'PACKAGE_INVALID' as const,
           message: 'The repository cannot be imported: see diagnostics',
-          diagnostics: got.diagnostics.map(toPublic),
+          diagnostics,
         })
-      const slug = request.body.slug ?? slugOf(got.source.repo)
+      // Everything that needs no request to the host comes first: the address, the slug and its ownership.
+      const loc = parseRepoUrl(request.body.url, { repoHost: r.host ?? DEFAULT_REPO_HOST })
+      if (!loc.ok) return refused([toPublic(loc.diagnostic)])
+      const slug = request.body.slug ?? slugOf(loc.repo)
       if (!SlugSchema.safeParse(slug).success)
         throw new ApiError(
           400,
@@ -119,6 +120,29 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
           'FORBIDDEN',
           'Only the owner or an administrator may add versions to this story',
         )
+      const signal = AbortSignal.timeout(120_000)
+      const doFetch = opts.node?.fetch ?? createGuardedFetch(opts.node)
+      // REPO_TOKEN goes with public repositories only (src/publishing/repo-visibility.ts).
+      if (r.token) {
+        const notPublic = await checkPublicRepository(loc, {
+          apiHost: r.apiHost ?? DEFAULT_REPO_API_HOST,
+          repoHost: r.host ?? DEFAULT_REPO_HOST,
+          token: r.token,
+          fetch: doFetch,
+          signal,
+        })
+        if (notPublic) return refused([notPublic])
+      }
+      const got = await fetchRepositoryArchive(request.body.url, {
+        ...(r.host && { repoHost: r.host }),
+        ...(r.apiHost && { repoApiHost: r.apiHost }),
+        ...(r.downloadHosts && { downloadHosts: r.downloadHosts }),
+        ...(r.token && { token: r.token }),
+        ...opts.node,
+        fetch: doFetch,
+        signal,
+      })
+      if (!got.ok) return refused(got.diagnostics.map(toPublic))
       if (!story) {
         try {
           await insertStory(db, {
