@@ -54,7 +54,17 @@ export class UsageError extends Error {
   override name = 'UsageError'
 }
 
-/** An I/O failure (file not found, not readable, not writable): exit 2 with one clear line. */
+/**
+ * An I/O failure (file not found, not readable, not writable): exit 2 with one clear line. `code`
+ * is the diagnostic code of a package input that could not be read (`pkg/fetch-failed`,
+ * `pkg/remote-changed`), which a `--format json` command prints as its result before exiting.
+ */
 export class IOFailure extends Error {
   override name = 'IOFailure'
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message)
+  }
 }

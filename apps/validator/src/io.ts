@@ -5,11 +5,23 @@ import { randomBytes } from 'node:crypto'
 import { createReadStream, openAsBlob, rmSync, type Stats } from 'node:fs'
 import { readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
-import { createDiagnostic, type Diagnostic, isSpkgError, LIMITS } from '@spkg/manifest'
+import { createDiagnostic, type Diagnostic, type DiagnosticCode, isSpkgError, LIMITS } from '@spkg/manifest'
 import { createRangeSource, type Sleeper } from '@spkg/reader'
 import type { CliIO } from './cli-types'
 import { IOFailure, UsageError } from './cli-types'
 import { configuredRepoHost, readRepository } from './repository-input'
+
+/** The code of a package input that cannot be read (a missing file, a URL that does not answer). */
+const FETCH_FAILED = 'pkg/fetch-failed'
+
+/**
+ * The diagnostic a `--format json` command prints as its result when its package input cannot be
+ * read ({@link IOFailure} with a `code`), or undefined for any other error.
+ */
+export function inputFailure(e: unknown): Diagnostic | undefined {
+  if (!(e instanceof IOFailure) || !e.code) return undefined
+  return createDiagnostic(e.code as DiagnosticCode, e.message, {}, 'fatal')
+}
 
 /** Resolves a command-line path against the command's working directory. */
 export function resolvePath(io: CliIO, p: string): string {
@@ -183,11 +195,12 @@ export function checkPackageUrl(url: string): string {
   try {
     parsed = new URL(url)
   } catch {
-    throw new IOFailure(`cannot read '${shown}': not a valid URL`)
+    throw new IOFailure(`cannot read '${shown}': not a valid URL`, FETCH_FAILED)
   }
   if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopback(parsed.hostname)))
     throw new IOFailure(
       `cannot read '${shown}': a package URL must be https:// (http:// only for a loopback address)`,
+      FETCH_FAILED,
     )
   return shown
 }
@@ -223,7 +236,7 @@ export async function fetchUrlPackage(
     if (!isSpkgError(e)) throw e
     if (e.code === 'pkg/too-large')
       return { refused: e.diagnostics[0] ?? createDiagnostic(e.code, e.message) }
-    throw new IOFailure(`cannot read '${shown}': ${e.message}`)
+    throw new IOFailure(`cannot read '${shown}': ${e.message}`, e.code)
   }
 }
 
@@ -262,13 +275,19 @@ export async function readPackageInput(io: CliIO, p: string): Promise<Uint8Array
     info = await stat(path)
     if (info.isFile() && info.size > LIMITS.maxUncompressedBytes) return await openAsBlob(path)
   } catch (e) {
-    throw new IOFailure(`cannot read '${p}': ${describe(e)}`)
+    throw new IOFailure(`cannot read '${p}': ${describe(e)}`, FETCH_FAILED)
   }
-  if (info.isFile() || info.isDirectory()) return readInput(io, p)
+  if (info.isFile() || info.isDirectory()) {
+    try {
+      return await readInput(io, p)
+    } catch (e) {
+      throw e instanceof IOFailure ? new IOFailure(e.message, FETCH_FAILED) : e
+    }
+  }
   try {
     return await readCapped(createReadStream(path), `'${p}'`)
   } catch (e) {
-    throw new IOFailure(`cannot read '${p}': ${describe(e)}`)
+    throw new IOFailure(`cannot read '${p}': ${describe(e)}`, FETCH_FAILED)
   }
 }
 

@@ -37,13 +37,17 @@ const progressive = buildPackage({
 const ranges: string[] = []
 let server: Server
 let base: string
+let published = 0
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    const pkg = req.url === '/inn.spkg' ? plain : req.url === '/step.spkg' ? progressive : undefined
+    const changing = req.url === '/changing.spkg'
+    const pkg =
+      req.url === '/inn.spkg' || changing ? plain : req.url === '/step.spkg' ? progressive : undefined
     if (!pkg) return void res.writeHead(404).end()
     ranges.push(req.headers.range ?? '')
-    const etag = '"v1"'
+    // /changing.spkg is republished between any two requests.
+    const etag = changing ? `"v${++published}"` : '"v1"'
     const m = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '')
     if (!m || (req.headers['if-range'] && req.headers['if-range'] !== etag))
       return void res.writeHead(200, { etag }).end(pkg)
@@ -116,5 +120,43 @@ describe('a package URL', () => {
     expect(plain.code).toBe(2)
     expect(plain.stderr).toContain('must be https://')
     expect(plain.stderr).not.toMatch(/secret|sig=abc/)
+  })
+
+  it('--format json prints the result with its code when the input cannot be read, and exits 2', async () => {
+    const cwd = freshDir()
+    // A port nothing listens on: a closed server's.
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const gone = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/inn.spkg`
+    await new Promise<void>((resolve) => closed.close(() => resolve()))
+    const cases: Array<[string, string]> = [
+      ['missing.spkg', 'pkg/fetch-failed'],
+      [gone, 'pkg/fetch-failed'],
+      [`${base}/nope.spkg`, 'pkg/fetch-failed'],
+      ['http://example.org/inn.spkg', 'pkg/fetch-failed'],
+      [`${base}/changing.spkg`, 'pkg/remote-changed'],
+    ]
+    for (const [input, code] of cases) {
+      const v = await runCli(['validate', input, '--format', 'json'], { cwd })
+      expect([input, v.code]).toEqual([input, 2])
+      expect(v.stderr).toMatch(/^spkg validate: cannot read /)
+      const report = JSON.parse(v.stdout)
+      expect(report).toMatchObject({ loads: false, valid: false, layout: null, manifest: null })
+      expect(report.diagnostics).toEqual([
+        expect.objectContaining({ code, severity: 'fatal', path: null, message: v.stderr.slice(15).trim() }),
+      ])
+      const p = await runCli(['play', input, '--format', 'json'], { cwd })
+      expect([input, p.code]).toEqual([input, 2])
+      expect(p.stderr).toMatch(/^spkg play: cannot read /)
+      const events = p.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.type !== 'part-loading')
+      expect(events).toEqual([expect.objectContaining({ type: 'diagnostic', code, severity: 'fatal' })])
+    }
+    // In text the stderr line is all, as before.
+    const text = await runCli(['validate', 'missing.spkg'], { cwd })
+    expect([text.code, text.stdout]).toEqual([2, ''])
   })
 })

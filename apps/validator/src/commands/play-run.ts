@@ -18,7 +18,14 @@ import {
   unminifyStory,
 } from '@spkg/story'
 import { type CliIO, type CommandContext, EXIT, type ExitCode, IOFailure, UsageError } from '../cli-types'
-import { checkPackageUrl, classifyInput, readInput, resolvePath, writeOutputAtomic } from '../io'
+import {
+  checkPackageUrl,
+  classifyInput,
+  inputFailure,
+  readInput,
+  resolvePath,
+  writeOutputAtomic,
+} from '../io'
 import { type ChooseItem, describeChoices, parseChooseList } from '../play/choose-list'
 import { createLineReader } from '../play/line-reader'
 import {
@@ -116,6 +123,29 @@ export async function run({ values, positionals, io }: CommandContext): Promise<
     ...(decryptionKey ? { decryptionKey } : {}),
     hostNamespaces: readNamespaces(values['host-namespace']),
   }
+  let loaded: LoadedStory
+  try {
+    loaded = await loadInput(io, target, format, loadOptions)
+  } catch (e) {
+    // In JSON the story that cannot be read is still one `diagnostic` line (then exit 2, said on stderr).
+    const refused = format === 'json' ? inputFailure(e) : undefined
+    if (refused) reportDiagnostics(io, format, [refused])
+    throw e
+  }
+  try {
+    return await playLoaded(loaded, target, format, { values, io, seed, walks, maxChoices, answers })
+  } finally {
+    loaded.package?.close()
+  }
+}
+
+/** Opens what `target` names (a repository, a package URL, a file or a folder) as a story to play. */
+async function loadInput(
+  io: CliIO,
+  target: string,
+  format: 'text' | 'json',
+  loadOptions: LoadStoryOptions,
+): Promise<LoadedStory> {
   const input = await classifyInput(io, target)
   let loaded: LoadedStory
   if (input.kind === 'repository') {
@@ -135,7 +165,7 @@ export async function run({ values, positionals, io }: CommandContext): Promise<
       },
     })
     const failed = loaded.package ? undefined : loaded.diagnostics.find((d) => REMOTE_FAILURES.has(d.code))
-    if (failed) throw new IOFailure(`cannot read '${shown}': ${failed.message}`)
+    if (failed) throw new IOFailure(`cannot read '${shown}': ${failed.message}`, failed.code)
     const pkg = loaded.package
     // What the open fetched: the whole package, or (progressive) the entry and preloaded parts.
     json({
@@ -154,11 +184,7 @@ export async function run({ values, positionals, io }: CommandContext): Promise<
         }),
       )
   } else loaded = await loadStory(resolvePath(io, target), loadOptions)
-  try {
-    return await playLoaded(loaded, target, format, { values, io, seed, walks, maxChoices, answers })
-  } finally {
-    loaded.package?.close()
-  }
+  return loaded
 }
 
 /** A package URL's download failures: an I/O error (exit 2), as a file that cannot be read. */

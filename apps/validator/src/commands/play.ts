@@ -22,7 +22,8 @@ Without --choose it asks at each pause (type the number the menu shows, an optio
 link target; 'q' or end of input stops). With --choose each item answers the next pause the same
 way: a menu number, an option id, or '>' and the link's resolved archive target; play stops at
 the first pause left unanswered or at the end.
---format json prints the event stream, one JSON object per line. --save writes the reading state
+--format json prints the event stream, one JSON object per line (a story that cannot be read is
+one fatal diagnostic line, pkg/fetch-failed or pkg/remote-changed, then exit 2). --save writes the reading state
 where play stopped, in the @spkg/state format that --resume reads.
 --random-walk N plays N seeded random playthroughs (walk i uses story seed S+i, S from --seed;
 with --explore each pause prefers answers no earlier walk took)

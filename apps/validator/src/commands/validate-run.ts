@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { countBySeverity, type Diagnostic } from '@spkg/manifest'
 import type { CommandContext, ExitCode } from '../cli-types'
 import { EXIT, UsageError } from '../cli-types'
-import { classifyInput, isRefusal, readPackageInput } from '../io'
+import { classifyInput, inputFailure, isRefusal, readPackageInput } from '../io'
 import { packFolder } from '../pack/pack-folder'
 import { createProgress } from '../pack/progress'
 import {
@@ -38,6 +38,34 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
   const target = positionals[0]!
   const quiet = values.quiet === true
   const maxDiagnostics = parseMaxDiagnostics(values['max-diagnostics'])
+  try {
+    return await validateInput({ values, positionals, io }, format, target, quiet, maxDiagnostics)
+  } catch (e) {
+    // In JSON a package that cannot be read is still a report: refused, with its code (exit 2, said on stderr).
+    const refused = format === 'json' ? inputFailure(e) : undefined
+    if (refused) writeJsonList(io, refusedReport([refused]), 'diagnostics', [refused], jsonDiagnostic)
+    throw e
+  }
+}
+
+const refusedReport = (diagnostics: Diagnostic[]): ValidationReport => ({
+  loads: false,
+  valid: false,
+  layout: null,
+  type: null,
+  entry: null,
+  parts: [],
+  manifest: null,
+  diagnostics,
+})
+
+async function validateInput(
+  { values, io }: CommandContext,
+  format: 'text' | 'json' | 'github',
+  target: string,
+  quiet: boolean,
+  maxDiagnostics: number,
+): Promise<ExitCode> {
   const trustedKeys = await readTrustedKeys(io, values['trusted-key'])
   const hostNamespaces = readNamespaces(values['host-namespace'])
   const progress = createProgress(io, !quiet && format !== 'json')
@@ -52,16 +80,6 @@ export async function runValidate({ values, positionals, io }: CommandContext): 
   )
   const folder = input.kind === 'folder'
   let report: ValidationReport
-  const refusedReport = (diagnostics: Diagnostic[]): ValidationReport => ({
-    loads: false,
-    valid: false,
-    layout: null,
-    type: null,
-    entry: null,
-    parts: [],
-    manifest: null,
-    diagnostics,
-  })
   if (input.kind === 'folder') {
     const packed = await packFolder(input.path, target, { progress })
     if (packed.bytes) {

@@ -20,6 +20,9 @@ its root read as the package root; SPKG_REPO_* variables configure the hosts (se
 
 --format json prints one object {loads, valid, layout, type, entry, parts, manifest, diagnostics};
 "loads" means a reader opens it (no fatal problem), "valid" means no fatal problem and no error.
+An input that cannot be read (a missing file, a URL that does not answer, a remote file that
+changed between requests) is exit 2; with --format json it still prints the report, refused, with
+one fatal diagnostic: pkg/fetch-failed or pkg/remote-changed.
 At most 200 findings are printed (--max-diagnostics n|all), the most severe first kept; the rest
 are counted: "... and N more (code count, ...)" in text, "omitted": {count, byCode} in JSON.
 --format github prints GitHub workflow annotations, then a line with the counts by severity.

@@ -81,10 +81,10 @@ export async function loadStory(path: string, options: LoadStoryOptions = {}): P
     const info = await stat(path)
     isFile = info.isFile()
     if (!isFile && !info.isDirectory())
-      throw new IOFailure(`cannot read '${path}': not a story file, package or folder`)
+      throw new IOFailure(`cannot read '${path}': not a story file, package or folder`, 'pkg/fetch-failed')
   } catch (e) {
     if (e instanceof IOFailure) throw e
-    throw new IOFailure(`cannot read '${path}': no such file or directory`)
+    throw new IOFailure(`cannot read '${path}': no such file or directory`, 'pkg/fetch-failed')
   }
   const open = openOptions(options)
   let before: Diagnostic[] = []
