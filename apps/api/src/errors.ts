@@ -13,15 +13,20 @@ import { StorageError } from './storage/types'
 /** The error codes and error body, defined in @spkg/api-contract. */
 export { API_ERROR_CODES, type ApiErrorCode, type ErrorBody, ErrorBodySchema }
 
-/** An error a route throws on purpose: status, stable code and a business message sent as is. */
+/**
+ * An error a route throws on purpose: status, stable code and a business message sent as is; `retryAfterS`, when
+ * given, is sent as `Retry-After` (seconds).
+ */
 export class ApiError extends Error {
   readonly statusCode: number
   readonly code: ApiErrorCode
-  constructor(statusCode: number, code: ApiErrorCode, message: string) {
+  readonly retryAfterS: number | undefined
+  constructor(statusCode: number, code: ApiErrorCode, message: string, retryAfterS?: number) {
     super(message)
     this.name = 'ApiError'
     this.statusCode = statusCode
     this.code = code
+    this.retryAfterS = retryAfterS
   }
 }
 
@@ -86,8 +91,10 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
       .join('; ')
     return reply.code(400).send(errorBody(400, message.slice(0, 2000), 'VALIDATION_FAILED'))
   }
-  if (err instanceof ApiError)
+  if (err instanceof ApiError) {
+    if (err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS))
     return reply.code(err.statusCode).send(errorBody(err.statusCode, err.message, err.code))
+  }
   if (err instanceof StorageError && err.code === 'STORAGE_UNAVAILABLE') {
     // The file storage (S3 down, refusing, silent; a filesystem error) is a passing outage, not a server fault.
     request.log.warn({ err: err.cause ?? err }, 'file storage unavailable')

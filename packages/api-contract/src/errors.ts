@@ -53,7 +53,11 @@ export const API_ERROR_CODES = {
   STORAGE_QUOTA_EXCEEDED: "the upload would take the user's stored packages over the per-user quota (413)",
   VALIDATION_TIMEOUT: 'checking the package took longer than the validation time budget (422)',
   VALIDATION_MEMORY_EXCEEDED: 'checking the package needed more memory than a validation may use (422)',
-  VALIDATION_BUSY: 'too many packages are being checked at once; retry shortly (503)',
+  VALIDATION_BUSY: 'too many packages are being checked at once; retry shortly (503, with Retry-After)',
+  VALIDATION_IN_PROGRESS:
+    "one of the uploader's packages is being checked already: one user has one validation at a time (429, with Retry-After)",
+  VALIDATION_UNREADABLE:
+    'checking the package gave an answer the server cannot read (a manifest value nested too deep to pass between threads); nothing was stored (422)',
   SIGNING_KEY_INVALID: 'a signing key is not a signify Ed25519 public key (400)',
   INTERNAL: 'server fault',
 } as const

@@ -91,6 +91,7 @@ export async function publishPackage(
     file: upload.path,
     trustedKeys,
     coverTypes: Object.keys(COVER_TYPES),
+    user: uploaderSub,
   })
   const refused = outcome.diagnostics.filter((d) => d.severity === 'fatal' || d.severity === 'error')
   if (!outcome.valid || refused.length > 0) throw new PackageInvalidError(outcome.diagnostics.map(toPublic))

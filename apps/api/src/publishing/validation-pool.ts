@@ -4,8 +4,12 @@
  * about 40 MiB per MB of a single part: one hostile part must not cost the server gigabytes) and within a time
  * budget. A worker that runs out of memory dies with its job; one over budget is terminated; either is replaced
  * by a fresh thread for the next job. At most `queue` jobs wait; beyond that the upload is refused at once (503)
- * so that uploads cannot pile up and starve the rest of the API. Threads run the pre-bundled worker
- * (worker-bundle.ts), not the TypeScript sources: a thread then costs tens of MiB less.
+ * so that uploads cannot pile up and starve the rest of the API. One user holds at most one place, running or
+ * waiting: a second job of the same user is refused at once (429 `VALIDATION_IN_PROGRESS`, with Retry-After), so
+ * that one account cannot fill the pool for every other creator. A reply the main thread cannot read (a
+ * `messageerror`: a manifest nested too deep to cross between threads) or of the wrong shape fails the job at once
+ * (422 `VALIDATION_UNREADABLE`) and ends its thread, rather than leaving it idle until the time budget. Threads run
+ * the pre-bundled worker (worker-bundle.ts), not the TypeScript sources: a thread then costs tens of MiB less.
  */
 import { Worker } from 'node:worker_threads'
 import { ApiError } from '../errors'
@@ -26,13 +30,18 @@ export interface ValidationPoolOptions {
   bundle: boolean
   /** Told why the bundle could not be built (the pool then uses tsx). */
   onBundleError?: (err: unknown) => void
+  /** A worker script run instead of the validation worker (tests: a worker whose replies misbehave). */
+  worker?: URL
 }
+
+/** `Retry-After` of a 429 `VALIDATION_IN_PROGRESS` and a 503 `VALIDATION_BUSY`, seconds. */
+export const VALIDATION_RETRY_AFTER_S = 5
 
 /** The pool: `validate(job)` resolves with the worker's findings or rejects with an {@link ApiError}. */
 export interface ValidationPool {
   validate(job: ValidationJob): Promise<ValidationOutcome>
-  /** Jobs running and waiting (for tests and health). */
-  readonly load: { running: number; waiting: number }
+  /** Jobs running and waiting, and the users they belong to (for tests and health). */
+  readonly load: { running: number; waiting: number; users: number }
   close(): Promise<void>
 }
 
@@ -41,6 +50,32 @@ const BOOT = new URL('./worker-boot.mjs', import.meta.url)
 const ENTRY = new URL('./validate-worker.ts', import.meta.url).href
 
 type Reply = { ok: true; outcome: ValidationOutcome } | { ok: false; message: string }
+
+/** Whether a worker's message has the shape of a {@link Reply} (the fields the publishing code reads). */
+function isReply(m: unknown): m is Reply {
+  if (!m || typeof m !== 'object') return false
+  const r = m as { ok?: unknown; outcome?: unknown; message?: unknown }
+  if (r.ok === false) return typeof r.message === 'string'
+  if (r.ok !== true || !r.outcome || typeof r.outcome !== 'object') return false
+  const o = r.outcome as Partial<Record<keyof ValidationOutcome, unknown>>
+  return (
+    typeof o.loads === 'boolean' &&
+    typeof o.valid === 'boolean' &&
+    Array.isArray(o.diagnostics) &&
+    (o.manifest === null || typeof o.manifest === 'object') &&
+    !!o.signature &&
+    typeof o.signature === 'object' &&
+    !!o.integrity &&
+    typeof o.integrity === 'object'
+  )
+}
+
+const unreadable = (why: string) =>
+  new ApiError(
+    422,
+    'VALIDATION_UNREADABLE',
+    `The check of this package gave an answer the server cannot read (${why}); nothing was stored`,
+  )
 
 /** Creates a pool; a thread starts for each job and ends with it (the bundled worker starts in tens of ms). */
 export function createValidationPool(options: Partial<ValidationPoolOptions> = {}): ValidationPool {
@@ -54,6 +89,8 @@ export function createValidationPool(options: Partial<ValidationPoolOptions> = {
   }
   const all = new Set<Worker>()
   const waiting: Array<() => void> = []
+  /** Users with a job running or waiting. */
+  const users = new Set<string>()
   let running = 0
   let closed = false
 
@@ -67,9 +104,15 @@ export function createValidationPool(options: Partial<ValidationPoolOptions> = {
       stderr: false,
     }
     const bundle = o.bundle ? await bundledWorker(o.onBundleError) : null
-    const w = bundle
-      ? new Worker(bundle, limits)
-      : new Worker(BOOT, { workerData: { entry: ENTRY }, execArgv: ['--conditions=@spkg/source'], ...limits })
+    const w = o.worker
+      ? new Worker(o.worker, limits)
+      : bundle
+        ? new Worker(bundle, limits)
+        : new Worker(BOOT, {
+            workerData: { entry: ENTRY },
+            execArgv: ['--conditions=@spkg/source'],
+            ...limits,
+          })
     all.add(w)
     w.once('exit', () => {
       all.delete(w)
@@ -88,18 +131,27 @@ export function createValidationPool(options: Partial<ValidationPoolOptions> = {
       const done = (fn: () => void) => {
         clearTimeout(timer)
         w.off('message', onMessage)
+        w.off('messageerror', onMessageError)
         w.off('error', onError)
         w.off('exit', onExit)
         fn()
       }
-      const onMessage = (reply: Reply) =>
+      const onMessage = (reply: unknown) =>
         done(() => {
           w.unref()
           // One job per thread: its isolate, the package bytes it read and any garbage go with it (a kept thread
           // held the last package until a GC, so the next upload's peak was two packages; bench/api-upload).
           void w.terminate()
-          if (reply.ok) resolve(reply.outcome)
+          if (!isReply(reply)) reject(unreadable('a reply of the wrong shape'))
+          else if (reply.ok) resolve(reply.outcome)
           else reject(new Error(`validation worker failed: ${reply.message}`))
+        })
+      // The worker posted its reply but this thread cannot deserialise it (V8 runs out of stack on a value nested a
+      // few thousand deep: the manifest is returned as parsed). No other message will come: fail now, free the slot.
+      const onMessageError = (err: Error) =>
+        done(() => {
+          void w.terminate()
+          reject(unreadable(err.message || 'it cannot be deserialised'))
         })
       const onError = (err: Error & { code?: string }) =>
         done(() => {
@@ -130,6 +182,7 @@ export function createValidationPool(options: Partial<ValidationPoolOptions> = {
         o.timeoutMs,
       )
       w.on('message', onMessage)
+      w.once('messageerror', onMessageError)
       w.once('error', onError)
       w.once('exit', onExit)
       w.postMessage(job)
@@ -137,25 +190,41 @@ export function createValidationPool(options: Partial<ValidationPoolOptions> = {
 
   return {
     get load() {
-      return { running, waiting: waiting.length }
+      return { running, waiting: waiting.length, users: users.size }
     },
     async validate(job) {
       if (closed) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'The server is shutting down; retry')
-      if (running >= o.workers) {
-        if (waiting.length >= o.queue)
-          throw new ApiError(503, 'VALIDATION_BUSY', 'Too many packages are being checked; try again shortly')
-        await new Promise<void>((resolve) => waiting.push(resolve))
-      }
-      running++
+      const user = job.user
+      if (user !== undefined && users.has(user))
+        throw new ApiError(
+          429,
+          'VALIDATION_IN_PROGRESS',
+          'One of your packages is being checked; send the next one after its answer',
+          VALIDATION_RETRY_AFTER_S,
+        )
+      if (running >= o.workers && waiting.length >= o.queue)
+        throw new ApiError(
+          503,
+          'VALIDATION_BUSY',
+          'Too many packages are being checked; try again shortly',
+          VALIDATION_RETRY_AFTER_S,
+        )
+      if (user !== undefined) users.add(user)
       try {
-        const w = await spawn()
-        if (closed) {
-          void w.terminate()
-          throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'The server is shutting down; retry')
+        if (running >= o.workers) await new Promise<void>((resolve) => waiting.push(resolve))
+        running++
+        try {
+          const w = await spawn()
+          if (closed) {
+            void w.terminate()
+            throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'The server is shutting down; retry')
+          }
+          return await runOn(w, job)
+        } finally {
+          release()
         }
-        return await runOn(w, job)
       } finally {
-        release()
+        if (user !== undefined) users.delete(user)
       }
     },
     async close() {

@@ -9,6 +9,11 @@ export interface ValidationJob {
   trustedKeys: string[]
   /** Cover extensions the storage accepts. */
   coverTypes: string[]
+  /**
+   * Who asked (the uploader's `sub`): the pool holds at most one job per user, running or waiting (a second is
+   * refused with 429 `VALIDATION_IN_PROGRESS`). Absent: the job counts for nobody (the start-up seed).
+   */
+  user?: string
 }
 
 /** What the worker found. */
