@@ -76,7 +76,8 @@ export interface AppDeps {
   /** Who may read a stored file (the files routes); absent: the rule over `story_versions` (src/storage/access.ts). */
   canReadFile?: CanReadFile
   /**
-   * Sweep unreferenced files (older than an hour, at most 10,000 per prefix) when the app is ready. Default: on,
+   * Sweep unreferenced files (older than an hour, at most 10,000 per prefix) when the app is ready, then every
+   * `SWEEP_INTERVAL_MS` (config.sweepIntervalMs). Default: on,
    * except with `NODE_ENV=test` or an in-memory PGlite, whose empty database would disown every file of a shared
    * `FILES_DIR` (a developer's `.data/files`); never while the database holds no version at all.
    */
@@ -201,8 +202,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const ephemeralDb = config.nodeEnv === 'test' || (!config.databaseUrl && config.pgliteDir === 'memory://')
   if (deps.sweepOrphans ?? !ephemeralDb) {
     const swept = db
+    let running: Promise<void> | undefined
     // Files left by a crash between a file write and its record's commit (or a record's removal and the file's).
-    app.addHook('onReady', async () => {
+    const sweep = async (when: string) => {
       try {
         if (!(await hasVersions(swept))) return // a fresh database would disown every stored file
         const r = await sweepOrphans(storage, isReferencedInDb(swept), {
@@ -210,12 +212,29 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         })
         if (r.deleted.length || r.tempRemoved)
           app.log.info(
-            { examined: r.examined, deleted: r.deleted.length, tempRemoved: r.tempRemoved },
+            { examined: r.examined, deleted: r.deleted.length, tempRemoved: r.tempRemoved, when },
             'storage: orphans swept',
           )
       } catch (err) {
-        app.log.error({ err }, 'storage: orphan sweep failed (retried at the next start)')
+        app.log.error({ err, when }, 'storage: orphan sweep failed (retried at the next sweep)')
       }
+    }
+    let timer: ReturnType<typeof setInterval> | undefined
+    app.addHook('onReady', async () => {
+      await sweep('start-up')
+      // Then every SWEEP_INTERVAL_MS: one sweep at a time; the timer keeps no process alive.
+      if (config.sweepIntervalMs > 0) {
+        timer = setInterval(() => {
+          running ??= sweep('periodic').finally(() => {
+            running = undefined
+          })
+        }, config.sweepIntervalMs)
+        timer.unref()
+      }
+    })
+    app.addHook('onClose', async () => {
+      clearInterval(timer)
+      await running
     })
   }
   app.addHook('onSend', async (request, reply) => {

@@ -162,6 +162,7 @@ const EnvSchema = z.object({
     (v) => emptyToUndefined(v) ?? 'false',
     z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true'),
   ),
+  SWEEP_INTERVAL_MS: integer(0, 7 * 86_400_000, 3_600_000),
   PACKAGE_QUOTA_BYTES: integer(1, Number.MAX_SAFE_INTEGER, PUBLISHING_DEFAULTS.quotaBytes),
   UPLOADS_PER_HOUR: integer(1, 100_000, PUBLISHING_DEFAULTS.uploadsPerHour),
   VALIDATION_WORKERS: integer(1, 64, PUBLISHING_DEFAULTS.workers),
@@ -246,6 +247,11 @@ export interface Config {
     s3: { bucket: string; endpoint: string | undefined; region: string; forcePathStyle: boolean } | undefined
     filesUrl: string | undefined
   }
+  /**
+   * `SWEEP_INTERVAL_MS`: how often each instance sweeps unreferenced files (older than an hour) after the start-up
+   * sweep; 0 sweeps at start-up only. @default 3600000 (an hour)
+   */
+  sweepIntervalMs: number
   /**
    * Package publishing (issue 18, src/publishing): per-user stored bytes (`PACKAGE_QUOTA_BYTES`, default 1 GiB),
    * uploads per user per hour (`UPLOADS_PER_HOUR`, 30), validations at once (`VALIDATION_WORKERS`, 2), heap cap
@@ -365,6 +371,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : undefined,
       filesUrl: e.FILES_URL,
     },
+    sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     publishing: {
       quotaBytes: e.PACKAGE_QUOTA_BYTES,
       uploadsPerHour: e.UPLOADS_PER_HOUR,

@@ -2,7 +2,7 @@
  * Deleting a story removes the files of its versions that nothing else references, AFTER the database change has
  * committed (src/storage/index.ts explains the order): `keysBefore` is read before the delete, `removeAfter` runs
  * once the row (and, by cascade, its versions) is gone. A crash between the two leaves unreferenced files, which the
- * start-up sweep removes; never a record whose file is gone.
+ * sweep removes (at start-up and every `SWEEP_INTERVAL_MS`); never a record whose file is gone.
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../db/index'

@@ -1,10 +1,10 @@
 /**
  * One package upload from a received file to a committed version (issue 18), shared by
  * `POST /api/stories/:slug/versions`, the development seed and the repository import: validate in the pool
- * (exactly `spkg validate`), refuse on a fatal or error diagnostic, check the type and the story's package id,
- * store the package and its cover (files first, record second: a crash between leaves only an unreferenced file
- * for the sweep), insert the version under the files' lock (src/storage/access.ts), then check the instruction
- * links both ways.
+ * (exactly `spkg validate`), refuse on a fatal or error diagnostic, check the type, the story's package id and the
+ * quota, store the package and its cover (files first, record second: a crash between leaves only an unreferenced
+ * file for the sweep; an error between removes them at once), insert the version under the files' lock
+ * (src/storage/access.ts), then check the instruction links both ways.
  */
 import type { Diagnostic } from '@spkg/manifest'
 import type { Db } from '../db/index'
@@ -22,6 +22,7 @@ import {
   linkInstruction,
   type StoryRef,
   signingKeysOf,
+  storedBytesOf,
   type VersionRow,
 } from './versions-db'
 
@@ -138,69 +139,81 @@ export async function publishPackage(
   if (await findVersion(ctx.db, story.id, version))
     throw new ApiError(409, 'VERSION_EXISTS', `"${story.slug}" already has version ${version}`)
 
+  // Refused before any file is written: a version over the quota never stores its bytes (the insert checks again
+  // under the uploader's lock, which is what holds against concurrent uploads).
+  const usedBytes = await storedBytesOf(ctx.db, uploaderSub)
+  if (usedBytes + upload.size > ctx.quotaBytes) throw quotaExceeded(ctx.quotaBytes, usedBytes)
+
   // Files first (idempotent, content-addressed), then the record.
   const pkgKey = packageKey(upload.sha256)
-  await ctx.storage.putFile(pkgKey, upload.path, {
-    sha256: upload.sha256,
-    size: upload.size,
-    contentType: PACKAGE_CONTENT_TYPE,
-  })
-  let cKey: string | null = null
-  if (outcome.cover) {
-    cKey = coverKey(outcome.cover.sha256, outcome.cover.ext)
-    await ctx.storage.putBytes(cKey, outcome.cover.bytes, {
-      sha256: outcome.cover.sha256,
-      contentType: COVER_TYPES[outcome.cover.ext] ?? 'application/octet-stream',
-    })
-  }
+  const cKey = outcome.cover ? coverKey(outcome.cover.sha256, outcome.cover.ext) : null
+  const fileKeys = [pkgKey, ...(cKey ? [cKey] : [])]
   const warnings = outcome.diagnostics.filter((d) => d.severity === 'warning').map(toPublic)
   const stored = { ...manifest, integrity: outcome.integrity }
-  const fileKeys = [pkgKey, ...(cKey ? [cKey] : [])]
-  // The record is inserted under the per-key lock deletions take (deleteFilesLocked): files are shared by content,
-  // and deleting another version with the same bytes between the put above and this insert removes the file (no
-  // record named it yet). Under the lock, a file gone meanwhile is stored again before the record commits.
-  const result = await withFileLock(ctx.db, fileKeys, async (tx) => {
-    if (!(await ctx.storage.stat(pkgKey)))
-      await ctx.storage.putFile(pkgKey, upload.path, {
-        sha256: upload.sha256,
-        size: upload.size,
-        contentType: PACKAGE_CONTENT_TYPE,
-      })
-    if (cKey && outcome.cover && !(await ctx.storage.stat(cKey)))
+  let result: Awaited<ReturnType<typeof insertVersion>>
+  try {
+    await ctx.storage.putFile(pkgKey, upload.path, {
+      sha256: upload.sha256,
+      size: upload.size,
+      contentType: PACKAGE_CONTENT_TYPE,
+    })
+    if (cKey && outcome.cover)
       await ctx.storage.putBytes(cKey, outcome.cover.bytes, {
         sha256: outcome.cover.sha256,
         contentType: COVER_TYPES[outcome.cover.ext] ?? 'application/octet-stream',
       })
-    // A savepoint inside the lock's transaction (one connection: PGlite has only one).
-    return insertVersion(
-      tx as unknown as Db,
-      {
-        storyId: story.id,
-        version,
-        packageId,
-        type,
-        sha256: upload.sha256,
-        size: upload.size,
-        signature: outcome.signature.status,
-        signer: outcome.signature.fingerprint ?? null,
-        manifest: stored,
-        warnings,
-        coverKey: cKey,
-        title: str(manifest.title, 500),
-        description: str(manifest.description, 10_000),
-        language: str(manifest.language, 50),
-        genre: str(manifest.genre, 100),
-        tags: Array.isArray(manifest.tags) ? manifest.tags.filter((t) => typeof t === 'string') : [],
-        series: str(manifest.series, 200),
-        source: source.kind,
-        sourceUrl: source.kind === 'repository' ? source.url : null,
-        sourceRef: source.kind === 'repository' ? source.ref : null,
-        sourceCommit: source.kind === 'repository' ? source.commit : null,
-        uploaderSub,
-      },
-      ctx.quotaBytes,
-    )
-  })
+    // The record is inserted under the per-key lock deletions take (deleteFilesLocked): files are shared by content,
+    // and deleting another version with the same bytes between the put above and this insert removes the file (no
+    // record named it yet). Under the lock, a file gone meanwhile is stored again before the record commits.
+    result = await withFileLock(ctx.db, fileKeys, async (tx) => {
+      if (!(await ctx.storage.stat(pkgKey)))
+        await ctx.storage.putFile(pkgKey, upload.path, {
+          sha256: upload.sha256,
+          size: upload.size,
+          contentType: PACKAGE_CONTENT_TYPE,
+        })
+      if (cKey && outcome.cover && !(await ctx.storage.stat(cKey)))
+        await ctx.storage.putBytes(cKey, outcome.cover.bytes, {
+          sha256: outcome.cover.sha256,
+          contentType: COVER_TYPES[outcome.cover.ext] ?? 'application/octet-stream',
+        })
+      // A savepoint inside the lock's transaction (one connection: PGlite has only one).
+      return insertVersion(
+        tx as unknown as Db,
+        {
+          storyId: story.id,
+          version,
+          packageId,
+          type,
+          sha256: upload.sha256,
+          size: upload.size,
+          signature: outcome.signature.status,
+          signer: outcome.signature.fingerprint ?? null,
+          manifest: stored,
+          warnings,
+          coverKey: cKey,
+          title: str(manifest.title, 500),
+          description: str(manifest.description, 10_000),
+          language: str(manifest.language, 50),
+          genre: str(manifest.genre, 100),
+          tags: Array.isArray(manifest.tags) ? manifest.tags.filter((t) => typeof t === 'string') : [],
+          series: str(manifest.series, 200),
+          source: source.kind,
+          sourceUrl: source.kind === 'repository' ? source.url : null,
+          sourceRef: source.kind === 'repository' ? source.ref : null,
+          sourceCommit: source.kind === 'repository' ? source.commit : null,
+          uploaderSub,
+        },
+        ctx.quotaBytes,
+      )
+    })
+  } catch (err) {
+    // Any failure between the first put and the commit (a storage fault, a database error, a stack overflow
+    // serialising the manifest): the files this request stored are removed now, under the per-key lock, unless
+    // another version names them. Not left for the sweep: a client repeating a failing upload would fill the disk.
+    await deleteFilesLocked(ctx.db, ctx.storage, fileKeys)
+    throw err
+  }
   if (!result.ok) {
     // The record was not written: the files may now be unreferenced (unless another version shares them).
     await deleteFilesLocked(ctx.db, ctx.storage, fileKeys)
@@ -208,11 +221,7 @@ export async function publishPackage(
     if (r.kind === 'id-mismatch') throw idMismatch(r.expected)
     if (r.kind === 'version-exists')
       throw new ApiError(409, 'VERSION_EXISTS', `"${story.slug}" already has version ${version}`)
-    throw new ApiError(
-      413,
-      'STORAGE_QUOTA_EXCEEDED',
-      `This upload would take your stored packages over the ${formatBytes(ctx.quotaBytes)} quota (${formatBytes(r.used)} used)`,
-    )
+    throw quotaExceeded(ctx.quotaBytes, r.used)
   }
   const linkWarnings = await checkInstructionLinks(ctx.db, story, result.row, outcome)
   await addVersionWarnings(ctx.db, result.row.id, linkWarnings)
@@ -225,6 +234,13 @@ export async function publishPackage(
     warnings: [...warnings, ...linkWarnings],
   }
 }
+
+const quotaExceeded = (quotaBytes: number, used: number) =>
+  new ApiError(
+    413,
+    'STORAGE_QUOTA_EXCEEDED',
+    `This upload would take your stored packages over the ${formatBytes(quotaBytes)} quota (${formatBytes(used)} used)`,
+  )
 
 const idMismatch = (expected: string) =>
   new ApiError(

@@ -48,6 +48,15 @@ export type InsertRefusal =
   | { kind: 'version-exists' }
   | { kind: 'quota'; used: number }
 
+/** The bytes of every version `sub` uploaded (what counts against the quota). */
+export async function storedBytesOf(db: Db, sub: string): Promise<number> {
+  const [used] = await db
+    .select({ n: sql<string>`coalesce(sum(${storyVersions.size}), 0)` })
+    .from(storyVersions)
+    .where(eq(storyVersions.uploaderSub, sub))
+  return Number(used?.n ?? 0)
+}
+
 /**
  * Inserts a version in one transaction: the story row is locked, the first version fixes the story's package id,
  * a different id or an existing version string is refused, and the uploader's stored bytes (over every story)
@@ -73,11 +82,7 @@ export async function insertVersion(
         .where(and(eq(storyVersions.storyId, v.storyId), eq(storyVersions.version, v.version)))
         .limit(1)
       if (exists) return { ok: false as const, refusal: { kind: 'version-exists' as const } }
-      const [used] = await tx
-        .select({ n: sql<string>`coalesce(sum(${storyVersions.size}), 0)` })
-        .from(storyVersions)
-        .where(eq(storyVersions.uploaderSub, v.uploaderSub))
-      const usedBytes = Number(used?.n ?? 0)
+      const usedBytes = await storedBytesOf(tx as unknown as Db, v.uploaderSub)
       if (usedBytes + v.size > quotaBytes)
         return { ok: false as const, refusal: { kind: 'quota' as const, used: usedBytes } }
       const [row] = await tx.insert(storyVersions).values(v).returning()

@@ -96,7 +96,7 @@ async function referenced(db: Db | DbTx, key: string): Promise<boolean> {
 }
 
 /**
- * Whether the database holds any version row. The start-up sweep runs only then: an empty database (a fresh one
+ * Whether the database holds any version row. The sweep runs only then: an empty database (a fresh one
  * pointed at an existing `FILES_DIR` or bucket) would disown every file there.
  */
 export async function hasVersions(db: Db): Promise<boolean> {

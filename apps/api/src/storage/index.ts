@@ -10,7 +10,7 @@
  *   unreferenced file, swept later; a file is never deleted while a committed record still names it.
  * - files are shared by content: when an upload of the same bytes may run during a deletion, put the file and
  *   insert its record inside `withFileLock` and delete with `deleteFilesLocked` (src/storage/access.ts), which takes
- *   the same per-key database lock; the start-up sweep deletes that way.
+ *   the same per-key database lock; the app's sweep (at start-up, then every `SWEEP_INTERVAL_MS`) deletes that way.
  */
 import { resolve } from 'node:path'
 import type { Config } from '../config'
@@ -93,8 +93,8 @@ export const SWEEP_GRACE_MS = 60 * 60 * 1000
 
 /**
  * Removes stored files that no record names and that are older than the grace period, and the filesystem
- * driver's stale temporary files. Bounded: at most `limit` files per prefix are examined; run it at start-up
- * (and periodically if you like).
+ * driver's stale temporary files. Bounded: at most `limit` files per prefix are examined; the app runs it at
+ * start-up and every `SWEEP_INTERVAL_MS` (src/app.ts).
  */
 export async function sweepOrphans(
   storage: FileStorage,
