@@ -60,7 +60,10 @@ export async function storedBytesOf(db: Db, sub: string): Promise<number> {
 /**
  * Inserts a version in one transaction: the story row is locked, the first version fixes the story's package id,
  * a different id or an existing version string is refused, and the uploader's stored bytes (over every story)
- * must stay within `quotaBytes`. Concurrent uploads of one version: the unique index lets exactly one commit.
+ * must stay within `quotaBytes`, counted under a per-uploader advisory lock (`spkg-quota:<sub>`, held to the end
+ * of the transaction): concurrent uploads of one user to different stories are counted one after the other.
+ * Concurrent uploads of one version: the unique index lets exactly one commit. Locks in this order: the files'
+ * (the caller's `withFileLock`), the story row, the uploader; nothing takes them in another order.
  */
 export async function insertVersion(
   db: Db,
@@ -82,6 +85,11 @@ export async function insertVersion(
         .where(and(eq(storyVersions.storyId, v.storyId), eq(storyVersions.version, v.version)))
         .limit(1)
       if (exists) return { ok: false as const, refusal: { kind: 'version-exists' as const } }
+      // The story row lock alone lets two uploads to different stories sum the same committed rows and both pass.
+      // Read committed: the sum below is a new statement, so it sees what the previous holder committed.
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`spkg-quota:${v.uploaderSub}`}, 0))`,
+      )
       const usedBytes = await storedBytesOf(tx as unknown as Db, v.uploaderSub)
       if (usedBytes + v.size > quotaBytes)
         return { ok: false as const, refusal: { kind: 'quota' as const, used: usedBytes } }
