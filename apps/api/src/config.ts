@@ -186,6 +186,10 @@ const EnvSchema = z.object({
       .optional(),
   ),
   REPO_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().max(500).optional()),
+  REPO_IMPORT: z.preprocess(
+    (v) => emptyToUndefined(v) ?? 'true',
+    z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true'),
+  ),
   SEED_EXAMPLES: z.preprocess(
     emptyToUndefined,
     z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
@@ -262,9 +266,10 @@ export interface Config {
   /**
    * Repository import (`POST /api/stories/import`, @spkg/repo-import): `REPO_HOST` (default github.com),
    * `REPO_API_HOST` (api.github.com), `REPO_DOWNLOAD_HOSTS` (comma-separated; codeload.github.com), `REPO_TOKEN`
-   * (optional; sent to the API host only).
+   * (optional; sent to the API host only, for public repositories). `REPO_IMPORT=false` (`off`) turns repository
+   * loading off: no import route, and the player's policy names no repository host (src/routes/player.ts).
    */
-  repo: { host?: string; apiHost?: string; downloadHosts?: string[]; token?: string }
+  repo: { host?: string; apiHost?: string; downloadHosts?: string[]; token?: string; off?: true }
   /**
    * `SEED_EXAMPLES`: at start-up, publish the repository's example stories, each once (src/publishing/seed.ts).
    * Default: true in development with the embedded database (no DATABASE_URL), else false.
@@ -386,6 +391,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ...(e.REPO_API_HOST && { apiHost: e.REPO_API_HOST }),
       ...(e.REPO_DOWNLOAD_HOSTS && { downloadHosts: e.REPO_DOWNLOAD_HOSTS }),
       ...(e.REPO_TOKEN && { token: e.REPO_TOKEN }),
+      ...(!e.REPO_IMPORT && { off: true as const }),
     },
     seedExamples:
       e.SEED_EXAMPLES === undefined

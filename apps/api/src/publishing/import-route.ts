@@ -62,6 +62,7 @@ const slugOf = (name: string) =>
 /** The import route. */
 export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (app, opts) => {
   const { db, storage, pool, settings } = opts
+  if (opts.repo.off) return // REPO_IMPORT=false: no repository loading at all (404)
   app.post(
     '/api/stories/import',
     {

@@ -18,9 +18,10 @@
  *   player's own answers:
  *   - `media-src 'self' blob:`. The reader hands a story's audio to the page as `blob:` URLs, and without a
  *     `media-src` directive media fall back to `default-src 'self'`, which refuses them.
- *   - the repository loader's hosts in `connect-src` (`https://api.github.com https://codeload.github.com`, the
- *     defaults of `@spkg/repo-import`, which the player uses in the page): the SPEC's loader operation opens a
- *     story from a repository address, and under `connect-src 'self'` alone the browser refuses those hosts.
+ *   - the repository hosts in `connect-src` ({@link playerRepoConnect}: `https://<REPO_API_HOST>` and each
+ *     `https://<REPO_DOWNLOAD_HOSTS>`, by default `https://api.github.com https://codeload.github.com`; none with
+ *     `REPO_IMPORT=false`): the SPEC's loader operation opens a story from a repository address in the page, and
+ *     under `connect-src 'self'` alone the browser refuses those hosts.
  * - Throttle: not the SPEC's JSON tiers (a first visit is a burst: the page's chunks, then the service worker's
  *   precache of the whole build): 300 a second and 6,000 a minute per caller.
  */
@@ -30,6 +31,7 @@ import { isAbsolute, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_DOWNLOAD_HOSTS, DEFAULT_REPO_API_HOST } from '@spkg/repo-import'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Config } from '../config'
 import { errorBody } from '../errors'
 import type { ThrottleTier } from '../rate-limit/index'
 
@@ -39,16 +41,25 @@ export const DEFAULT_PLAYER_DIR = fileURLToPath(new URL('../../../player/dist', 
 /** The directive added to the policy on the player's answers (see the module comment). */
 export const PLAYER_MEDIA_SRC = "media-src 'self' blob:"
 
-/** Hosts added to `connect-src` on the player's answers: where the page's repository loader connects. */
-export const PLAYER_REPO_CONNECT: readonly string[] = [DEFAULT_REPO_API_HOST, ...DEFAULT_DOWNLOAD_HOSTS].map(
-  (host) => `https://${host}`,
-)
+/**
+ * Origins added to `connect-src` on the player's answers: where a repository loader connects, from the `REPO_*`
+ * settings (`REPO_API_HOST`, default api.github.com, and each of `REPO_DOWNLOAD_HOSTS`, default
+ * codeload.github.com); none when repository loading is off (`REPO_IMPORT=false`).
+ */
+export function playerRepoConnect(repo: Config['repo']): string[] {
+  if (repo.off) return []
+  const hosts = [repo.apiHost ?? DEFAULT_REPO_API_HOST, ...(repo.downloadHosts ?? DEFAULT_DOWNLOAD_HOSTS)]
+  return [...new Set(hosts.map((host) => `https://${host.toLowerCase()}`))]
+}
 
-/** The policy of the player's answers: the security plugin's, with `media-src` and the repository hosts added. */
-export function playerPolicy(csp: string): string {
+/**
+ * The policy of the player's answers: the security plugin's, with `media-src` and the repository origins
+ * (`connect`, default: {@link playerRepoConnect} of the default settings) added.
+ */
+export function playerPolicy(csp: string, connect: readonly string[] = playerRepoConnect({})): string {
   let policy = csp
-  const extra = PLAYER_REPO_CONNECT.join(' ')
-  if (/(^|;)\s*connect-src /.test(policy))
+  const extra = connect.join(' ')
+  if (extra && /(^|;)\s*connect-src /.test(policy))
     policy = policy.replace(/((?:^|;)\s*connect-src [^;]*)/, (directive) => `${directive} ${extra}`)
   if (!/(^|;)\s*media-src /.test(policy)) policy = `${policy};${PLAYER_MEDIA_SRC}`
   return policy
@@ -163,9 +174,10 @@ async function playerRoutesPlugin(app: FastifyInstance, opts: PlayerRoutesOption
 
   // The policy the security plugin set, plus media-src for blob: audio and the repository loader's hosts
   // (encapsulated: the player's answers only).
+  const connect = playerRepoConnect(app.config?.repo ?? {})
   app.addHook('onSend', async (_request, reply, payload) => {
     const csp = reply.getHeader('content-security-policy')
-    if (typeof csp === 'string') reply.header('content-security-policy', playerPolicy(csp))
+    if (typeof csp === 'string') reply.header('content-security-policy', playerPolicy(csp, connect))
     return payload
   })
 
