@@ -52,7 +52,7 @@ describe('checkStory on the worked examples', () => {
     })
     expect(ds).toEqual([
       'story/b.sty:1:1 story/unclosed-interpolation',
-      'story/a.sty:1:2 story/unknown-command',
+      'story/a.sty:1:1 story/unknown-command',
       'extensions/m.xty:1:1 story/module-content',
     ])
   })

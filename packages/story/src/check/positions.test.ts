@@ -2,8 +2,9 @@
 /**
  * Every static diagnostic points at the first character of the offending token (STORY-LANGUAGE.md
  * section 1, "Positions"): the target of a gate or link, the id after `:`, a media path, the word
- * of an unknown command, the operator of a default written with `+=`, the name a check is about.
- * A whole command that is misplaced or unclosed is reported at its `{`.
+ * of a command that is wrong, the name a check is about. A diagnostic about a whole command (unknown,
+ * misplaced, unclosed, unmatched, or not what its place needs) is reported at its `{` (clarification 27):
+ * one case per such code below.
  */
 import { describe, expect, it } from 'vitest'
 import { checkStory } from './check-story.ts'
@@ -38,16 +39,35 @@ const CASES: Case[] = [
   { code: 'story/missing-media', source: 'Look.\n![a map](img/none.png)', at: '2:10' },
   { code: 'story/missing-media', source: '![](  img/none.png  )', at: '1:7' },
   { code: 'story/bad-path', source: '![x]( /abs.png)', at: '1:7' },
-  // commands: the word, the value, the operator
-  { code: 'story/unknown-command', source: '{endif}', at: '1:2' },
-  { code: 'story/unknown-command', source: 'Text {  fi } more.', at: '1:9' },
+  // whole commands: their `{` (clarification 27)
+  { code: 'story/unknown-command', source: '{endif}', at: '1:1' },
+  { code: 'story/unknown-command', source: '# A\n{frobnicate 3}', at: '2:1' },
+  { code: 'story/unknown-command', source: 'Text {  fi } more.', at: '1:6' },
+  { code: 'story/unknown-command', source: '# A\n  {fn f(x) = x}', at: '2:3' },
+  { code: 'story/unknown-command', source: 'Gold {local g = 1} here.', at: '1:6' },
+  { code: 'story/bad-default', source: '{set gold += 1}\nHi.', at: '1:1' },
+  { code: 'story/bad-default', source: '{set g  -= 1}', at: '1:1', module: true },
+  { code: 'story/else-without-if', source: 'Hi.\n  {else}', at: '2:3' },
+  { code: 'story/else-without-if', source: '{if true}\nA.\n{else}\nB.\n  {elif false}\nC.\n{end}', at: '5:3' },
+  { code: 'story/unexpected-end', source: 'Hi.\n  {end}', at: '2:3' },
+  { code: 'story/missing-end', source: 'Hi.\n  {if true}\nA.', at: '2:3' },
+  { code: 'story/missing-end', source: '{passage p}\nHello.', at: '1:1', module: true },
+  { code: 'story/unclosed-brace', source: 'Hi.\n  {set g = 1', at: '2:3' },
+  { code: 'story/unclosed-brace', source: 'Gold {if true here.', at: '1:6' },
+  { code: 'story/unclosed-brace', source: '{set g = 1\nHi.', at: '1:1' },
+  { code: 'story/unclosed-brace', source: '* {if true Go\n  Gone.', at: '1:3' },
+  { code: 'story/use-placement', source: '# A\n  {use lib}', at: '2:3' },
+  { code: 'story/seed-placement', source: '# A\n  {seed 3}', at: '2:3' },
+  { code: 'story/seed-placement', source: '{seed 3}\n  {seed 4}\nHi.', at: '2:3' },
+  { code: 'story/local-placement', source: 'Hi.\n  {local n = 1}', at: '2:3' },
+  { code: 'story/module-content', source: '{passage p}\n  {local n = 1}\n{end}', at: '2:3', module: true },
+  { code: 'story/module-content', source: '  {const K = 1}', at: '1:3', module: true },
+  // commands: the value, the operator
   { code: 'story/bad-expression', source: '{if true}\nA.\n{else  now}\nB.\n{end}', at: '3:8' },
   { code: 'story/bad-expression', source: '{seed  soon}', at: '1:8' },
   { code: 'story/seed-range', source: '{seed 99999999999}', at: '1:7' },
   { code: 'story/bad-expression', source: '{use  two words}', at: '1:7' },
-  { code: 'story/bad-default', source: '{set gold += 1}\nHi.', at: '1:11' },
   { code: 'story/bad-expression', source: '# H\n{local n -= 1}', at: '2:10' },
-  { code: 'story/bad-default', source: '{set g  -= 1}', at: '1:9', module: true },
   { code: 'story/bad-expression', source: '{const K += 1}', at: '1:10', module: true },
   // names the checks are about
   { code: 'story/undeclared', source: 'Hi.\n{set  nope += 1}', at: '2:7' },

@@ -11,7 +11,7 @@ import { ID_ONLY, type Line, posAt } from './scan.ts'
 export type Command =
   | { c: 'if' | 'elif'; cond: Expr }
   | { c: 'else' | 'end' }
-  | { c: 'set'; stmt: SetStmt; opPos: Pos }
+  | { c: 'set'; stmt: SetStmt }
   | { c: 'local'; name: string; namePos: Pos; e: Expr }
   | { c: 'use'; module: string; namePos: Pos }
   | { c: 'seed'; value: number }
@@ -61,8 +61,8 @@ export function parseCommand(
       meant
         ? `unknown command '{${shown}}'; did you mean '{${meant}}'? (write \\{ for a literal brace)`
         : `unknown command '{${shown}}'; write \\{ for a literal brace`,
-      // the unknown word, or the brace when no word follows it
-      kw ? posAt(line, open + 1 + kw[0].length - kw[1]!.length) : pos,
+      // about the whole command: its `{` (STORY-LANGUAGE.md clarification 27)
+      pos,
     )
     return undefined
   }
@@ -88,7 +88,7 @@ export function parseCommand(
       return { c: word }
     case 'set': {
       const a = parseAssignment(ctx, line, from, close, pos)
-      return a && { c: 'set', stmt: a.stmt, opPos: a.opPos }
+      return a && { c: 'set', stmt: a.stmt }
     }
     case 'local': {
       const a = parseAssignment(ctx, line, from, close, pos)

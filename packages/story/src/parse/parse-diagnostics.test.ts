@@ -77,8 +77,8 @@ const PART_CASES: Array<[string, string, string[]]> = [
     '![a](x.png) caption\n![b](y.ogg)more #loop\n  ![c](z.png)  #loop tail\n![d](w.png) #loop',
     ['story/tag-text@1:13', 'story/tag-text@2:12', 'story/tag-text@3:22'],
   ],
-  ['story/unknown-command: line', '{frobnicate 3}', ['story/unknown-command@1:2']],
-  ['story/unknown-command: inline', 'a {wat} b', ['story/unknown-command@1:4']],
+  ['story/unknown-command: line', '{frobnicate 3}', ['story/unknown-command@1:1']],
+  ['story/unknown-command: inline', 'a {wat} b', ['story/unknown-command@1:3']],
   [
     'story/unknown-command: module declaration in a part',
     'text\n{const X = 1}',
@@ -106,7 +106,7 @@ const PART_CASES: Array<[string, string, string[]]> = [
   [
     'story/bad-default',
     '{set gold += 1}\n{set hp -= 1}\ntext',
-    ['story/bad-default@1:11', 'story/bad-default@2:9'],
+    ['story/bad-default@1:1', 'story/bad-default@2:1'],
   ],
   ['story/seed-placement: in the body', 'text\n{seed 3}', ['story/seed-placement@2:1']],
   ['story/seed-placement: twice', '{seed 3}\n{seed 4}', ['story/seed-placement@2:1']],
@@ -137,7 +137,7 @@ describe('part diagnostics (section 10)', () => {
     const r = parse('${a\n{nope}\n{set x = }\ntext {if}\n{end}')
     expect(where(r.diagnostics)).toEqual([
       'story/unclosed-interpolation@1:1',
-      'story/unknown-command@2:2',
+      'story/unknown-command@2:1',
       'story/bad-expression@3:10',
       'story/bad-expression@4:9',
       'story/unexpected-end@5:1',
@@ -182,7 +182,7 @@ const MODULE_CASES: Array<[string, string, string[]]> = [
   ['story/missing-end: passage', '{passage p(a)}\n${a}', ['story/missing-end@1:1']],
   ['story/missing-end: if in a passage', '{passage p}\n{if a}\nA\n{end}', ['story/missing-end@1:1']],
   ['story/unexpected-end', '{end}', ['story/unexpected-end@1:1']],
-  ['story/bad-default', '{set a += 1}', ['story/bad-default@1:8']],
+  ['story/bad-default', '{set a += 1}', ['story/bad-default@1:1']],
   ['story/unclosed-brace', '{fn f(a) = a', ['story/unclosed-brace@1:1']],
   ['story/bad-expression: fn without =', '{fn f(a) a}', ['story/bad-expression@1:10']],
   ['story/bad-expression: reserved parameter', '{fn f(end) = 1}', ['story/bad-expression@1:7']],

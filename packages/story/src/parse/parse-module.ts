@@ -70,7 +70,8 @@ export function parseModule(source: string | Uint8Array, options: ParseOptions):
           ctx.report(
             'story/bad-default',
             `a module default is written '{set ${cmd.stmt.name} = value}', not '${cmd.stmt.op}'`,
-            cmd.opPos,
+            // the command is not a default at all: its `{` (clarification 27)
+            pos,
           )
         else ast.defaults.push(cmd.stmt)
         break

@@ -87,7 +87,8 @@ function parseDeclarations(ctx: ParseContext, lines: Line[], lp: BodyParser): De
         ctx.report(
           'story/bad-default',
           `a default is written '{set ${cmd.stmt.name} = value}'; '${cmd.stmt.op}' needs a value to change`,
-          cmd.opPos,
+          // the command is not a default at all: its `{` (clarification 27)
+          pos,
         )
       else block.defaults.push(cmd.stmt)
     }
