@@ -5,9 +5,17 @@
  */
 import { writeSync } from 'node:fs'
 import type { Socket } from 'node:net'
-import { API_ERROR_CODES, type ApiErrorCode, type ErrorBody, ErrorBodySchema } from '@spkg/api-contract'
+import {
+  API_ERROR_CODES,
+  type ApiErrorCode,
+  type ErrorBody,
+  ErrorBodySchema,
+  errorCodesOf,
+  PackageInvalidSchema,
+} from '@spkg/api-contract'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { z } from 'zod'
 import { StorageError } from './storage/types'
 
 /** The error codes and error body, defined in @spkg/api-contract. */
@@ -261,6 +269,21 @@ export function handleNotFound(_request: FastifyRequest, reply: FastifyReply) {
 /** Standard error responses for route schemas (documentation and serialisation). */
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, ErrorBodySchema])) as Record<number, typeof ErrorBodySchema>
+
+/**
+ * The 422 of a route that checks a package (upload, import): `PACKAGE_INVALID` with its `diagnostics`, or one of the
+ * other 422 codes (the validation's time or memory budget, an unreadable answer) with the standard body. With
+ * `PackageInvalidSchema` alone, a `VALIDATION_TIMEOUT` failed serialisation and reached the client as a 500.
+ */
+export const PackageRefusedSchema = z.union([
+  PackageInvalidSchema,
+  ErrorBodySchema.extend({
+    statusCode: z.literal(422),
+    code: z.enum(
+      errorCodesOf(422).filter((c) => c !== 'PACKAGE_INVALID') as [ApiErrorCode, ...ApiErrorCode[]],
+    ),
+  }),
+])
 
 const SHUTTING_DOWN = JSON.stringify(
   errorBody(503, 'The server is shutting down; retry', 'SERVICE_UNAVAILABLE'),

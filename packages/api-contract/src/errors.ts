@@ -41,6 +41,8 @@ export const API_ERROR_CODES = {
   RANGE_NOT_SATISFIABLE:
     'the Range header names no byte of the file (416, with `Content-Range: bytes */<size>`)',
   READING_STATE_QUOTA: 'saving this reading state would exceed the per-user quota (count or bytes)',
+  READING_STATE_OTHER_STORY:
+    "the reading state saved at `/api/progress/:storyId` has another `id`: the key is the state's story `id` (400)",
   PACKAGE_INVALID: 'the uploaded package has a fatal or error diagnostic (422, with `diagnostics`)',
   PACKAGE_TOO_LARGE:
     'the uploaded package is over the package size limit (413, refused before it is all read)',
@@ -64,6 +66,66 @@ export const API_ERROR_CODES = {
 
 /** One of {@link API_ERROR_CODES}. */
 export type ApiErrorCode = keyof typeof API_ERROR_CODES
+
+/**
+ * The HTTP statuses each code is answered with (`BAD_URL` is 400, or 414 for an over-long path parameter). A route's
+ * error schema for a status admits every code of that status (the API's tests walk every route).
+ */
+export const API_ERROR_STATUS: { readonly [C in ApiErrorCode]: readonly number[] } = {
+  VALIDATION_FAILED: [400],
+  NOT_FOUND: [404],
+  UNAUTHORIZED: [401],
+  AUTH_MISSING_TOKEN: [401],
+  AUTH_MALFORMED_HEADER: [401],
+  AUTH_INVALID_TOKEN: [401],
+  AUTH_TOKEN_EXPIRED: [401],
+  AUTH_ALG_NOT_ALLOWED: [401],
+  AUTH_NO_KID: [401],
+  AUTH_UNKNOWN_KEY: [401],
+  AUTH_SESSION_REVOKED: [401],
+  AUTH_UNAVAILABLE: [503],
+  FORBIDDEN: [403],
+  SESSION_NOT_FOUND: [404],
+  AUTH_EVENTS_FORBIDDEN: [403],
+  THROTTLED: [429],
+  STORY_EXISTS: [409],
+  SERIES_EXISTS: [409],
+  INSTRUCTION_NOT_FOUND: [400],
+  REPORT_RATE_LIMITED: [409],
+  PRECONDITION_FAILED: [412],
+  PRECONDITION_REQUIRED: [428],
+  SERVICE_UNAVAILABLE: [503],
+  DATABASE_UNAVAILABLE: [503],
+  PAYLOAD_TOO_LARGE: [413],
+  UNSUPPORTED_MEDIA_TYPE: [415],
+  BAD_URL: [400, 414],
+  BAD_REQUEST: [400],
+  REQUEST_TIMEOUT: [408],
+  HEADERS_TOO_LARGE: [431],
+  RANGE_NOT_SATISFIABLE: [416],
+  READING_STATE_QUOTA: [409],
+  READING_STATE_OTHER_STORY: [400],
+  PACKAGE_INVALID: [422],
+  PACKAGE_TOO_LARGE: [413],
+  PACKAGE_ID_MISMATCH: [409],
+  PACKAGE_TYPE_MISMATCH: [409],
+  VERSION_EXISTS: [409],
+  NO_VALID_VERSION: [409],
+  STORAGE_UNAVAILABLE: [503],
+  STORAGE_QUOTA_EXCEEDED: [413],
+  VALIDATION_TIMEOUT: [422],
+  VALIDATION_MEMORY_EXCEEDED: [422],
+  VALIDATION_BUSY: [503],
+  VALIDATION_IN_PROGRESS: [429],
+  VALIDATION_UNREADABLE: [422],
+  SIGNING_KEY_INVALID: [400],
+  INTERNAL: [500],
+}
+
+/** The codes answered with `status`. */
+export function errorCodesOf(status: number): ApiErrorCode[] {
+  return (Object.keys(API_ERROR_STATUS) as ApiErrorCode[]).filter((c) => API_ERROR_STATUS[c].includes(status))
+}
 
 /** The error body of every non-2xx answer. */
 export const ErrorBodySchema = z

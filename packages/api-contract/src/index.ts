@@ -20,7 +20,14 @@ export {
   SlugSchema,
   TimestampSchema,
 } from './common'
-export { API_ERROR_CODES, type ApiErrorCode, type ErrorBody, ErrorBodySchema } from './errors'
+export {
+  API_ERROR_CODES,
+  API_ERROR_STATUS,
+  type ApiErrorCode,
+  type ErrorBody,
+  ErrorBodySchema,
+  errorCodesOf,
+} from './errors'
 export {
   AuthEventPageSchema,
   AuthEventQuerySchema,

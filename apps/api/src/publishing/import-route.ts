@@ -10,7 +10,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { PackageInvalidSchema, PublishedVersionSchema, SlugSchema } from '@spkg/api-contract'
+import { PublishedVersionSchema, SlugSchema } from '@spkg/api-contract'
 import { DEFAULT_REPO_API_HOST, DEFAULT_REPO_HOST, parseRepoUrl } from '@spkg/repo-import'
 import { createGuardedFetch, fetchRepositoryArchive, type NodeRepoOptions } from '@spkg/repo-import/node'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
@@ -18,7 +18,7 @@ import { z } from 'zod'
 import type { Config } from '../config'
 import type { Db } from '../db/index'
 import { deleteStory, insertStory } from '../db/stories'
-import { ApiError, errorResponses, sqlState } from '../errors'
+import { ApiError, errorResponses, PackageRefusedSchema, sqlState } from '../errors'
 import { hasRole, userOf, withRole } from '../routes/route-auth'
 import type { FileStorage } from '../storage/index'
 import { PackageInvalidError, type PublicDiagnostic, publishPackage, toPublic } from './publish-package'
@@ -88,7 +88,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
         body: ImportBodySchema,
         response: {
           201: PublishedVersionSchema,
-          422: PackageInvalidSchema,
+          422: PackageRefusedSchema,
           ...errorResponses(400, 401, 403, 409, 413, 429, 503),
         },
       },

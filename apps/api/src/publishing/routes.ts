@@ -15,7 +15,6 @@
 import type { Readable } from 'node:stream'
 import {
   CanonicalManifestSchema,
-  PackageInvalidSchema,
   PublishedVersionSchema,
   SigningKeysBodySchema,
   SigningKeysSchema,
@@ -28,7 +27,7 @@ import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Db } from '../db/index'
-import { ApiError, errorResponses } from '../errors'
+import { ApiError, errorResponses, PackageRefusedSchema } from '../errors'
 import { timedValidations } from '../metrics/index'
 import { authenticated, hasRole, userOf, withRole } from '../routes/route-auth'
 import { throttle } from '../routes/throttle'
@@ -139,7 +138,8 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
           'Owner or administrator. Body: the `.spkg` bytes (`Content-Type: application/vnd.spkg+zip` or `application/zip`), ' +
           `at most ${settings.maxPackageBytes} bytes (413 PACKAGE_TOO_LARGE, before the body is read when Content-Length says so). ` +
           'The package is checked exactly as `spkg validate` checks it, in a worker with a time and memory budget ' +
-          '(422 VALIDATION_TIMEOUT / VALIDATION_MEMORY_EXCEEDED; 503 VALIDATION_BUSY when too many wait). A fatal or error ' +
+          '(422 VALIDATION_TIMEOUT / VALIDATION_MEMORY_EXCEEDED / VALIDATION_UNREADABLE; 503 VALIDATION_BUSY when too many ' +
+          'wait; 429 VALIDATION_IN_PROGRESS while another upload of the same user is checked or waiting). A fatal or error ' +
           'diagnostic is 422 PACKAGE_INVALID with `diagnostics`; warnings are stored with the version and returned. The first ' +
           'version fixes the package `id` (409 PACKAGE_ID_MISMATCH after); an existing `manifest.version` is 409 VERSION_EXISTS; ' +
           'an instruction package goes to a record of type `instruction` (409 PACKAGE_TYPE_MISMATCH). Over the per-user storage ' +
@@ -149,7 +149,7 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
         consumes: [...PACKAGE_MEDIA_TYPES],
         response: {
           201: PublishedVersionSchema,
-          422: PackageInvalidSchema,
+          422: PackageRefusedSchema,
           ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 503),
         },
       },

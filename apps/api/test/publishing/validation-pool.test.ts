@@ -1,10 +1,18 @@
 /**
  * The validation pool with real worker threads (test/helpers/misbehaving-worker.mjs) whose replies misbehave: a
  * reply the main thread cannot deserialise or of the wrong shape fails the job at once and frees its place; one
- * user never holds two places.
+ * user never holds two places. And the upload route with the real worker and such a manifest.
  */
-import { describe, expect, it } from 'vitest'
+import { buildPackage } from '@spkg/test-utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createValidationPool, VALIDATION_RETRY_AFTER_S } from '../../src/publishing/validation-pool'
+import {
+  buildPublishingApp,
+  createStory,
+  type PublishingApp,
+  storyPackage,
+  upload,
+} from '../helpers/publishing'
 
 const worker = new URL('../helpers/misbehaving-worker.mjs', import.meta.url)
 const job = (file: string, user?: string) => ({
@@ -80,5 +88,35 @@ describe('one place per user', () => {
     } finally {
       await pool.close()
     }
+  })
+})
+
+describe('an upload whose valid manifest has a field nested 5,000 deep (a few hundred bytes)', () => {
+  let t: PublishingApp
+  beforeAll(async () => {
+    // A time budget far above the test's own: the answer must not wait for it.
+    t = await buildPublishingApp({ settings: { timeoutMs: 600_000, workers: 1, queue: 0 } })
+    await createStory(t.app, 'deep-inn')
+  }, 60_000)
+  afterAll(async () => t?.close(), 60_000)
+
+  it('is answered 422 at once and leaves the pool free', async () => {
+    const base = JSON.stringify({
+      id: '6f1c2b9e-3a4d-4e5f-8a7b-1c2d3e4f5a6b',
+      title: 'The Inn',
+      version: '1.0.0',
+      description: 'A road.',
+      language: 'en',
+      genre: 'fantasy',
+      tags: [],
+    })
+    const manifest = `${base.slice(0, -1)},"extra":${'{"a":'.repeat(5000)}0${'}'.repeat(5000)}}`
+    const bytes = buildPackage({ manifest, parts: { 'story/0001-inn.sty': '# Inn\n\nDawn.\n' } })
+    const res = await upload(t.app, 'deep-inn', bytes)
+    expect(res.statusCode).toBe(422)
+    // VALIDATION_UNREADABLE from the pool; PACKAGE_INVALID once the manifest's nesting is bounded before the pool.
+    expect(['VALIDATION_UNREADABLE', 'PACKAGE_INVALID']).toContain(res.json().code)
+    expect(t.app.publishing.pool.load).toEqual({ running: 0, waiting: 0, users: 0 })
+    expect((await upload(t.app, 'deep-inn', storyPackage())).statusCode).toBe(201)
   })
 })
