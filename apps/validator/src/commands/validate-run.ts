@@ -5,12 +5,13 @@
  * it; a repository as the platform imports it (its root is the package root, paths are
  * repository-relative).
  */
-import { join } from 'node:path'
+import { stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { countBySeverity, type Diagnostic } from '@spkg/manifest'
 import type { CommandContext, ExitCode } from '../cli-types'
 import { EXIT, UsageError } from '../cli-types'
 import { classifyInput, inputFailure, isRefusal, readPackageInput } from '../io'
-import { packFolder } from '../pack/pack-folder'
+import { packFolder, packStoryFile } from '../pack/pack-folder'
 import { createProgress } from '../pack/progress'
 import {
   formatArchiveAnnotation,
@@ -78,7 +79,9 @@ async function validateInput(
       : { cwd: io.cwd, ...(input.kind === 'file' ? { packageFile: input.path } : {}) },
     values,
   )
-  const folder = input.kind === 'folder'
+  const storyFile = input.kind === 'file' && input.path.endsWith('.sty') && (await isFile(input.path))
+  // The paths of a folder's (or a .sty's folder's) findings are files of the checkout.
+  const folder = input.kind === 'folder' || storyFile
   let report: ValidationReport
   if (input.kind === 'folder') {
     const packed = await packFolder(input.path, target, { progress })
@@ -104,6 +107,19 @@ async function validateInput(
           maxDiagnostics: ALL,
         })
       : refusedReport(got.diagnostics)
+  } else if (storyFile) {
+    // One .sty: the flat package 'spkg play' plays of it (with the modules and media beside it).
+    const packed = await packStoryFile(input.path, { progress })
+    if (packed.bytes) {
+      progress.update('validating')
+      report = await validatePackageBytes(packed.bytes, {
+        trustedKeys,
+        hostNamespaces,
+        before: packed.diagnostics,
+        built: true,
+        maxDiagnostics: ALL,
+      })
+    } else report = refusedReport(packed.diagnostics)
   } else {
     const bytes = await readPackageInput(io, target)
     progress.update(`validating ${target}`)
@@ -140,7 +156,7 @@ async function validateInput(
     const fileOf =
       input.kind === 'repository'
         ? (p: string | undefined) => p
-        : (p: string | undefined) => (p ? join(target, p) : target)
+        : (p: string | undefined) => (p ? join(storyFile ? dirname(target) : target, p) : target)
     for (const d of shown)
       io.stdout.write(
         `${folder || input.kind === 'repository' ? formatGithubAnnotation(d, fileOf) : formatArchiveAnnotation(d, target)}\n`,
@@ -174,6 +190,14 @@ function parseMaxDiagnostics(value: unknown): number {
   if (value === 'all') return ALL
   if (typeof value === 'string' && /^\d{1,9}$/.test(value)) return Number(value)
   throw new UsageError(`--max-diagnostics must be a whole number or 'all' (got '${String(value)}')`)
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile()
+  } catch {
+    return false
+  }
 }
 
 function verdictOf(

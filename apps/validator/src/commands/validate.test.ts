@@ -272,6 +272,33 @@ describe('spkg validate', () => {
     ])
   })
 
+  it('validates one .sty as the flat package play makes of it, its modules referenced', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'duel'), {
+      'duel.sty': '{use combat}\n{set points = 0}\n# Duel\n{set points = hp(3)}\nYou fight.\n-> END\n',
+      'combat.xty': '{fn hp(x) = x * 2}\n',
+      'notes/draft.sty': '{nope}\n',
+    })
+    const r = await runCli(['validate', 'duel/duel.sty', '--format', 'json'], { cwd })
+    expect([r.code, r.stderr]).toEqual([0, ''])
+    const report = JSON.parse(r.stdout)
+    expect(report).toMatchObject({
+      loads: true,
+      valid: true,
+      layout: 'flat',
+      entry: 'duel.sty',
+      parts: ['duel.sty'],
+    })
+    // The module {use} reads is no unreferenced file; the draft in a subfolder is not packed.
+    expect(report.diagnostics).toEqual([])
+    writeTree(join(cwd, 'bad'), { 'bad.sty': '# Bad\n{frobnicate 3}\n' })
+    const bad = await runCli(['validate', 'bad/bad.sty'], { cwd })
+    expect(bad.code).toBe(1)
+    expect(bad.stdout).toContain('bad.sty:2:1: error story/unknown-command')
+    const github = await runCli(['validate', 'bad/bad.sty', '--format', 'github'], { cwd })
+    expect(github.stdout).toContain('::error file=bad/bad.sty,line=2,col=1,title=story/unknown-command::')
+  })
+
   it('prints help listing every option', async () => {
     const r = await runCli(['validate', '--help'])
     expect(r.code).toBe(0)

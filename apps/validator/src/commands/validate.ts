@@ -10,11 +10,12 @@ export const validate: Command = {
   path: ['validate'],
   summary: 'check a package (or the folder it is packed from) as a reader would, plus author checks',
   usage:
-    'validate <file.spkg|folder|repo-url> [--format text|json|github] [--trusted-key <pub>]... [--host-namespace <ns>]... [--decryption-key <key-file>] [--rule <code>=<level>]... [--max-warnings <n>] [--max-diagnostics <n|all>] [--quiet]',
+    'validate <file.spkg|file.sty|folder|repo-url> [--format text|json|github] [--trusted-key <pub>]... [--host-namespace <ns>]... [--decryption-key <key-file>] [--rule <code>=<level>]... [--max-warnings <n>] [--max-diagnostics <n|all>] [--quiet]',
   description: `Opens the package exactly as a player does (ZIP structure, names, limits, layout, manifest,
 parts, extensions, integrity, checksums, signature) and adds the author checks: assets listed but
 missing, files referenced by nothing, no cover, already-compressed media stored with deflate, a
-manifest not in canonical form. A folder is validated as the package 'spkg pack' would make of it.
+manifest not in canonical form. A folder is validated as the package 'spkg pack' would make of it;
+one .sty file as the flat package 'spkg play' plays of it (with the .xty modules and media beside it).
 A repository URL (https://github.com/<owner>/<repo>, or .../tree/<ref>) is downloaded and
 its root read as the package root; SPKG_REPO_* variables configure the hosts (see the README).
 

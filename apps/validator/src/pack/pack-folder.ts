@@ -2,6 +2,7 @@
  * `spkg pack` in one call: read an author's folder and build the package it makes. Shared by
  * `spkg pack` and by `spkg validate <folder>`, which validates exactly what pack would write.
  */
+import { basename, dirname } from 'node:path'
 import { type Diagnostic, hasFatal } from '@spkg/manifest'
 import { type BuildPackageOptions, type BuiltPackage, buildPackage } from './build-package'
 import type { Progress } from './progress'
@@ -42,4 +43,26 @@ export async function packFolder(
   options.progress?.update(`compressing ${folder.files.size} files`)
   const built = buildPackage(folder.files, options.build)
   return { ...built, diagnostics: [...folder.diagnostics, ...built.diagnostics] }
+}
+
+/** Media a story can show (STORY-LANGUAGE.md §2), taken along when one `.sty` file is packed. */
+const MEDIA = /\.(png|jpe?g|gif|webp|avif|svg|ogg|oga|opus|mp3|m4a|wav|flac|mp4|webm)$/i
+
+/**
+ * The flat package of one `.sty` file: that file, with the `.xty` modules and the media files beside
+ * it (not those in subfolders, nor the other `.sty` files). `spkg play file.sty` plays it and
+ * `spkg validate file.sty` validates it.
+ *
+ * @example
+ * const { bytes } = await packStoryFile('/stories/duel.sty', { build: { compress: false } })
+ */
+export async function packStoryFile(
+  file: string,
+  options: { progress?: Progress; build?: BuildPackageOptions } = {},
+): Promise<PackedFolder> {
+  const entry = basename(file)
+  return packFolder(dirname(file), `'${dirname(file)}'`, {
+    include: (p: string) => p === entry || (!p.includes('/') && (p.endsWith('.xty') || MEDIA.test(p))),
+    ...options,
+  })
 }

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto'
 import { stat } from 'node:fs/promises'
-import { basename, dirname } from 'node:path'
+import { dirname } from 'node:path'
 import type { Diagnostic, JsonValue } from '@spkg/manifest'
 import {
   isProgressivePackage,
@@ -26,7 +26,7 @@ import {
   type StorySource,
 } from '@spkg/reader/node'
 import { IOFailure } from '../cli-types'
-import { packFolder } from '../pack/pack-folder'
+import { packFolder, packStoryFile } from '../pack/pack-folder'
 import { mergeDiagnostics } from '../validate/author-checks'
 import { withCliAdvice } from '../validate/decryption-key'
 import { packageStoryChecks } from '../validate/validate-package'
@@ -53,9 +53,6 @@ export interface LoadedStory {
    */
   diagnostics: Diagnostic[]
 }
-
-/** Media a story can show (STORY-LANGUAGE.md §2), taken along when one `.sty` file is played. */
-const MEDIA = /\.(png|jpe?g|gif|webp|avif|svg|ogg|oga|opus|mp3|m4a|wav|flac|mp4|webm)$/i
 
 /**
  * A UUID that is always the same for one folder (the manifest `id` of a draft that has none):
@@ -92,17 +89,9 @@ export async function loadStory(path: string, options: LoadStoryOptions = {}): P
   if (isFile && !path.endsWith('.sty')) opened = await openPackageFile(path, open)
   else {
     const root = isFile ? dirname(path) : path
-    const entry = basename(path)
-    const packed = await packFolder(root, isFile ? `'${dirname(path)}'` : path, {
-      // One part: that file, with the modules and media beside it.
-      ...(isFile
-        ? {
-            include: (p: string) =>
-              p === entry || (!p.includes('/') && (p.endsWith('.xty') || MEDIA.test(p))),
-          }
-        : {}),
-      build: { idWhenAbsent: folderId(root), compress: false },
-    })
+    const build = { idWhenAbsent: folderId(root), compress: false }
+    // One .sty: that file, with the modules and media beside it.
+    const packed = isFile ? await packStoryFile(path, { build }) : await packFolder(root, path, { build })
     before = packed.diagnostics
     if (!packed.bytes) return { diagnostics: before }
     opened = await openPackage(packed.bytes, open)

@@ -27,6 +27,19 @@ describe('authorChecks', () => {
     expect(ds).toEqual([])
   })
 
+  it('counts the modules of a flat archive as referenced (the reader discovers them, {use} reads them)', () => {
+    const ds = authorChecks({
+      layout: 'flat',
+      entry: 'duel.sty',
+      entries: [
+        { path: 'duel.sty', method: 8 },
+        { path: 'combat.xty', method: 8 },
+        { path: 'other.sty', method: 8 },
+      ],
+    })
+    expect(codes(ds)).toEqual(['pkg/unreferenced-file other.sty'])
+  })
+
   it('reports a missing cover file, unlisted files, deflated media and a non-canonical manifest', () => {
     const ds = authorChecks({
       layout: 'packaged',

@@ -36,13 +36,15 @@ function referencedPaths(input: AuthorCheckInput): Set<string> {
   ])
   const m = input.manifest
   if (input.entry) refs.add(input.entry)
+  // Without a manifest list (a flat archive has no manifest at all), every `.xty` is a module the
+  // reader discovers and `{use}` reads.
+  if (m?.extensions) for (const e of m.extensions) refs.add(e)
+  else for (const e of input.entries) if (e.path.endsWith('.xty')) refs.add(e.path)
   if (!m) return refs
   for (const p of m.parts ?? []) refs.add(p.file)
   for (const a of m.assets ?? []) refs.add(a.file)
   if (m.cover) refs.add(m.cover)
   if (m.build?.names_map) refs.add(m.build.names_map)
-  if (m.extensions) for (const e of m.extensions) refs.add(e)
-  else for (const e of input.entries) if (e.path.endsWith('.xty')) refs.add(e.path)
   return refs
 }
 
