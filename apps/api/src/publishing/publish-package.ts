@@ -16,7 +16,7 @@ import type { ValidationPool } from './validation-pool'
 import type { ValidationOutcome } from './validation-types'
 import {
   addVersionWarnings,
-  findByNameOrPackageId,
+  findLinkTarget,
   findVersion,
   insertVersion,
   linkInstruction,
@@ -255,9 +255,12 @@ const names = (r: { slug: string; packageId: string | null }) => [
 ]
 
 /**
- * Instruction links, both ways: a story naming an instruction links the record when the instruction's latest
- * version names the story back, with a warning otherwise; an instruction naming a story that does not exist
- * gets a warning.
+ * Instruction links, both ways, between records of ONE owner (the story record's owner, whoever uploads): a story
+ * naming an instruction of its owner links the record, with a warning when the instruction's latest version does not
+ * name the story back; an instruction naming a story of its owner links it when the story's latest version names the
+ * instruction. A name that resolves only to another creator's record gets a warning and no link (a story could
+ * otherwise publish another creator's private instruction, or an instruction squat the slug a published story names);
+ * a package id several of the owner's records hold gets a warning and no link.
  */
 async function checkInstructionLinks(
   db: Db,
@@ -271,11 +274,23 @@ async function checkInstructionLinks(
   const warn = (code: string, message: string) =>
     warnings.push({ code, severity: 'warning', message, path: 'manifest.json' })
   if (story.type === 'story' && typeof manifest.instruction === 'string') {
-    const target = await findByNameOrPackageId(db, manifest.instruction)
-    if (target?.type !== 'instruction') {
+    const name = manifest.instruction
+    const target = await findLinkTarget(db, name, 'instruction', story.owner)
+    if (target.kind === 'none') {
+      warn('api/instruction-not-found', `No instruction package "${name}" on the platform yet`)
+      return warnings
+    }
+    if (target.kind === 'other-owner') {
       warn(
-        'api/instruction-not-found',
-        `No instruction package "${manifest.instruction}" on the platform yet`,
+        'api/instruction-other-owner',
+        `The instruction "${name}" belongs to another creator: a story links only an instruction of its own owner (not linked)`,
+      )
+      return warnings
+    }
+    if (target.kind === 'ambiguous') {
+      warn(
+        'api/instruction-ambiguous',
+        `Several of your instruction records hold the package id ${name} (${target.slugs.join(', ')}): name one by its slug (not linked)`,
       )
       return warnings
     }
@@ -292,9 +307,23 @@ async function checkInstructionLinks(
   if (story.type === 'instruction' && Array.isArray(manifest.stories)) {
     for (const name of manifest.stories) {
       if (typeof name !== 'string') continue
-      const target = await findByNameOrPackageId(db, name)
-      if (target?.type !== 'story') {
+      const target = await findLinkTarget(db, name, 'story', story.owner)
+      if (target.kind === 'none') {
         warn('api/story-not-found', `No story "${name}" on the platform yet`)
+        continue
+      }
+      if (target.kind === 'other-owner') {
+        warn(
+          'api/story-other-owner',
+          `The story "${name}" belongs to another creator: an instruction links only stories of its own owner (not linked)`,
+        )
+        continue
+      }
+      if (target.kind === 'ambiguous') {
+        warn(
+          'api/story-ambiguous',
+          `Several of your stories hold the package id ${name} (${target.slugs.join(', ')}): name one by its slug (not linked)`,
+        )
         continue
       }
       // A story uploaded before its instruction: link it now if its latest version names this instruction.

@@ -361,7 +361,7 @@ const keyView = (k: { fingerprint: string; publicKey: string; createdAt: Date | 
   createdAt: new Date(k.createdAt).toISOString(),
 })
 
-/** A published story, or an instruction that a published story links. */
+/** A published story, or an instruction that a published story of the same owner links (versions-db.ts). */
 async function isPubliclyVisible(db: Db, story: { id: string; type: string; published: boolean }) {
   if (story.type === 'story') return story.published
   return isLinkedFromPublished(db, story.id)

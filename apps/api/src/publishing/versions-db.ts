@@ -3,6 +3,7 @@
  * registered signing keys, and what a stored file is referenced by. No SQL in the route files.
  */
 import { and, desc, eq, or, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/index'
 import { signingKeys, stories, storyVersions } from '../db/schema'
 import { sqlState } from '../errors'
@@ -186,22 +187,63 @@ export async function linkInstruction(db: Db, storyId: string, instructionId: st
   await db.update(stories).set({ instructionId }).where(eq(stories.id, storyId))
 }
 
-/** A record by slug or by package id (how manifests name each other). */
-export async function findByNameOrPackageId(db: Db, name: string) {
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(name)
-  const [row] = await db
-    .select({ id: stories.id, slug: stories.slug, type: stories.type, packageId: stories.packageId })
+/** What a manifest's name of another record (`instruction`, an entry of `stories`) resolves to. */
+export type LinkTarget =
+  | { kind: 'found'; id: string; slug: string }
+  | { kind: 'none' }
+  /** Only records of another owner have this name: never linked (issue 31, items 8 and 9). */
+  | { kind: 'other-owner'; slug: string }
+  /** Several records of the owner hold this package id (ids are not unique across stories). */
+  | { kind: 'ambiguous'; slugs: string[] }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * The record of type `type` a manifest names, by slug or by package id (how manifests name each other), as seen by
+ * `owner`: a slug names one record; a package id names the one record of `owner` that holds it (none of theirs:
+ * `other-owner` when another creator's record holds it; several of theirs: `ambiguous`). A record of another owner
+ * is never `found`, so links form only between records of one owner.
+ */
+export async function findLinkTarget(
+  db: Db,
+  name: string,
+  type: 'story' | 'instruction',
+  owner: string,
+): Promise<LinkTarget> {
+  const rows = await db
+    .select({ id: stories.id, slug: stories.slug, owner: stories.ownerSub })
     .from(stories)
-    .where(isUuid ? or(eq(stories.packageId, name), eq(stories.slug, name)) : eq(stories.slug, name))
-    .limit(1)
-  return row
+    .where(
+      and(
+        eq(stories.type, type),
+        UUID.test(name) ? or(eq(stories.slug, name), eq(stories.packageId, name)) : eq(stories.slug, name),
+      ),
+    )
+    .orderBy(stories.slug)
+    .limit(50)
+  const bySlug = rows.find((r) => r.slug === name)
+  if (bySlug)
+    return bySlug.owner === owner
+      ? { kind: 'found', id: bySlug.id, slug: bySlug.slug }
+      : { kind: 'other-owner', slug: bySlug.slug }
+  const mine = rows.filter((r) => r.owner === owner)
+  if (mine.length === 1 && mine[0]) return { kind: 'found', id: mine[0].id, slug: mine[0].slug }
+  if (mine.length > 1) return { kind: 'ambiguous', slugs: mine.map((r) => r.slug) }
+  if (rows[0]) return { kind: 'other-owner', slug: rows[0].slug }
+  return { kind: 'none' }
 }
 
-/** Whether a published story links the instruction record. */
+/**
+ * Whether a published story of the instruction's own owner links the instruction record: what makes an instruction
+ * public (its owner published it by publishing a story of theirs that names it). A link across owners, which no
+ * current code makes, is ignored.
+ */
 export async function isLinkedFromPublished(db: Db, instructionId: string): Promise<boolean> {
+  const instr = alias(stories, 'instr')
   const [row] = await db
     .select({ id: stories.id })
     .from(stories)
+    .innerJoin(instr, and(eq(instr.id, stories.instructionId), eq(instr.ownerSub, stories.ownerSub)))
     .where(and(eq(stories.instructionId, instructionId), eq(stories.published, true)))
     .limit(1)
   return row !== undefined

@@ -20,12 +20,21 @@ import { ApiError, errorResponses, sqlState } from '../errors'
 import { keysBefore, removeAfter } from '../publishing/delete-story-files'
 import { type AuthUser, authenticated, hasRole, userOf, withRole } from './route-auth'
 
-async function resolveInstruction(db: Db, slug: string | null | undefined) {
+/**
+ * The instruction record a story of `owner` may link: one of the same owner only (issue 31, items 8 and 9: a link to
+ * another creator's instruction would make it public with the story). Another creator's record is answered as not
+ * found: it says nothing about their unlisted records.
+ */
+async function resolveInstruction(db: Db, slug: string | null | undefined, owner: string) {
   if (slug === undefined) return undefined
   if (slug === null) return null
   const ref = await findStoryRef(db, slug)
-  if (ref?.type !== 'instruction') {
-    throw new ApiError(400, 'INSTRUCTION_NOT_FOUND', `No instruction package with slug "${slug}"`)
+  if (ref?.type !== 'instruction' || ref.owner !== owner) {
+    throw new ApiError(
+      400,
+      'INSTRUCTION_NOT_FOUND',
+      `No instruction package with slug "${slug}" owned by the story's owner`,
+    )
   }
   return ref.id
 }
@@ -61,7 +70,7 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       if (b.type === 'instruction' && b.instruction) {
         throw new ApiError(400, 'VALIDATION_FAILED', 'An instruction package cannot link an instruction')
       }
-      const instructionId = (await resolveInstruction(db, b.instruction)) ?? null
+      const instructionId = (await resolveInstruction(db, b.instruction, user.sub)) ?? null
       try {
         await insertStory(db, {
           slug: b.slug,
@@ -141,7 +150,7 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       if (ref.type === 'instruction' && instruction) {
         throw new ApiError(400, 'VALIDATION_FAILED', 'An instruction package cannot link an instruction')
       }
-      const instructionId = await resolveInstruction(db, instruction)
+      const instructionId = await resolveInstruction(db, instruction, ref.owner)
       await updateStory(db, slug, { ...fields, ...(instructionId !== undefined && { instructionId }) })
       const story = await getStory(db, slug)
       if (!story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')

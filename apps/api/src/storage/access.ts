@@ -3,6 +3,7 @@
  * (`story_versions.sha256` for `packages/<sha256>.spkg`, `story_versions.cover_key` for covers).
  */
 import { and, eq, inArray, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/index'
 import { stories, storyVersions } from '../db/schema'
 import type { CanReadFile } from '../routes/files'
@@ -28,7 +29,8 @@ export interface PublicCacheOptions {
 
 /**
  * The access rule of the files routes over the database: `'public'` when the published version of a story names
- * the file, or a version of an instruction that a published story links (the catalog leads readers to it), `null`
+ * the file, or a version of an instruction that a published story of the same owner links (the catalog leads
+ * readers to it; another creator's story never makes an instruction public), `null`
  * when no version names it, else true for the owner of a story whose version names it and for moderators and
  * administrators.
  */
@@ -76,12 +78,14 @@ export function canReadFileFromDb(db: Db, options: PublicCacheOptions = {}): Can
   }
 }
 
-/** Whether a published story links one of the instruction records `ids`. */
+/** Whether a published story of the instruction's own owner links one of the instruction records `ids`. */
 async function linkedFromPublished(db: Db, ids: string[]): Promise<boolean> {
   if (ids.length === 0) return false
+  const instr = alias(stories, 'instr')
   const [row] = await db
     .select({ id: stories.id })
     .from(stories)
+    .innerJoin(instr, and(eq(instr.id, stories.instructionId), eq(instr.ownerSub, stories.ownerSub)))
     .where(and(inArray(stories.instructionId, ids), eq(stories.published, true)))
     .limit(1)
   return row !== undefined

@@ -5,9 +5,11 @@
  * repo/* diagnostic and leaves no record. One file: one database for the three.
  */
 import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { createChecksumFile } from '@spkg/integrity'
 import { generateSigningKeys, signChecksum } from '@spkg/integrity/sign'
 import { buildArchive, buildPackage, packageFiles } from '@spkg/test-utils'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   type FakeHost,
@@ -151,6 +153,160 @@ describe('instruction packages', () => {
     expect(versions.json().items[0].warnings).toContainEqual(
       expect.objectContaining({ code: 'api/instruction-not-linked-back' }),
     )
+  })
+})
+
+describe('instruction links across owners (issue 31, items 8 and 9)', () => {
+  const mod = bearer('mia', 'moderator')
+  const bobGuideId = '44444444-3333-4444-8555-666666666666'
+  const story = (id: string, instruction: string, version = '1.0.0') =>
+    buildPackage({
+      manifest: { id, title: 'A tale', version, instruction },
+      parts: { 'story/0001-a.sty': 'Hello.\n' },
+    })
+  const guide = (id: string, stories: string[]) =>
+    buildPackage({
+      manifest: { id, type: 'instruction', title: 'A guide', version: '1.0.0', stories },
+      parts: { 'story/0001-howto.sty': 'Prepare the room.\n' },
+    })
+  const codes = (res: { json: () => { warnings: Array<{ code: string }> } }) =>
+    res.json().warnings.map((w) => w.code)
+  const publish = (slug: string) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/catalog/stories/${slug}`,
+      headers: mod,
+      payload: { published: true },
+    })
+
+  it("a story naming another creator's private instruction is not linked, and publishing it serves nothing of it", async () => {
+    await createStory(t.app, 'bob-guide', 'bob', 'instruction')
+    // Bob's guide even names Alice's story back: a link across owners still never forms by itself.
+    const g = await upload(t.app, 'bob-guide', guide(bobGuideId, ['alice-tale']), 'bob')
+    expect(g.statusCode, g.body).toBe(201)
+    await createStory(t.app, 'alice-tale')
+    const bySlug = await upload(
+      t.app,
+      'alice-tale',
+      story('55555555-3333-4444-8555-666666666666', 'bob-guide'),
+    )
+    expect(bySlug.statusCode, bySlug.body).toBe(201)
+    expect(codes(bySlug)).toContain('api/instruction-other-owner')
+    expect(codes(bySlug)).not.toContain('api/instruction-not-linked-back')
+    const byId = await upload(
+      t.app,
+      'alice-tale',
+      story('55555555-3333-4444-8555-666666666666', bobGuideId, '2.0.0'),
+    )
+    expect(codes(byId)).toContain('api/instruction-other-owner')
+    // Nor through the record: another creator's instruction is not found for this story.
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/api/stories/alice-tale',
+      headers: bearer('alice', 'creator'),
+      payload: { instruction: 'bob-guide' },
+    })
+    expect(put.statusCode).toBe(400)
+    expect(put.json()).toMatchObject({ code: 'INSTRUCTION_NOT_FOUND' })
+    expect(
+      (await t.app.inject({ url: '/api/stories/alice-tale', headers: bearer('alice') })).json(),
+    ).toMatchObject({
+      instruction: null,
+    })
+
+    expect((await publish('alice-tale')).statusCode).toBe(200)
+    const item = (await t.app.inject({ url: '/catalog/stories/alice-tale' })).json()
+    expect(item).toMatchObject({ instruction: null, instructionPackage: null })
+    const manifest = await t.app.inject({ url: '/catalog/stories/bob-guide/versions/1.0.0/manifest' })
+    expect(manifest.statusCode).toBe(404)
+    const file = await t.app.inject({ url: `/files/packages/${g.json().sha256}.spkg` })
+    expect(file.statusCode).toBe(401) // private: its owner has published no story that links it
+  })
+
+  it("an instruction squatting the slug another creator's published story names is not linked", async () => {
+    await createStory(t.app, 'bob-tale', 'bob')
+    const s = await upload(
+      t.app,
+      'bob-tale',
+      story('66666666-3333-4444-8555-666666666666', 'bob-howto'),
+      'bob',
+    )
+    expect(codes(s)).toContain('api/instruction-not-found')
+    expect((await publish('bob-tale')).statusCode).toBe(200)
+    await createStory(t.app, 'bob-howto', 'alice', 'instruction')
+    const squat = await upload(
+      t.app,
+      'bob-howto',
+      guide('77777777-3333-4444-8555-666666666666', ['bob-tale']),
+    )
+    expect(squat.statusCode, squat.body).toBe(201)
+    expect(codes(squat)).toContain('api/story-other-owner')
+    const item = (await t.app.inject({ url: '/catalog/stories/bob-tale' })).json()
+    expect(item).toMatchObject({ instruction: null, instructionPackage: null })
+    const manifest = await t.app.inject({ url: '/catalog/stories/bob-howto/versions/1.0.0/manifest' })
+    expect(manifest.statusCode).toBe(404)
+    const file = await t.app.inject({ url: `/files/packages/${squat.json().sha256}.spkg` })
+    expect(file.statusCode).toBe(401)
+  })
+
+  it('a package id several records of the owner hold links none of them', async () => {
+    const shared = '88888888-3333-4444-8555-666666666666'
+    for (const slug of ['twin-guide-a', 'twin-guide-b']) {
+      await createStory(t.app, slug, 'carol', 'instruction')
+      expect((await upload(t.app, slug, guide(shared, ['twin-tale']), 'carol')).statusCode).toBe(201)
+    }
+    await createStory(t.app, 'twin-tale', 'carol')
+    const res = await upload(
+      t.app,
+      'twin-tale',
+      story('99999999-3333-4444-8555-666666666666', shared),
+      'carol',
+    )
+    expect(res.statusCode, res.body).toBe(201)
+    expect(codes(res)).toContain('api/instruction-ambiguous')
+    const rec = await t.app.inject({ url: '/api/stories/twin-tale', headers: bearer('carol') })
+    expect(rec.json().instruction).toBeNull()
+    // By slug it is one record: linked (same owner).
+    const named = await upload(
+      t.app,
+      'twin-tale',
+      story('99999999-3333-4444-8555-666666666666', 'twin-guide-b', '2.0.0'),
+      'carol',
+    )
+    expect(codes(named).filter((c) => c.startsWith('api/'))).toEqual([])
+    const linked = await t.app.inject({ url: '/api/stories/twin-tale', headers: bearer('carol') })
+    expect(linked.json().instruction).toBe('twin-guide-b')
+  })
+
+  it('a link across owners recorded before this rule serves nothing, and migration 0008 removes it', async () => {
+    await createStory(t.app, 'dan-tale', 'dan')
+    expect(
+      (await upload(t.app, 'dan-tale', story('aaaaaaaa-3333-4444-8555-666666666666', 'erin-guide'), 'dan'))
+        .statusCode,
+    ).toBe(201)
+    await createStory(t.app, 'erin-guide', 'erin', 'instruction')
+    const g = await upload(
+      t.app,
+      'erin-guide',
+      guide('bbbbbbbb-3333-4444-8555-666666666666', ['dan-tale']),
+      'erin',
+    )
+    expect(g.statusCode).toBe(201)
+    expect((await publish('dan-tale')).statusCode).toBe(200)
+    // What the previous code recorded: Dan's published story linking Erin's instruction.
+    await t.tdb.db.execute(
+      sql`update stories set instruction_id = (select id from stories where slug = 'erin-guide') where slug = 'dan-tale'`,
+    )
+    const manifest = await t.app.inject({ url: '/catalog/stories/erin-guide/versions/1.0.0/manifest' })
+    expect(manifest.statusCode).toBe(404)
+    expect((await t.app.inject({ url: `/files/packages/${g.json().sha256}.spkg` })).statusCode).toBe(401)
+    await t.tdb.db.execute(
+      sql.raw(
+        readFileSync(new URL('../../drizzle/0008_instruction_same_owner.sql', import.meta.url), 'utf8'),
+      ),
+    )
+    const rec = await t.app.inject({ url: '/api/stories/dan-tale', headers: bearer('dan') })
+    expect(rec.json().instruction).toBeNull()
   })
 })
 
