@@ -308,8 +308,13 @@ describe('spkg play in the terminal', () => {
     expect(r.code).toBe(1)
     // ...and says what the pause does accept (menu numbers, named option ids, links as >target).
     expect(r.stderr).toContain(
-      "spkg play: the answer '2' was refused at the pause platform.sty:search@1; it accepts 1 (the menu number)\n",
+      "spkg play: the answer '2' was refused at the pause platform.sty:search@1; it accepts 1 (the menu number), an option id (=2)\n",
     )
+    // '=2' names the option whose id is 2 (menu number 1 there): the story goes on to its end.
+    const named = await play([styFile('platform.sty', E2), '--choose', '1,=2'])
+    expect(named.code).toBe(0)
+    expect(named.stdout).toContain('> The man with the briefcase')
+    expect(named.stdout.trim().endsWith('-- end')).toBe(true)
     expect(r.stderr).toContain('error story/invalid-choice')
     expect(r.stdout.match(/1\) The man with the briefcase/g)).toHaveLength(1)
     const byId = await play([styFile('platform.sty', E2), '--choose', '1,nope', '--format', 'json'])

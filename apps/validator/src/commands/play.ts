@@ -21,7 +21,8 @@ goes on, unless the package cannot be opened at all.
 Without --choose it asks at each pause (type the number the menu shows, an option id, or '>' and a
 link target; 'q' or end of input stops). With --choose each item answers the next pause the same
 way: a menu number, an option id, or '>' and the link's resolved archive target; play stops at
-the first pause left unanswered or at the end.
+the first pause left unanswered or at the end. A number is always a menu number: '=' names an
+option by its id, so '=2' is the option whose id is 2 (a positional id) wherever the menu shows it.
 --format json prints the event stream, one JSON object per line (a story that cannot be read is
 one fatal diagnostic line, pkg/fetch-failed or pkg/remote-changed, then exit 2). --save writes the reading state
 where play stopped, in the @spkg/state format that --resume reads.
@@ -39,7 +40,7 @@ Exits 1 when the story has errors or an answer is refused.`,
       type: 'string',
       short: 'c',
       valueName: '<answers>',
-      description: 'comma-separated answers, one per pause: menu number, option id or >target',
+      description: 'comma-separated answers, one per pause: menu number, option id, =id or >target',
     },
     session: {
       type: 'string',

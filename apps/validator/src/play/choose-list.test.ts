@@ -20,6 +20,8 @@ describe('parseChooseList', () => {
     [' 1 , map ', [{ menu: 1 }, { option: 'map' }]],
     ['>story/0003-forest.sty:edge', [{ link: 'story/0003-forest.sty:edge' }]],
     ['>story/0003-forest.sty,run', [{ link: 'story/0003-forest.sty' }, { option: 'run' }]],
+    // '=' names an option by its id, also an id of digits that would otherwise be a menu number.
+    ['=2,= map,2', [{ option: '2' }, { option: 'map' }, { menu: 2 }]],
     ['', []],
   ])('reads %j', (input, expected) => {
     expect(parseChooseList(input)).toEqual(expected)
@@ -30,13 +32,15 @@ describe('parseChooseList', () => {
     ['>forest', "--choose item 1 ('>forest') is not a link target"],
     ['>../x.sty', "--choose item 1 ('>../x.sty') is not a link target"],
     ['two words', "--choose item 1 ('two words') is not a menu number"],
+    ['=', "--choose item 1 ('=') is not '=' and an option id such as '=2'"],
+    ['1,=a b', "--choose item 2 ('=a b') is not '=' and an option id"],
   ])('refuses %j with a usage error', (input, message) => {
     expect(() => parseChooseList(input)).toThrow(UsageError)
     expect(() => parseChooseList(input)).toThrow(message)
   })
 
   it('formats items back into the --choose form', () => {
-    const list = '1,map,>story/0003-forest.sty:edge'
+    const list = '1,map,=2,>story/0003-forest.sty:edge'
     expect(parseChooseList(list).map(formatItem).join(',')).toBe(list)
   })
 })
@@ -53,6 +57,9 @@ describe('resolveChoice: numbers are the menu numbers, as at the prompt', () => 
 
   it('takes an offered id or link target, and nothing else', () => {
     expect(resolveChoice({ option: 'map' }, pause)).toEqual({ option: 'map' })
+    // The option whose id is 2 (menu number 1), not menu number 2.
+    expect(resolveChoice(parseChooseList('=2')[0]!, pause)).toEqual({ option: '2' })
+    expect(resolveChoice(parseChooseList('=1')[0]!, pause)).toBeUndefined()
     expect(resolveChoice({ option: 'nope' }, pause)).toBeUndefined()
     expect(resolveChoice({ link: 'story/0003-forest.sty' }, pause)).toBeUndefined()
   })
@@ -66,7 +73,7 @@ describe('resolveChoice: numbers are the menu numbers, as at the prompt', () => 
 
   it('says what a pause accepts', () => {
     expect(describeChoices(pause)).toBe(
-      '1-3 (the menu numbers), an option id (map), a link target (>story/0003-forest.sty:edge)',
+      '1-3 (the menu numbers), an option id (=2, map), a link target (>story/0003-forest.sty:edge)',
     )
   })
 })

@@ -1,7 +1,8 @@
 /**
  * `--choose 1,map,>story/0003-forest.sty:edge`: the answers given on the command line, one per
  * pause in order, read exactly as the interactive prompt reads a line. An item is a menu number
- * (the `1)`, `2)` the menu shows: options first, then links), an option id (`map`), or `>` and a
+ * (the `1)`, `2)` the menu shows: options first, then links), an option id (`map`), `=` and an
+ * option id (`=2`: the option whose id is `2`, where `2` alone is a menu number), or `>` and a
  * link's resolved archive target.
  */
 
@@ -30,10 +31,16 @@ export function parseChooseItem(raw: string, index = 1): ChooseItem {
       )
     return { link: target }
   }
+  if (item.startsWith('=')) {
+    const id = item.slice(1).trim()
+    if (!ID.test(id))
+      throw new UsageError(`--choose item ${index} ('${item}') is not '=' and an option id such as '=2'`)
+    return { option: id }
+  }
   if (MENU.test(item)) return { menu: Number(item) }
   if (!ID.test(item))
     throw new UsageError(
-      `--choose item ${index} ('${item}') is not a menu number (such as '1'), an option id (such as 'map') or '>' and a part`,
+      `--choose item ${index} ('${item}') is not a menu number (such as '1'), an option id (such as 'map' or '=2') or '>' and a part`,
     )
   return { option: item }
 }
@@ -64,9 +71,11 @@ export function resolveChoice(item: ChooseItem, pause: PauseEvent): StoryAnswer 
   return pause.links.some((l) => l.target === item.link) ? item : undefined
 }
 
-/** An item as written on the command line (`2`, `map`, `>story/0003-forest.sty:edge`). */
+/** An item as written on the command line (`2`, `map`, `=2`, `>story/0003-forest.sty:edge`). */
 export function formatItem(item: ChooseItem): string {
-  return 'menu' in item ? String(item.menu) : 'link' in item ? `>${item.link}` : item.option
+  if ('menu' in item) return String(item.menu)
+  if ('link' in item) return `>${item.link}`
+  return MENU.test(item.option) ? `=${item.option}` : item.option
 }
 
 /**
@@ -86,7 +95,11 @@ export function describeChoices(pause: PauseEvent): string {
   const count = pause.options.length + pause.links.length
   if (count === 0) return 'nothing (the pause offers no option)'
   const out = [count === 1 ? '1 (the menu number)' : `1-${count} (the menu numbers)`]
-  const ids = pause.options.map((o) => o.id).filter((id) => !MENU.test(id))
+  // An id of digits is named with '=' (a bare number is a menu number), and only where its menu
+  // number is another: a positional id in its place is already its menu number.
+  const ids = pause.options.flatMap((o, i) =>
+    !MENU.test(o.id) ? [o.id] : Number(o.id) === i + 1 ? [] : [`=${o.id}`],
+  )
   if (ids.length) out.push(`an option id (${ids.join(', ')})`)
   if (pause.links.length) out.push(`a link target (${pause.links.map((l) => `>${l.target}`).join(', ')})`)
   return out.join(', ')

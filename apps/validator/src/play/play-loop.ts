@@ -48,7 +48,7 @@ export interface PlayOutcome {
 }
 
 /**
- * Reads one answer at the prompt, exactly as a `--choose` item: a menu number, an option id or
+ * Reads one answer at the prompt, exactly as a `--choose` item: a menu number, an option id, `=id` or
  * `>target`; `undefined` to stop. What the pause does not offer is said, and asked again.
  */
 async function promptAnswer(
