@@ -40,6 +40,7 @@ import { type PublishingDeps, registerPublishing } from './publishing/index'
 import { type RateLimitPluginOptions, rateLimitPlugin } from './rate-limit/index'
 import { catalogRoutes } from './routes/catalog'
 import { cspReportRoutes } from './routes/csp-report'
+import { fileCacheFromDb } from './routes/file-cache'
 import { type CanReadFile, filesRoutes } from './routes/files'
 import { healthRoutes } from './routes/health'
 import { playerRoutes } from './routes/player'
@@ -305,7 +306,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(cspReportRoutes, opts)
   await app.register(progressRoutes, opts)
   await registerPublishing(app, config, db, deps.publishing)
-  await app.register(filesRoutes, { storage, canReadFile: deps.canReadFile ?? canReadFileFromDb(db) })
+  await app.register(filesRoutes, {
+    storage,
+    canReadFile: deps.canReadFile ?? canReadFileFromDb(db),
+    cacheOf: fileCacheFromDb(db),
+  })
   await app.register(playerRoutes) // the web player at `/` (apps/player/dist, PLAYER_DIR), after the API's routes
   return app
 }

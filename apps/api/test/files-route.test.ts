@@ -96,7 +96,7 @@ describe.each(drivers)('files routes (%s storage)', (_name, makeStorage) => {
     ]) {
       const r = await app.inject({ url: url(draft), headers: h })
       expect(r.statusCode).toBe(200)
-      expect(r.headers['cache-control']).toBe('private, max-age=31536000, immutable')
+      expect(r.headers['cache-control']).toBe('private, no-cache')
       expect(r.headers.vary).toContain('Authorization')
       expect(r.rawPayload.equals(Buffer.from(draft.bytes))).toBe(true)
     }

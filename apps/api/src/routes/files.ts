@@ -3,18 +3,22 @@
  * CDNs and the reader's progressive loader expect them. Single byte ranges (206 + `Content-Range`; 416 with
  * `Content-Range: bytes *\/<size>` when unsatisfiable; several ranges or an unreadable header: the whole file),
  * a strong `ETag` (the SHA-256, quoted), `If-None-Match` (304) and `If-Range` (the range only while the ETag
- * matches), immutable caching, the stored content type and `nosniff`.
+ * matches), caching (public files immutable for a year, those of a story reported lately five minutes, the rest
+ * `private, no-cache`), the stored content type and `nosniff`. Every file answer carries {@link FILE_CSP}
+ * instead of the API's policy (a file is never a document: an SVG cover opened by itself runs no script), and SVG
+ * covers `Content-Disposition: attachment` (a navigation downloads them; `<img>` ignores it).
  *
  * Access: `canReadFile(key, user)` decides (see {@link CanReadFile}). Files of published versions are public;
  * others only for their owner, moderators and administrators (bearer token), and these are never cached by shared
- * caches (`Cache-Control: private`).
+ * caches and revalidated by browsers (`Cache-Control: private, no-cache`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { ApiError, errorBody, errorResponses } from '../errors'
 import type { ThrottleTier } from '../rate-limit/index'
-import { type FileStorage, isValidKey, StorageError } from '../storage/index'
+import { contentDispositionOf, FILE_CSP, type FileStorage, isValidKey, StorageError } from '../storage/index'
+import type { FileCacheOf } from './file-cache'
 import type { AuthUser } from './route-auth'
 
 /**
@@ -28,6 +32,8 @@ export type CanReadFile = (key: string, user: AuthUser | undefined) => Promise<'
 export interface FilesRoutesOptions {
   storage: FileStorage
   canReadFile: CanReadFile
+  /** Whether a public file's story was reported lately (./file-cache.ts); absent: every public file is immutable. */
+  cacheOf?: FileCacheOf
 }
 
 /**
@@ -40,7 +46,18 @@ export const FILES_THROTTLE: readonly ThrottleTier[] = [
   { name: 'long', max: 1000, ttl: 60_000 },
 ]
 
-const IMMUTABLE = 'max-age=31536000, immutable'
+/** `Cache-Control` of a public file: content-addressed, so any cache keeps it a year. */
+export const PUBLIC_CACHE = 'public, max-age=31536000, immutable'
+/**
+ * `Cache-Control` of a public file whose story was reported lately: shared caches and browsers keep it five minutes
+ * (then revalidate with the ETag), so a takedown reaches them without a purge.
+ */
+export const REPORTED_CACHE = 'public, max-age=300'
+/**
+ * `Cache-Control` of a file only its owner, moderators and administrators read (a version under review or
+ * unpublished): no shared cache, and a browser asks again each time (304 while it may still read it).
+ */
+export const PRIVATE_CACHE = 'private, no-cache'
 const EXPOSED = 'Accept-Ranges, Content-Range, Content-Length, ETag'
 
 /** A parsed `Range` header: one range, none usable (serve the whole file) or unsatisfiable (416). */
@@ -143,7 +160,7 @@ type AuthHook = preHandlerAsyncHookHandler
 /** The files routes. */
 export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (
   app,
-  { storage, canReadFile },
+  { storage, canReadFile, cacheOf },
 ) => {
   const authenticate = (app as unknown as { authenticate?: AuthHook }).authenticate
 
@@ -162,9 +179,12 @@ export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (
       reply
         .header('accept-ranges', 'bytes')
         .header('etag', etag)
-        .header('cache-control', `${access === 'public' ? 'public' : 'private'}, ${IMMUTABLE}`)
+        .header('cache-control', await cacheControl(access, key, cacheOf))
         .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', FILE_CSP)
         .header('cross-origin-resource-policy', access === 'public' ? 'cross-origin' : 'same-origin')
+      const disposition = contentDispositionOf(key)
+      if (disposition) reply.header('content-disposition', disposition)
       if (access !== 'public') reply.header('vary', 'Authorization')
       const exposed = reply.getHeader('access-control-expose-headers')
       reply.header('access-control-expose-headers', exposed ? `${exposed}, ${EXPOSED}` : EXPOSED)
@@ -209,6 +229,16 @@ export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (
       handler: handler(kind) as never,
     })
   }
+}
+
+/** The `Cache-Control` of a file answer (see {@link PUBLIC_CACHE}, {@link REPORTED_CACHE}, {@link PRIVATE_CACHE}). */
+async function cacheControl(
+  access: 'public' | 'private',
+  key: string,
+  cacheOf: FileCacheOf | undefined,
+): Promise<string> {
+  if (access !== 'public') return PRIVATE_CACHE
+  return (await cacheOf?.(key)) === 'reported' ? REPORTED_CACHE : PUBLIC_CACHE
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * S3-compatible driver (AWS SDK v3). One object per key in `bucket`, with its content type and an `sha256`
- * metadata entry. Uploads are hashed on the way and the object is removed again when the bytes do not match the
+ * S3-compatible driver (AWS SDK v3). One object per key in `bucket`, with its content type, `Cache-Control`, an
+ * `sha256` metadata entry and, for SVG covers, `Content-Disposition: attachment` (S3 serves these natively; it cannot
+ * serve a `Content-Security-Policy` or `X-Content-Type-Options`: a CDN in front adds them, docs/operating.md). Uploads are hashed on the way and the object is removed again when the bytes do not match the
  * key; S3 makes an object visible only once it is whole, so readers never see part of one. Credentials come from
  * the SDK's usual chain (environment, shared files, instance role) unless the caller passes some. A service that
  * refuses connections, does not answer or answers 5xx (after the SDK's 3 attempts) is STORAGE_UNAVAILABLE, which
@@ -23,6 +24,7 @@ import { checkPut, checkRange } from './fs'
 import {
   assertKey,
   type ByteRange,
+  contentDispositionOf,
   type FileStorage,
   isValidKey,
   keyContentType,
@@ -99,6 +101,7 @@ export class S3Storage implements FileStorage {
 
   private async upload(key: string, body: Readable | Uint8Array, size: number, info: Omit<PutInfo, 'size'>) {
     if (await this.exists(key)) return // content-addressed: same key, same bytes
+    const disposition = contentDispositionOf(key)
     const hash = createHash('sha256')
     let stream: Readable | Uint8Array = body
     if (body instanceof Uint8Array) hash.update(body)
@@ -121,6 +124,7 @@ export class S3Storage implements FileStorage {
           Body: stream,
           ContentLength: size,
           ContentType: info.contentType,
+          ...(disposition && { ContentDisposition: disposition }),
           CacheControl: 'public, max-age=31536000, immutable',
           Metadata: { sha256: info.sha256 },
         }),

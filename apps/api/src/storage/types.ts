@@ -99,6 +99,23 @@ export const COVER_TYPES: Readonly<Record<string, string>> = {
 
 export const PACKAGE_CONTENT_TYPE = 'application/vnd.spkg+zip'
 
+/**
+ * The policy every stored file is served with (files route): a file is data, never a document. An SVG cover opened
+ * by itself (a navigation to its address) runs no script, loads nothing and is a sandboxed, unique origin; its own
+ * inline styles still apply. `<img>` ignores a response's policy, so covers display as before.
+ */
+export const FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+
+/**
+ * `Content-Disposition` of a stored file, or undefined: SVG covers (the one stored type that can carry script) are
+ * `attachment`, so a navigation to one downloads it instead of rendering it on the files origin. Both drivers store
+ * it (S3 serves it natively, from the bucket or a CDN in front of it) and the files route sends it; `<img>` and
+ * `fetch` ignore it.
+ */
+export function contentDispositionOf(key: string): string | undefined {
+  return keyContentType(key) === COVER_TYPES.svg ? 'attachment' : undefined
+}
+
 const KEY_RE = /^(?:packages\/[0-9a-f]{64}\.spkg|covers\/[0-9a-f]{64}\.(?:png|jpg|jpeg|webp|avif|gif|svg))$/
 
 /** True for a well-formed key (no traversal is possible in one). */
