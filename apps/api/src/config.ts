@@ -43,12 +43,16 @@ const integer = (min: number, max: number, fallback: number) =>
       .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)),
   )
 
-/** Default connection timeouts, ms (`REQUEST_TIMEOUT_MS` and the others; see {@link Config.timeouts}). */
+/**
+ * Default connection timeouts, ms (`REQUEST_TIMEOUT_MS` and the others; see {@link Config.timeouts}). The connection
+ * timeout is above the longest an upload's connection stays idle before its answer: `VALIDATION_QUEUE_WAIT_MS` +
+ * `VALIDATION_TIMEOUT_MS` (20 + 30 s), with 20 s left for storing the package and its record.
+ */
 export const TIMEOUT_DEFAULTS = {
   requestMs: 30_000,
   headersMs: 10_000,
   keepAliveMs: 5_000,
-  connectionMs: 30_000,
+  connectionMs: 70_000,
   shutdownMs: 10_000,
 } as const
 
@@ -168,6 +172,7 @@ const EnvSchema = z.object({
   VALIDATION_WORKERS: integer(1, 64, PUBLISHING_DEFAULTS.workers),
   VALIDATION_MEMORY_MB: integer(16, 16_384, PUBLISHING_DEFAULTS.memoryMb),
   VALIDATION_TIMEOUT_MS: integer(100, 3_600_000, PUBLISHING_DEFAULTS.timeoutMs),
+  VALIDATION_QUEUE_WAIT_MS: integer(0, 3_600_000, PUBLISHING_DEFAULTS.queueWaitMs),
   VALIDATION_QUEUE: integer(0, 10_000, PUBLISHING_DEFAULTS.queue),
   UPLOAD_TMP_DIR: z.preprocess(emptyToUndefined, z.string().trim().min(1).optional()),
   REPO_HOST: z.preprocess(emptyToUndefined, z.string().trim().regex(HOST_PORT, HOST_MSG).optional()),
@@ -259,8 +264,9 @@ export interface Config {
   /**
    * Package publishing (issue 18, src/publishing): per-user stored bytes (`PACKAGE_QUOTA_BYTES`, default 1 GiB),
    * uploads per user per hour (`UPLOADS_PER_HOUR`, 30), validations at once (`VALIDATION_WORKERS`, 2), heap cap
-   * (`VALIDATION_MEMORY_MB`, 256) and time budget (`VALIDATION_TIMEOUT_MS`, 60 s) of one validation, validations
-   * that may wait (`VALIDATION_QUEUE`, 8), where uploads are received (`UPLOAD_TMP_DIR`, the OS temporary folder).
+   * (`VALIDATION_MEMORY_MB`, 256) and time budget (`VALIDATION_TIMEOUT_MS`, 30 s) of one validation, validations
+   * that may wait (`VALIDATION_QUEUE`, 8) and for how long (`VALIDATION_QUEUE_WAIT_MS`, 20 s), where uploads are
+   * received (`UPLOAD_TMP_DIR`, the OS temporary folder).
    */
   publishing: Omit<PublishingSettings, 'maxPackageBytes' | 'tmpDir'> & { tmpDir?: string }
   /**
@@ -280,7 +286,10 @@ export interface Config {
    * absent: apps/player/dist of this repository.
    */
   playerDir?: string | undefined
-  /** Connection timeouts, ms; `headersMs`, `keepAliveMs` and `connectionMs` are at most `requestMs`. */
+  /**
+   * Connection timeouts, ms; `headersMs` and `keepAliveMs` are at most `requestMs`; `connectionMs` is more than
+   * `VALIDATION_QUEUE_WAIT_MS` + `VALIDATION_TIMEOUT_MS`.
+   */
   timeouts: {
     /** `REQUEST_TIMEOUT_MS`: a whole request, headers and body, must arrive within this (408 otherwise). */
     requestMs: number
@@ -288,7 +297,10 @@ export interface Config {
     headersMs: number
     /** `KEEP_ALIVE_TIMEOUT_MS`: an idle kept-alive connection is closed after this. */
     keepAliveMs: number
-    /** `CONNECTION_TIMEOUT_MS`: a connection on which nothing moves for this long is closed (idle sockets). */
+    /**
+     * `CONNECTION_TIMEOUT_MS`: a connection on which nothing moves for this long is closed (idle sockets; also one
+     * whose request waits for its answer, as an upload does while its package is checked).
+     */
     connectionMs: number
     /** `SHUTDOWN_TIMEOUT_MS`: a graceful shutdown may take this long; then the process exits 1 anyway. */
     shutdownMs: number
@@ -333,10 +345,21 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     )
   if (isProduction && e.RATE_LIMIT_MAX_FACTOR !== 1)
     issues.push('RATE_LIMIT_MAX_FACTOR: must be 1 in production (the SPEC limits apply)')
-  for (const name of ['HEADERS_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'CONNECTION_TIMEOUT_MS'] as const) {
+  for (const name of ['HEADERS_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS'] as const) {
     if (e[name] > e.REQUEST_TIMEOUT_MS)
       issues.push(`${name}: must be at most REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`)
   }
+  // Node's request timeout ends when the body has arrived; from then until the answer the connection is idle, and
+  // the connection timeout closes it: an upload that waited for a place and took its whole validation budget must
+  // still be answered, what remains is the time for storing it (a connection that never sends a request is closed
+  // by HEADERS_TIMEOUT_MS first).
+  const uploadIdleMs = e.VALIDATION_QUEUE_WAIT_MS + e.VALIDATION_TIMEOUT_MS
+  if (e.CONNECTION_TIMEOUT_MS <= uploadIdleMs)
+    issues.push(
+      `CONNECTION_TIMEOUT_MS: must be more than VALIDATION_QUEUE_WAIT_MS + VALIDATION_TIMEOUT_MS (${uploadIdleMs}): ` +
+        "an upload's connection is idle while its package waits for and takes its validation, and would be closed " +
+        'before its answer',
+    )
   if (!e.S3_BUCKET && e.S3_ENDPOINT) issues.push('S3_ENDPOINT: is set but S3_BUCKET is not')
   if (issues.length > 0) throw new ConfigError(issues)
   const publicHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST
@@ -384,6 +407,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       memoryMb: e.VALIDATION_MEMORY_MB,
       timeoutMs: e.VALIDATION_TIMEOUT_MS,
       queue: e.VALIDATION_QUEUE,
+      queueWaitMs: e.VALIDATION_QUEUE_WAIT_MS,
       ...(e.UPLOAD_TMP_DIR && { tmpDir: e.UPLOAD_TMP_DIR }),
     },
     repo: {

@@ -31,12 +31,12 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(c) && Object.isFrozen(c.oidc)).toBe(true)
   })
 
-  it('has connection timeouts, each settable, none above the request timeout', () => {
+  it('has connection timeouts, each settable, the headers and keep-alive ones not above the request timeout', () => {
     expect(loadConfig({}).timeouts).toEqual({
       requestMs: 30_000,
       headersMs: 10_000,
       keepAliveMs: 5_000,
-      connectionMs: 30_000,
+      connectionMs: 70_000,
       shutdownMs: 10_000,
     })
     expect(
@@ -44,14 +44,14 @@ describe('loadConfig', () => {
         REQUEST_TIMEOUT_MS: '60000',
         HEADERS_TIMEOUT_MS: '20000',
         KEEP_ALIVE_TIMEOUT_MS: '59000',
-        CONNECTION_TIMEOUT_MS: '45000',
+        CONNECTION_TIMEOUT_MS: '95000',
         SHUTDOWN_TIMEOUT_MS: '2000',
       }).timeouts,
     ).toEqual({
       requestMs: 60_000,
       headersMs: 20_000,
       keepAliveMs: 59_000,
-      connectionMs: 45_000,
+      connectionMs: 95_000,
       shutdownMs: 2000,
     })
     expect(
@@ -59,17 +59,36 @@ describe('loadConfig', () => {
         REQUEST_TIMEOUT_MS: '5000',
         HEADERS_TIMEOUT_MS: '6000',
         KEEP_ALIVE_TIMEOUT_MS: '7000',
-        CONNECTION_TIMEOUT_MS: '8000',
       }),
     ).toEqual([
       'HEADERS_TIMEOUT_MS: must be at most REQUEST_TIMEOUT_MS (5000)',
       'KEEP_ALIVE_TIMEOUT_MS: must be at most REQUEST_TIMEOUT_MS (5000)',
-      'CONNECTION_TIMEOUT_MS: must be at most REQUEST_TIMEOUT_MS (5000)',
     ])
     expect(issues({ REQUEST_TIMEOUT_MS: '10', SHUTDOWN_TIMEOUT_MS: 'soon' })).toEqual([
       'REQUEST_TIMEOUT_MS: must be at least 100',
       'SHUTDOWN_TIMEOUT_MS: must be an integer from 100 to 600000',
     ])
+  })
+
+  it('refuses a connection timeout that would cut an upload off before its answer (issue 31 item 5)', () => {
+    // The connection is idle from the end of the body to the answer: the wait for a validation place, the
+    // validation, storing. The former defaults (30 s against a 60 s validation) closed it first.
+    const why =
+      "an upload's connection is idle while its package waits for and takes its validation, and would be closed before its answer"
+    expect(issues({ CONNECTION_TIMEOUT_MS: '30000', VALIDATION_TIMEOUT_MS: '60000' })).toEqual([
+      `CONNECTION_TIMEOUT_MS: must be more than VALIDATION_QUEUE_WAIT_MS + VALIDATION_TIMEOUT_MS (80000): ${why}`,
+    ])
+    const small = { VALIDATION_TIMEOUT_MS: '1000', VALIDATION_QUEUE_WAIT_MS: '500' }
+    expect(issues({ ...small, CONNECTION_TIMEOUT_MS: '1500' })).toEqual([
+      `CONNECTION_TIMEOUT_MS: must be more than VALIDATION_QUEUE_WAIT_MS + VALIDATION_TIMEOUT_MS (1500): ${why}`,
+    ])
+    expect(loadConfig({ ...small, CONNECTION_TIMEOUT_MS: '1501' }).publishing).toMatchObject({
+      timeoutMs: 1000,
+      queueWaitMs: 500,
+    })
+    // The defaults are consistent, with 20 s left for storing the package after its validation.
+    const d = loadConfig({})
+    expect(d.timeouts.connectionMs - d.publishing.queueWaitMs - d.publishing.timeoutMs).toBe(20_000)
   })
 
   it('reads every variable', () => {

@@ -105,6 +105,9 @@ describe('408 from the HTTP layer', () => {
       LOG_LEVEL: 'silent',
       REQUEST_TIMEOUT_MS: '1500',
       HEADERS_TIMEOUT_MS: '500',
+      // Below the 1500 ms connection timeout (config.ts refuses a validation that could outlast it).
+      VALIDATION_QUEUE_WAIT_MS: '500',
+      VALIDATION_TIMEOUT_MS: '500',
     }
     app = await buildApp(
       loadConfig({ ...env, CONNECTION_TIMEOUT_MS: '1500', KEEP_ALIVE_TIMEOUT_MS: '500' }),

@@ -15,6 +15,9 @@ const TIMEOUTS = {
   HEADERS_TIMEOUT_MS: '2500',
   CONNECTION_TIMEOUT_MS: '2500',
   KEEP_ALIVE_TIMEOUT_MS: '300',
+  // The connection timeout must exceed an upload's wait for and time of validation (config.ts).
+  VALIDATION_QUEUE_WAIT_MS: '1000',
+  VALIDATION_TIMEOUT_MS: '1000',
 }
 
 let tdb: TestDb

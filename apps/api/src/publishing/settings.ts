@@ -1,6 +1,7 @@
 /**
  * Settings of package publishing (issue 18), from the configuration (`PACKAGE_QUOTA_BYTES`, `UPLOADS_PER_HOUR`,
- * `VALIDATION_WORKERS`, `VALIDATION_MEMORY_MB`, `VALIDATION_TIMEOUT_MS`, `VALIDATION_QUEUE`, `UPLOAD_TMP_DIR`;
+ * `VALIDATION_WORKERS`, `VALIDATION_MEMORY_MB`, `VALIDATION_TIMEOUT_MS`, `VALIDATION_QUEUE`, `VALIDATION_QUEUE_WAIT_MS`,
+ * `UPLOAD_TMP_DIR`;
  * see apps/api/README.md). Leaf file.
  */
 import { tmpdir } from 'node:os'
@@ -19,10 +20,12 @@ export interface PublishingSettings {
   workers: number
   /** Heap cap of one validation, MiB. @default 256 */
   memoryMb: number
-  /** Time budget of one validation, ms. @default 60000 */
+  /** Time budget of one validation, ms. @default 30000 */
   timeoutMs: number
   /** Validations that may wait for a worker (503 VALIDATION_BUSY beyond). @default 8 */
   queue: number
+  /** Longest wait for a worker, ms (503 VALIDATION_BUSY past it). @default 20000 */
+  queueWaitMs: number
   /** Where uploads are received before they are checked. @default <os tmpdir>/spkg-uploads */
   tmpDir: string
 }
@@ -34,7 +37,8 @@ export const PUBLISHING_DEFAULTS: PublishingSettings = {
   uploadsPerHour: 30,
   workers: 2,
   memoryMb: 256,
-  timeoutMs: 60_000,
+  timeoutMs: 30_000,
   queue: 8,
+  queueWaitMs: 20_000,
   tmpDir: join(tmpdir(), 'spkg-uploads'),
 }

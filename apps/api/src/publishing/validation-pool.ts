@@ -22,10 +22,15 @@ export interface ValidationPoolOptions {
   workers: number
   /** Heap cap of one worker (`maxOldGenerationSizeMb`), MiB. @default 256 */
   memoryMb: number
-  /** Time budget of one validation, ms, from the moment a worker takes it. @default 60000 */
+  /** Time budget of one validation, ms, from the moment a worker takes it. @default 30000 */
   timeoutMs: number
   /** Jobs that may wait for a worker. @default 8 */
   queue: number
+  /**
+   * Longest wait for a worker, ms: past it the job is refused (503 `VALIDATION_BUSY`), so that an upload is answered
+   * within `queueWaitMs` + `timeoutMs` (the connection timeout covers that: config.ts). @default 20000
+   */
+  queueWaitMs: number
   /** Run the pre-bundled worker (worker-bundle.ts) rather than the TypeScript sources through tsx. @default true */
   bundle: boolean
   /** Told why the bundle could not be built (the pool then uses tsx). */
@@ -82,8 +87,9 @@ export function createValidationPool(options: Partial<ValidationPoolOptions> = {
   const o: ValidationPoolOptions = {
     workers: 2,
     memoryMb: 256,
-    timeoutMs: 60_000,
+    timeoutMs: 30_000,
     queue: 8,
+    queueWaitMs: 20_000,
     bundle: true,
     ...options,
   }
@@ -119,6 +125,27 @@ export function createValidationPool(options: Partial<ValidationPoolOptions> = {
     })
     return w
   }
+
+  const waitForWorker = () =>
+    new Promise<void>((resolve, reject) => {
+      const take = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+      const timer = setTimeout(() => {
+        const at = waiting.indexOf(take)
+        if (at >= 0) waiting.splice(at, 1)
+        reject(
+          new ApiError(
+            503,
+            'VALIDATION_BUSY',
+            `No validation place came free within ${o.queueWaitMs} ms; try again shortly`,
+            VALIDATION_RETRY_AFTER_S,
+          ),
+        )
+      }, o.queueWaitMs)
+      waiting.push(take)
+    })
 
   const release = () => {
     running--
@@ -211,7 +238,7 @@ export function createValidationPool(options: Partial<ValidationPoolOptions> = {
         )
       if (user !== undefined) users.add(user)
       try {
-        if (running >= o.workers) await new Promise<void>((resolve) => waiting.push(resolve))
+        if (running >= o.workers) await waitForWorker()
         running++
         try {
           const w = await spawn()

@@ -91,6 +91,26 @@ describe('one place per user', () => {
   })
 })
 
+describe('the wait for a place', () => {
+  it('refuses a job that waited VALIDATION_QUEUE_WAIT_MS with 503 VALIDATION_BUSY and Retry-After', async () => {
+    // Bounded, so that an upload is answered within the wait and the validation budget, which the connection
+    // timeout covers (config.ts): an unbounded wait behind 8 queued jobs outlasted the connection.
+    const pool = createValidationPool({ workers: 1, queue: 4, queueWaitMs: 50, timeoutMs: 600_000, worker })
+    try {
+      const running = pool.validate(job('hang', 'bob'))
+      running.catch(() => {})
+      await expect(pool.validate(job('ok', 'alice'))).rejects.toMatchObject({
+        statusCode: 503,
+        code: 'VALIDATION_BUSY',
+        retryAfterS: VALIDATION_RETRY_AFTER_S,
+      })
+      expect(pool.load).toEqual({ running: 1, waiting: 0, users: 1 })
+    } finally {
+      await pool.close()
+    }
+  })
+})
+
 describe('an upload whose valid manifest has a field nested 5,000 deep (a few hundred bytes)', () => {
   let t: PublishingApp
   beforeAll(async () => {
