@@ -28,6 +28,8 @@ export interface PublishingHandle {
 /** What {@link registerPublishing} may be handed (tests, benchmarks, the seed). */
 export interface PublishingDeps {
   storage?: FileStorage
+  /** The validation pool to use instead of one made from the settings (tests: a pool that holds its jobs). */
+  pool?: ValidationPool
   settings?: Partial<PublishingSettings>
   /** Repository import: a CA to trust, loopback hosts allowed (tests against a fake host). */
   repoNode?: ImportRoutesOptions['node']
@@ -51,11 +53,13 @@ export async function registerPublishing(
   const settings = publishingSettings(config, deps.settings)
   const storage =
     deps.storage ?? (app as unknown as { storage?: FileStorage }).storage ?? createStorage(config)
-  const pool = createValidationPool({
-    ...settings,
-    onBundleError: (err) =>
-      app.log.warn({ err }, 'validation worker: no bundle (esbuild failed); running it through tsx'),
-  })
+  const pool =
+    deps.pool ??
+    createValidationPool({
+      ...settings,
+      onBundleError: (err) =>
+        app.log.warn({ err }, 'validation worker: no bundle (esbuild failed); running it through tsx'),
+    })
   app.addHook('onClose', async () => pool.close())
   await app.register(publishingRoutes, { db, storage, pool, settings, publicUrl: config.publicUrl })
   await app.register(importRoutes, {

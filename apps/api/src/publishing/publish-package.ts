@@ -45,6 +45,21 @@ export class PackageInvalidError extends Error {
   }
 }
 
+/**
+ * Thrown when the request's client went away before its upload was committed (the route's `signal`): nothing is
+ * stored, and nobody is there to answer (issue 31, item 5: a retry must not find a version committed for nobody).
+ */
+export class UploadAbortedError extends Error {
+  constructor() {
+    super('The client closed the connection before the upload was committed')
+    this.name = 'UploadAbortedError'
+  }
+}
+
+const checkClient = (signal: AbortSignal | undefined) => {
+  if (signal?.aborted) throw new UploadAbortedError()
+}
+
 /** What publishing needs from the app. */
 export interface PublishContext {
   db: Db
@@ -79,14 +94,20 @@ export const toPublic = (d: Diagnostic | PublicDiagnostic): PublicDiagnostic => 
 
 const str = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : null)
 
-/** Validates and stores `upload` as a new version of `story`; the caller discards the temporary file. */
+/**
+ * Validates and stores `upload` as a new version of `story`; the caller discards the temporary file. `signal`: aborted
+ * when the client is gone; checked before and after the validation and last under the files' lock, before the
+ * insert ({@link UploadAbortedError}, no file and no row left).
+ */
 export async function publishPackage(
   ctx: PublishContext,
   story: StoryRef,
   upload: ReceivedUpload,
   uploaderSub: string,
   source: VersionSource = { kind: 'upload' },
+  signal?: AbortSignal,
 ): Promise<PublishedVersion> {
+  checkClient(signal)
   const trustedKeys = (await signingKeysOf(ctx.db, uploaderSub)).map((k) => k.publicKey)
   const outcome = await ctx.pool.validate({
     file: upload.path,
@@ -94,6 +115,7 @@ export async function publishPackage(
     coverTypes: Object.keys(COVER_TYPES),
     user: uploaderSub,
   })
+  checkClient(signal) // a job that waited for a worker may have lost its client meanwhile
   const refused = outcome.diagnostics.filter((d) => d.severity === 'fatal' || d.severity === 'error')
   if (!outcome.valid || refused.length > 0) throw new PackageInvalidError(outcome.diagnostics.map(toPublic))
   const manifest = outcome.manifest
@@ -177,6 +199,7 @@ export async function publishPackage(
           sha256: outcome.cover.sha256,
           contentType: COVER_TYPES[outcome.cover.ext] ?? 'application/octet-stream',
         })
+      checkClient(signal) // the last moment: the catch below removes the files
       // A savepoint inside the lock's transaction (one connection: PGlite has only one).
       return insertVersion(
         tx as unknown as Db,

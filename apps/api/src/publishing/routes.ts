@@ -33,7 +33,7 @@ import { authenticated, hasRole, userOf, withRole } from '../routes/route-auth'
 import { throttle } from '../routes/throttle'
 import { deleteFilesLocked } from '../storage/access'
 import { type FileStorage, packageKey } from '../storage/index'
-import { PackageInvalidError, publishPackage } from './publish-package'
+import { PackageInvalidError, publishPackage, UploadAbortedError } from './publish-package'
 import { PACKAGE_MEDIA_TYPES, receiveUpload, refuseAnnouncedOversize } from './receive-upload'
 import type { PublishingSettings } from './settings'
 import type { ValidationPool } from './validation-pool'
@@ -186,20 +186,37 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
       }
       app.metrics?.observeUpload((performance.now() - uploadStarted) / 1000, upload.size, 'ok')
       let published: Awaited<ReturnType<typeof publishPackage>>
+      // The client gone before its answer (the connection closed while the package waited or was checked): the
+      // upload is not committed, so its retry is not refused as VERSION_EXISTS for a version nobody was told about.
+      const clientGone = new AbortController()
+      const onClose = () => {
+        if (!reply.raw.writableFinished) clientGone.abort()
+      }
+      reply.raw.on('close', onClose)
       try {
         published = await publishPackage(
           { db, storage, pool: timedPool, quotaBytes: settings.quotaBytes },
           story,
           upload,
           user.sub,
+          { kind: 'upload' },
+          clientGone.signal,
         )
       } catch (err) {
         if (err instanceof PackageInvalidError) {
           await upload.discard()
           return sendInvalid(reply, err)
         }
+        if (err instanceof UploadAbortedError) {
+          await upload.discard()
+          request.log.info({ slug: story.slug }, 'upload: the client left before the commit; nothing stored')
+          reply.hijack() // nobody to answer
+          reply.raw.destroy()
+          return reply
+        }
         throw err
       } finally {
+        reply.raw.off('close', onClose)
         // Before the answer leaves: a client that has its answer finds nothing left behind.
         await upload.discard()
       }

@@ -48,6 +48,7 @@ export async function buildPublishingApp(
     throttle?: boolean
     env?: Record<string, string>
     repoNode?: PublishingDeps['repoNode']
+    pool?: PublishingDeps['pool']
   } = {},
 ): Promise<PublishingApp> {
   const tdb = await createTestDb()
@@ -63,6 +64,7 @@ export async function buildPublishingApp(
     publishing: {
       settings: { tmpDir: uploadsDir, ...options.settings },
       ...(options.repoNode && { repoNode: options.repoNode }),
+      ...(options.pool && { pool: options.pool }),
     },
   })
   await app.ready()
