@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { renderCodesMarkdown, renderSeverities } from './codes-doc'
 import { generateValidators } from './compiled/generate'
 import { manifestJsonSchema, sessionJsonSchema } from './json-schema'
+import { renderManifestLimitsMarkdown } from './manifest-limits-doc'
 
 const pkg = join(import.meta.dirname, '..')
 const read = (p: string) => readFileSync(join(pkg, p), 'utf8')
@@ -37,6 +38,9 @@ describe('generated files are in sync with their sources', () => {
   })
   it('docs/diagnostic-codes.md', () => {
     expect(read('../../docs/diagnostic-codes.md')).toBe(renderCodesMarkdown())
+  })
+  it('docs/manifest-limits.md', () => {
+    expect(read('../../docs/manifest-limits.md')).toBe(renderManifestLimitsMarkdown())
   })
   it('the manifest schema names every field of the SPEC table', () => {
     const schema = manifestJsonSchema() as {

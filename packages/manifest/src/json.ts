@@ -57,3 +57,32 @@ export function jsonText(value: unknown): string | undefined {
     return undefined
   }
 }
+
+/**
+ * True when `value` holds an array or object nested deeper than `maxDepth` levels (`value`
+ * itself is level 1). Iterative, so a value nested 100,000 levels deep is answered without
+ * touching the stack; it stops at the first one too deep.
+ *
+ * @example
+ * nestsDeeper([[1]], 1) // true
+ * nestsDeeper([[1]], 2) // false
+ */
+export function nestsDeeper(value: unknown, maxDepth: number): boolean {
+  const stack: unknown[] = [value]
+  const levels: number[] = [1]
+  while (stack.length > 0) {
+    const v = stack.pop()
+    const level = levels.pop()!
+    if (typeof v !== 'object' || v === null) continue
+    if (level > maxDepth) return true
+    const items = Array.isArray(v) ? v : Object.values(v)
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]
+      if (typeof item === 'object' && item !== null) {
+        stack.push(item)
+        levels.push(level + 1)
+      }
+    }
+  }
+  return false
+}

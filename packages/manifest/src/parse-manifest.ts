@@ -2,6 +2,7 @@
  * The loose-input manifest parser: normalise, validate field by field, then apply the
  * cross-field rules. Never throws; a bad field is reported and left out, unknown fields kept.
  */
+import { checkManifestBounds, textTooDeep, textTooLarge } from './bounds'
 import type { DiagnosticCode } from './codes'
 import type { Issue } from './compiled/issues'
 import { MANIFEST_FIELD_CHECKS } from './compiled/validators'
@@ -12,6 +13,7 @@ import { fastField, nameBareParts } from './fast/fast-fields'
 import { MANIFEST_FIELD_NAMES, type ManifestField } from './fields'
 import { issuesToDiagnostics } from './issues-to-diagnostics'
 import { describeJsonType, isPlainObject, jsonText, parseJsonText } from './json'
+import { MANIFEST_LIMITS } from './manifest-limits'
 import { normalizeField } from './normalize'
 import { runManifestRules } from './rules'
 import type { Manifest } from './schema'
@@ -149,9 +151,26 @@ const report = {
       'manifest/missing-id',
       raw === undefined
         ? `${path} has no "id": every package needs its stable story identifier (a UUID).`
-        : `"id" must be a non-empty string (a UUID), got ${describeJsonType(raw)}.`,
+        : typeof raw === 'string' && raw.length > MANIFEST_LIMITS.fields.id.maxLength
+          ? `"id" is over ${MANIFEST_LIMITS.fields.id.maxLength} characters, so it is not read (a UUID has 36).`
+          : `"id" must be a non-empty string (a UUID), got ${describeJsonType(raw)}.`,
       { path, field: '/id' },
     ),
+}
+
+/**
+ * `raw` without the members the bounds check found over their bound, when the field is a list or
+ * map written as one (validation too drops bad members only); `undefined` to leave the whole field out.
+ */
+function withoutMembers(field: ManifestField, raw: unknown, members: Set<string | number>): unknown {
+  const kind = MANIFEST_FIELD_CHECKS[field].kind
+  if (kind === 'array' && Array.isArray(raw)) return raw.filter((_, i) => !members.has(i))
+  if (kind === 'record' && isPlainObject(raw)) {
+    const kept: Record<string, unknown> = {}
+    for (const k of Object.keys(raw)) if (!members.has(k)) kept[k] = raw[k]
+    return kept
+  }
+  return undefined
 }
 
 /**
@@ -161,7 +180,10 @@ const report = {
  * preserved untouched (except the editor hint `$schema`, dropped silently), and every problem
  * comes back as a diagnostic. Never throws.
  *
- * Fatal (no manifest returned): not an object (`manifest/not-object`), no usable `id` (`manifest/missing-id`).
+ * Fatal (no manifest returned): not an object (`manifest/not-object`), no usable `id` (`manifest/missing-id`),
+ * nested deeper than 64 levels (`manifest/too-deep`), more keys or values than `MANIFEST_LIMITS`
+ * allows (`manifest/too-large`). A value over its field's bound is an error and left out
+ * (`manifest/too-long`, `manifest/too-many`).
  *
  * @example
  * const { manifest, diagnostics } = parseManifest({ id: 'x', parts: ['story/0001-inn.sty'] })
@@ -189,11 +211,18 @@ export function parseManifestWith(
     diagnostics.push(report.notObject(path, value))
     return { diagnostics }
   }
+  // The bounds first: nothing below runs on a value too deep or too large to check cheaply.
+  const bounds = checkManifestBounds(value, path)
+  if (bounds.fatal) return { diagnostics: [bounds.fatal] }
+  for (let i = 0; i < bounds.findings.length; i++) diagnostics.push(bounds.findings[i]!)
   const out: Record<string, unknown> = {}
   for (let f = 0; f < MANIFEST_FIELD_NAMES.length; f++) {
     const field = MANIFEST_FIELD_NAMES[f]!
     if (!Object.hasOwn(value, field) || value[field] === undefined) continue
-    const raw = value[field]
+    const over = bounds.bad.size > 0 ? bounds.bad.get(field) : undefined
+    if (over === true) continue
+    const raw = over ? withoutMembers(field, value[field], over) : value[field]
+    if (raw === undefined) continue
     // Bare part file names (how packers write `parts`) are named in one loop; the result is
     // canonical `{ file, name }` strings, which validation would take unchanged.
     const named = fast && field === 'parts' ? nameBareParts(raw) : undefined
@@ -229,6 +258,7 @@ export function parseManifestWith(
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k]!
     if (KNOWN.has(key) || key === EDITOR_HINT) continue
+    if (bounds.unknownOverflow || bounds.bad.get(key) === true) continue
     out[key] = value[key]
     diagnostics.push(report.unknownField(path, key))
   }
@@ -244,11 +274,18 @@ export function parseManifestWith(
 }
 
 /**
- * Parses the text of `manifest.json` (UTF-8 already decoded): `manifest/not-json` when it is
- * not JSON, then {@link parseManifest}. Never throws.
+ * Parses the text of `manifest.json` (UTF-8 already decoded): `manifest/too-large` when it is
+ * over 1 MiB and `manifest/too-deep` when it nests deeper than 64 levels (both before it is
+ * parsed), `manifest/not-json` when it is not JSON, then {@link parseManifest}. Never throws.
  */
 export function parseManifestText(text: string, options: ParseManifestOptions = {}): ManifestResult {
   const path = options.path ?? MANIFEST_PATH
+  // Bounded before JSON.parse: a 40 MiB manifest is refused without being read, a nesting of
+  // 100,000 levels after one pass over its brackets.
+  const tooLarge = textTooLarge(text, path)
+  if (tooLarge) return { diagnostics: [tooLarge] }
+  const tooDeep = textTooDeep(text, path)
+  if (tooDeep) return { diagnostics: [tooDeep] }
   const json = parseJsonText(text)
   if (!json.ok) {
     return {

@@ -1,6 +1,13 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
-import { isVariableName, parseSession, parseSessionText } from './index'
+import {
+  isVariableName,
+  MAX_READING_STATE_DEPTH,
+  parseReadingState,
+  parseSession,
+  parseSessionText,
+} from './index'
+import { MAX_SESSION_DEPTH } from './session'
 
 describe('session.json', () => {
   it('accepts an object of JSON values', () => {
@@ -49,8 +56,43 @@ describe('values nested past the stack', () => {
       {
         code: 'session/invalid-value',
         field: '/deep',
-        message: '"deep" nests too deeply to be read as JSON data.',
+        message:
+          '"deep" nests deeper than 63 levels (session.json is level 1), so no saved reading state could hold it.',
       },
     ])
+  })
+})
+
+describe('nesting bound (issue 31)', () => {
+  // `levels` arrays nested in the file's object: the deepest array is level levels + 1.
+  const nested = (levels: number) => `{"v": ${'['.repeat(levels)}${']'.repeat(levels)}}`
+  it('reads a value as deep as a saved reading state can hold it, and refuses one level more', () => {
+    expect(MAX_SESSION_DEPTH).toBe(MAX_READING_STATE_DEPTH - 1)
+    expect(parseSessionText(nested(MAX_SESSION_DEPTH - 1)).diagnostics).toEqual([])
+    const over = parseSessionText(nested(MAX_SESSION_DEPTH))
+    expect(over.diagnostics).toMatchObject([{ code: 'session/invalid-value', field: '/v' }])
+    expect(over.session).toEqual({})
+  })
+  it('the deepest value it reads is a variable a reading state accepts', () => {
+    const v = JSON.parse(nested(MAX_SESSION_DEPTH - 1)).v
+    const state = {
+      format: 1,
+      id: 's',
+      variables: { v },
+      choices: {},
+      visitedChoiceGroups: [],
+      rng: { algorithm: 'mulberry32', seed: 1, state: 1 },
+      visitedParts: [],
+      renderedParagraph: -1,
+    }
+    const r = parseReadingState(state)
+    expect(r.diagnostics).toEqual([])
+    expect(r.state?.variables).toEqual({ v })
+    const deeper = parseReadingState({ ...state, variables: { v: [v] } })
+    expect(deeper.state).toBeUndefined()
+  })
+  it('is checked without recursion at 100,000 levels', () => {
+    const r = parseSessionText(nested(100_000))
+    expect(r.diagnostics).toMatchObject([{ code: 'session/invalid-value', field: '/v' }])
   })
 })

@@ -7,7 +7,8 @@ import { checkJsonValue } from './compiled/validators'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
-import { describeJsonType, isPlainObject, type JsonValue, parseJsonText } from './json'
+import { describeJsonType, isPlainObject, type JsonValue, nestsDeeper, parseJsonText } from './json'
+import { MAX_READING_STATE_DEPTH } from './reading-state-format'
 import { isVariableName } from './variable-name'
 
 /** The canonical session file: an object of JSON values (`SessionSchema` in `@spkg/manifest/schemas`). */
@@ -18,10 +19,19 @@ export interface SessionResult {
   diagnostics: Diagnostic[]
 }
 
-/** The JSON value check, or `tooDeep` when the value nests past the engine's stack. */
+/**
+ * Deepest nesting of `session.json` (the file's object is level 1): a session value becomes a
+ * story variable, which a saved reading state holds one level deeper, within
+ * {@link MAX_READING_STATE_DEPTH}; a value deeper than that could be played but never saved.
+ */
+export const MAX_SESSION_DEPTH = MAX_READING_STATE_DEPTH - 1
+
+/** The JSON value check, or `tooDeep` when the value nests deeper than {@link MAX_SESSION_DEPTH}. */
 function checkJsonValueWithin(
   v: unknown,
 ): ReturnType<typeof checkJsonValue> | { success: false; tooDeep: true } {
+  // The value is level 2 of the file: checked iteratively before the (recursive) value check.
+  if (nestsDeeper(v, MAX_SESSION_DEPTH - 1)) return { success: false, tooDeep: true }
   try {
     return checkJsonValue(v)
   } catch (e) {
@@ -57,7 +67,7 @@ export function parseSession(value: unknown, options: { path?: string } = {}): S
         createDiagnostic(
           'session/invalid-value',
           'tooDeep' in r
-            ? `"${key}" nests too deeply to be read as JSON data.`
+            ? `"${key}" nests deeper than ${MAX_SESSION_DEPTH} levels (session.json is level 1), so no saved reading state could hold it.`
             : `"${key}" must be JSON data (a scalar, array or object of those).`,
           {
             path,

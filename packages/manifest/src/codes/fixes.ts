@@ -17,6 +17,14 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
   'manifest/invalid-id':
     'Use a UUID as `id` (`spkg init` or `uuidgen`); keep the old one only if the story is already published.',
   'manifest/unknown-version': 'Set `story_lang` and `manifest` to `1.0`, or update the tools.',
+  'manifest/too-large':
+    'Keep manifest.json to metadata: move long texts into story files, and remove generated data from unknown fields.',
+  'manifest/too-deep':
+    'Flatten the nested value the message names; no manifest field needs more than a few levels.',
+  'manifest/too-long':
+    'Shorten the value to the length docs/manifest-limits.md gives for its field (a synopsis belongs in `description`, a long text in the story).',
+  'manifest/too-many':
+    'List fewer members than docs/manifest-limits.md allows for the field (a package holds at most 500 files).',
   'manifest/unsafe-path':
     'Write the path archive-relative with `/` (`assets/cover.webp`), no `..`, no leading `/`, no scheme.',
   'manifest/path-outside-dir':

@@ -8,6 +8,24 @@ export const MANIFEST_CODES = defineCodes({
   'manifest/invalid-type': { severity: 'error', description: 'a field has the wrong JSON type' },
   'manifest/invalid-value': { severity: 'error', description: 'a field has a value outside what it allows' },
   'manifest/invalid-id': { severity: 'warning', description: '`id` is not a UUID' },
+  'manifest/too-large': {
+    severity: 'fatal',
+    description:
+      'manifest.json is over 1 MiB, or holds more than 10,000 keys or 50,000 values in all (docs/manifest-limits.md)',
+  },
+  'manifest/too-deep': {
+    severity: 'fatal',
+    description: 'manifest.json nests deeper than 64 levels (the manifest object is level 1)',
+  },
+  'manifest/too-long': {
+    severity: 'error',
+    description: 'a string or key is longer than its field allows (docs/manifest-limits.md); left out',
+  },
+  'manifest/too-many': {
+    severity: 'error',
+    description:
+      'a list or object has more members than its field allows, or the manifest more than 100 unknown fields; left out',
+  },
   'manifest/unknown-version': {
     severity: 'warning',
     description: '`story_lang` or `manifest` names a version this library does not know',

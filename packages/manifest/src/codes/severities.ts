@@ -10,6 +10,8 @@ const NOT_ERROR: Partial<Record<DiagnosticCode, Severity>> = {
   'manifest/not-object': 'fatal',
   'manifest/missing-id': 'fatal',
   'manifest/invalid-id': 'warning',
+  'manifest/too-large': 'fatal',
+  'manifest/too-deep': 'fatal',
   'manifest/unknown-version': 'warning',
   'manifest/progressive-only': 'warning',
   'manifest/normalized': 'info',
