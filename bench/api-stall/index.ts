@@ -49,6 +49,14 @@ const BODIES: Array<[string, string]> = [
   ['largest real state shape', realLikeState()],
 ]
 
+/** A body of story `story` (the helpers' id) as a state of story `key`: the API saves a state under its own key only. */
+const asStory = (key: string, text: string) => text.replace('"id":"story"', `"id":${JSON.stringify(key)}`)
+const KEYS = ['s0', 's1', 's2']
+/** The attack's bodies per key, made before the clock starts. */
+const BODIES_AT = new Map(
+  KEYS.map((key) => [key, new Map(BODIES.map(([name, text]) => [name, asStory(key, text)]))]),
+)
+
 const pg = process.env.DATABASE_URL ? await createPgDatabase() : undefined
 const idp = await startDevIdp({ audience: 'spkg-api' })
 const port = await freePort()
@@ -92,13 +100,13 @@ try {
   const seeded = await fetch(`${url}/api/progress/seed`, {
     method: 'PUT',
     headers: { ...auth, 'content-type': 'application/json', 'if-none-match': '*' },
-    body: BODIES[2]?.[1],
+    body: asStory('seed', BODIES[2]?.[1] ?? ''),
   })
-  for (const id of ['s0', 's1', 's2']) {
+  for (const id of KEYS) {
     await fetch(`${url}/api/progress/${id}`, {
       method: 'PUT',
       headers: { ...auth, 'content-type': 'application/json', 'if-none-match': '*' },
-      body: JSON.stringify(base),
+      body: JSON.stringify({ ...base, id }),
     })
   }
   console.log(`seed state: ${seeded.status}`)
@@ -111,7 +119,8 @@ try {
     const kinds = [...BODIES.map(([name]) => name), 'GET', 'HEAD']
     for (let i = 0; i < ATTACK_S * RATE; i++) {
       const kind = kinds[i % kinds.length] as string
-      const body = BODIES.find(([name]) => name === kind)?.[1]
+      const key = KEYS[i % KEYS.length] as string
+      const body = BODIES_AT.get(key)?.get(kind)
       const init: RequestInit = body
         ? {
             method: 'PUT',
@@ -120,7 +129,7 @@ try {
           }
         : { method: kind, headers: auth }
       sends.push(
-        fetch(`${url}/api/progress/${body ? `s${i % 3}` : 'seed'}`, {
+        fetch(`${url}/api/progress/${body ? key : 'seed'}`, {
           ...init,
           signal: AbortSignal.timeout(30_000),
         })

@@ -27,12 +27,20 @@ afterAll(async () => t?.close())
 
 const base = minimalState
 
+/**
+ * `text`, a state of story `story` as the helpers make it, as a state of story `id`: the API saves a state only
+ * under its own story's key (400 READING_STATE_OTHER_STORY otherwise).
+ */
+const ofStory = (id: string, text: string) =>
+  text.replace(/^(\s*\{\s*"format":\s*1,\s*"id":\s*)"story"/, `$1${JSON.stringify(id)}`)
+
+/** Saves `payload` at `/api/progress/<storyId>`, as a state of that story (see {@link ofStory}). */
 const put = (storyId: string, payload: string, who = 'limits-user') =>
   t.app.inject({
     method: 'PUT',
     url: `/api/progress/${storyId}`,
     headers: { ...bearer(who, 'reader'), 'content-type': 'application/json' },
-    payload,
+    payload: ofStory(storyId, payload),
   })
 
 describe('reading-state caps', () => {
@@ -43,7 +51,7 @@ describe('reading-state caps', () => {
     expect(res.statusCode).toBe(201)
     const back = await t.app.inject({ url: '/api/progress/real', headers: bearer('limits-user', 'reader') })
     expect(back.statusCode).toBe(200)
-    expect(back.json()).toEqual(JSON.parse(body))
+    expect(back.json()).toEqual({ ...JSON.parse(body), id: 'real' })
     const head = await t.app.inject({
       method: 'HEAD',
       url: '/api/progress/real',
@@ -114,12 +122,15 @@ describe('reading-state caps', () => {
 
   it('stores the text as sent, or without the fields validation drops', async () => {
     const who = bearer('limits-user', 'reader')
-    const sent = ` ${JSON.stringify(base, null, 1)}`
+    const sent = ` ${JSON.stringify({ ...base, id: 'verbatim' }, null, 1)}`
     expect((await put('verbatim', sent)).statusCode).toBe(201)
     expect((await t.app.inject({ url: '/api/progress/verbatim', headers: who })).body).toBe(sent)
     const extra = JSON.stringify({ ...base, extra: 'x'.repeat(100), rng: { ...base.rng, more: 1 } })
     expect((await put('extra', extra)).statusCode).toBe(201)
-    expect((await t.app.inject({ url: '/api/progress/extra', headers: who })).json()).toEqual(base)
+    expect((await t.app.inject({ url: '/api/progress/extra', headers: who })).json()).toEqual({
+      ...base,
+      id: 'extra',
+    })
   })
 
   it('sends the stored state as stored: never re-validated on the way out', async () => {
@@ -147,7 +158,7 @@ describe('per-user quota', () => {
       method: 'PUT',
       url: '/api/progress/filled-1',
       headers: { ...bearer(who, 'reader'), 'content-type': 'application/json', 'if-match': '"1"' },
-      payload: JSON.stringify(base),
+      payload: JSON.stringify({ ...base, id: 'filled-1' }),
     })
     expect(update.statusCode).toBe(200)
     expect((await put('other-user', JSON.stringify(base), 'quota-other')).statusCode).toBe(201)

@@ -88,6 +88,42 @@ describe('/api/progress/:storyId', () => {
     }
   })
 
+  it('refuses a state whose id is not the key (400 READING_STATE_OTHER_STORY) and stores nothing', async () => {
+    const manifestId = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
+    // The slug as the key of a state of the manifest's UUID (the mix-up of issue 31), as a first save.
+    const bySlug = await put('crooked-inn', state(manifestId), { 'if-none-match': '*' })
+    expect(bySlug.statusCode).toBe(400)
+    expect(bySlug.json()).toEqual({
+      statusCode: 400,
+      code: 'READING_STATE_OTHER_STORY',
+      message: `body.id: the reading state belongs to story "${manifestId}"; save it at /api/progress/${manifestId}, not under "crooked-inn"`,
+    })
+    expect((await t.app.inject({ url: '/api/progress/crooked-inn', headers: me })).statusCode).toBe(404)
+    // Nor can another story's state replace a saved one, whatever the precondition.
+    expect((await put('story-e', state('story-e', 1), { 'if-none-match': '*' })).statusCode).toBe(201)
+    const preconditions: Record<string, string>[] = [{ 'if-match': '"1"' }, { 'if-match': '*' }, {}]
+    for (const headers of preconditions) {
+      const res = await put('story-e', state('story-f', 2), headers)
+      expect(res.statusCode).toBe(400)
+      expect(res.json().code).toBe('READING_STATE_OTHER_STORY')
+    }
+    const kept = await t.app.inject({ url: '/api/progress/story-e', headers: me })
+    expect(kept.headers.etag).toBe('"1"')
+    expect(kept.json()).toMatchObject({ id: 'story-e', renderedParagraph: 1 })
+    // The key is compared as decoded from the path: an id with a slash or a space matches its encoding.
+    const odd = 'dir/a story'
+    expect((await put(encodeURIComponent(odd), state(odd))).statusCode).toBe(201)
+  })
+
+  it('saves the state of a story the platform does not have (a package opened from a file)', async () => {
+    // The player saves progress of every story it plays under the manifest id, catalog or not
+    // (apps/player/src/state/storage.ts); #/progress lists such states as "A story not in the catalog".
+    const local = 'a0a0a0a0-0000-4000-8000-000000000001'
+    const saved = await put(local, state(local), { 'if-none-match': '*' })
+    expect(saved.statusCode).toBe(201)
+    expect(saved.json()).toMatchObject({ storyId: local, revision: 1 })
+  })
+
   it('lists and deletes saved states', async () => {
     const list = await t.app.inject({ url: '/api/progress', headers: me })
     const keys = list.json().items.map((i: { key: string }) => i.key)

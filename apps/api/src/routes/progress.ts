@@ -1,6 +1,6 @@
 /**
  * Reading state between sessions: `/api/progress/:storyId` for the caller, in the protocol of the
- * `@spkg/state` http driver. GET answers the saved state with its revision in `ETag`; PUT needs
+ * `@spkg/state` http driver. `:storyId` is the story `id` of the manifest, which the state carries in its `id`. GET answers the saved state with its revision in `ETag`; PUT needs
  * `If-None-Match: *` (first save) or `If-Match: "<revision>"` and answers 412 with the current
  * `ETag` when the revision is stale, so two devices cannot silently overwrite each other.
  */
@@ -219,7 +219,8 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         description:
           'Body: a reading state (the @spkg/manifest ReadingState schema). `If-None-Match: *` creates (412 if one exists); ' +
           '`If-Match: "<revision>"` replaces that revision (412 with the current ETag when stale); without either header a ' +
-          'first save is accepted and an overwrite is 428. At most 700 KiB, 125,000 JSON values and 12,500 object keys (413); per user at ' +
+          "first save is accepted and an overwrite is 428. The key is the state's `id` (the manifest `id`): another is 400 " +
+          'READING_STATE_OTHER_STORY. At most 700 KiB, 125,000 JSON values and 12,500 object keys (413); per user at ' +
           'most 200 saved states and 16 MiB in all (409 READING_STATE_QUOTA).',
         security: [{ bearerAuth: [] }],
         params: StoryIdParamsSchema,
@@ -235,6 +236,16 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     async (request, reply) => {
       const sub = userOf(request).sub
       const { storyId } = request.params
+      // The key is the state's story: a state filed under another story's key would be refused on resume
+      // (`state/other-story`) by every reader of it. Stories not in the catalog (a package opened from a file) are
+      // saved too: the key is not checked against the stories table (README, Reading-state keys).
+      if (request.body.id !== storyId) {
+        throw new ApiError(
+          400,
+          'READING_STATE_OTHER_STORY',
+          `body.id: the reading state belongs to story ${JSON.stringify(request.body.id)}; save it at /api/progress/${encodeURIComponent(request.body.id)}, not under ${JSON.stringify(storyId)}`,
+        )
+      }
       // Validated once, by checkReadingStateBody (the route's validator). Stored as the client's own text when that
       // text holds nothing validation dropped (unknown fields), saving a JSON.stringify of up to 700 KiB.
       const raw = bodyTextOf(request)

@@ -36,10 +36,11 @@ function eventsOf(c: ReturnType<typeof clientOf>) {
   return seen
 }
 
-const state = (savedAt: string, gold: number): ReadingState =>
+/** A state of story `id`, saved at `/api/progress/<id>` (the API refuses it under another key). */
+const state = (savedAt: string, gold: number, id = '6f1c2d9a-7b1e-4c55-9a51-3c2e8f0b9d10'): ReadingState =>
   ({
     format: 1,
-    id: '6f1c2d9a-7b1e-4c55-9a51-3c2e8f0b9d10',
+    id,
     savedAt,
     variables: { gold },
     choices: {},
@@ -100,8 +101,11 @@ describe('typed methods on the real API', () => {
  * reading-state bound (READING_STATE_MAX_BYTES, answered 413 by design).
  */
 function asTextDriver(inner: StateDriver): StateDriver {
-  const wrap = (value: string) =>
-    JSON.stringify(state('2026-11-23T10:00:00.000Z', 0)).replace('"gold":0', `"v":${JSON.stringify(value)}`)
+  const wrap = (key: string, value: string) =>
+    JSON.stringify(state('2026-11-23T10:00:00.000Z', 0, key)).replace(
+      '"gold":0',
+      `"v":${JSON.stringify(value)}`,
+    )
   const unwrap = (text: string) => (JSON.parse(text) as { variables: { v: string } }).variables.v
   return {
     name: inner.name,
@@ -109,7 +113,7 @@ function asTextDriver(inner: StateDriver): StateDriver {
       const got = await inner.get(key, o)
       return got && { value: unwrap(got.value), revision: got.revision }
     },
-    set: (key, value, o) => inner.set(key, wrap(value), o),
+    set: (key, value, o) => inner.set(key, wrap(key, value), o),
     remove: (key, o) => inner.remove(key, o),
     keys: (o) => inner.keys(o),
   }
@@ -133,12 +137,12 @@ describe('createCloudDriver on /api/progress', () => {
   it('is the cloud storage of a @spkg/state store: save, resume, and a stale device refused', async () => {
     const phone = createStateStore(createCloudDriver(clientOf('cloud-user')))
     const tablet = createStateStore(createCloudDriver(clientOf('cloud-user')))
-    await phone.save('inn', state('2026-11-23T10:00:00.000Z', 3))
+    await phone.save('inn', state('2026-11-23T10:00:00.000Z', 3, 'inn'))
     const loaded = await tablet.load('inn')
     expect(loaded.diagnostics).toEqual([])
     expect(loaded.state?.variables).toEqual({ gold: 3 })
-    await phone.save('inn', state('2026-11-23T10:01:00.000Z', 4))
-    await expect(tablet.save('inn', state('2026-11-23T10:02:00.000Z', 9))).rejects.toMatchObject({
+    await phone.save('inn', state('2026-11-23T10:01:00.000Z', 4, 'inn'))
+    await expect(tablet.save('inn', state('2026-11-23T10:02:00.000Z', 9, 'inn'))).rejects.toMatchObject({
       code: 'state/conflict',
     })
   })
@@ -158,19 +162,31 @@ describe('offline queue replay on the real API', () => {
   it('queues saves made offline and replays them in order when the connection returns', async () => {
     const net = switchableFetch()
     const c = clientOf('rex-reader', net.fetch)
-    const first = await c.progress.save('queued-story', state('2026-11-23T10:00:00.000Z', 1), {
-      revision: null,
-    })
+    const first = await c.progress.save(
+      'queued-story',
+      state('2026-11-23T10:00:00.000Z', 1, 'queued-story'),
+      {
+        revision: null,
+      },
+    )
     expect(first).toMatchObject({ revision: 1 })
     net.down = true
-    const offline = await c.progress.save('queued-story', state('2026-11-23T10:05:00.000Z', 2), {
-      revision: 1,
-    })
+    const offline = await c.progress.save(
+      'queued-story',
+      state('2026-11-23T10:05:00.000Z', 2, 'queued-story'),
+      {
+        revision: 1,
+      },
+    )
     expect(offline.queued?.seq).toBe(1)
     expect(c.offline.online).toBe(false)
-    const second = await c.progress.save('queued-story', state('2026-11-23T10:06:00.000Z', 3), {
-      revision: 1,
-    })
+    const second = await c.progress.save(
+      'queued-story',
+      state('2026-11-23T10:06:00.000Z', 3, 'queued-story'),
+      {
+        revision: 1,
+      },
+    )
     expect(second.queued?.seq).toBe(2)
     net.down = false
     const report = await c.offline.replay()
@@ -186,11 +202,11 @@ describe('offline queue replay on the real API', () => {
     const phone = clientOf('ada-creator', net.fetch)
     const other = clientOf('ada-creator')
     const seen = eventsOf(phone)
-    await phone.progress.save('race', state('2026-11-23T10:00:00.000Z', 1), { revision: null })
+    await phone.progress.save('race', state('2026-11-23T10:00:00.000Z', 1, 'race'), { revision: null })
     net.down = true
-    await phone.progress.save('race', state('2026-11-23T10:05:00.000Z', 2), { revision: 1 })
+    await phone.progress.save('race', state('2026-11-23T10:05:00.000Z', 2, 'race'), { revision: 1 })
     // Another device saves later (10:09) while the phone is offline.
-    await other.progress.save('race', state('2026-11-23T10:09:00.000Z', 7), { revision: 1 })
+    await other.progress.save('race', state('2026-11-23T10:09:00.000Z', 7, 'race'), { revision: 1 })
     net.down = false
     const report = await phone.offline.replay()
     expect(report.sent).toBe(0)
@@ -210,7 +226,7 @@ describe('offline queue replay on the real API', () => {
 
     // Now the queued save is the later one: it is written over the server's current revision.
     net.down = true
-    await phone.progress.save('race', state('2026-11-23T10:20:00.000Z', 11), { revision: 1 })
+    await phone.progress.save('race', state('2026-11-23T10:20:00.000Z', 11, 'race'), { revision: 1 })
     net.down = false
     expect(await phone.offline.replay()).toEqual({ sent: 1, pending: 0, conflicts: [] })
     expect(await other.progress.get('race')).toMatchObject({
