@@ -1,13 +1,20 @@
 /**
- * The bounds of manifest.json (issue 31, items 1, 2 and 6): size before JSON.parse, nesting
- * without recursion, key and value counts, every field's strings, lists and maps. Both parse
- * paths (fast and schema-only) must give the same result.
+ * The bounds of manifest.json (issue 31, items 1, 2, 6 and 14): size before JSON.parse, nesting
+ * without recursion, key and value counts, every field's strings, lists and maps, and the version
+ * pattern. Both parse paths (fast and schema-only) must give the same result.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { scanDepth } from './bounds'
 import type { Diagnostic } from './diagnostic'
 import { MANIFEST_FIELD_NAMES } from './fields'
-import { CODES, MANIFEST_LIMITS, type ManifestBound, parseManifest, parseManifestText } from './index'
+import {
+  CODES,
+  MANIFEST_LIMITS,
+  type ManifestBound,
+  parseManifest,
+  parseManifestText,
+  VERSION_PATTERN,
+} from './index'
 import { parseManifestWith } from './parse-manifest'
 
 const ID = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
@@ -298,6 +305,43 @@ describe('every field has a bound (item 1)', () => {
     const r = parseManifestText(text)
     expect(codes(r.diagnostics)).toEqual([])
     expect(r.manifest?.parts).toHaveLength(250)
+  })
+})
+
+describe('version pattern (item 14)', () => {
+  const accepted = ['1', '1.2.3', '1.0-beta.2', '2024-05-01', 'v3', '1.0.0+build.5', 'V2_final', '0.9rc1']
+  const refused = [
+    '../../x',
+    '1..2',
+    '1.0 beta',
+    ' 1.0',
+    '1.0/2',
+    'a\\b',
+    '.1',
+    '1.0-',
+    '-1',
+    'x\u0000',
+    '1.0\n',
+    'é1',
+    '',
+  ]
+  it.each(accepted)('accepts %j', (version) => {
+    expect(VERSION_PATTERN.test(version)).toBe(true)
+    expect(codes(parseBoth({ id: ID, version }).diagnostics)).toEqual([])
+  })
+  it.each(refused)('refuses %j with manifest/invalid-version at /version, the value kept', (version) => {
+    const r = parseBoth({ id: ID, version })
+    expect(VERSION_PATTERN.test(version)).toBe(false)
+    expect(r.diagnostics).toMatchObject([
+      { code: 'manifest/invalid-version', severity: 'error', field: '/version' },
+    ])
+    expect(r.manifest?.version).toBe(version)
+  })
+  it('over 100 characters is too long (the API refused that with api/version-too-long)', () => {
+    expect(codes(parseBoth({ id: ID, version: '1'.repeat(100) }).diagnostics)).toEqual([])
+    expect(bound(parseBoth({ id: ID, version: '1'.repeat(101) }).diagnostics)).toEqual([
+      { code: 'manifest/too-long', severity: 'error', field: '/version' },
+    ])
   })
 })
 

@@ -40,7 +40,7 @@ export {
   parseReadingStateText,
   READING_STATE_FORMAT,
 } from './reading-state'
-export { isLanguageTag, runManifestRules } from './rules'
+export { isLanguageTag, runManifestRules, VERSION_PATTERN } from './rules'
 export type { AllowedUrl, Asset, Author, Manifest, Part, TabBar, TabBarSection } from './schema'
 export { serializeManifest } from './serialize-manifest'
 export type { Session, SessionResult } from './session'

@@ -25,6 +25,8 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
     'Shorten the value to the length docs/manifest-limits.md gives for its field (a synopsis belongs in `description`, a long text in the story).',
   'manifest/too-many':
     'List fewer members than docs/manifest-limits.md allows for the field (a package holds at most 500 files).',
+  'manifest/invalid-version':
+    'Write the version as authors usually do: `1.2.3`, `1.0-beta.2`, `2024-05-01`, `v3` (no spaces, slashes or `..`).',
   'manifest/unsafe-path':
     'Write the path archive-relative with `/` (`assets/cover.webp`), no `..`, no leading `/`, no scheme.',
   'manifest/path-outside-dir':

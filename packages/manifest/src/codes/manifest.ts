@@ -26,6 +26,11 @@ export const MANIFEST_CODES = defineCodes({
     description:
       'a list or object has more members than its field allows, or the manifest more than 100 unknown fields; left out',
   },
+  'manifest/invalid-version': {
+    severity: 'error',
+    description:
+      '`version` is not letters, digits and `.` `_` `+` `-` (starting and ending with a letter or digit, no `..`)',
+  },
   'manifest/unknown-version': {
     severity: 'warning',
     description: '`story_lang` or `manifest` names a version this library does not know',
