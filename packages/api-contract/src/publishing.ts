@@ -51,6 +51,16 @@ export const PackageInvalidSchema = z
     statusCode: z.literal(422),
     code: z.literal('PACKAGE_INVALID'),
     message: z.string(),
+    omitted: z
+      .object({
+        count: z.number().int(),
+        byCode: z.record(z.string(), z.number().int()),
+      })
+      .optional()
+      .meta({
+        description:
+          'the findings left out of `diagnostics`, which holds at most 200 (the most severe first kept): how many, and how many of each code; absent when none were',
+      }),
     diagnostics: z.array(PackageDiagnosticSchema),
   })
   .meta({

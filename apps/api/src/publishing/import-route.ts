@@ -194,6 +194,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
             statusCode: 422 as const,
             code: 'PACKAGE_INVALID' as const,
             message: err.message,
+            ...(err.omitted ? { omitted: err.omitted } : {}),
             diagnostics: err.diagnostics,
           })
         }

@@ -40,7 +40,11 @@ export interface PublicDiagnostic {
 export class PackageInvalidError extends Error {
   readonly statusCode = 422
   readonly code = 'PACKAGE_INVALID'
-  constructor(readonly diagnostics: PublicDiagnostic[]) {
+  constructor(
+    readonly diagnostics: PublicDiagnostic[],
+    /** The findings the validation left out of `diagnostics` (it keeps the 200 most severe). */
+    readonly omitted?: { count: number; byCode: Record<string, number> },
+  ) {
     super('The package has errors: see diagnostics')
   }
 }
@@ -117,7 +121,8 @@ export async function publishPackage(
   })
   checkClient(signal) // a job that waited for a worker may have lost its client meanwhile
   const refused = outcome.diagnostics.filter((d) => d.severity === 'fatal' || d.severity === 'error')
-  if (!outcome.valid || refused.length > 0) throw new PackageInvalidError(outcome.diagnostics.map(toPublic))
+  if (!outcome.valid || refused.length > 0)
+    throw new PackageInvalidError(outcome.diagnostics.map(toPublic), outcome.omitted)
   const manifest = outcome.manifest
   if (!manifest || outcome.layout !== 'packaged')
     throw new PackageInvalidError([

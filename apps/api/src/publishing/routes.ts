@@ -107,6 +107,7 @@ const sendInvalid = (reply: FastifyReply, err: PackageInvalidError) =>
     statusCode: 422 as const,
     code: 'PACKAGE_INVALID' as const,
     message: err.message,
+    ...(err.omitted ? { omitted: err.omitted } : {}),
     diagnostics: err.diagnostics,
   })
 

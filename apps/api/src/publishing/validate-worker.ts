@@ -58,7 +58,9 @@ async function run(job: ValidationJob): Promise<ValidationOutcome> {
     type: report.type,
     layout: report.layout,
     manifest: report.manifest as ValidationOutcome['manifest'],
+    // Capped by validatePackageBytes (200, the most severe): a package naming 400,000 missing parts posts a count.
     diagnostics: report.diagnostics,
+    ...(report.omitted ? { omitted: report.omitted } : {}),
     signature,
     integrity,
     cover,

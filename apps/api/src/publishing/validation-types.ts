@@ -24,7 +24,10 @@ export interface ValidationOutcome {
   layout: 'packaged' | 'flat' | null
   /** The canonical manifest (JSON), or null. */
   manifest: Record<string, unknown> | null
+  /** At most `DEFAULT_MAX_DIAGNOSTICS` (200) findings, the most severe kept: the worker posts no more. */
   diagnostics: Diagnostic[]
+  /** The findings left out of `diagnostics`, counted (absent when none were). */
+  omitted?: { count: number; byCode: Record<string, number> }
   signature: { status: 'verified' | 'unverified' | 'unsigned'; fingerprint?: string }
   /** Per-file SHA-256 (hex): the manifest's own map, else computed from the files. */
   integrity: Record<string, string>

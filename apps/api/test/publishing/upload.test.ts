@@ -92,6 +92,27 @@ describe('uploading a package version', () => {
     expect(list.json().items).toEqual([])
   })
 
+  it('answers a package with thousands of findings with the 200 most severe and a count of the rest', async () => {
+    await createStory(t.app, 'many-inn')
+    // 5,000 links to parts that do not exist: 5,000 errors (the issue's 400,000 made a 68 MB body).
+    const links = Array.from({ length: 5000 }, (_, i) => `[road ${i} > 0009-gone-${i}.sty]`).join('\n')
+    const res = await upload(
+      t.app,
+      'many-inn',
+      storyPackage({}, { 'story/0001-inn.sty': `# Inn\n\n${links}\n` }),
+    )
+    expect(res.statusCode).toBe(422)
+    // About 200 diagnostics of 200 bytes: bounded whatever the package names.
+    expect(res.body.length).toBeLessThan(100_000)
+    const body = res.json()
+    expect(body.diagnostics).toHaveLength(200)
+    expect(body.diagnostics.every((d: { severity: string }) => d.severity === 'error')).toBe(true)
+    expect(body.omitted.count).toBeGreaterThanOrEqual(4800)
+    expect(body.omitted.byCode['story/unknown-part']).toBe(4800)
+    const counted = Object.values(body.omitted.byCode as Record<string, number>).reduce((a, b) => a + b, 0)
+    expect(counted).toBe(body.omitted.count)
+  })
+
   it('refuses hostile archives from the reader fixtures with their fatal code', async () => {
     // A deflate bomb whose headers claim 100 bytes, and an entry escaping the archive root.
     const bomb = buildArchive([
