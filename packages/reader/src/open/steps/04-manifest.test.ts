@@ -49,6 +49,26 @@ describe('step 4: the manifest', () => {
     )
   })
 
+  it('refuses a manifest over 1 MiB by its declared size, before inflating it (issue 31)', async () => {
+    // 40 MiB of one letter deflates to about 40 KB: the upload of issue 31.
+    const huge = buildPackage({ manifest: { description: 'a'.repeat(40 * 1024 * 1024) } })
+    for (const quick of [false, true]) {
+      const { m, codes } = await read(huge, quick)
+      expect(m).toBeUndefined()
+      expect(codes).toEqual(['manifest/too-large'])
+    }
+    // The check reads the declared size alone: data that would not even inflate is never touched.
+    const garbage = buildPackage({
+      entry: { 'manifest.json': { payload: new Uint8Array([0xff, 0xff, 0xff]), size: 2 * 1024 * 1024 } },
+    })
+    expect((await read(garbage, false)).codes).toEqual(['manifest/too-large'])
+    // Exactly 1 MiB is read.
+    const head = '{"id":"x","parts":["story/0001-start.sty"],"x":"'
+    const text = `${head}${'a'.repeat(1024 * 1024 - head.length - 2)}"}`
+    expect(text.length).toBe(1024 * 1024)
+    expect((await read(buildPackage({ manifest: text }), false)).codes).not.toContain('manifest/too-large')
+  })
+
   it('reports a byte-order mark and reads on', async () => {
     const { m, codes } = await read(
       buildPackage({ manifest: '\ufeff{"id":"x","parts":["story/0001-start.sty"]}' }),

@@ -1,9 +1,18 @@
 /**
  * Step 4, the manifest (packaged layout): `manifest.json`'s local header confirmed, the entry
  * inflated under the budget, decoded as strict UTF-8 and parsed by `@spkg/manifest` (its
- * findings pass through). Not UTF-8, not JSON, not an object or no `id` refuses the package.
+ * findings pass through). Over 1 MiB (`MANIFEST_LIMITS.maxBytes`, by its declared size, before
+ * it is inflated: the inflater keeps no more than that), not UTF-8, not JSON, not an object or
+ * no `id` refuses the package.
  */
-import { createDiagnostic, type Diagnostic, hasFatal, type Manifest, parseManifestText } from '@spkg/manifest'
+import {
+  createDiagnostic,
+  type Diagnostic,
+  hasFatal,
+  MANIFEST_LIMITS,
+  type Manifest,
+  parseManifestText,
+} from '@spkg/manifest'
 import type { ReaderBackend } from '../../zip/backend'
 import { extractEntry, extractEntryAsync } from '../../zip/extract-entry'
 import type { ZipEntry } from '../../zip/types'
@@ -36,6 +45,10 @@ export async function readManifest(
   if (m.sparse?.fillHeader) await m.sparse.fillHeader(m.entry)
   const entry = m.confirm ? m.confirm(m.entry, diagnostics) : m.entry
   if (!entry) return undefined
+  if (entry.size > MANIFEST_LIMITS.maxBytes) {
+    diagnostics.push(manifestFinding.tooLarge(entry.size))
+    return undefined
+  }
   if (m.sparse) await m.sparse.fill(entry.dataOffset, entry.dataOffset + entry.compressedSize)
   const budget = { remaining: m.maxBytes, limit: m.maxBytes }
   // The manifest is often the largest deflated entry of a package of many small parts: an open
@@ -93,6 +106,12 @@ function manifestText(data: Uint8Array, diagnostics: Diagnostic[]): string | und
 
 /** The wording of {@link manifestText}'s findings, compiled only when one is made. */
 const manifestFinding = {
+  tooLarge: (size: number) =>
+    createDiagnostic(
+      'manifest/too-large',
+      `manifest.json is ${size} bytes, over the ${MANIFEST_LIMITS.maxBytes}-byte (1 MiB) limit of a manifest; it is not read.`,
+      { path: MANIFEST_PATH },
+    ),
   notUtf8: () =>
     createDiagnostic('manifest/not-json', 'manifest.json is not valid UTF-8, so it is not JSON.', {
       path: MANIFEST_PATH,
