@@ -20,6 +20,13 @@ export const PackageDiagnosticSchema = z
     severity: z.string(),
     message: z.string(),
     path: z.string().nullable(),
+    field: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'JSON pointer of the offending value inside `path`, e.g. `/description` of manifest.json',
+      }),
     line: z.number().int().optional(),
     column: z.number().int().optional(),
   })

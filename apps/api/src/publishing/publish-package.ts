@@ -32,6 +32,8 @@ export interface PublicDiagnostic {
   severity: string
   message: string
   path: string | null
+  /** The JSON pointer of the offending value inside `path` (`/description`), as `spkg validate` prints it. */
+  field?: string
   line?: number
   column?: number
 }
@@ -92,6 +94,7 @@ export const toPublic = (d: Diagnostic | PublicDiagnostic): PublicDiagnostic => 
   severity: d.severity,
   message: d.message,
   path: d.path ?? null,
+  ...(typeof d.field === 'string' && { field: d.field }),
   ...(typeof d.line === 'number' && { line: d.line }),
   ...(typeof d.column === 'number' && { column: d.column }),
 })
