@@ -14,7 +14,7 @@ const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8'
 const example = /## Usage\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? ''
 const manifest = JSON.parse(
   readFileSync(join(import.meta.dirname, '../../../examples/crooked-inn/manifest.json'), 'utf8'),
-) as { id: string; version: string; parts: string[] }
+) as { id: string; version: string; parts: Array<{ file: string }> }
 
 it('runs the README usage example, which prints what its comments say', async () => {
   const state: ReadingState = {
@@ -26,7 +26,7 @@ it('runs the README usage example, which prints what its comments say', async ()
     visitedChoiceGroups: ['story/0002-road.sty:@end'],
     rng: { algorithm: 'mulberry32', seed: 7, state: 7 },
     currentPart: 'story/0003-forest.sty',
-    visitedParts: manifest.parts.slice(0, 2),
+    visitedParts: manifest.parts.slice(0, 2).map((p) => p.file),
     renderedParagraph: 1,
   }
   const imports = [...example.matchAll(/^import \{ (\w+) \} from '([^']+)'$/gm)].map((m) => `${m[1]} ${m[2]}`)

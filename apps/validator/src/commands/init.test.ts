@@ -37,8 +37,16 @@ describe('spkg init', () => {
     expect(v.code).toBe(0)
     const report = JSON.parse(v.stdout)
     expect(report.valid).toBe(true)
-    // Only the hidden files (.gitignore, .github) are reported, as not packed.
-    expect(report.diagnostics.filter((d: { code: string }) => d.code !== 'pkg/ignored-entry')).toEqual([])
+    // No finding at all: the .gitignore and .github/ init wrote are a repository's own files.
+    expect(report.diagnostics).toEqual([])
+    const text = await runCli(['validate', 'inn'], { cwd })
+    expect(text.stdout).toBe('inn: valid: no problems\n')
+    // The cover placeholder carries the title (escaped for SVG).
+    expect(readFileSync(join(cwd, 'inn/assets/cover.svg'), 'utf8')).toContain('>The Lighthouse</text>')
+    await runCli(['init', 'amp', '--title', 'Salt & <Sea>'], { cwd })
+    expect(readFileSync(join(cwd, 'amp/assets/cover.svg'), 'utf8')).toContain(
+      '>Salt &#38; &#60;Sea&#62;</text>',
+    )
 
     const p = await runCli(['play', 'inn', '--choose', '1'], { cwd })
     expect(p.code).toBe(0)
@@ -61,7 +69,7 @@ describe('spkg init', () => {
     expect(r.code).toBe(0)
     expect(readdirSync(join(cwd, 'sketch')).sort()).toEqual(['.github', '.gitignore', 'story.sty'])
     const v = await runCli(['validate', 'sketch', '--format', 'json'], { cwd })
-    expect(JSON.parse(v.stdout)).toMatchObject({ valid: true, layout: 'flat' })
+    expect(JSON.parse(v.stdout)).toMatchObject({ valid: true, layout: 'flat', diagnostics: [] })
     const p = await runCli(['play', 'sketch', '--choose', '2'], { cwd })
     expect(p.code).toBe(0)
     expect(p.stdout).toContain(

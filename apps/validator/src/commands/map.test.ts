@@ -26,7 +26,7 @@ describe('spkg map', () => {
     expect(m.parts).toEqual(['story/0001-inn.sty', 'story/0002-road.sty', 'story/0003-forest.sty'])
     expect(m.nodes.map((n) => `${n.kind} ${n.id}`).sort()).toEqual([
       'end E:story/0003-forest.sty',
-      'group G:story/0003-forest.sty:edge@1',
+      'group G:story/0003-forest.sty:flee',
       'part P:story/0001-inn.sty',
       'part P:story/0002-road.sty',
       'part P:story/0003-forest.sty',
@@ -35,13 +35,13 @@ describe('spkg map', () => {
     ])
     // The road ends on live links: it pauses there, it never falls into the forest part.
     expect(edgesOf(m).sort()).toEqual([
-      'G:story/0003-forest.sty:edge@1 -> E:story/0003-forest.sty option Run',
+      'G:story/0003-forest.sty:flee -> E:story/0003-forest.sty option Run',
       'P:story/0001-inn.sty -> P:story/0002-road.sty gate',
       'P:story/0002-road.sty -> S:story/0002-road.sty:road flow',
       'P:story/0003-forest.sty -> S:story/0003-forest.sty:edge flow',
       'S:story/0002-road.sty:road -> P:story/0003-forest.sty link river road',
       'S:story/0002-road.sty:road -> S:story/0003-forest.sty:edge link forest path',
-      'S:story/0003-forest.sty:edge -> G:story/0003-forest.sty:edge@1 flow',
+      'S:story/0003-forest.sty:edge -> G:story/0003-forest.sty:flee flow',
     ])
     // The SVG (Graphviz) holds every node and edge of the model, in its cluster.
     expect((await runCli(['map', INN, '-o', 'inn.svg'], { cwd })).code).toBe(0)

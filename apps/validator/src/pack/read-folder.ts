@@ -36,6 +36,13 @@ export interface ReadFolderOptions {
 /** The validator settings file of a story folder (`spkg validate`'s rules), never packed. */
 export const CONFIG_FILE_NAME = 'spkg.config.json'
 
+/**
+ * Hidden files every story repository may hold (what `spkg init` writes: `.gitignore`, `.github/`;
+ * git's others, editor settings): left out without a `pkg/ignored-entry` note.
+ */
+const REPOSITORY_FILE =
+  /^\.(git|github|gitignore|gitattributes|gitmodules|gitkeep|gitlab-ci\.yml|editorconfig|vscode|idea)$/
+
 /** Names left out of every package: OS metadata, editor and VCS files. */
 function isIgnoredName(name: string): boolean {
   return (
@@ -86,6 +93,8 @@ export async function readFolder(
       if (prefix === '' && name === CONFIG_FILE_NAME) continue
       if (options.include && !options.include(path) && !options.include(`${path}/`)) continue
       if (isIgnoredName(name)) {
+        // A story repository's own files (git, CI, editor settings) are expected there: left out silently.
+        if (REPOSITORY_FILE.test(name)) continue
         diagnostics.push(
           createDiagnostic('pkg/ignored-entry', `'${path}' is a system or hidden file; it is not packed`, {
             path,
