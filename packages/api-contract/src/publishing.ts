@@ -20,13 +20,9 @@ export const PackageDiagnosticSchema = z
     severity: z.string(),
     message: z.string(),
     path: z.string().nullable(),
-    field: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          'JSON pointer of the offending value inside `path`, e.g. `/description` of manifest.json',
-      }),
+    field: z.string().optional().meta({
+      description: 'JSON pointer of the offending value inside `path`, e.g. `/description` of manifest.json',
+    }),
     line: z.number().int().optional(),
     column: z.number().int().optional(),
   })
@@ -206,9 +202,17 @@ export const CanonicalManifestSchema = z.record(z.string(), z.unknown()).meta({
 
 /** What the catalog adds to a story with a published version; null for stories without a package. */
 const CatalogPackageFields = {
+  packageId: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        "the manifest `id` of the story's packages (fixed by its first version): the key a reader's saved progress " +
+        'and `@spkg/state` use; null: no package uploaded yet',
+    }),
   metadata: z.record(z.string(), z.unknown()).nullable().meta({
     description:
-      'manifest metadata of the published version: title, intro, author, language, direction, description, genre, tags, license, age, content_warnings, series, season, entry, series_name, season_name, duration, readers, offline, preview, type',
+      'manifest metadata of the published version: title, intro, author, language, direction, description, genre, tags, license, age, content_warnings, series, season, entry, series_name, season_name, duration, readers, offline, preview, type, instruction (a field over 64 KiB of JSON is left out)',
   }),
   package: PackageRefSchema.nullable().meta({ description: 'the published package; null: no package yet' }),
   cover: z.string().nullable().meta({ description: 'address of the cover image; null: none' }),
@@ -219,6 +223,7 @@ const CatalogPackageFields = {
 }
 
 const catalogPackageExample = {
+  packageId: '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14',
   metadata: { title: 'The Crooked Inn', language: 'en', genre: 'fantasy', tags: ['inn'], duration: 5 },
   package: {
     url: `http://127.0.0.1:3000/files/packages/${sha}.spkg`,

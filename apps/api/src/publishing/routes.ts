@@ -65,7 +65,7 @@ export function fileUrl(storage: FileStorage, publicUrl: string, key: string): s
 
 /** A version row as the API shows it. */
 export function versionView(
-  row: VersionRow,
+  row: Omit<VersionRow, 'manifest'>,
   storage: FileStorage,
   publicUrl: string,
   publishedVersionId: string | null,
@@ -92,7 +92,11 @@ export function versionView(
 }
 
 /** `{url, sha256, size, version, signature}` of a version's package. */
-export function packageRef(row: VersionRow, storage: FileStorage, publicUrl: string) {
+export function packageRef(
+  row: Pick<VersionRow, 'sha256' | 'size' | 'version' | 'signature'>,
+  storage: FileStorage,
+  publicUrl: string,
+) {
   return {
     url: fileUrl(storage, publicUrl, packageKey(row.sha256)),
     sha256: row.sha256,

@@ -2,7 +2,7 @@
  * Queries of package publishing (issue 18): story versions, the story's fixed package id, the published version,
  * registered signing keys, and what a stored file is referenced by. No SQL in the route files.
  */
-import { and, desc, eq, or, sql } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/index'
 import { signingKeys, stories, storyVersions } from '../db/schema'
@@ -106,10 +106,17 @@ export async function insertVersion(
   }
 }
 
-/** Versions of a story, newest first. */
-export async function listVersions(db: Db, storyId: string): Promise<VersionRow[]> {
+/** A version row as the versions list shows it: every column but the manifest. */
+export type ListedVersion = Omit<VersionRow, 'manifest'>
+
+/**
+ * Versions of a story, newest first, without their manifests: the list shows none of it, and a manifest is only
+ * read by the route that returns it (`GET /catalog/stories/:slug/versions/:version/manifest`).
+ */
+export async function listVersions(db: Db, storyId: string): Promise<ListedVersion[]> {
+  const { manifest: _manifest, ...listed } = getTableColumns(storyVersions)
   return db
-    .select()
+    .select(listed)
     .from(storyVersions)
     .where(eq(storyVersions.storyId, storyId))
     .orderBy(desc(storyVersions.createdAt), desc(storyVersions.version))

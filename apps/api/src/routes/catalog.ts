@@ -83,9 +83,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         app.config.publicUrl,
         request.params.slug,
       )
-      const story = item && (await getStory(db, request.params.slug, { publishedOnly: true }))
-      if (!item || !story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
-      return { ...item, content: story.content ?? '' }
+      if (!item) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
+      return item
     },
   )
 
