@@ -37,10 +37,13 @@ import {
 } from '../play/load-story'
 import { withOriginalNames } from '../play/named-run'
 import {
+  type CatalogueEnd,
   type CatalogueOption,
   type CatalogueSection,
+  catalogueEnds,
   catalogueOptions,
   catalogueSections,
+  type OptionNesting,
 } from '../play/option-catalogue'
 import { playRun } from '../play/play-loop'
 import { randomWalk } from '../play/random-walk'
@@ -234,6 +237,7 @@ async function playLoaded(
   if (walks !== undefined) {
     const catalogue: CatalogueOption[] = []
     const sections: CatalogueSection[] = []
+    const ends: { ends: CatalogueEnd[]; nesting: OptionNesting } = { ends: [], nesting: new Map() }
     for (const path of source.parts) {
       const read = await readPartText(source, path)
       if (read === undefined) continue
@@ -242,6 +246,9 @@ async function playLoaded(
       const { ast } = parseStory(text, { path })
       catalogue.push(...catalogueOptions(ast))
       sections.push(...catalogueSections(ast))
+      const found = catalogueEnds(ast)
+      ends.ends.push(...found.ends)
+      for (const [k, v] of found.nesting) ends.nesting.set(k, v)
     }
     const report = await randomWalk({
       walks,
@@ -249,6 +256,7 @@ async function playLoaded(
       start: (s) => named(createStoryRun(source, { seed: s })),
       catalogue,
       sections,
+      ends,
       maxChoices,
       strategy: values.explore ? 'untried' : 'uniform',
     })

@@ -529,6 +529,34 @@ Dust.
     expect(usage.stderr).toContain('--explore needs --random-walk')
   })
 
+  it('groups endings by the -> END reached, the ways into each listed apart', async () => {
+    // 4 -> END lines, each after a group of 7 options that all fall through to it (28 ways in).
+    const lines = ['# Start [#start]', ...['a', 'b', 'c', 'd'].map((x) => `* Road ${x} -> #${x}`)]
+    for (const x of ['a', 'b', 'c', 'd']) {
+      lines.push(`## Road ${x} [#${x}]`, `[#g${x}]`)
+      for (let i = 1; i <= 7; i++) lines.push(`* Step ${i} [#s${i}]`, `  You take step ${i}.`)
+      lines.push(`You reach the end of road ${x}.`, '-> END')
+    }
+    const path = styFile('roads.sty', `${lines.join('\n')}\n`)
+    const r = await play([path, '--random-walk', '400', '--seed', '1', '--explore', '--format', 'json'])
+    const report = JSON.parse(r.stdout)
+    expect(report.endings.map((e: Json) => `${e.section} ${JSON.stringify(e.at)}`).sort()).toEqual([
+      'a [{"line":23,"column":4}]',
+      'b [{"line":41,"column":4}]',
+      'c [{"line":59,"column":4}]',
+      'd [{"line":77,"column":4}]',
+    ])
+    expect(report.endings.reduce((n: number, e: Json) => n + (e.count as number), 0)).toBe(400)
+    const paths = report.endings.flatMap((e: Json) => e.paths as Json[])
+    expect(paths).toHaveLength(28)
+    expect(paths.reduce((n: number, p: Json) => n + (p.count as number), 0)).toBe(400)
+    const text = await play([path, '--random-walk', '400', '--seed', '1', '--explore'])
+    expect(text.stdout).toContain('endings reached (4):\n')
+    expect(text.stdout).toMatch(/ {2}roads\.sty:23:4 in #a {2}"You reach the end of road a\."\n/)
+    expect(text.stdout).toContain('paths into the endings (28, by the option chosen last before the end):\n')
+    expect(text.stdout).toMatch(/ {2}roads\.sty:23:4 {2}after option s7 of ga\n/)
+  })
+
   it('follows links across parts in a packaged story', async () => {
     const r = await play([folder(E5), '--random-walk', '2', '--explore', '--format', 'json'])
     const report = JSON.parse(r.stdout)
@@ -537,9 +565,10 @@ Dust.
       {
         part: 'story/0003-forest.sty',
         section: 'edge',
-        after: { key: 'story/0003-forest.sty:edge@1', option: '1' },
+        at: [{ line: 5, column: 10 }],
         text: '2 wolves watch you. You have 2 coins.',
         count: 2,
+        paths: [{ after: { key: 'story/0003-forest.sty:edge@1', option: '1' }, count: 2 }],
       },
     ])
     expect(report.longest.choose).toHaveLength(2)

@@ -28,8 +28,8 @@ one fatal diagnostic line, pkg/fetch-failed or pkg/remote-changed, then exit 2).
 where play stopped, in the @spkg/state format that --resume reads.
 --random-walk N plays N seeded random playthroughs (walk i uses story seed S+i, S from --seed;
 with --explore each pause prefers answers no earlier walk took)
-and reports the endings reached, options never offered, sections never reached, runtime
-diagnostics and the longest path.
+and reports the endings reached (one per '-> END', with the ways into each listed apart), options
+never offered, sections never reached, runtime diagnostics and the longest path.
 A story whose manifest "requires" a host namespace plays with --host-namespace (its host
 functions are absent here: each call reports story/host-error).
 Exits 1 when the story has errors or an answer is refused.`,

@@ -93,3 +93,59 @@ export function catalogueSections(ast: PartAst): CatalogueSection[] {
   collectSections(ast.body, ast.file, out)
   return out
 }
+
+/** One `-> END` of the story, with the section and the options (outermost first) it sits in. */
+export interface CatalogueEnd {
+  path: string
+  /** The section it ends in (`h0` before any heading). */
+  section: string
+  line: number
+  column: number
+  /** The options whose bodies hold it, outermost first, as `<decision key>\u0000<option id>`. */
+  within: string[]
+}
+
+/** Where every option sits: `<decision key>\u0000<option id>` to the options holding it, outermost first, itself last. */
+export type OptionNesting = Map<string, string[]>
+
+function collectEnds(
+  nodes: readonly Node[],
+  file: string,
+  start: string,
+  within: string[],
+  ends: CatalogueEnd[],
+  nesting: OptionNesting,
+): string {
+  let section = start
+  const end = (pos: { line: number; column: number }, inside: string[]) =>
+    ends.push({ path: file, section, line: pos.line, column: pos.column, within: inside })
+  for (const n of nodes) {
+    if (n.kind === 'heading') section = n.id
+    else if (n.kind === 'jump' && n.target === null) end(n.pos, within)
+    else if (n.kind === 'group') {
+      for (const o of n.options) {
+        const chain = [...within, `${file}:${n.id}\u0000${o.id}`]
+        nesting.set(chain.at(-1)!, chain)
+        if (o.jump && o.jump.target === null) end(o.jump.pos, chain)
+        // A heading in an option body opens a section for that body only.
+        collectEnds(o.body, file, section, chain, ends, nesting)
+      }
+    } else if (n.kind === 'if') {
+      for (const b of n.branches) collectEnds(b.body, file, section, within, ends, nesting)
+      collectEnds(n.otherwise, file, section, within, ends, nesting)
+    }
+  }
+  return section
+}
+
+/**
+ * Every `-> END` of a part (on its own line or on an option line) with its section and enclosing
+ * options, and the nesting of the part's options: what a random walk needs to tell which ending a
+ * walk reached from the section it ended in and the option chosen last there.
+ */
+export function catalogueEnds(ast: PartAst): { ends: CatalogueEnd[]; nesting: OptionNesting } {
+  const ends: CatalogueEnd[] = []
+  const nesting: OptionNesting = new Map()
+  collectEnds(ast.body, ast.file, 'h0', [], ends, nesting)
+  return { ends, nesting }
+}

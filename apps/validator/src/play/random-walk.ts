@@ -3,14 +3,15 @@
  * done better). Walk `i` plays with story seed `S + i` and answers every pause uniformly among its
  * options and live links, so any walk can be replayed exactly with
  * `spkg play --seed <S+i> --choose <its answers>`. Reports the endings reached, the options never
- * offered, the runtime diagnostics and the longest path. Endings are told apart by their place in
- * the story (part, section, and the option that led there), never by their text: "1 flask" and
- * "2 flasks" printed by one `-> END` are one ending.
+ * offered, the runtime diagnostics and the longest path. Endings are told apart by the `-> END`
+ * reached (found from the section the walk ended in and the option chosen last there), never by
+ * their text: "1 flask" and "2 flasks" printed by one `-> END` are one ending, and the ways into it
+ * (the last option chosen) are its `paths`.
  */
 import type { Diagnostic } from '@spkg/manifest'
 import { createRng, drawUint32, type StoryAnswer, type StoryRun } from '@spkg/story'
 import { formatAnswer } from './choose-list'
-import type { CatalogueOption, CatalogueSection } from './option-catalogue'
+import type { CatalogueEnd, CatalogueOption, CatalogueSection, OptionNesting } from './option-catalogue'
 
 /** Options of {@link randomWalk}. */
 export interface RandomWalkOptions {
@@ -22,6 +23,8 @@ export interface RandomWalkOptions {
   catalogue?: readonly CatalogueOption[]
   /** Every section of the story (from the parsed parts), for the "never reached" report. */
   sections?: readonly CatalogueSection[]
+  /** Every `-> END` of the story and the nesting of its options (from the parsed parts), to tell endings apart. */
+  ends?: { ends: readonly CatalogueEnd[]; nesting: OptionNesting }
   /**
    * `untried`: at each pause pick among the answers no walk has taken yet when there are any
    * (coverage first: every option gets tried even in a few walks); `uniform`: among all answers.
@@ -35,18 +38,43 @@ export interface RandomWalkOptions {
 }
 
 /**
- * An ending: where playthroughs ended and how often. Its place is the part, the section and the
- * option chosen last in that section; `text` is only an example (the first walk's last block).
+ * An ending: the `-> END` playthroughs reached and how often. `at` is its line and column (more than
+ * one when the walk cannot tell them apart, as two `-> END` in the `{if}` branches of one option;
+ * none when the story ended by running off its last part); `text` is only an example (the first
+ * walk's last block); `paths` are the ways into it, by the option chosen last in its section.
  */
 export interface WalkEnding {
   part: string
   /** The id of the section the story ended in (the last heading reached in that part; `h0` before any). */
   section: string
-  /** The option chosen last in that section, when the ending came after one: its decision key and id. */
-  after?: { key: string; option: string }
+  at: Array<{ line: number; column: number }>
   /** The last block's text in the first walk that ended here (up to 80 characters). */
   text: string
   count: number
+  /** The walks into this ending by the option chosen last in its section (`after` absent: none was), most walks first. */
+  paths: Array<{ after?: { key: string; option: string }; count: number }>
+}
+
+/** The `-> END` a walk reached: the deepest in the section whose options hold the one chosen last. */
+function endReached(
+  ends: RandomWalkOptions['ends'],
+  part: string,
+  section: string,
+  after: { key: string; option: string } | undefined,
+): CatalogueEnd[] {
+  if (!ends) return []
+  const chain = after ? (ends.nesting.get(`${after.key}\u0000${after.option}`) ?? []) : []
+  let best: CatalogueEnd[] = []
+  let depth = -1
+  for (const e of ends.ends) {
+    if (e.path !== part || e.section !== section || e.within.length > chain.length) continue
+    if (!e.within.every((w, i) => chain[i] === w)) continue
+    if (e.within.length > depth) {
+      best = [e]
+      depth = e.within.length
+    } else if (e.within.length === depth) best.push(e)
+  }
+  return best
 }
 
 /** A runtime diagnostic and how many walks reported it. */
@@ -111,7 +139,7 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
     let part = ''
     let section = 'h0'
     let lastText = ''
-    let after: WalkEnding['after']
+    let after: { key: string; option: string } | undefined
     let quiet = 0
     let stop: 'end' | 'max-choices' | 'max-events' | undefined
     while (!stop) {
@@ -184,10 +212,18 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
     }
     if (stop === 'end') {
       const text = lastText.length > 80 ? `${lastText.slice(0, 79)}…` : lastText
-      const k = `${part}\u0000${section}\u0000${after?.key}\u0000${after?.option}`
-      const e = endings.get(k)
-      if (e) e.count++
-      else endings.set(k, { part, section, ...(after ? { after } : {}), text, count: 1 })
+      const at = endReached(options.ends, part, section, after).map((e) => ({
+        line: e.line,
+        column: e.column,
+      }))
+      // Without a known `-> END` (no catalogue, or the story ran off its last part), the option chosen last tells them apart.
+      const k = `${part}\u0000${section}\u0000${at.length ? JSON.stringify(at) : `${after?.key}\u0000${after?.option}`}`
+      const e = endings.get(k) ?? { part, section, at, text, count: 0, paths: [] }
+      endings.set(k, e)
+      e.count++
+      const path = e.paths.find((p) => p.after?.key === after?.key && p.after?.option === after?.option)
+      if (path) path.count++
+      else e.paths.push({ ...(after ? { after } : {}), count: 1 })
     } else unfinished.push({ seed, choices: answers.length, reason: stop })
     if (!longest || answers.length > longest.choices)
       longest = { seed, choices: answers.length, blocks, choose: answers }
@@ -197,7 +233,9 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
   return {
     walks: options.walks,
     seed: options.seed,
-    endings: [...endings.values()].sort((a, b) => b.count - a.count),
+    endings: [...endings.values()]
+      .sort((a, b) => b.count - a.count)
+      .map((e) => ({ ...e, paths: e.paths.sort((a, b) => b.count - a.count) })),
     unfinished,
     neverOffered: catalogue.filter((o) => !o.fallback && !offered.has(`${o.key}\u0000${o.id}`)),
     fallbacksNeverTaken: catalogue.filter((o) => o.fallback && !taken.has(`${o.key}\u0000${o.id}`)),

@@ -4,7 +4,7 @@
 import type { Diagnostic } from '@spkg/manifest'
 import type { CliIO } from '../cli-types'
 import { formatDiagnosticLine, printable, useColor, writeJson } from '../report'
-import type { RandomWalkReport } from './random-walk'
+import type { RandomWalkReport, WalkEnding } from './random-walk'
 import { diagnosticToJson } from './render-event'
 
 /**
@@ -49,11 +49,23 @@ export function writeWalkReport(
   const out: string[] = []
   const finished = report.walks - report.unfinished.length
   out.push(`random walk: ${report.walks} playthroughs from seed ${report.seed}; ${finished} reached an end`)
+  // One line per ending (per `-> END` reached); the ways into them are listed apart, below.
+  const place = (e: WalkEnding) =>
+    e.at.length ? e.at.map((a) => `${e.part}:${a.line}:${a.column}`).join(' or ') : `${e.part} (its end)`
+  const option = (e: WalkEnding, after: { key: string; option: string }) =>
+    `option ${after.option} of ${after.key.startsWith(`${e.part}:`) ? after.key.slice(e.part.length + 1) : after.key}`
   out.push('', `endings reached (${report.endings.length}):`)
   for (const e of report.endings)
-    out.push(
-      `  ${String(e.count).padStart(6)}  ${printable(`${e.part}#${e.section}${e.after ? `, after option ${e.after.option} of ${e.after.key.startsWith(`${e.part}:`) ? e.after.key.slice(e.part.length + 1) : e.after.key}` : ''}  "${e.text}"`)}`,
-    )
+    out.push(`  ${String(e.count).padStart(6)}  ${printable(`${place(e)} in #${e.section}  "${e.text}"`)}`)
+  const paths = report.endings.reduce((n, e) => n + e.paths.length, 0)
+  if (paths > report.endings.length) {
+    out.push('', `paths into the endings (${paths}, by the option chosen last before the end):`)
+    for (const e of report.endings)
+      for (const p of e.paths)
+        out.push(
+          `  ${String(p.count).padStart(6)}  ${printable(`${place(e)}  ${p.after ? `after ${option(e, p.after)}` : 'with no option chosen in its section'}`)}`,
+        )
+  }
   if (report.unfinished.length) {
     out.push('', `unfinished walks (${report.unfinished.length}, stopped by --max-choices or a loop):`)
     for (const u of report.unfinished.slice(0, 10))
