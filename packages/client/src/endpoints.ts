@@ -32,6 +32,20 @@ type Signal = { signal?: AbortSignal }
 
 const seg = (s: string) => encodeURIComponent(s)
 
+/** The filters of `client.catalog.stories` (`GET /catalog/stories`). */
+export type CatalogQuery = {
+  page?: number
+  limit?: number
+  genre?: string
+  series?: string
+  /** A manifest tag. */
+  tag?: string
+  /** The manifest language (BCP-47), case-insensitive. */
+  language?: string
+  /** Text in the title or description. */
+  q?: string
+}
+
 /** Options of `client.progress.save`. */
 export interface SaveProgressOptions extends Signal {
   /**
@@ -79,10 +93,13 @@ export function endpoints(core: ApiClient) {
     },
     /** `/catalog/*` (public reads, moderator writes). */
     catalog: {
-      stories: (q: { page?: number; limit?: number; genre?: string; series?: string } = {}, o: Signal = {}) =>
-        v('CatalogStoryPageSchema', 'GET', '/catalog/stories', { query: q, anonymous: true, ...o }),
+      stories: (q: CatalogQuery = {}, o: Signal = {}) =>
+        v('PublishedCatalogPageSchema', 'GET', '/catalog/stories', { query: q, anonymous: true, ...o }),
       story: (slug: string, o: Signal = {}) =>
-        v('CatalogStoryDetailSchema', 'GET', `/catalog/stories/${seg(slug)}`, { anonymous: true, ...o }),
+        v('PublishedCatalogStoryDetailSchema', 'GET', `/catalog/stories/${seg(slug)}`, {
+          anonymous: true,
+          ...o,
+        }),
       genres: (o: Signal = {}) => v('GenreListSchema', 'GET', '/catalog/genres', { anonymous: true, ...o }),
       series: (o: Signal = {}) => v('SeriesListSchema', 'GET', '/catalog/series', { anonymous: true, ...o }),
       seriesDetail: (slug: string, o: Signal = {}) =>

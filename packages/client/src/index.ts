@@ -29,7 +29,7 @@ export type {
   RequestOptions,
 } from './client'
 export { TOKEN_STORAGE_KEY } from './client'
-export type { Endpoints, SaveProgressOptions, SaveProgressResult } from './endpoints'
+export type { CatalogQuery, Endpoints, SaveProgressOptions, SaveProgressResult } from './endpoints'
 export { ApiClientError, type ApiClientErrorCode, isApiClientError, parseRetryAfter } from './errors'
 export type { ClientEventDetail, ClientEventType } from './events'
 export type {

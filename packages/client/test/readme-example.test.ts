@@ -13,6 +13,7 @@ const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8'
 const example = /## Usage\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? ''
 
 const at = '2026-11-23T10:00:00.000Z'
+const packageId = '6f1c2d9a-7b1e-4c55-9a51-3c2e8f0b9d10'
 const story = {
   slug: 'the-lighthouse',
   title: 'The Lighthouse',
@@ -23,10 +24,15 @@ const story = {
   seriesPosition: null,
   createdAt: at,
   updatedAt: at,
+  packageId,
+  metadata: { title: 'The Lighthouse' },
+  package: null,
+  cover: null,
+  instructionPackage: null,
 }
 const state = {
   format: 1,
-  id: '6f1c2d9a-7b1e-4c55-9a51-3c2e8f0b9d10',
+  id: packageId,
   savedAt: at,
   variables: { gold: 3 },
   choices: {},
@@ -55,10 +61,10 @@ beforeAll(async () => {
         return send(200, { items: [story], page: 1, limit: 20, total: 1 })
       if (req.url === '/catalog/stories/the-lighthouse')
         return send(200, { ...story, content: '# The Lighthouse' })
-      if (req.url === '/api/progress/the-lighthouse' && req.method === 'GET')
+      if (req.url === `/api/progress/${packageId}` && req.method === 'GET')
         return send(404, { statusCode: 404, code: 'NOT_FOUND', message: 'No saved reading state' })
-      if (req.url === '/api/progress/the-lighthouse' && req.method === 'PUT')
-        return send(201, { storyId: 'the-lighthouse', revision: 1, updatedAt: at }, { etag: '"1"' })
+      if (req.url === `/api/progress/${packageId}` && req.method === 'PUT')
+        return send(201, { storyId: packageId, revision: 1, updatedAt: at }, { etag: '"1"' })
       send(404, { statusCode: 404, code: 'NOT_FOUND', message: 'Story not found' })
     })
   })
@@ -98,8 +104,8 @@ describe('the README usage example', () => {
     expect(seen).toEqual([
       'GET /catalog/stories?page=1&limit=20 - ',
       'GET /catalog/stories/the-lighthouse - ',
-      'GET /api/progress/the-lighthouse Bearer tok ',
-      'PUT /api/progress/the-lighthouse Bearer tok *',
+      `GET /api/progress/${packageId} Bearer tok `,
+      `PUT /api/progress/${packageId} Bearer tok *`,
       'GET /api/stories/nope Bearer tok ',
     ])
   })

@@ -17,8 +17,11 @@ export interface LiveApi {
   close(): Promise<void>
 }
 
-/** Starts the API with users (client id = `sub`) and their roles. */
-export async function startLiveApi(users: Record<string, string[]>): Promise<LiveApi> {
+/** Starts the API with users (client id = `sub`) and their roles; `env` adds settings (FILES_DIR, ...). */
+export async function startLiveApi(
+  users: Record<string, string[]>,
+  env: Record<string, string> = {},
+): Promise<LiveApi> {
   const idp = await startTestIdp(users)
   let tdb: TestDb | undefined
   try {
@@ -29,6 +32,7 @@ export async function startLiveApi(users: Record<string, string[]>): Promise<Liv
       OIDC_ISSUER: idp.issuer,
       OIDC_AUDIENCE: AUDIENCE,
       RATE_LIMIT_MAX_FACTOR: '1000',
+      ...env,
     })
     const app = await buildApp(config, { db: tdb.db })
     await app.listen({ port: 0, host: '127.0.0.1' })
