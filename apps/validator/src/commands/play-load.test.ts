@@ -183,16 +183,17 @@ describe('spkg play --random-walk', () => {
     const report = JSON.parse(r.stdout)
     const endings = report.endings as Json[]
     // Two places end the story: "Leave" (2) and "Rest" (3), however many flasks were carried.
-    expect(endings.map((e) => `${e.section} ${(e.after as Json | undefined)?.option}`).sort()).toEqual([
-      'lab 2',
-      'lab 3',
+    // Two places end the story: the '-> END' of "Leave" (line 9) and the one of "Rest" (line 10).
+    expect(endings.map((e) => `${e.section} ${JSON.stringify(e.at)}`).sort()).toEqual([
+      'lab [{"line":10,"column":11}]',
+      'lab [{"line":9,"column":6}]',
     ])
     expect(endings.reduce((n, e) => n + (e.count as number), 0)).toBe(40)
     // Walks took different numbers of flasks: the texts differed, the place did not.
     expect(report.longest.choices).toBeGreaterThan(1)
     const text = await runCli(['play', join(dir, 'lab.sty'), '--random-walk', '40', '--seed', '1'])
     expect(text.stdout).toMatch(
-      /endings reached \(2\):\n +\d+ {2}lab\.sty#lab, after option 2 of shelf {2}"You carry \d+ flasks\."\n/,
+      /endings reached \(2\):\n( +\d+ {2}lab\.sty:10:11 in #lab {2}"Rest"\n)? +\d+ {2}lab\.sty:9:6 in #lab {2}"You carry \d+ flasks\."\n/,
     )
   })
 })

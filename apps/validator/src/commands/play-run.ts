@@ -260,7 +260,10 @@ async function playLoaded(
       maxChoices,
       strategy: values.explore ? 'untried' : 'uniform',
     })
-    writeWalkReport(io, format, report, target, found)
+    // A finding reported before the walks is not listed again among the runtime diagnostics.
+    const before = new Set(found.map(findingKey))
+    const runtime = report.diagnostics.filter((d) => !before.has(findingKey(d.diagnostic)))
+    writeWalkReport(io, format, { ...report, diagnostics: runtime }, target, found)
     return failed || report.diagnostics.some((d) => hasErrors([d.diagnostic])) ? EXIT.invalid : EXIT.ok
   }
 
@@ -292,13 +295,18 @@ async function playLoaded(
     const at = remote ? storyRun.progress : undefined
     if (at) remote!.progress(at.part, at.fraction)
     if (event.type === 'diagnostic' && reported.has(findingKey(event.diagnostic))) return
+    // In text a replayed finding was said when it happened (the JSON stream keeps it, marked replay).
+    if (event.type === 'diagnostic' && event.replay && format === 'text') return
     if (format === 'json') {
       io.stdout.write(`${JSON.stringify(eventToJson(event))}\n`)
       return
     }
-    // The scroll-back of a resume ends with a marker, so it reads apart from new text without colours.
-    if (event.replay) replaying = true
-    else if (replaying) {
+    // The scroll-back of a resume starts and ends with a marker, so it reads apart from new text
+    // without colours.
+    if (event.replay && !replaying) {
+      replaying = true
+      io.stdout.write(`${color ? '\x1b[2m-- replay --\x1b[22m' : '-- replay --'}\n`)
+    } else if (!event.replay && replaying) {
       replaying = false
       io.stdout.write(`${color ? '\x1b[2m-- resumed --\x1b[22m' : '-- resumed --'}\n`)
     }

@@ -299,7 +299,8 @@ describe('spkg play in the terminal', () => {
     const links = await play([folder(E5)], { stdin: '>story/0003-forest.sty\n' })
     expect(links.stdout).toContain('== story/0003-forest.sty\nTrees close in.')
     // End of input at the next pause stops play.
-    expect(links.stdout.endsWith('  1) Run  [1]\n? ')).toBe(true)
+    // ...and closes the prompt's line, so nothing after it is glued to '? '.
+    expect(links.stdout.endsWith('  1) Run  [1]\n? \n')).toBe(true)
     expect(links.code).toBe(0)
   })
 
@@ -399,9 +400,32 @@ describe('spkg play in the terminal', () => {
     const done = await play([dir, '--resume', 'r2.json', '--choose', '1', '--format', 'json'])
     expect(transcript(done.stdout).slice(-2)).toEqual(['> 1', '-- end'])
     const text = await play([dir, '--resume', 'r2.json', '--choose', '1'])
+    // The scroll-back is marked at both ends, also without colours.
+    expect(text.stdout.startsWith('-- replay --\n== story/0001-inn.sty\n')).toBe(true)
     expect(text.stdout).toContain(
       '2 wolves watch you. You have 2 coins.\n-- resumed --\n  1) Run  [1]\n> Run\n-- end\n',
     )
+    expect(text.stdout.match(/-- replay --/g)).toHaveLength(1)
+  })
+
+  it('says each finding once: before play, not again in a replay or a random walk', async () => {
+    // A runtime finding (1/0), and a static one the run meets again when it enters the part.
+    const story = `# Hall\n{frobnicate}\n{set n = 0}\nOdd \${1 / n}.\n* Go\n  Gone.\n* Stay\n  Stayed.\n-> END\n`
+    const file = styFile('once.sty', story)
+    const first = await play([file, '--save', 's.json'])
+    const once = (text: string, what: string) => text.split(what).length - 1
+    expect(once(first.stderr, 'story/unknown-command')).toBe(1)
+    expect(once(first.stderr, 'story/division-by-zero')).toBe(1)
+    const resumed = await play([file, '--resume', 's.json', '--choose', '1'])
+    expect(once(resumed.stderr, 'story/unknown-command')).toBe(1)
+    // Said when it happened; the replay does not say it again.
+    expect(once(resumed.stderr, 'story/division-by-zero')).toBe(0)
+    const walk = await play([file, '--random-walk', '3'])
+    expect(once(walk.stderr + walk.stdout, 'story/unknown-command')).toBe(1)
+    expect(once(walk.stdout, 'story/division-by-zero')).toBe(1)
+    const json = JSON.parse((await play([file, '--random-walk', '3', '--format', 'json'])).stdout)
+    expect(json.staticDiagnostics.map((d: Json) => d.code)).toContain('story/unknown-command')
+    expect(json.diagnostics.map((d: Json) => d.code)).not.toContain('story/unknown-command')
   })
 
   it('refuses a corrupt or foreign state with its state/ code (exit 1)', async () => {
@@ -609,7 +633,7 @@ describe('spkg play --resume after an edit that breaks the replay', () => {
     )
     const r = await play([dir, '--resume', 'div.json', '--format', 'json'], { stdin: '' })
     expect(r.code).toBe(0)
-    expect(r.stderr).toBe('? ')
+    expect(r.stderr).toBe('? \n')
     expect(transcript(r.stdout)).toEqual([
       '!! undefined:undefined:undefined warning story/resume-diverged',
       '== part story/0003-forest.sty',

@@ -25,7 +25,8 @@ the first pause left unanswered or at the end. A number is always a menu number:
 option by its id, so '=2' is the option whose id is 2 (a positional id) wherever the menu shows it.
 --format json prints the event stream, one JSON object per line (a story that cannot be read is
 one fatal diagnostic line, pkg/fetch-failed or pkg/remote-changed, then exit 2). --save writes the reading state
-where play stopped, in the @spkg/state format that --resume reads.
+where play stopped, in the @spkg/state format that --resume reads; in text a resume's replay is
+framed by '-- replay --' and '-- resumed --' lines.
 --random-walk N plays N seeded random playthroughs (walk i uses story seed S+i, S from --seed;
 with --explore each pause prefers answers no earlier walk took)
 and reports the endings reached (one per '-> END', with the ways into each listed apart), options

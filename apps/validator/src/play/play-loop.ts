@@ -58,7 +58,12 @@ async function promptAnswer(
   for (;;) {
     prompt.write('? ')
     const line = await prompt.reader.readLine()
-    if (line === undefined) return undefined
+    // The end of input: close the prompt's line, so that nothing after it (a message, the shell's
+    // prompt) is glued to '? '.
+    if (line === undefined) {
+      prompt.write('\n')
+      return undefined
+    }
     const text = line.trim()
     if (text === '') continue
     if (text === 'q' || text === 'quit') return undefined
