@@ -30,6 +30,19 @@ afterAll(async () => {
 
 const blocks = (page: Page) => page.locator('.transcript .block').allInnerTexts()
 
+const isPut = (r: { method(): string; url(): string }) =>
+  r.method() === 'PUT' && r.url().includes('/api/progress/')
+
+/** How many choices the reading state a request saves has made (-1: not a reading state). */
+function choicesIn(r: Request): number {
+  try {
+    const body = JSON.parse(r.postData() ?? '') as { choices?: Record<string, string[]> }
+    return Object.values(body.choices ?? {}).flat().length
+  } catch {
+    return -1
+  }
+}
+
 /** Clicks the first option and waits for the text it leads to. */
 async function step(page: Page): Promise<void> {
   await page.waitForSelector('.choices button.option')
@@ -49,20 +62,14 @@ describe.skipIf(noBrowser)('player account: offline banner, reconnect indicator,
     expect(await banner.isVisible()).toBe(false)
     await signInThroughProvider(page, player.issuer, 'reader')
     await page.getByRole('button', { name: /^(Start|Continue) reading$/ }).click()
-    const puts = { sent: 0, done: 0 }
-    const isPut = (r: { method(): string; url(): string }) =>
-      r.method() === 'PUT' && r.url().includes('/api/progress/')
-    page.on('request', (r) => {
-      if (isPut(r)) puts.sent++
-    })
-    const finished = (r: Request) => {
-      if (isPut(r)) puts.done++
-    }
-    page.on('requestfinished', finished)
-    page.on('requestfailed', finished)
+    // The first step's save has landed before the connection goes. Waited for by its content (one choice made): the
+    // save of the first pause, sent as the story opens, may be in flight or done already, and a step's save goes out
+    // a little after its options show (counting requests from here missed one or took the first for the step's).
+    const stepSaved = page.waitForResponse(
+      (r) => isPut(r.request()) && r.ok() && choicesIn(r.request()) === 1,
+    )
     await step(page)
-    // The first step's save has landed before the connection goes.
-    await expect.poll(() => puts.sent > 0 && puts.done === puts.sent).toBe(true)
+    await stepSaved
     const saved = page.waitForResponse((r) => isPut(r.request()))
 
     await context.setOffline(true)
@@ -72,27 +79,24 @@ describe.skipIf(noBrowser)('player account: offline banner, reconnect indicator,
     // A step played offline (the same part: no package range is needed) is saved in the queue.
     await step(page)
     const offlineBlocks = await blocks(page)
-    await expect
-      .poll(() =>
-        page.evaluate(
-          () =>
-            new Promise<number>((resolve) => {
-              const req = indexedDB.open('spkg-player-queue')
-              req.onsuccess = () => {
-                const db = req.result
-                const names = [...db.objectStoreNames]
-                if (names.length === 0) return resolve(0)
-                const count = db
-                  .transaction(names, 'readonly')
-                  .objectStore(names[0] as string)
-                  .count()
-                count.onsuccess = () => resolve(count.result)
-              }
-              req.onerror = () => resolve(-1)
-            }),
-        ),
-      )
-      .toBe(1)
+    const queued = () =>
+      new Promise<number>((resolve) => {
+        const req = indexedDB.open('spkg-player-queue')
+        req.onsuccess = () => {
+          const db = req.result
+          const names = [...db.objectStoreNames]
+          if (names.length === 0) return resolve(0)
+          const count = db
+            .transaction(names, 'readonly')
+            .objectStore(names[0] as string)
+            .count()
+          count.onsuccess = () => resolve(count.result)
+        }
+        req.onerror = () => resolve(-1)
+      })
+    // The step's save reaches the queue a little after its options show: wait for it (a count above 0), then count.
+    await page.waitForFunction(queued)
+    expect(await page.evaluate(queued)).toBe(1)
     // While the banner shows, failed requests give no "could not be reached" notice.
     expect(await page.locator('.account-notice[data-kind="network-error"]').count()).toBe(0)
     await screenshot(page, 'account-offline-banner')
@@ -101,22 +105,34 @@ describe.skipIf(noBrowser)('player account: offline banner, reconnect indicator,
     const indicator = page.locator('.account-reconnected')
     await indicator.waitFor({ state: 'visible' })
     expect(await indicator.getAttribute('role')).toBe('status')
-    await expect.poll(() => indicator.textContent()).toBe('Back online. Progress synced (1 save).')
-    expect(await banner.isVisible()).toBe(false)
+    // The queue is sent (its save answered), then the indicator says how it went; on a loaded machine that takes
+    // more than the second an expect.poll gives, and a save still on its way when the next test revokes the session
+    // is refused (401) and sends the page to sign in before that test's click.
     await saved
+    await page.waitForFunction(() => {
+      const text = document.querySelector('.account-reconnected')?.textContent ?? ''
+      return text !== '' && text !== 'Back online. Syncing…'
+    })
+    expect(await indicator.textContent()).toBe('Back online. Progress synced (1 save).')
+    expect(await banner.isVisible()).toBe(false)
     await screenshot(page, 'account-reconnected')
 
-    // The account has the step played offline: a reload resumes there, from the account.
+    // The account has the step played offline: a reload resumes there, from the account. The resumed pause is saved
+    // again (a PUT as the options show): wait for it, so that no save of this page is in flight when the next test
+    // revokes the session.
+    const resumedSave = page.waitForResponse((r) => isPut(r.request()) && r.ok())
     await page.reload()
     await page.getByText('Signed in as reader').waitFor()
     await page.waitForSelector('.choices button.option')
-    await expect.poll(() => blocks(page)).toEqual(offlineBlocks)
+    expect(await blocks(page)).toEqual(offlineBlocks)
+    await resumedSave
   })
 
   it('sends a reader whose session ended to sign in again, and saves the refused step after it', async () => {
     const page = context.pages()[0] as Page
     await page.getByText('Signed in as reader').waitFor()
-    // The reader's session is revoked (as from another device's session list).
+    // The reader's session is revoked (as from another device's session list). No save of the page is in flight (the
+    // test before waited for each): one answered after the revocation would send the page to sign in before the click.
     const revoked = await page.evaluate(async () => {
       const headers = {
         authorization: `Bearer ${sessionStorage.getItem('spkg-player.session:spkg.access-token')}`,
