@@ -62,7 +62,7 @@ export function renderManifestLimitsMarkdown(): string {
     '| Bound | Value | Code |',
     '|---|---|---|',
     `| size of \`manifest.json\` (UTF-8), checked before it is parsed | ${n(L.maxBytes)} bytes (1 MiB) | \`manifest/too-large\` |`,
-    `| nesting, checked before it is parsed and without recursion (the manifest object is level 1, \`reader.tabBar.help\` level 4) | ${L.maxDepth} levels | \`manifest/too-deep\` |`,
+    `| nesting (the manifest object is level 1, \`reader.tabBar.help\` level 4), checked without recursion right after \`JSON.parse\`, which is iterative in V8, SpiderMonkey and JavaScriptCore | ${L.maxDepth} levels | \`manifest/too-deep\` |`,
     `| object keys in all | ${n(L.maxKeys)} | \`manifest/too-large\` |`,
     `| JSON values in all (every object, array, string, number, boolean and null) | ${n(L.maxValues)} | \`manifest/too-large\` |`,
     '',

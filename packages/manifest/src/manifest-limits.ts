@@ -62,7 +62,7 @@ const section = object({ enabled: {}, label: name, icon: path })
 export const MANIFEST_LIMITS = Object.freeze({
   /** Bytes of `manifest.json` (UTF-8): 1 MiB, 10 times a 500-file manifest with every digest. Checked before parsing. */
   maxBytes: 1_048_576,
-  /** Deepest nesting: the manifest object is level 1, `reader.tabBar.help` level 4. Checked before parsing, without recursion. */
+  /** Deepest nesting: the manifest object is level 1, `reader.tabBar.help` level 4. Checked without recursion (JSON.parse itself is iterative). */
   maxDepth: 64,
   /** Object keys in the whole manifest (a 500-file manifest with every digest has about 2,500). */
   maxKeys: 10_000,

@@ -195,7 +195,7 @@ describe('id', () => {
   })
   it('refuses a non-string or empty id', () => {
     expect(parseManifest({ id: 42 }).diagnostics[0]?.message).toBe(
-      '"id" must be a non-empty string (a UUID), got a number.',
+      '"id" must be a non-empty string (a UUID) of at most 100 characters, got a number.',
     )
     expect(parseManifest({ id: ' ' }).manifest).toBeUndefined()
   })

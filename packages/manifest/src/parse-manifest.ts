@@ -2,7 +2,7 @@
  * The loose-input manifest parser: normalise, validate field by field, then apply the
  * cross-field rules. Never throws; a bad field is reported and left out, unknown fields kept.
  */
-import { checkManifestBounds, textTooDeep, textTooLarge } from './bounds'
+import { checkManifestBounds, textTooLarge } from './bounds'
 import type { DiagnosticCode } from './codes'
 import type { Issue } from './compiled/issues'
 import { MANIFEST_FIELD_CHECKS } from './compiled/validators'
@@ -151,9 +151,7 @@ const report = {
       'manifest/missing-id',
       raw === undefined
         ? `${path} has no "id": every package needs its stable story identifier (a UUID).`
-        : typeof raw === 'string' && raw.length > MANIFEST_LIMITS.fields.id.maxLength
-          ? `"id" is over ${MANIFEST_LIMITS.fields.id.maxLength} characters, so it is not read (a UUID has 36).`
-          : `"id" must be a non-empty string (a UUID), got ${describeJsonType(raw)}.`,
+        : `"id" must be a non-empty string (a UUID) of at most ${MANIFEST_LIMITS.fields.id.maxLength} characters, got ${describeJsonType(raw)}.`,
       { path, field: '/id' },
     ),
 }
@@ -258,7 +256,8 @@ export function parseManifestWith(
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k]!
     if (KNOWN.has(key) || key === EDITOR_HINT) continue
-    if (bounds.unknownOverflow || bounds.bad.get(key) === true) continue
+    // More unknown fields than allowed (`''`): all of them go.
+    if (bounds.bad.size > 0 && (bounds.bad.has('') || bounds.bad.get(key) === true)) continue
     out[key] = value[key]
     diagnostics.push(report.unknownField(path, key))
   }
@@ -275,17 +274,15 @@ export function parseManifestWith(
 
 /**
  * Parses the text of `manifest.json` (UTF-8 already decoded): `manifest/too-large` when it is
- * over 1 MiB and `manifest/too-deep` when it nests deeper than 64 levels (both before it is
- * parsed), `manifest/not-json` when it is not JSON, then {@link parseManifest}. Never throws.
+ * over 1 MiB (before it is parsed), `manifest/not-json` when it is not JSON, then
+ * {@link parseManifest} (`manifest/too-deep` past 64 levels). Never throws.
  */
 export function parseManifestText(text: string, options: ParseManifestOptions = {}): ManifestResult {
   const path = options.path ?? MANIFEST_PATH
-  // Bounded before JSON.parse: a 40 MiB manifest is refused without being read, a nesting of
-  // 100,000 levels after one pass over its brackets.
+  // Bounded before JSON.parse: a 40 MiB manifest is refused without being read. JSON.parse is
+  // iterative (V8, SpiderMonkey, JavaScriptCore): the nesting is bounded by the walk after it.
   const tooLarge = textTooLarge(text, path)
   if (tooLarge) return { diagnostics: [tooLarge] }
-  const tooDeep = textTooDeep(text, path)
-  if (tooDeep) return { diagnostics: [tooDeep] }
   const json = parseJsonText(text)
   if (!json.ok) {
     return {

@@ -46,7 +46,7 @@ const versionFormat: Rule = (m, push, path) => {
     push(
       createDiagnostic(
         'manifest/invalid-version',
-        `"version" must be letters, digits and . _ + - (starting and ending with a letter or digit, no ".."), such as "1.2.3" or "1.0-beta.2"; got ${JSON.stringify(v)}.`,
+        `"version" must be like "1.2.3" or "1.0-beta.2" (letters, digits, . _ + -; no ".."), got ${JSON.stringify(v)}.`,
         { path, field: '/version' },
       ),
     )

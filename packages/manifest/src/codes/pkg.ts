@@ -77,7 +77,7 @@ export const PKG_CODES = defineCodes({
   'pkg/ignored-entry': {
     severity: 'info',
     description:
-      'a system file (`__MACOSX/`, `._*`, `.DS_Store`) was ignored; it still counts toward the limits',
+      "a system or hidden file (`__MACOSX/`, `._*`, `.DS_Store`, any name starting with `.` but a repository's own: `.git`, `.github`, `.gitignore`... are left out silently) was ignored; it still counts toward the limits",
   },
   'pkg/wrapped-layout': {
     severity: 'fatal',
