@@ -9,6 +9,10 @@
  * and a HEAD of the saved state. Baseline (prober alone) 5 s, attack 12 s (120 requests: the minute's 100 plus 20
  * refused). Target: health p99 under 50 ms during the attack.
  *
+ * Then the publishing and catalog attacks of issue 31 (publishing.ts), each by its own user, each with the prober:
+ * `ATTACKS=progress,huge-description,versions-list,catalog,deep-nesting,missing-parts` (the default, in this order)
+ * picks and orders them.
+ *
  * `API_ROOT=/path/to/another/checkout` runs that checkout's server (to measure a version before a change).
  */
 import { spawn } from 'node:child_process'
@@ -25,12 +29,19 @@ import {
   realLikeState,
 } from '../../apps/api/test/helpers/reading-states.ts'
 import { percentile, probeHealth } from './health-probe.ts'
+import { BENCH_CLIENTS, publishingAttacks } from './publishing.ts'
 
 const ROOT = process.env.API_ROOT ?? join(import.meta.dirname, '..', '..')
 const BASELINE_S = Number(process.env.BASELINE_S ?? 5)
 const ATTACK_S = Number(process.env.ATTACK_S ?? 12)
 const PROBE_MS = 20
 const RATE = 10 // requests a second: the route's burst tier
+const ATTACKS = (
+  process.env.ATTACKS ?? 'progress,huge-description,versions-list,catalog,deep-nesting,missing-parts'
+)
+  .split(',')
+  .map((a) => a.trim())
+  .filter(Boolean)
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -58,7 +69,7 @@ const BODIES_AT = new Map(
 )
 
 const pg = process.env.DATABASE_URL ? await createPgDatabase() : undefined
-const idp = await startDevIdp({ audience: 'spkg-api' })
+const idp = await startDevIdp({ audience: 'spkg-api', clients: BENCH_CLIENTS })
 const port = await freePort()
 const url = `http://127.0.0.1:${port}`
 const server = spawn(
@@ -94,7 +105,14 @@ try {
     if (ok) break
     await sleep(100)
   }
+  const load0 = loadavg().map((l) => l.toFixed(2))
+  const row = (name: string, xs: number[]) =>
+    `| ${name} | ${xs.length} | ${percentile(xs, 50).toFixed(1)} | ${percentile(xs, 99).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |`
+  // Every token first: the provider drops a kept-alive connection idle for a few seconds (ECONNRESET on reuse).
   const token = await idp.mintToken('dev-reader')
+  const publishing = ATTACKS.some((a) => a !== 'progress')
+    ? await publishingAttacks(url, (c) => idp.mintToken(c), ATTACK_S)
+    : new Map()
   const auth = { authorization: `Bearer ${token}` }
   // Seed: the state GET and HEAD read is the largest accepted one (or, before the caps, the 1 MB one).
   const seeded = await fetch(`${url}/api/progress/seed`, {
@@ -113,6 +131,11 @@ try {
   await sleep(1500) // the seeding request leaves the burst tier
 
   const baseline = await probe(sleep(BASELINE_S * 1000))
+  console.log(
+    `\nAPI ${ROOT}, ${pg ? 'PostgreSQL' : 'PGlite'}; load average at the start ${load0.join(' ')}\n`,
+  )
+  console.log('| /api/health | requests | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|')
+  console.log(row('prober alone', baseline))
   const statuses = new Map<string, Map<number, number>>()
   const attack = async () => {
     const sends: Promise<void>[] = []
@@ -148,18 +171,30 @@ try {
     }
     await Promise.all(sends)
   }
-  const during = await probe(attack())
-  const load = loadavg().map((l) => l.toFixed(2))
-  const row = (name: string, xs: number[]) =>
-    `| ${name} | ${xs.length} | ${percentile(xs, 50).toFixed(1)} | ${percentile(xs, 99).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |`
-  console.log(`\nAPI ${ROOT}, ${pg ? 'PostgreSQL' : 'PGlite'}; load average ${load.join(' ')}\n`)
-  console.log('| /api/health | requests | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|')
-  console.log(row('prober alone', baseline))
-  console.log(row('during the attack', during))
-  console.log('\n| attacker request | answers (status × count; 0 = no answer in 30 s) |\n|---|---|')
-  for (const [kind, m] of statuses) {
-    console.log(`| ${kind} | ${[...m].map(([s, n]) => `${s} × ${n}`).join(', ')} |`)
+  const answers: string[] = []
+  for (const name of ATTACKS) {
+    if (name === 'progress') {
+      const during = await probe(attack())
+      console.log(row('during the progress attack', during))
+      answers.push(
+        `| progress | ${[...statuses].map(([kind, m]) => `${kind}: ${[...m].map(([s, n]) => `${s} × ${n}`).join(', ')}`).join('; ')} |`,
+      )
+      continue
+    }
+    const a = publishing.get(name)
+    if (!a) throw new Error(`unknown attack ${name}`)
+    const during = await probe(a.run())
+    console.log(row(`during ${name}`, during))
+    answers.push(`| ${name} | ${a.report()} |`)
+    await sleep(1500) // the next attack starts from a quiet server
   }
+  console.log(
+    `\nload average at the end ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  )
+  console.log('\n| attack | answers (status × count; 0 = no answer in time) |\n|---|---|')
+  for (const line of answers) console.log(line)
 } finally {
   server.kill('SIGTERM')
   await Promise.race([exited, sleep(15_000)])
