@@ -42,6 +42,20 @@ describe('generated files are in sync with their sources', () => {
   it('docs/manifest-limits.md', () => {
     expect(read('../../docs/manifest-limits.md')).toBe(renderManifestLimitsMarkdown())
   })
+  it('the manifest schema carries the bounds of MANIFEST_LIMITS and the version pattern, for editors', () => {
+    // biome-ignore lint/suspicious/noExplicitAny: a JSON Schema read back
+    const defs = (manifestJsonSchema() as any).$defs
+    const props = defs.Manifest.properties
+    expect(props.title.maxLength).toBe(200)
+    expect(props.description.maxLength).toBe(10_000)
+    expect(props.tags).toMatchObject({ maxItems: 100, items: { maxLength: 100 } })
+    expect(props.integrity).toMatchObject({ maxProperties: 500, propertyNames: { maxLength: 1024 } })
+    expect(defs.Part.properties.name.maxLength).toBe(200)
+    expect(defs.TabBarSection.properties.label.maxLength).toBe(200)
+    expect(new RegExp(props.version.pattern).test('1.0-beta.2')).toBe(true)
+    expect(new RegExp(props.version.pattern).test('../../x')).toBe(false)
+    expect(defs.Manifest.maxProperties).toBe(46 + 100 + 1)
+  })
   it('the manifest schema names every field of the SPEC table', () => {
     const schema = manifestJsonSchema() as {
       $defs: { Manifest: { properties: Record<string, unknown>; required: string[] } }
