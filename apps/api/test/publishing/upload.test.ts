@@ -175,8 +175,17 @@ describe('uploading a package version', () => {
 
   it('accepts exactly one of concurrent uploads of the same version', async () => {
     await createStory(t.app, 'race-inn')
+    // The owner and two administrators: one user has one validation at a time (a second is 429
+    // VALIDATION_IN_PROGRESS before any database work), so the race on the version needs three uploaders.
+    const uploaders: Array<[string, string[]]> = [
+      ['alice', ['creator']],
+      ['root', ['administrator']],
+      ['root-2', ['administrator']],
+    ]
     const results = await Promise.all(
-      [1, 2, 3].map((i) => upload(t.app, 'race-inn', storyPackage({ version: '5.0.0', title: `Race ${i}` }))),
+      uploaders.map(([sub, roles], i) =>
+        upload(t.app, 'race-inn', storyPackage({ version: '5.0.0', title: `Race ${i}` }), sub, roles),
+      ),
     )
     const codes = results.map((r) => r.statusCode).sort()
     expect(codes).toEqual([201, 409, 409])
