@@ -43,6 +43,9 @@ const integer = (min: number, max: number, fallback: number) =>
       .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)),
   )
 
+/** Default `REPO_TIMEOUT_MS`: an import's download fits the connection timeout beside its validation (15 + 20 + 30 < 70 s). */
+export const REPO_TIMEOUT_DEFAULT_MS = 15_000
+
 /**
  * Default connection timeouts, ms (`REQUEST_TIMEOUT_MS` and the others; see {@link Config.timeouts}). The connection
  * timeout is above the longest an upload's connection stays idle before its answer: `VALIDATION_QUEUE_WAIT_MS` +
@@ -191,6 +194,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   REPO_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().max(500).optional()),
+  REPO_TIMEOUT_MS: integer(1_000, 3_600_000, REPO_TIMEOUT_DEFAULT_MS),
   REPO_IMPORT: z.preprocess(
     (v) => emptyToUndefined(v) ?? 'true',
     z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true'),
@@ -275,7 +279,19 @@ export interface Config {
    * (optional; sent to the API host only, for public repositories). `REPO_IMPORT=false` (`off`) turns repository
    * loading off: no import route, and the player's policy names no repository host (src/routes/player.ts).
    */
-  repo: { host?: string; apiHost?: string; downloadHosts?: string[]; token?: string; off?: true }
+  repo: {
+    host?: string
+    apiHost?: string
+    downloadHosts?: string[]
+    token?: string
+    off?: true
+    /**
+     * `REPO_TIMEOUT_MS`: the repository's metadata and archive must arrive within this; with repository import on,
+     * `CONNECTION_TIMEOUT_MS` is more than this + `VALIDATION_QUEUE_WAIT_MS` + `VALIDATION_TIMEOUT_MS`.
+     * @default 15000
+     */
+    timeoutMs: number
+  }
   /**
    * `SEED_EXAMPLES`: at start-up, publish the repository's example stories, each once (src/publishing/seed.ts).
    * Default: true in development with the embedded database (no DATABASE_URL), else false.
@@ -360,6 +376,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         "an upload's connection is idle while its package waits for and takes its validation, and would be closed " +
         'before its answer',
     )
+  // An import's connection is idle for its download too, then as an upload's.
+  const importIdleMs = e.REPO_TIMEOUT_MS + uploadIdleMs
+  if (e.REPO_IMPORT && e.CONNECTION_TIMEOUT_MS <= importIdleMs)
+    issues.push(
+      `CONNECTION_TIMEOUT_MS: must be more than REPO_TIMEOUT_MS + VALIDATION_QUEUE_WAIT_MS + VALIDATION_TIMEOUT_MS ` +
+        `(${importIdleMs}) while repository import is on: an import's connection is idle while the repository ` +
+        'downloads and its package is checked, and would be closed before its answer (or set REPO_IMPORT=false)',
+    )
   if (!e.S3_BUCKET && e.S3_ENDPOINT) issues.push('S3_ENDPOINT: is set but S3_BUCKET is not')
   if (issues.length > 0) throw new ConfigError(issues)
   const publicHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST
@@ -416,6 +440,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ...(e.REPO_DOWNLOAD_HOSTS && { downloadHosts: e.REPO_DOWNLOAD_HOSTS }),
       ...(e.REPO_TOKEN && { token: e.REPO_TOKEN }),
       ...(!e.REPO_IMPORT && { off: true as const }),
+      timeoutMs: e.REPO_TIMEOUT_MS,
     },
     seedExamples:
       e.SEED_EXAMPLES === undefined

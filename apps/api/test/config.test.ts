@@ -75,10 +75,11 @@ describe('loadConfig', () => {
     // validation, storing. The former defaults (30 s against a 60 s validation) closed it first.
     const why =
       "an upload's connection is idle while its package waits for and takes its validation, and would be closed before its answer"
-    expect(issues({ CONNECTION_TIMEOUT_MS: '30000', VALIDATION_TIMEOUT_MS: '60000' })).toEqual([
+    const noImport = { REPO_IMPORT: 'false' }
+    expect(issues({ ...noImport, CONNECTION_TIMEOUT_MS: '30000', VALIDATION_TIMEOUT_MS: '60000' })).toEqual([
       `CONNECTION_TIMEOUT_MS: must be more than VALIDATION_QUEUE_WAIT_MS + VALIDATION_TIMEOUT_MS (80000): ${why}`,
     ])
-    const small = { VALIDATION_TIMEOUT_MS: '1000', VALIDATION_QUEUE_WAIT_MS: '500' }
+    const small = { ...noImport, VALIDATION_TIMEOUT_MS: '1000', VALIDATION_QUEUE_WAIT_MS: '500' }
     expect(issues({ ...small, CONNECTION_TIMEOUT_MS: '1500' })).toEqual([
       `CONNECTION_TIMEOUT_MS: must be more than VALIDATION_QUEUE_WAIT_MS + VALIDATION_TIMEOUT_MS (1500): ${why}`,
     ])
@@ -89,6 +90,28 @@ describe('loadConfig', () => {
     // The defaults are consistent, with 20 s left for storing the package after its validation.
     const d = loadConfig({})
     expect(d.timeouts.connectionMs - d.publishing.queueWaitMs - d.publishing.timeoutMs).toBe(20_000)
+  })
+
+  it('refuses a connection timeout that would cut an import off during its download (issue 31 item 5)', () => {
+    // An import's connection is idle while the repository downloads (REPO_TIMEOUT_MS), then as an upload's.
+    const why =
+      "while repository import is on: an import's connection is idle while the repository downloads and its package " +
+      'is checked, and would be closed before its answer (or set REPO_IMPORT=false)'
+    const small = {
+      VALIDATION_TIMEOUT_MS: '1000',
+      VALIDATION_QUEUE_WAIT_MS: '500',
+      CONNECTION_TIMEOUT_MS: '4000',
+    }
+    expect(issues({ ...small, REPO_TIMEOUT_MS: '2500' })).toEqual([
+      `CONNECTION_TIMEOUT_MS: must be more than REPO_TIMEOUT_MS + VALIDATION_QUEUE_WAIT_MS + VALIDATION_TIMEOUT_MS (4000) ${why}`,
+    ])
+    expect(loadConfig({ ...small, REPO_TIMEOUT_MS: '2499' }).repo.timeoutMs).toBe(2499)
+    expect(issues({ ...small, REPO_TIMEOUT_MS: '2500', REPO_IMPORT: 'false' })).toEqual([])
+    // The defaults leave 5 s for storing an import after its download and validation.
+    const d = loadConfig({})
+    expect(
+      d.timeouts.connectionMs - d.repo.timeoutMs - d.publishing.queueWaitMs - d.publishing.timeoutMs,
+    ).toBe(5_000)
   })
 
   it('reads every variable', () => {

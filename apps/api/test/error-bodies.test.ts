@@ -108,6 +108,8 @@ describe('408 from the HTTP layer', () => {
       // Below the 1500 ms connection timeout (config.ts refuses a validation that could outlast it).
       VALIDATION_QUEUE_WAIT_MS: '500',
       VALIDATION_TIMEOUT_MS: '500',
+      // An import's download would need room in the connection timeout too: no import here.
+      REPO_IMPORT: 'false',
     }
     app = await buildApp(
       loadConfig({ ...env, CONNECTION_TIMEOUT_MS: '1500', KEEP_ALIVE_TIMEOUT_MS: '500' }),

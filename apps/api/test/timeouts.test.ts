@@ -18,6 +18,8 @@ const TIMEOUTS = {
   // The connection timeout must exceed an upload's wait for and time of validation (config.ts).
   VALIDATION_QUEUE_WAIT_MS: '1000',
   VALIDATION_TIMEOUT_MS: '1000',
+  // An import's download would need room in the connection timeout too: no import here.
+  REPO_IMPORT: 'false',
 }
 
 let tdb: TestDb

@@ -61,6 +61,7 @@ export const API_ERROR_CODES = {
   VALIDATION_UNREADABLE:
     'checking the package gave an answer the server cannot read (a manifest value nested too deep to pass between threads); nothing was stored (422)',
   SIGNING_KEY_INVALID: 'a signing key is not a signify Ed25519 public key (400)',
+  PLAYER_NOT_BUILT: 'the web player is not built, so `/` has nothing to serve (404; `pnpm start` builds it)',
   INTERNAL: 'server fault',
 } as const
 
@@ -118,6 +119,7 @@ export const API_ERROR_STATUS: { readonly [C in ApiErrorCode]: readonly number[]
   VALIDATION_BUSY: [503],
   VALIDATION_IN_PROGRESS: [429],
   VALIDATION_UNREADABLE: [422],
+  PLAYER_NOT_BUILT: [404],
   SIGNING_KEY_INVALID: [400],
   INTERNAL: [500],
 }

@@ -21,7 +21,14 @@ import { deleteStory, insertStory } from '../db/stories'
 import { ApiError, errorResponses, PackageRefusedSchema, sqlState } from '../errors'
 import { hasRole, userOf, withRole } from '../routes/route-auth'
 import type { FileStorage } from '../storage/index'
-import { PackageInvalidError, type PublicDiagnostic, publishPackage, toPublic } from './publish-package'
+import { dropAnswer, watchClient } from './client-gone'
+import {
+  PackageInvalidError,
+  type PublicDiagnostic,
+  publishPackage,
+  toPublic,
+  UploadAbortedError,
+} from './publish-package'
 import { checkPublicRepository } from './repo-visibility'
 import type { PublishingSettings } from './settings'
 import type { ValidationPool } from './validation-pool'
@@ -121,7 +128,11 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
           'FORBIDDEN',
           'Only the owner or an administrator may add versions to this story',
         )
-      const signal = AbortSignal.timeout(120_000)
+      // Within REPO_TIMEOUT_MS, which config keeps inside the connection timeout with the validation after it; and
+      // no further than the client's staying (a client gone is not committed for, as with an upload).
+      const client = watchClient(reply)
+      const deadline = Date.now() + r.timeoutMs
+      const signal = AbortSignal.any([AbortSignal.timeout(r.timeoutMs), client.signal]) // the metadata request
       const doFetch = opts.node?.fetch ?? createGuardedFetch(opts.node)
       // REPO_TOKEN goes with public repositories only (src/publishing/repo-visibility.ts).
       if (r.token) {
@@ -141,7 +152,9 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
         ...(r.token && { token: r.token }),
         ...opts.node,
         fetch: doFetch,
-        signal,
+        signal: client.signal,
+        // What the metadata request left of REPO_TIMEOUT_MS (a `repo/timeout` diagnostic past it).
+        timeoutMs: Math.max(1, deadline - Date.now()),
       })
       if (!got.ok) return refused(got.diagnostics.map(toPublic))
       if (!story) {
@@ -182,11 +195,13 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
           },
           user.sub,
           { kind: 'repository', url: request.body.url, ref: got.source.ref, commit: got.source.commit },
+          client.signal,
         )
         ok = true
         await discard()
         return reply.code(201).header('location', `/api/stories/${slug}/versions`).send(published)
       } catch (err) {
+        if (err instanceof UploadAbortedError) return dropAnswer(request, reply, slug)
         if (err instanceof PackageInvalidError) {
           await discard()
           if (created) await deleteStory(db, slug)
@@ -200,6 +215,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
         }
         throw err
       } finally {
+        client.stop()
         await discard()
         if (!ok && created) await deleteStory(db, slug).catch(() => {})
       }

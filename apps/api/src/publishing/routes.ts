@@ -33,6 +33,7 @@ import { authenticated, hasRole, userOf, withRole } from '../routes/route-auth'
 import { throttle } from '../routes/throttle'
 import { deleteFilesLocked } from '../storage/access'
 import { type FileStorage, packageKey } from '../storage/index'
+import { dropAnswer, watchClient } from './client-gone'
 import { PackageInvalidError, publishPackage, UploadAbortedError } from './publish-package'
 import { PACKAGE_MEDIA_TYPES, receiveUpload, refuseAnnouncedOversize } from './receive-upload'
 import type { PublishingSettings } from './settings'
@@ -193,11 +194,7 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
       let published: Awaited<ReturnType<typeof publishPackage>>
       // The client gone before its answer (the connection closed while the package waited or was checked): the
       // upload is not committed, so its retry is not refused as VERSION_EXISTS for a version nobody was told about.
-      const clientGone = new AbortController()
-      const onClose = () => {
-        if (!reply.raw.writableFinished) clientGone.abort()
-      }
-      reply.raw.on('close', onClose)
+      const client = watchClient(reply)
       try {
         published = await publishPackage(
           { db, storage, pool: timedPool, quotaBytes: settings.quotaBytes },
@@ -205,7 +202,7 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
           upload,
           user.sub,
           { kind: 'upload' },
-          clientGone.signal,
+          client.signal,
         )
       } catch (err) {
         if (err instanceof PackageInvalidError) {
@@ -214,14 +211,11 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
         }
         if (err instanceof UploadAbortedError) {
           await upload.discard()
-          request.log.info({ slug: story.slug }, 'upload: the client left before the commit; nothing stored')
-          reply.hijack() // nobody to answer
-          reply.raw.destroy()
-          return reply
+          return dropAnswer(request, reply, story.slug)
         }
         throw err
       } finally {
-        reply.raw.off('close', onClose)
+        client.stop()
         // Before the answer leaves: a client that has its answer finds nothing left behind.
         await upload.discard()
       }

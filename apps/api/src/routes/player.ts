@@ -46,7 +46,7 @@ export const PLAYER_MEDIA_SRC = "media-src 'self' blob:"
  * settings (`REPO_API_HOST`, default api.github.com, and each of `REPO_DOWNLOAD_HOSTS`, default
  * codeload.github.com); none when repository loading is off (`REPO_IMPORT=false`).
  */
-export function playerRepoConnect(repo: Config['repo']): string[] {
+export function playerRepoConnect(repo: Pick<Config['repo'], 'off' | 'apiHost' | 'downloadHosts'>): string[] {
   if (repo.off) return []
   const hosts = [repo.apiHost ?? DEFAULT_REPO_API_HOST, ...(repo.downloadHosts ?? DEFAULT_DOWNLOAD_HOSTS)]
   return [...new Set(hosts.map((host) => `https://${host.toLowerCase()}`))]

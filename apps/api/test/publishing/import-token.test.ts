@@ -124,3 +124,38 @@ describe('REPO_TOKEN goes with public repositories only', () => {
     expect(host.download.requests.map((r) => r.authorization)).toEqual([undefined])
   })
 })
+
+describe('an import fits its connection (issue 31 item 5)', () => {
+  let slow: PublishingApp
+  beforeAll(async () => {
+    slow = await buildPublishingApp({
+      env: {
+        REPO_HOST: 'github.test.example',
+        REPO_API_HOST: host.api.host,
+        REPO_DOWNLOAD_HOSTS: host.download.host,
+        REPO_TIMEOUT_MS: '1000',
+      },
+      repoNode: { ca: host.ca, allowPrivateAddresses: true },
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await slow?.close()
+  }, 60_000)
+
+  it('gives up a download that outlasts REPO_TIMEOUT_MS with repo/timeout, storing nothing', async () => {
+    host.api.routes.set('/repos/owner/stalls/zipball/v1.2', redirectTo(`https://${host.download.host}/z`))
+    // The archive never comes: before, the route waited 120 s, past the connection timeout (70 s).
+    host.download.routes.set('/z', () => {})
+    const res = await slow.app.inject({
+      method: 'POST',
+      url: '/api/stories/import',
+      headers: bearer('alice', 'creator'),
+      payload: { url: 'https://github.test.example/owner/stalls/tree/v1.2' },
+    })
+    expect(res.statusCode, res.body).toBe(422)
+    expect(res.json().diagnostics[0]).toMatchObject({ code: 'repo/timeout' })
+    expect(res.json().diagnostics[0].message).toContain('1000 ms')
+    const stored = await slow.app.inject({ url: '/api/stories/stalls', headers: bearer('alice', 'creator') })
+    expect(stored.statusCode).toBe(404)
+  })
+})
