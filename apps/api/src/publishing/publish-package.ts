@@ -17,13 +17,14 @@ import type { ValidationOutcome } from './validation-types'
 import {
   addVersionWarnings,
   findLinkTarget,
-  findVersion,
   insertVersion,
+  latestManifestField,
   linkInstruction,
   type StoryRef,
   signingKeysOf,
   storedBytesOf,
   type VersionRow,
+  versionExists,
 } from './versions-db'
 
 /** A diagnostic as the API returns it. */
@@ -166,7 +167,7 @@ export async function publishPackage(
     ])
   const packageId = String(manifest.id)
   if (story.packageId && story.packageId !== packageId) throw idMismatch(story.packageId)
-  if (await findVersion(ctx.db, story.id, version))
+  if (await versionExists(ctx.db, story.id, version))
     throw new ApiError(409, 'VERSION_EXISTS', `"${story.slug}" already has version ${version}`)
 
   // Refused before any file is written: a version over the quota never stores its bytes (the insert checks again
@@ -325,8 +326,7 @@ async function checkInstructionLinks(
       )
       return warnings
     }
-    const latest = await findVersion(db, target.id)
-    const back = (latest?.manifest as { stories?: unknown } | undefined)?.stories
+    const back = await latestManifestField(db, target.id, 'stories')
     const namesBack = Array.isArray(back) && names(self).some((n) => back.includes(n))
     if (!namesBack)
       warn(
@@ -358,8 +358,7 @@ async function checkInstructionLinks(
         continue
       }
       // A story uploaded before its instruction: link it now if its latest version names this instruction.
-      const latest = await findVersion(db, target.id)
-      const named = (latest?.manifest as { instruction?: unknown } | undefined)?.instruction
+      const named = await latestManifestField(db, target.id, 'instruction')
       if (typeof named === 'string' && names(self).includes(named))
         await linkInstruction(db, target.id, story.id)
       else warn('api/story-not-linked-back', `The story "${target.slug}" does not name this instruction`)

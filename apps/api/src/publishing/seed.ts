@@ -23,7 +23,7 @@ import type { FastifyInstance } from 'fastify'
 import { stories } from '../db/schema'
 import { insertStory } from '../db/stories'
 import { publishPackage } from './publish-package'
-import { findStoryForPublishing, findVersion, setPublishedVersion } from './versions-db'
+import { findStoryForPublishing, findVersion, setPublishedVersion, versionExists } from './versions-db'
 
 /** The repository's examples folder. */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../../../examples', import.meta.url))
@@ -123,7 +123,7 @@ async function seedOne(app: FastifyInstance, e: Example, result: SeedResult): Pr
     result.skipped.push({ folder, reason: `the slug "${slug}" belongs to another record` })
     return
   }
-  if (story && (await findVersion(db, story.id, versionOf(e)))) {
+  if (story && (await versionExists(db, story.id, versionOf(e)))) {
     result.present.push(slug)
     return
   }

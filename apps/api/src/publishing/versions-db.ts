@@ -122,6 +122,31 @@ export async function listVersions(db: Db, storyId: string): Promise<ListedVersi
     .orderBy(desc(storyVersions.createdAt), desc(storyVersions.version))
 }
 
+/** Whether a story has a version of this string (its id only: a manifest is never read back to answer 409). */
+export async function versionExists(db: Db, storyId: string, version: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: storyVersions.id })
+    .from(storyVersions)
+    .where(and(eq(storyVersions.storyId, storyId), eq(storyVersions.version, version)))
+    .limit(1)
+  return row !== undefined
+}
+
+/** One top-level field of the newest version's manifest (undefined without a version or the field), not the manifest. */
+export async function latestManifestField(
+  db: Db,
+  storyId: string,
+  field: 'stories' | 'instruction',
+): Promise<unknown> {
+  const [row] = await db
+    .select({ value: sql<unknown>`${storyVersions.manifest} -> ${field}` })
+    .from(storyVersions)
+    .where(eq(storyVersions.storyId, storyId))
+    .orderBy(desc(storyVersions.createdAt))
+    .limit(1)
+  return row?.value ?? undefined
+}
+
 /** One version of a story by its version string, or the newest when `version` is undefined. */
 export async function findVersion(
   db: Db,
