@@ -16,24 +16,11 @@ const L = MANIFEST_LIMITS
 const OTHER: Required<Pick<ManifestBound, 'maxLength' | 'maxItems' | 'maxOtherKeys'>> = L.other
 const ROOT: ManifestBound = { properties: L.fields, maxOtherKeys: L.maxUnknownFields, other: OTHER }
 
-/** Where a value lies: each segment from the manifest down. */
+/** Where a value lies: each segment from the manifest down (as many as its level: the manifest is 0). */
 type Segments = (string | number)[]
 
-/** An array or object to visit: its bound, its container's node and its key there, its level (the manifest is 0). */
-interface Node {
-  v: unknown
-  b: ManifestBound
-  up?: Node
-  key: string | number
-  depth: number
-}
-
-/** The segments of `node`, then `key`. */
-function segments(node: Node, key?: string | number): Segments {
-  const out: Segments = key === undefined ? [] : [key]
-  for (let n: Node | undefined = node; n?.up; n = n.up) out.push(n.key)
-  return out.reverse()
-}
+/** An array or object to visit: the value, its bound, where it lies. */
+type Node = [v: unknown, b: ManifestBound, at: Segments]
 
 /** What {@link checkManifestBounds} found. */
 export interface BoundsResult {
@@ -81,7 +68,7 @@ export function checkManifestBounds(value: Record<string, unknown>, path: string
   const findings: Diagnostic[] = []
   const bad = new Map<string, true | Set<string | number>>()
   const result: BoundsResult = { findings, bad }
-  const queue: Node[] = [{ v: value, b: ROOT, key: '', depth: 0 }]
+  const queue: Node[] = [[value, ROOT, []]]
   let keys = 0
   let values = 1
 
@@ -101,19 +88,18 @@ export function checkManifestBounds(value: Record<string, unknown>, path: string
     else if (known === undefined) bad.set(top, new Set([drop[1]!]))
     else if (known !== true) known.add(drop[1]!)
   }
-  /** Checks one member of the container `up`: a string here, an array or object when its turn comes. */
-  const member = (x: unknown, b: ManifestBound, up: Node, key: string | number) => {
+  /** Checks the member `key` of the container at `at`: a string here, an array or object when its turn comes. */
+  const member = (x: unknown, b: ManifestBound, at: Segments, key: string | number) => {
     if (typeof x === 'string') {
       const max = b.maxLength ?? OTHER.maxLength
-      if (x.length > max) find(segments(up, key), `${x.length} characters`, max, 'characters')
-    } else if (typeof x === 'object' && x !== null) queue.push({ v: x, b, up, key, depth: up.depth + 1 })
+      if (x.length > max) find([...at, key], `${x.length} characters`, max, 'characters')
+    } else if (typeof x === 'object' && x !== null) queue.push([x, b, [...at, key]])
   }
 
   for (let i = 0; i < queue.length; i++) {
-    const node = queue[i]!
-    const { v, b } = node
-    if (node.depth >= L.maxDepth) {
-      const field = toPointer(segments(node))
+    const [v, b, at] = queue[i]!
+    if (at.length >= L.maxDepth) {
+      const field = toPointer(at)
       result.fatal = createDiagnostic(
         'manifest/too-deep',
         `${path} nests deeper than ${L.maxDepth} levels at "${field}"; it is not read.`,
@@ -126,7 +112,7 @@ export function checkManifestBounds(value: Record<string, unknown>, path: string
     // A list over its bound is reported whole, its items neither counted nor checked.
     const maxItems = b.maxItems ?? OTHER.maxItems
     if (list && v.length > maxItems) {
-      find(segments(node), `${v.length} items`, maxItems, 'items')
+      find(at, `${v.length} items`, maxItems, 'items')
       continue
     }
     const own = list ? v : Object.keys(v)
@@ -137,7 +123,7 @@ export function checkManifestBounds(value: Record<string, unknown>, path: string
       return result
     }
     if (list) {
-      for (let k = 0; k < v.length; k++) member(v[k], b.item ?? OTHER, node, k)
+      for (let k = 0; k < v.length; k++) member(v[k], b.item ?? OTHER, at, k)
       continue
     }
     const record = v as Record<string, unknown>
@@ -146,21 +132,15 @@ export function checkManifestBounds(value: Record<string, unknown>, path: string
     for (const k of names) if (!propertyBound(b, k)) others++
     const max = b.maxOtherKeys ?? OTHER.maxOtherKeys
     // The manifest itself keeps its known fields: only the unknown ones go.
-    if (others > max) find(segments(node), `${others} ${node.up ? 'keys' : 'unknown fields'}`, max, 'keys')
-    if (others > max && node.up) continue
+    if (others > max) find(at, `${others} ${at.length > 0 ? 'keys' : 'unknown fields'}`, max, 'keys')
+    if (others > max && at.length > 0) continue
     for (const k of names) {
       const known = propertyBound(b, k)
       if (!known && others > max) continue
       // The key itself may be a megabyte long: the finding names the object holding it.
       if (k.length > L.maxKeyLength)
-        find(
-          segments(node),
-          `a key of ${k.length} characters`,
-          L.maxKeyLength,
-          'characters',
-          segments(node, k),
-        )
-      else member(record[k], known ?? b.other ?? OTHER, node, k)
+        find(at, `a key of ${k.length} characters`, L.maxKeyLength, 'characters', [...at, k])
+      else member(record[k], known ?? b.other ?? OTHER, at, k)
     }
   }
   return result
