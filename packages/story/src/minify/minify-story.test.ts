@@ -323,7 +323,7 @@ describe('minifyStory', () => {
     const files = innFiles()
     const { files: min, names } = minifyStory(files, { renameAll: true })
     expect(Object.values(names.variables).sort()).toEqual(['gold', 'wolves'])
-    expect(Object.values(names.ids ?? {}).sort()).toEqual(['edge', 'road'])
+    expect(Object.values(names.ids ?? {}).sort()).toEqual(['edge', 'flee', 'road'])
     const before = files.reduce((n, f) => n + f.text.length, 0)
     const after = min.reduce((n, f) => n + f.text.length, 0)
     expect(after).toBeLessThan(before)
