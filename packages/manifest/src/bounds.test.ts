@@ -8,6 +8,7 @@ import type { Diagnostic } from './diagnostic'
 import { MANIFEST_FIELD_NAMES } from './fields'
 import {
   CODES,
+  checkManifestBounds,
   MANIFEST_LIMITS,
   type ManifestBound,
   parseManifest,
@@ -18,6 +19,8 @@ import { parseManifestWith } from './parse-manifest'
 
 const ID = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
 const L = MANIFEST_LIMITS
+/** Every test here asks for the bounds, as the validator and the platform do. */
+const B = { bounds: checkManifestBounds }
 const F = L.fields
 
 const codes = (ds: readonly Diagnostic[]) => ds.filter((d) => d.severity !== 'info').map((d) => d.code)
@@ -32,8 +35,8 @@ const bound = (ds: readonly Diagnostic[]) =>
 
 /** Both paths, the same answer; the fast one returned. */
 function parseBoth(value: Record<string, unknown>) {
-  const fast = parseManifestWith(value, {}, true)
-  expect(parseManifestWith(value, {}, false)).toEqual(fast)
+  const fast = parseManifestWith(value, B, true)
+  expect(parseManifestWith(value, B, false)).toEqual(fast)
   return fast
 }
 
@@ -63,7 +66,7 @@ describe('manifest.json size (item 1)', () => {
     const text = JSON.stringify({ id: ID, description: 'a'.repeat(40 * 1024 * 1024) })
     const parse = vi.spyOn(JSON, 'parse')
     const t0 = performance.now()
-    const r = parseManifestText(text)
+    const r = parseManifestText(text, B)
     const ms = performance.now() - t0
     expect(parse).not.toHaveBeenCalled()
     expect(r.manifest).toBeUndefined()
@@ -80,14 +83,14 @@ describe('manifest.json size (item 1)', () => {
     const overhead = wrap('', 0).length
     const ascii = wrap('a', L.maxBytes - overhead)
     expect(new TextEncoder().encode(ascii).length).toBe(L.maxBytes)
-    expect(codes(parseManifestText(ascii).diagnostics)).not.toContain('manifest/too-large')
+    expect(codes(parseManifestText(ascii, B).diagnostics)).not.toContain('manifest/too-large')
     // Half as many characters of two bytes each, plus one: one byte over.
     const twoByte = wrap('é', (L.maxBytes - overhead) / 2 + 1)
     expect(twoByte.length).toBeLessThan(L.maxBytes)
-    expect(codes(parseManifestText(twoByte).diagnostics)).toEqual(['manifest/too-large'])
+    expect(codes(parseManifestText(twoByte, B).diagnostics)).toEqual(['manifest/too-large'])
     // An astral character is 2 UTF-16 units and 4 bytes.
     const astral = wrap('😀', Math.floor((L.maxBytes - overhead) / 4) + 1)
-    expect(codes(parseManifestText(astral).diagnostics)).toEqual(['manifest/too-large'])
+    expect(codes(parseManifestText(astral, B).diagnostics)).toEqual(['manifest/too-large'])
   })
 })
 
@@ -95,8 +98,8 @@ describe('nesting (items 2 and 6)', () => {
   const at = (levels: number) => `{"id":"${ID}","x":${nestText(levels)}}`
 
   it('reads 64 levels (the manifest object is level 1) and refuses 65, with the pointer of the first too deep', () => {
-    expect(codes(parseManifestText(at(L.maxDepth - 1)).diagnostics)).toEqual([])
-    const r = parseManifestText(at(L.maxDepth))
+    expect(codes(parseManifestText(at(L.maxDepth - 1), B).diagnostics)).toEqual([])
+    const r = parseManifestText(at(L.maxDepth), B)
     expect(r.manifest).toBeUndefined()
     expect(r.diagnostics).toMatchObject([
       { code: 'manifest/too-deep', severity: 'fatal', field: `/x${'/0'.repeat(L.maxDepth - 1)}` },
@@ -104,7 +107,7 @@ describe('nesting (items 2 and 6)', () => {
   })
 
   it.each([3_000, 5_000, 100_000])('refuses %i levels as text and as a value, without recursion', (n) => {
-    const fromText = parseManifestText(at(n))
+    const fromText = parseManifestText(at(n), B)
     const fromValue = parseBoth({ id: ID, x: nestValue(n) })
     expect(fromText.diagnostics).toMatchObject([{ code: 'manifest/too-deep', severity: 'fatal' }])
     // The text scan and the value walk name the same place in the same words.
@@ -113,23 +116,23 @@ describe('nesting (items 2 and 6)', () => {
 
   it('names keys and indexes on the way down; brackets inside strings do not count', () => {
     const text = `{"id":"${ID}","reader":{"a\\"[{":1,"tabBar":{"help":{"deep~/":[0,"]]",${nestText(62)}]}}}}`
-    const r = parseManifestText(text)
+    const r = parseManifestText(text, B)
     // reader 2, tabBar 3, help 4, deep~/ 5, its item 2 level 6: the 60th array of the nest is level 65.
     const expected = `/reader/tabBar/help/deep~0~1/2${'/0'.repeat(59)}`
     expect(r.diagnostics).toMatchObject([{ code: 'manifest/too-deep', field: expected }])
     expect(parseBoth(JSON.parse(text))).toEqual(r)
     const inStrings = `{"id":"${ID}","a":"${'['.repeat(100)}","b":"\\\\\\"${'{'.repeat(100)}"}`
     expect(JSON.parse(inStrings).b).toBe(`\\"${'{'.repeat(100)}`)
-    expect(codes(parseManifestText(inStrings).diagnostics)).toEqual([])
+    expect(codes(parseManifestText(inStrings, B).diagnostics)).toEqual([])
   })
 
   it('a cyclic value (not JSON, but parseManifest takes any value) is refused, not walked forever', () => {
     const x: Record<string, unknown> = { a: 1 }
     x.self = x
-    expect(codes(parseManifest({ id: ID, x }).diagnostics)).toEqual(['manifest/too-deep'])
+    expect(codes(parseManifest({ id: ID, x }, B).diagnostics)).toEqual(['manifest/too-deep'])
     // Two ways back: the walk meets the value bound before the depth bound.
     x.again = x
-    expect(codes(parseManifest({ id: ID, x }).diagnostics)).toEqual(['manifest/too-large'])
+    expect(codes(parseManifest({ id: ID, x }, B).diagnostics)).toEqual(['manifest/too-large'])
   })
 })
 
@@ -154,7 +157,7 @@ describe('key and value counts of the whole manifest', () => {
     const x = Object.fromEntries(Array.from({ length: 300_000 }, (_, i) => [`k${i}`, i]))
     const text = JSON.stringify({ id: ID, x })
     expect(text.length).toBeLessThan(L.maxBytes * 5)
-    expect(codes(parseManifest({ id: ID, x }).diagnostics)).toEqual(['manifest/too-large'])
+    expect(codes(parseManifest({ id: ID, x }, B).diagnostics)).toEqual(['manifest/too-large'])
   })
 })
 
@@ -271,7 +274,7 @@ describe('every field has a bound (item 1)', () => {
   })
 
   it('the 100,000 tags of issue 31 are one finding, not 100,000', () => {
-    const r = parseManifestText(JSON.stringify({ id: ID, tags: strings(100_000, 5) }))
+    const r = parseManifestText(JSON.stringify({ id: ID, tags: strings(100_000, 5) }), B)
     expect(codes(r.diagnostics)).toEqual(['manifest/too-many'])
     expect(r.manifest?.tags).toBeUndefined()
   })
@@ -297,7 +300,7 @@ describe('every field has a bound (item 1)', () => {
     }
     const text = JSON.stringify(manifest, null, 2)
     expect(text.length).toBeLessThan(L.maxBytes / 4)
-    const r = parseManifestText(text)
+    const r = parseManifestText(text, B)
     expect(codes(r.diagnostics)).toEqual([])
     expect(r.manifest?.parts).toHaveLength(250)
   })
@@ -350,5 +353,46 @@ describe('the catalogue says the same numbers', () => {
     expect(d('manifest/too-deep')).toContain(`${L.maxDepth} levels`)
     expect(d('manifest/too-many')).toContain(`${L.maxUnknownFields} unknown fields`)
     expect(F.version.maxLength).toBe(100)
+  })
+})
+
+describe('without the bounds option (a reader that does not ask for them)', () => {
+  it('a 20,000-character description parses; with the option it is manifest/too-long', () => {
+    const value = { id: ID, description: 'd'.repeat(20_000) }
+    const plain = parseManifestText(JSON.stringify(value))
+    expect(codes(plain.diagnostics)).toEqual([])
+    expect(plain.manifest?.description).toHaveLength(20_000)
+    expect(parseManifestWith(value, {}, false)).toEqual(parseManifestWith(value, {}, true))
+    expect(bound(parseManifestText(JSON.stringify(value), B).diagnostics)).toEqual([
+      { code: 'manifest/too-long', severity: 'error', field: '/description' },
+    ])
+  })
+
+  it('the size and the nesting are still refused: 2 MiB is manifest/too-large, 5,000 levels manifest/too-deep', () => {
+    const big = parseManifestText(JSON.stringify({ id: ID, description: 'a'.repeat(2 * 1024 * 1024) }))
+    expect(big.manifest).toBeUndefined()
+    expect(big.diagnostics).toMatchObject([{ code: 'manifest/too-large', severity: 'fatal' }])
+    const text = `{"id":"${ID}","x":${nestText(5_000)}}`
+    const deep = parseManifestText(text)
+    expect(deep.manifest).toBeUndefined()
+    // The same diagnostic as with the bounds: one guard of the nesting, before either.
+    expect(deep.diagnostics).toEqual(parseManifestText(text, B).diagnostics)
+    expect(deep.diagnostics).toMatchObject([
+      { code: 'manifest/too-deep', severity: 'fatal', field: `/x${'/0'.repeat(L.maxDepth - 1)}` },
+    ])
+    expect(parseManifest({ id: ID, x: nestValue(5_000) })).toEqual(deep)
+  })
+
+  it('the version pattern is publishing policy too: checked with the bounds only', () => {
+    expect(codes(parseManifest({ id: ID, version: '../../x' }).diagnostics)).toEqual([])
+    expect(codes(parseManifest({ id: ID, version: '../../x' }, B).diagnostics)).toEqual([
+      'manifest/invalid-version',
+    ])
+  })
+
+  it('a value with shared members is refused by its count, never walked forever', () => {
+    let x: Record<string, unknown> = { a: 1 }
+    for (let i = 0; i < 40; i++) x = { l: x, r: x }
+    expect(codes(parseManifest({ id: ID, x }).diagnostics)).toEqual(['manifest/too-large'])
   })
 })

@@ -1,20 +1,25 @@
 /**
- * The checks of {@link MANIFEST_LIMITS}: the size of `manifest.json`'s text before it is parsed,
- * then one iterative walk of the parsed value (no recursion: any depth is safe) that bounds its
- * nesting, counts its keys and values and holds every string, list and map to its field's bound.
- * The walk visits each array and object once and stops at the first bound of the whole (depth,
- * keys, values), so it costs no more than the value's size allows; it runs before any other check
- * of the manifest. Kept small: it is in every player's bundle.
+ * The per-field bounds of {@link MANIFEST_LIMITS}, publishing policy: one iterative walk of the
+ * parsed value (no recursion: any depth is safe) that bounds its nesting, counts its keys and
+ * values and holds every string, list and map to its field's bound. The walk visits each array
+ * and object once and stops at the first bound of the whole (depth, keys, values), so it costs no
+ * more than the value's size allows. A parse runs it only when asked (`bounds:
+ * checkManifestBounds`), after the size and depth guards every reader keeps (`manifest-guards.ts`):
+ * a bundle that does not ask drops this file and `manifest-limits.ts`.
  */
+
+import { MANIFEST_FIELD_CHECKS } from './compiled/validators'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
+import type { ManifestField } from './fields'
 import { isPlainObject } from './json'
+import { tooLarge } from './manifest-guards'
 import { MANIFEST_LIMITS, type ManifestBound } from './manifest-limits'
+import { VERSION_PATTERN } from './rules'
 
-const L = MANIFEST_LIMITS
-const OTHER: Required<Pick<ManifestBound, 'maxLength' | 'maxItems' | 'maxOtherKeys'>> = L.other
-const ROOT: ManifestBound = { properties: L.fields, maxOtherKeys: L.maxUnknownFields, other: OTHER }
+// No top-level code reads MANIFEST_LIMITS (a property read may have effects, for a bundler): a
+// bundle that never calls the walk drops this file and the table.
 
 /** Where a value lies: each segment from the manifest down (as many as its level: the manifest is 0). */
 type Segments = (string | number)[]
@@ -23,51 +28,46 @@ type Segments = (string | number)[]
 type Node = [v: unknown, b: ManifestBound, at: Segments]
 
 /** What {@link checkManifestBounds} found. */
-export interface BoundsResult {
+export interface ManifestBoundsResult {
   /** A bound of the whole manifest (depth, keys, values): nothing more is checked or returned. */
   fatal?: Diagnostic
   /** Values over their bound (`manifest/too-long`, `manifest/too-many`), in the order found. */
   findings: Diagnostic[]
   /**
-   * What the parse leaves out, by top-level field: `true` for the whole field, else the indexes
-   * or keys of the members over a bound (lists and maps keep their other members). The key `''`:
-   * more unknown fields than allowed, every unknown field is left out.
+   * The manifest without what is over a bound, which the parse reads on (`undefined` after a
+   * fatal finding): a field over its bound is left out, a list or map (`parts`, `integrity`...)
+   * loses only its members over a bound, and more unknown fields than allowed are all left out.
+   * The input itself when nothing is over; else a shallow copy, the input untouched.
    */
-  bad: Map<string, true | Set<string | number>>
+  value?: Record<string, unknown>
 }
-
-/**
- * `manifest/too-large` when `text` is over {@link MANIFEST_LIMITS}' `maxBytes` in UTF-8: a
- * string never has more UTF-16 units than UTF-8 bytes, so a long one is refused by its length;
- * one that may be over is encoded into a buffer of the limit's size, which it must fit.
- */
-export function textTooLarge(text: string, path: string): Diagnostic | undefined {
-  const max = L.maxBytes
-  const n = text.length
-  if (n * 3 <= max || (n <= max && new TextEncoder().encodeInto(text, new Uint8Array(max)).read === n))
-    return undefined
-  return tooLarge(path, `is over ${max} bytes (1 MiB)`)
-}
-
-const tooLarge = (path: string, what: string) =>
-  createDiagnostic('manifest/too-large', `${path} ${what}, the limit of a manifest; it is not read.`, {
-    path,
-  })
 
 /** The bound of the member `key` of an object bounded by `b`, or `undefined` when `key` is not one of its properties. */
 const propertyBound = (b: ManifestBound, key: string): ManifestBound | undefined =>
   b.properties && Object.hasOwn(b.properties, key) ? b.properties[key] : undefined
 
 /**
- * Holds a parsed manifest to {@link MANIFEST_LIMITS}. Iterative: a queue of the arrays and
- * objects still to visit, in document order level by level (strings and other scalars are checked
- * where their container is, so a list of 500 paths is one loop), and a value nested 100,000
- * levels deep is refused at level 65 like any other.
+ * Holds a parsed manifest (the object `value`, at the archive path `path`) to
+ * {@link MANIFEST_LIMITS}; pass it as the `bounds` option of `parseManifest` or
+ * `parseManifestText`, which then report its findings and leave out what is over. Iterative: a
+ * queue of the arrays and objects still to visit, in document order level by level (strings and
+ * other scalars are checked where their container is, so a list of 500 paths is one loop), and a
+ * value nested 100,000 levels deep is refused at level 65 like any other.
+ *
+ * @example
+ * parseManifestText(text, { bounds: checkManifestBounds })
  */
-export function checkManifestBounds(value: Record<string, unknown>, path: string): BoundsResult {
+export function checkManifestBounds(value: Record<string, unknown>, path: string): ManifestBoundsResult {
+  const L = MANIFEST_LIMITS
+  const OTHER: Required<Pick<ManifestBound, 'maxLength' | 'maxItems' | 'maxOtherKeys'>> = L.other
+  const ROOT: ManifestBound = { properties: L.fields, maxOtherKeys: L.maxUnknownFields, other: OTHER }
   const findings: Diagnostic[] = []
+  /**
+   * What is left out, by top-level field: `true` for the whole field, else the indexes or keys of
+   * the members over a bound. The key `''`: more unknown fields than allowed, all of them go.
+   */
   const bad = new Map<string, true | Set<string | number>>()
-  const result: BoundsResult = { findings, bad }
+  const result: ManifestBoundsResult = { findings }
   const queue: Node[] = [[value, ROOT, []]]
   let keys = 0
   let values = 1
@@ -143,5 +143,42 @@ export function checkManifestBounds(value: Record<string, unknown>, path: string
       else member(record[k], known ?? b.other ?? OTHER, at, k)
     }
   }
+  // `version` names a stored version on the platform: never a path (kept, like a rule's finding).
+  const v = value.version
+  if (typeof v === 'string' && v.length <= L.fields.version.maxLength && !VERSION_PATTERN.test(v))
+    findings.push(
+      createDiagnostic(
+        'manifest/invalid-version',
+        `"version" must be like "1.2.3" or "1.0-beta.2" (letters, digits, . _ + -; no ".."), got ${JSON.stringify(v)}.`,
+        { path, field: '/version' },
+      ),
+    )
+  result.value = bad.size > 0 ? without(value, bad) : value
   return result
+}
+
+/**
+ * A copy of `value` without what `bad` names: a known field written as a list or map (as its
+ * schema reads it) keeps its other members, any other field over a bound goes whole; an unknown
+ * field goes only when it is over a bound itself (`x-note` too long), or with all of them (`''`).
+ */
+function without(value: Record<string, unknown>, bad: Map<string, true | Set<string | number>>) {
+  const out: Record<string, unknown> = {}
+  for (const k of Object.keys(value)) {
+    const over = bad.get(k)
+    const known = Object.hasOwn(MANIFEST_LIMITS.fields, k)
+    if (over === true || (!known && bad.has(''))) continue
+    const raw = value[k]
+    if (over === undefined || !known) out[k] = raw
+    else {
+      const kind = MANIFEST_FIELD_CHECKS[k as ManifestField].kind
+      if (kind === 'array' && Array.isArray(raw)) out[k] = raw.filter((_, i) => !over.has(i))
+      else if (kind === 'record' && isPlainObject(raw)) {
+        const kept: Record<string, unknown> = {}
+        for (const m of Object.keys(raw)) if (!over.has(m)) kept[m] = raw[m]
+        out[k] = kept
+      }
+    }
+  }
+  return out
 }

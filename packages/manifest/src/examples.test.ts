@@ -25,4 +25,14 @@ describe('the README example', () => {
     const example = readFileSync(join(pkg, 'examples/basic.ts'), 'utf8')
     expect(readme).toContain(example.trim())
   })
+  it('bounds: runs and prints what its comments say, and is in the README', () => {
+    const out = execFileSync(
+      process.execPath,
+      ['--conditions=@spkg/source', '--import', 'tsx', 'examples/bounds.ts'],
+      { cwd: pkg, encoding: 'utf8' },
+    )
+    expect(out).toBe("20000\n[ 'manifest/too-long /description' ]\nundefined\n")
+    const readme = readFileSync(join(pkg, 'README.md'), 'utf8')
+    expect(readme).toContain(readFileSync(join(pkg, 'examples/bounds.ts'), 'utf8').trim())
+  })
 })

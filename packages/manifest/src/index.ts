@@ -4,6 +4,8 @@
  * themselves are at `@spkg/manifest/schemas` (`schemas.ts`).
  */
 
+export type { ManifestBoundsResult } from './bounds'
+export { checkManifestBounds } from './bounds'
 export type { CodeInfo, DiagnosticCode } from './codes'
 export { CODES, isDiagnosticCode } from './codes'
 export type { Diagnostic, Severity } from './diagnostic'
@@ -21,6 +23,7 @@ export type { JsonValue } from './json'
 export { isPlainObject, parseJsonText } from './json'
 export type { Limits } from './limits'
 export { LIMITS } from './limits'
+export { MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH } from './manifest-guards'
 export type { ManifestBound } from './manifest-limits'
 export { MANIFEST_LIMITS } from './manifest-limits'
 export { derivePartName, normalizeDigest } from './normalize'

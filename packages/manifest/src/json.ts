@@ -59,30 +59,47 @@ export function jsonText(value: unknown): string | undefined {
 }
 
 /**
- * True when `value` holds an array or object nested deeper than `maxDepth` levels (`value`
- * itself is level 1). Iterative, so a value nested 100,000 levels deep is answered without
- * touching the stack; it stops at the first one too deep.
+ * Where `value` first nests deeper than `maxDepth` levels (`value` itself is level 1): the keys
+ * and indexes down to the first array or object past it, breadth first and in document order
+ * (`[]` for `value` itself). `null` when it holds more than `maxNodes` arrays and objects before
+ * that (only a value with shared or cyclic members can: each costs its text at least 2 bytes),
+ * `undefined` when it is within. Iterative, so a value nested 100,000 levels deep (or a cycle) is
+ * answered without touching the stack. Only arrays and plain objects are descended.
  *
  * @example
- * nestsDeeper([[1]], 1) // true
- * nestsDeeper([[1]], 2) // false
+ * deeperAt([[1]], 1, Infinity) // [0]
+ * deeperAt([[1]], 2, Infinity) // undefined
  */
-export function nestsDeeper(value: unknown, maxDepth: number): boolean {
-  const stack: unknown[] = [value]
-  const levels: number[] = [1]
-  while (stack.length > 0) {
-    const v = stack.pop()
-    const level = levels.pop()!
-    if (typeof v !== 'object' || v === null) continue
-    if (level > maxDepth) return true
-    const items = Array.isArray(v) ? v : Object.values(v)
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i]
-      if (typeof item === 'object' && item !== null) {
-        stack.push(item)
-        levels.push(level + 1)
-      }
+export function deeperAt(
+  value: unknown,
+  maxDepth: number,
+  maxNodes: number,
+): (string | number)[] | null | undefined {
+  // The queue of arrays and objects to visit, with the index of their container and their key.
+  const nodes: unknown[] = [value]
+  const up: number[] = [-1]
+  const keys: (string | number)[] = ['']
+  for (let i = 0, level = 1, end = 1; i < nodes.length; i++) {
+    if (i === end) {
+      level++
+      end = nodes.length
+    }
+    if (level > maxDepth) {
+      const at: (string | number)[] = []
+      for (let j = i; j > 0; j = up[j]!) at.unshift(keys[j]!)
+      return at
+    }
+    const v = nodes[i]
+    const list = Array.isArray(v)
+    if (!list && !isPlainObject(v)) continue
+    const own = list ? v : Object.keys(v)
+    for (let k = 0; k < own.length; k++) {
+      const x = list ? v[k] : v[own[k] as string]
+      if (typeof x !== 'object' || x === null) continue
+      if (nodes.push(x) > maxNodes) return null
+      up.push(i)
+      keys.push(list ? k : (own[k] as string))
     }
   }
-  return false
+  return undefined
 }

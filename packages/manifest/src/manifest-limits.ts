@@ -1,7 +1,8 @@
 /**
  * The bounds of `manifest.json` (issue 31): its size, its nesting, its key and value counts, and
- * a maximum for every string, list and map of every field. A leaf without imports of runtime
- * code: `bounds.ts` checks them, `manifest-limits-doc.ts` renders docs/manifest-limits.md from them.
+ * a maximum for every string, list and map of every field. Only constants and pure calls
+ * (annotated, so a bundle that never reads them drops the file): `bounds.ts` checks them (when a
+ * parse is asked to), `manifest-limits-doc.ts` renders docs/manifest-limits.md from them.
  *
  * The numbers are generous for real stories (a package holds at most 500 entries, so lists of
  * files are bounded by that) and small enough that a hostile manifest costs no more to check,
@@ -9,6 +10,7 @@
  * `String.length`: most characters one, an emoji two).
  */
 import type { ManifestField } from './fields'
+import { MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH } from './manifest-guards'
 
 /**
  * The bound of one value, by the JSON type it turns out to have (a field written in a looser
@@ -54,16 +56,16 @@ const object = (properties: Record<string, ManifestBound>): ManifestBound => ({
 })
 
 /** A part or an asset: a bare path (the looser form) or `{file, name}`. */
-const fileEntry: ManifestBound = { maxLength: PATH, ...object({ file: path, name }) }
-const author: ManifestBound = { maxLength: NAME, ...object({ name, id: word }) }
-const section = object({ enabled: {}, label: name, icon: path })
+const fileEntry: ManifestBound = { maxLength: PATH, properties: { file: path, name }, maxOtherKeys: KEYS }
+const author: ManifestBound = { maxLength: NAME, properties: { name, id: word }, maxOtherKeys: KEYS }
+const section = /* @__PURE__ */ object({ enabled: {}, label: name, icon: path })
 
 /** The bounds of `manifest.json`. */
-export const MANIFEST_LIMITS = Object.freeze({
+export const MANIFEST_LIMITS = /* @__PURE__ */ Object.freeze({
   /** Bytes of `manifest.json` (UTF-8): 1 MiB, 10 times a 500-file manifest with every digest. Checked before parsing. */
-  maxBytes: 1_048_576,
+  maxBytes: MANIFEST_MAX_BYTES,
   /** Deepest nesting: the manifest object is level 1, `reader.tabBar.help` level 4. Checked without recursion (JSON.parse itself is iterative). */
-  maxDepth: 64,
+  maxDepth: MANIFEST_MAX_DEPTH,
   /** Object keys in the whole manifest (a 500-file manifest with every digest has about 2,500). */
   maxKeys: 10_000,
   /** JSON values in the whole manifest: every object, array, string, number, boolean and null counts one. */
@@ -83,46 +85,46 @@ export const MANIFEST_LIMITS = Object.freeze({
     title: name,
     intro: { maxLength: 2_000 },
     cover: path,
-    author: list(50, author),
+    author: /* @__PURE__ */ list(50, author),
     version: word,
     language: word,
     direction: keyword,
     date: { maxLength: 64 },
     description: { maxLength: 10_000 },
     genre: word,
-    tags: list(100, word),
+    tags: /* @__PURE__ */ list(100, word),
     license: name,
-    parts: list(500, fileEntry),
-    assets: list(500, fileEntry),
+    parts: /* @__PURE__ */ list(500, fileEntry),
+    assets: /* @__PURE__ */ list(500, fileEntry),
     instruction: name,
-    stories: list(100, name),
+    stories: /* @__PURE__ */ list(100, name),
     readers: { maxItems: 100 },
-    age: object({ min: {}, max: {} }),
-    content_warnings: list(100, name),
+    age: /* @__PURE__ */ object({ min: {}, max: {} }),
+    content_warnings: /* @__PURE__ */ list(100, name),
     series: name,
     season: name,
     entry: name,
     series_name: name,
     season_name: name,
     duration: {},
-    sensors: list(100, word),
-    accessibility: list(100, word),
-    allowed_urls: list(
+    sensors: /* @__PURE__ */ list(100, word),
+    accessibility: /* @__PURE__ */ list(100, word),
+    allowed_urls: /* @__PURE__ */ list(
       100,
-      object({ alias: word, url: { maxLength: 2_048 }, params: { maxOtherKeys: KEYS } }),
+      /* @__PURE__ */ object({ alias: word, url: { maxLength: 2_048 }, params: { maxOtherKeys: KEYS } }),
     ),
-    extensions: list(500, path),
-    requires: list(100, word),
+    extensions: /* @__PURE__ */ list(500, path),
+    requires: /* @__PURE__ */ list(100, word),
     loading: keyword,
-    preload: list(500, path),
-    locked: list(500, path),
+    preload: /* @__PURE__ */ list(500, path),
+    locked: /* @__PURE__ */ list(500, path),
     offline: {},
     preview: {},
     integrity: { maxOtherKeys: 500, other: word },
     solo_mode: keyword,
     storage: keyword,
-    reader: object({
-      tabBar: object({
+    reader: /* @__PURE__ */ object({
+      tabBar: /* @__PURE__ */ object({
         enabled: {},
         priorityHand: keyword,
         help: section,
@@ -132,7 +134,7 @@ export const MANIFEST_LIMITS = Object.freeze({
         actions: section,
       }),
     }),
-    build: object({ minified: {}, names_map: path }),
+    build: /* @__PURE__ */ object({ minified: {}, names_map: path }),
     signed: {},
     signature: name,
   } satisfies Record<ManifestField, ManifestBound>,

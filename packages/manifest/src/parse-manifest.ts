@@ -2,7 +2,7 @@
  * The loose-input manifest parser: normalise, validate field by field, then apply the
  * cross-field rules. Never throws; a bad field is reported and left out, unknown fields kept.
  */
-import { checkManifestBounds, textTooLarge } from './bounds'
+import type { checkManifestBounds } from './bounds'
 import type { DiagnosticCode } from './codes'
 import type { Issue } from './compiled/issues'
 import { MANIFEST_FIELD_CHECKS } from './compiled/validators'
@@ -13,7 +13,7 @@ import { fastField, nameBareParts } from './fast/fast-fields'
 import { MANIFEST_FIELD_NAMES, type ManifestField } from './fields'
 import { issuesToDiagnostics } from './issues-to-diagnostics'
 import { describeJsonType, isPlainObject, jsonText, parseJsonText } from './json'
-import { MANIFEST_LIMITS } from './manifest-limits'
+import { textTooLarge, tooDeep } from './manifest-guards'
 import { normalizeField } from './normalize'
 import { runManifestRules } from './rules'
 import type { Manifest } from './schema'
@@ -27,6 +27,14 @@ export interface ManifestResult {
 export interface ParseManifestOptions {
   /** Archive path reported in diagnostics. @default 'manifest.json' */
   path?: string
+  /**
+   * The per-field bounds of `MANIFEST_LIMITS` (publishing policy): pass `checkManifestBounds`
+   * to report every string, list and map over its bound (`manifest/too-long`,
+   * `manifest/too-many`, left out) and the key and value counts (`manifest/too-large`). Without
+   * it only the size (1 MiB) and the nesting (64 levels) are checked, and a bundle that never
+   * passes it does not carry the bounds. The validator and the platform always pass it.
+   */
+  bounds?: typeof checkManifestBounds
 }
 
 const MANIFEST_PATH = 'manifest.json'
@@ -151,24 +159,9 @@ const report = {
       'manifest/missing-id',
       raw === undefined
         ? `${path} has no "id": every package needs its stable story identifier (a UUID).`
-        : `"id" must be a non-empty string (a UUID) of at most ${MANIFEST_LIMITS.fields.id.maxLength} characters, got ${describeJsonType(raw)}.`,
+        : `"id" must be a non-empty string (a UUID) of at most 100 characters, got ${describeJsonType(raw)}.`,
       { path, field: '/id' },
     ),
-}
-
-/**
- * `raw` without the members the bounds check found over their bound, when the field is a list or
- * map written as one (validation too drops bad members only); `undefined` to leave the whole field out.
- */
-function withoutMembers(field: ManifestField, raw: unknown, members: Set<string | number>): unknown {
-  const kind = MANIFEST_FIELD_CHECKS[field].kind
-  if (kind === 'array' && Array.isArray(raw)) return raw.filter((_, i) => !members.has(i))
-  if (kind === 'record' && isPlainObject(raw)) {
-    const kept: Record<string, unknown> = {}
-    for (const k of Object.keys(raw)) if (!members.has(k)) kept[k] = raw[k]
-    return kept
-  }
-  return undefined
 }
 
 /**
@@ -179,9 +172,9 @@ function withoutMembers(field: ManifestField, raw: unknown, members: Set<string 
  * comes back as a diagnostic. Never throws.
  *
  * Fatal (no manifest returned): not an object (`manifest/not-object`), no usable `id` (`manifest/missing-id`),
- * nested deeper than 64 levels (`manifest/too-deep`), more keys or values than `MANIFEST_LIMITS`
- * allows (`manifest/too-large`). A value over its field's bound is an error and left out
- * (`manifest/too-long`, `manifest/too-many`).
+ * nested deeper than 64 levels (`manifest/too-deep`). With `bounds: checkManifestBounds`, also
+ * more keys or values than `MANIFEST_LIMITS` allows (`manifest/too-large`), and a value over its
+ * field's bound is an error and left out (`manifest/too-long`, `manifest/too-many`).
  *
  * @example
  * const { manifest, diagnostics } = parseManifest({ id: 'x', parts: ['story/0001-inn.sty'] })
@@ -209,17 +202,20 @@ export function parseManifestWith(
     diagnostics.push(report.notObject(path, value))
     return { diagnostics }
   }
-  // The bounds first: nothing below runs on a value too deep or too large to check cheaply.
-  const bounds = checkManifestBounds(value, path)
-  if (bounds.fatal) return { diagnostics: [bounds.fatal] }
-  for (let i = 0; i < bounds.findings.length; i++) diagnostics.push(bounds.findings[i]!)
+  // The nesting first, then the bounds when asked for: nothing below runs on a value too deep
+  // (or, with the bounds, too large) to check cheaply.
+  const deep = tooDeep(value, path)
+  if (deep) return { diagnostics: [deep] }
+  const bounds = options.bounds?.(value, path)
+  if (bounds?.fatal) return { diagnostics: [bounds.fatal] }
+  // Read on without what is over a bound (the missing-id message quotes the id as written).
+  const input = bounds?.value ?? value
+  if (bounds) for (let i = 0; i < bounds.findings.length; i++) diagnostics.push(bounds.findings[i]!)
   const out: Record<string, unknown> = {}
   for (let f = 0; f < MANIFEST_FIELD_NAMES.length; f++) {
     const field = MANIFEST_FIELD_NAMES[f]!
-    if (!Object.hasOwn(value, field) || value[field] === undefined) continue
-    const over = bounds.bad.size > 0 ? bounds.bad.get(field) : undefined
-    if (over === true) continue
-    const raw = over ? withoutMembers(field, value[field], over) : value[field]
+    if (!Object.hasOwn(input, field)) continue
+    const raw = input[field]
     if (raw === undefined) continue
     // Bare part file names (how packers write `parts`) are named in one loop; the result is
     // canonical `{ file, name }` strings, which validation would take unchanged.
@@ -237,7 +233,7 @@ export function parseManifestWith(
       : validateField(
           field,
           normalized,
-          () => ({ ...value, [field]: normalized }),
+          () => ({ ...input, [field]: normalized }),
           path,
           diagnostics,
           fast,
@@ -252,13 +248,11 @@ export function parseManifestWith(
     const looser = r.same ? !Object.is(normalized, raw) : sameJsonDiffers(raw, normalized, r.value)
     if (looser) diagnostics.push(report.normalized(path, field))
   }
-  const keys = Object.keys(value)
+  const keys = Object.keys(input)
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k]!
     if (KNOWN.has(key) || key === EDITOR_HINT) continue
-    // More unknown fields than allowed (`''`): all of them go.
-    if (bounds.bad.size > 0 && (bounds.bad.has('') || bounds.bad.get(key) === true)) continue
-    out[key] = value[key]
+    out[key] = input[key]
     diagnostics.push(report.unknownField(path, key))
   }
   const candidate = out as Manifest
@@ -275,7 +269,8 @@ export function parseManifestWith(
 /**
  * Parses the text of `manifest.json` (UTF-8 already decoded): `manifest/too-large` when it is
  * over 1 MiB (before it is parsed), `manifest/not-json` when it is not JSON, then
- * {@link parseManifest} (`manifest/too-deep` past 64 levels). Never throws.
+ * {@link parseManifest} (`manifest/too-deep` past 64 levels; the field bounds with the `bounds`
+ * option). Never throws.
  */
 export function parseManifestText(text: string, options: ParseManifestOptions = {}): ManifestResult {
   const path = options.path ?? MANIFEST_PATH

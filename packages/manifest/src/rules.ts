@@ -36,21 +36,9 @@ const versions: Rule = (m, push, path) => {
  * `version`: what authors write (`1.2.3`, `1.0-beta.2`, `2024-05-01`, `v3`, `1.0.0+build.5`):
  * letters, digits, `.`, `_`, `+` and `-`, starting and ending with a letter or digit, no `..`.
  * Never a path, a space or a control character: the platform names stored versions by it.
- * (At most 100 characters: `MANIFEST_LIMITS`, checked before the rules.)
+ * Publishing policy, like the 100-character bound: `checkManifestBounds` checks it (`manifest/invalid-version`).
  */
 export const VERSION_PATTERN = /^(?!.*\.\.)[A-Za-z0-9](?:[A-Za-z0-9._+-]*[A-Za-z0-9])?$/
-
-const versionFormat: Rule = (m, push, path) => {
-  const v = m.version
-  if (v !== undefined && !VERSION_PATTERN.test(v))
-    push(
-      createDiagnostic(
-        'manifest/invalid-version',
-        `"version" must be like "1.2.3" or "1.0-beta.2" (letters, digits, . _ + -; no ".."), got ${JSON.stringify(v)}.`,
-        { path, field: '/version' },
-      ),
-    )
-}
 
 const idFormat: Rule = (m, push, path) => {
   if (typeof m.id === 'string' && !UUID.test(m.id))
@@ -399,7 +387,6 @@ const allowedUrls: Rule = (m, push, path) => {
 const RULES: ReadonlyArray<{ rule: Rule; fields: readonly (keyof Manifest)[] }> = [
   { rule: versions, fields: ['story_lang', 'manifest'] },
   { rule: idFormat, fields: ['id'] },
-  { rule: versionFormat, fields: ['version'] },
   { rule: displayText, fields: ['title', 'author'] },
   { rule: paths, fields: [] },
   { rule: progressive, fields: ['preload', 'locked'] },

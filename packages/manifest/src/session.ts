@@ -7,7 +7,7 @@ import { checkJsonValue } from './compiled/validators'
 import type { Diagnostic } from './diagnostic'
 import { toPointer } from './diagnostic'
 import { createDiagnostic } from './diagnostic-helpers'
-import { describeJsonType, isPlainObject, type JsonValue, nestsDeeper, parseJsonText } from './json'
+import { deeperAt, describeJsonType, isPlainObject, type JsonValue, parseJsonText } from './json'
 import { MAX_READING_STATE_DEPTH } from './reading-state-format'
 import { isVariableName } from './variable-name'
 
@@ -31,7 +31,7 @@ function checkJsonValueWithin(
   v: unknown,
 ): ReturnType<typeof checkJsonValue> | { success: false; tooDeep: true } {
   // The value is level 2 of the file: checked iteratively before the (recursive) value check.
-  if (nestsDeeper(v, MAX_SESSION_DEPTH - 1)) return { success: false, tooDeep: true }
+  if (deeperAt(v, MAX_SESSION_DEPTH - 1, Infinity) !== undefined) return { success: false, tooDeep: true }
   try {
     return checkJsonValue(v)
   } catch (e) {
