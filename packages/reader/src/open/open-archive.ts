@@ -85,7 +85,16 @@ export async function prepareOpening(
   }
   if (layout.layout === 'packaged') {
     const read = await readManifest(
-      { bytes, entry: layout.manifest!, store, maxBytes, confirm, quick, sparse },
+      {
+        bytes,
+        entry: layout.manifest!,
+        store,
+        maxBytes,
+        confirm,
+        quick,
+        sparse,
+        bounds: options.manifestBounds,
+      },
       backend,
       diagnostics,
     )

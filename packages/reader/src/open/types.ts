@@ -1,7 +1,7 @@
 /**
  * The public shapes of `@spkg/reader`: options, the loaded package and the quick look.
  */
-import type { Diagnostic, JsonValue, LIMITS, Manifest } from '@spkg/manifest'
+import type { Diagnostic, JsonValue, LIMITS, Manifest, ParseManifestOptions } from '@spkg/manifest'
 import type { StorySource } from '../story/story-source'
 
 /** Package limits an embedder may set (numbers, any of the `LIMITS` keys of `@spkg/manifest`). */
@@ -36,6 +36,15 @@ export interface OpenOptions {
    * @default true
    */
   wasm?: boolean
+  /**
+   * The per-field bounds of `manifest.json` (publishing policy): pass `checkManifestBounds` of
+   * `@spkg/manifest` to report every string, list and map over its bound (`manifest/too-long`,
+   * `manifest/too-many`, an error, the value left out) and the key and value counts
+   * (`manifest/too-large`, fatal), as `spkg validate` and the platform do. Off by default, so a
+   * browser bundle does not carry them; the size (1 MiB) and nesting (64 levels) of the manifest
+   * are always checked.
+   */
+  manifestBounds?: ParseManifestOptions['bounds']
 }
 
 /** Options of {@link peekPackage}. */
@@ -44,6 +53,8 @@ export interface PeekOptions {
   decryptionKey?: Uint8Array
   /** Package limits. */
   limits?: PackageLimits
+  /** The per-field bounds of `manifest.json`, as for {@link OpenOptions} (`checkManifestBounds`). Off by default. */
+  manifestBounds?: ParseManifestOptions['bounds']
 }
 
 /** One file of a package as the central directory declares it (verified at open). */

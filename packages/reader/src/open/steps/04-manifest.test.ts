@@ -1,6 +1,7 @@
-import type { Diagnostic } from '@spkg/manifest'
+import { checkManifestBounds, type Diagnostic } from '@spkg/manifest'
 import { buildPackage } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
+import { openPackage, peekPackage } from '../../index'
 import { nodeBackend } from '../../node/backend'
 import { webBackend } from '../../zip/backend'
 import { readZipDirectory } from '../../zip/read-zip-directory'
@@ -81,5 +82,22 @@ describe('step 4: the manifest', () => {
   it('checks the local header before inflating in a quick look', async () => {
     const bytes = buildPackage({ entry: { 'manifest.json': { local: { crc: 1 } } } })
     expect((await read(bytes, true)).codes).toEqual(['pkg/header-mismatch'])
+  })
+
+  it('holds the fields to their bounds only when asked (manifestBounds), the size and nesting always', async () => {
+    const long = buildPackage({ manifest: { description: 'd'.repeat(20_000) } })
+    const plain = await openPackage(long)
+    expect(plain.ok && plain.package.manifest?.description).toHaveLength(20_000)
+    const bounded = await openPackage(long, { manifestBounds: checkManifestBounds })
+    expect(bounded.ok && bounded.package.manifest?.description).toBeUndefined()
+    expect(bounded.ok && bounded.diagnostics.map((d) => d.code)).toContain('manifest/too-long')
+    const peek = await peekPackage(long, { manifestBounds: checkManifestBounds })
+    expect(peek.ok && peek.diagnostics.map((d) => d.code)).toContain('manifest/too-long')
+    const id = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
+    const nest = `${'['.repeat(5_000)}${']'.repeat(5_000)}`
+    const deep = buildPackage({ manifest: `{"id":"${id}","parts":["story/0001-start.sty"],"x":${nest}}` })
+    const refused = await openPackage(deep)
+    expect(refused.ok).toBe(false)
+    expect(refused.diagnostics.map((d) => d.code)).toEqual(['manifest/too-deep'])
   })
 })

@@ -1,7 +1,7 @@
 /**
  * Step 4, the manifest (packaged layout): `manifest.json`'s local header confirmed, the entry
  * inflated under the budget, decoded as strict UTF-8 and parsed by `@spkg/manifest` (its
- * findings pass through). Over 1 MiB (`MANIFEST_LIMITS.maxBytes`, by its declared size, before
+ * findings pass through). Over 1 MiB (`MANIFEST_MAX_BYTES`, by its declared size, before
  * it is inflated: the inflater keeps no more than that), not UTF-8, not JSON, not an object or
  * no `id` refuses the package.
  */
@@ -9,8 +9,9 @@ import {
   createDiagnostic,
   type Diagnostic,
   hasFatal,
-  MANIFEST_LIMITS,
+  MANIFEST_MAX_BYTES,
   type Manifest,
+  type ParseManifestOptions,
   parseManifestText,
 } from '@spkg/manifest'
 import type { ReaderBackend } from '../../zip/backend'
@@ -31,6 +32,8 @@ export interface ManifestInput {
   /** A quick look inflates the manifest at once; an open takes the inflater's faster asynchronous path. */
   quick: boolean
   sparse?: SparseSource
+  /** The per-field bounds (`checkManifestBounds`), when the caller asked for them. */
+  bounds?: ParseManifestOptions['bounds']
 }
 
 /**
@@ -45,7 +48,7 @@ export async function readManifest(
   if (m.sparse?.fillHeader) await m.sparse.fillHeader(m.entry)
   const entry = m.confirm ? m.confirm(m.entry, diagnostics) : m.entry
   if (!entry) return undefined
-  if (entry.size > MANIFEST_LIMITS.maxBytes) {
+  if (entry.size > MANIFEST_MAX_BYTES) {
     diagnostics.push(manifestFinding.tooLarge(entry.size))
     return undefined
   }
@@ -60,7 +63,8 @@ export async function readManifest(
   m.store.keep(entry, data)
   const text = manifestText(data, diagnostics)
   if (text === undefined) return undefined
-  const parsed = parseManifestText(text)
+  // `m` is the parse's options too: its `bounds` (no `path`: the archive's manifest.json).
+  const parsed = parseManifestText(text, m)
   diagnostics.push(...parsed.diagnostics)
   if (!parsed.manifest || hasFatal(diagnostics)) return undefined
   return {
@@ -109,7 +113,7 @@ const manifestFinding = {
   tooLarge: (size: number) =>
     createDiagnostic(
       'manifest/too-large',
-      `manifest.json is ${size} bytes, over the ${MANIFEST_LIMITS.maxBytes}-byte (1 MiB) limit of a manifest; it is not read.`,
+      `manifest.json is ${size} bytes, over ${MANIFEST_MAX_BYTES} bytes (1 MiB), the limit of a manifest; it is not read.`,
       { path: MANIFEST_PATH },
     ),
   notUtf8: () =>
