@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { dirname } from 'node:path'
 import {
+  checkManifestBounds,
   countBySeverity,
   createDiagnostic,
   type Diagnostic,
@@ -41,7 +42,9 @@ async function readManifestText(io: CliIO, file: string): Promise<string | Diagn
 /** Reads and parses a manifest file. */
 async function loadManifest(io: CliIO, file: string): Promise<ManifestResult> {
   const text = await readManifestText(io, file)
-  return typeof text === 'string' ? parseManifestText(text, { path: file }) : { diagnostics: [text] }
+  return typeof text === 'string'
+    ? parseManifestText(text, { path: file, bounds: checkManifestBounds })
+    : { diagnostics: [text] }
 }
 
 /**
@@ -71,7 +74,8 @@ async function normalizeManifest(
   const text = await readManifestText(io, file)
   if (typeof text !== 'string') return { diagnostics: [text] }
   const json = parseJsonText(text)
-  if (!json.ok || !isPlainObject(json.value)) return parseManifestText(text, { path: file })
+  if (!json.ok || !isPlainObject(json.value))
+    return parseManifestText(text, { path: file, bounds: checkManifestBounds })
   const value: Record<string, unknown> = { ...json.value }
   const notes: Diagnostic[] = []
   completeManifest(value, await folderPaths(io, file), notes)

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { CHECKSUM_PATH, compareUtf8, PUBLIC_KEY_PATH, SIGNATURE_PATH } from '@spkg/integrity'
 import { sha256HexSync } from '@spkg/integrity/node'
 import {
+  checkManifestBounds,
   createDiagnostic,
   type Diagnostic,
   hasFatal,
@@ -79,7 +80,7 @@ function readSourceManifest(
   // Not JSON, or not an object: the manifest parser words the fatal diagnostic (only then is it run
   // here; the package builder runs it on the completed manifest).
   diagnostics.push(
-    ...parseManifestText(text).diagnostics.filter(
+    ...parseManifestText(text, { bounds: checkManifestBounds }).diagnostics.filter(
       (d) => d.severity === 'fatal' && d.code !== 'manifest/missing-id',
     ),
   )
@@ -182,7 +183,7 @@ export function buildPackage(
   if (value.integrity !== undefined && JSON.stringify(value.integrity) !== JSON.stringify(integrity))
     diagnostics.push(rewritten(`"integrity" was recomputed from the files`, '/integrity'))
   delete value.integrity
-  const parsed = parseManifest(value)
+  const parsed = parseManifest(value, { bounds: checkManifestBounds })
   diagnostics.push(...parsed.diagnostics.filter((d) => d.code !== 'manifest/normalized' || src.value))
   if (!parsed.manifest || hasFatal(diagnostics)) return { files, entries: [], diagnostics }
   let manifest: Manifest = { ...parsed.manifest, integrity }

@@ -4,6 +4,7 @@
  * note about its manifest.
  */
 import {
+  checkManifestBounds,
   createDiagnostic,
   type Diagnostic,
   derivePartName,
@@ -82,7 +83,7 @@ export function canonicalSourceText(value: Record<string, unknown>): {
   diagnostics: Diagnostic[]
 } {
   const { $schema, ...rest } = value
-  const parsed = parseManifest(rest)
+  const parsed = parseManifest(rest, { bounds: checkManifestBounds })
   if (!parsed.manifest) return { diagnostics: parsed.diagnostics }
   const text = serializeManifest(parsed.manifest)
   if (typeof $schema !== 'string') return { text, manifest: parsed.manifest, diagnostics: parsed.diagnostics }

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { Diagnostic, JsonValue } from '@spkg/manifest'
+import { checkManifestBounds, type Diagnostic, type JsonValue } from '@spkg/manifest'
 import {
   isProgressivePackage,
   type OpenOptions,
@@ -102,6 +102,8 @@ export async function loadStory(path: string, options: LoadStoryOptions = {}): P
 function openOptions(options: LoadStoryOptions): OpenOptions {
   return {
     hostNamespaces: options.hostNamespaces ?? [],
+    // spkg play reports what spkg validate would: every bound of docs/manifest-limits.md.
+    manifestBounds: checkManifestBounds,
     ...(options.decryptionKey ? { decryptionKey: options.decryptionKey } : {}),
   }
 }

@@ -96,3 +96,24 @@ describe('validatePackageBytes caps its findings', () => {
     expect(some.omitted).toEqual({ count: 1, byCode: { 'pkg/non-canonical-manifest': 1 } })
   })
 })
+
+describe('validatePackageBytes holds the manifest to every bound (docs/manifest-limits.md)', () => {
+  it('reports manifest/too-long at /description, which a reader by default does not check', async () => {
+    const report = await validatePackageBytes(buildPackage({ manifest: { description: 'd'.repeat(20_000) } }))
+    expect(report.diagnostics).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'manifest/too-long', severity: 'error', field: '/description' }),
+      ]),
+    )
+    expect(report.valid).toBe(false)
+  })
+
+  it('refuses 10,001 keys (manifest/too-large) and a version that is a path (manifest/invalid-version)', async () => {
+    const x = Object.fromEntries(Array.from({ length: 10_001 }, (_, i) => [`k${i}`, 0]))
+    const many = await validatePackageBytes(buildPackage({ manifest: { x } }))
+    expect(many.loads).toBe(false)
+    expect(many.diagnostics.map((d) => d.code)).toContain('manifest/too-large')
+    const version = await validatePackageBytes(buildPackage({ manifest: { version: '../../x' } }))
+    expect(version.diagnostics.map((d) => d.code)).toContain('manifest/invalid-version')
+  })
+})

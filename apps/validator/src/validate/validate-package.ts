@@ -2,7 +2,7 @@
  * `spkg validate` on bytes: everything the reader checks (it opens the package exactly as a
  * player would) plus the author checks, gathered into one report.
  */
-import { type Diagnostic, hasErrors, hasFatal, type Manifest } from '@spkg/manifest'
+import { checkManifestBounds, type Diagnostic, hasErrors, hasFatal, type Manifest } from '@spkg/manifest'
 import { openPackage, peekPackage, type SpkgPackage } from '@spkg/reader/node'
 import { translateDiagnosticNames } from '@spkg/story'
 import { authorChecks, mergeDiagnostics } from './author-checks'
@@ -174,7 +174,11 @@ async function validateUncapped(
   options: ValidateOptions,
 ): Promise<ValidationReport> {
   const before = options.before ?? []
-  const key = options.decryptionKey ? { decryptionKey: options.decryptionKey } : {}
+  // Every bound of docs/manifest-limits.md: the validator is where publishing policy is enforced.
+  const key = {
+    manifestBounds: checkManifestBounds,
+    ...(options.decryptionKey ? { decryptionKey: options.decryptionKey } : {}),
+  }
   const opened = await openPackage(bytes, {
     trustedKeys: options.trustedKeys ?? [],
     hostNamespaces: options.hostNamespaces ?? [],
