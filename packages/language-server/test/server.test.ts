@@ -190,6 +190,23 @@ describe('spkg-language-server --stdio', () => {
     await client.diagnostics(INN, (p) => p.version === 21)
   })
 
+  it('reports a manifest bound on manifest.json, as spkg validate and an upload do', async () => {
+    const manifest = JSON.parse(FIXTURE['manifest.json']!) as Record<string, unknown>
+    const long = writeFolder({
+      ...FIXTURE,
+      'manifest.json': JSON.stringify({ ...manifest, description: 'd'.repeat(20_000) }),
+    })
+    const other = await startClient(long, { debounceMs: 0, fullCheckDelayMs: 10 })
+    try {
+      other.open(INN, FIXTURE[INN]!)
+      const found = await other.diagnostics('manifest.json', (p) => p.diagnostics.length > 0)
+      expect(found.diagnostics).toMatchObject([{ code: 'manifest/too-long', severity: 1 }])
+      expect(found.diagnostics[0]!.message).toContain('"description"')
+    } finally {
+      await other.close()
+    }
+  })
+
   it('reads a folder without a manifest as the parts beside the file', async () => {
     const loose = writeFolder({ 'a.sty': '[[ b.sty:top ]]\n', 'b.sty': '# Top [#top]\n' })
     const other = await startClient(loose, { debounceMs: 0 })

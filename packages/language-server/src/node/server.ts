@@ -125,7 +125,7 @@ export function serveConnection(connection: Connection, options: LanguageServerO
   /** Publishes every file's diagnostics of a whole-folder check (clearing fixed ones). */
   const publishFolder = (folder: StoryFolder, all: Diagnostic[]) => {
     const byPath = new Map<string, Diagnostic[]>()
-    for (const d of all) {
+    for (const d of [...folder.manifestBounds, ...all]) {
       const p = d.path ?? 'manifest.json'
       byPath.set(p, [...(byPath.get(p) ?? []), d])
     }

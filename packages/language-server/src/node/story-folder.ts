@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
-import { parseManifest } from '@spkg/manifest'
+import { checkManifestBounds, type Diagnostic, parseManifestText } from '@spkg/manifest'
 import { parseStory, resolveTarget } from '@spkg/story'
 import { indexPart, type PartIndex } from '../analysis/part-index.ts'
 import { summarizePart, summaryHead } from '../analysis/summarize-part.ts'
@@ -37,6 +37,15 @@ export function findStoryRoot(file: string): { root: string; hasManifest: boolea
   }
 }
 
+/** The codes of the manifest bounds (`checkManifestBounds` and the size and nesting guards). */
+const BOUND_CODES = new Set<string>([
+  'manifest/too-large',
+  'manifest/too-deep',
+  'manifest/too-long',
+  'manifest/too-many',
+  'manifest/invalid-version',
+])
+
 /** One story folder: its manifest facts and every part and module, disk or editor. */
 export class StoryFolder {
   readonly files = new Map<string, Entry>()
@@ -46,6 +55,12 @@ export class StoryFolder {
   extensions: string[] = []
   session: Record<string, unknown> | undefined
   storyLang: string | undefined
+  /**
+   * What the bounds of docs/manifest-limits.md find in `manifest.json` (size, nesting, every
+   * field's length and count, the `version` pattern): what an upload and `spkg validate` refuse,
+   * shown while the author edits. The manifest's other findings are `spkg validate`'s.
+   */
+  manifestBounds: Diagnostic[] = []
   flat = false
 
   constructor(
@@ -108,15 +123,19 @@ export class StoryFolder {
   private readManifest(): void {
     this.order = []
     this.session = undefined
+    this.manifestBounds = []
     // Without a manifest, a folder holding a single part at its root reads as a flat archive;
     // several parts read as a packaged one in name order (a flat archive has exactly one part).
     const parts = this.partPaths()
     this.flat = !this.hasManifest && parts.length <= 1 && parts.every((p) => !p.includes('/'))
     if (this.hasManifest) {
       try {
-        const raw = JSON.parse(readFileSync(join(this.root, 'manifest.json'), 'utf8')) as unknown
-        const { manifest } = parseManifest(raw)
-        const m = (manifest ?? raw) as Record<string, unknown>
+        const text = readFileSync(join(this.root, 'manifest.json'), 'utf8')
+        const parsed = parseManifestText(text, { bounds: checkManifestBounds })
+        this.manifestBounds = parsed.diagnostics.filter((d) => BOUND_CODES.has(d.code))
+        // A manifest refused by a bound of the whole is not read any further.
+        const refused = this.manifestBounds.some((d) => d.severity === 'fatal')
+        const m = (parsed.manifest ?? (refused ? {} : JSON.parse(text))) as Record<string, unknown>
         const parts = Array.isArray(m.parts) ? m.parts : []
         this.order = parts
           .map((p) => (typeof p === 'string' ? p : (p as { file?: unknown })?.file))
