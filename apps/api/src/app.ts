@@ -36,6 +36,7 @@ import {
 } from './errors'
 import { inputRules } from './input'
 import { metricsPlugin } from './metrics/index'
+import { createFilePurger, type FilePurger, type FilePurgerOptions } from './publishing/file-purge'
 import { type PublishingDeps, registerPublishing } from './publishing/index'
 import { type RateLimitPluginOptions, rateLimitPlugin } from './rate-limit/index'
 import { catalogRoutes } from './routes/catalog'
@@ -83,6 +84,11 @@ export interface AppDeps {
    * `FILES_DIR` (a developer's `.data/files`); never while the database holds no version at all.
    */
   sweepOrphans?: boolean
+  /** Options of the CDN purge hook's loop (tests: the clock, the retry delays); the hook itself is `config.filesPurge`. */
+  filePurge?: Pick<
+    FilePurgerOptions,
+    'now' | 'baseDelayMs' | 'maxDelayMs' | 'maxAttempts' | 'timeoutMs' | 'pollMs'
+  >
 }
 
 declare module 'fastify' {
@@ -93,6 +99,8 @@ declare module 'fastify' {
     db: Db
     /** Package and cover files (src/storage). */
     storage: FileStorage
+    /** The CDN purge hook (`FILES_PURGE_URL`, src/publishing/file-purge.ts): a no-op without it. */
+    filePurge: FilePurger
   }
 }
 
@@ -246,6 +254,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     db,
     redisStatus: () => (app.hasDecorator('rateLimitRedisStatus') ? app.rateLimitRedisStatus() : undefined),
   })
+  // The CDN purge hook's outbox and its delivery loop (one per instance; stopped before the database closes).
+  const purger = createFilePurger({
+    db,
+    storage,
+    publicUrl: config.publicUrl,
+    hook: config.filesPurge,
+    log: app.log,
+    registry: app.metrics.registry,
+    ...deps.filePurge,
+  })
+  app.decorate('filePurge', purger)
+  app.addHook('onReady', async () => purger.start())
+  app.addHook('onClose', async () => purger.close())
   // OpenTelemetry request spans (src/telemetry), only when the OTEL_* variables turn tracing on.
   await app.register(tracingPlugin)
 

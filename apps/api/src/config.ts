@@ -113,6 +113,8 @@ const EnvSchema = z.object({
   ),
   AUTH_URL: httpUrl,
   FILES_URL: httpUrl,
+  FILES_PURGE_URL: httpUrl,
+  FILES_PURGE_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().max(2000).optional()),
   ERRORS_URL: httpUrl,
   FONT_CSS_HOST: z.preprocess(
     (v) => emptyToUndefined(v) ?? 'https://fonts.googleapis.com',
@@ -266,6 +268,12 @@ export interface Config {
    */
   sweepIntervalMs: number
   /**
+   * `FILES_PURGE_URL` (https, or http to a loopback host) and `FILES_PURGE_TOKEN` (sent as `Authorization: Bearer`):
+   * the CDN purge hook, POSTed the public addresses of files that stopped being public (src/publishing/file-purge.ts).
+   * Absent: no hook.
+   */
+  filesPurge?: { url: string; token?: string } | undefined
+  /**
    * Package publishing (issue 18, src/publishing): per-user stored bytes (`PACKAGE_QUOTA_BYTES`, default 1 GiB),
    * uploads per user per hour (`UPLOADS_PER_HOUR`, 30), validations at once (`VALIDATION_WORKERS`, 2), heap cap
    * (`VALIDATION_MEMORY_MB`, 256) and time budget (`VALIDATION_TIMEOUT_MS`, 30 s) of one validation, validations
@@ -385,6 +393,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         'downloads and its package is checked, and would be closed before its answer (or set REPO_IMPORT=false)',
     )
   if (!e.S3_BUCKET && e.S3_ENDPOINT) issues.push('S3_ENDPOINT: is set but S3_BUCKET is not')
+  if (e.FILES_PURGE_URL?.startsWith('http:') && !isLoopback(new URL(e.FILES_PURGE_URL).hostname))
+    issues.push(
+      'FILES_PURGE_URL: must be an https:// URL (http only to a loopback host: 127.0.0.1, [::1], localhost)',
+    )
+  if (e.FILES_PURGE_TOKEN && !e.FILES_PURGE_URL)
+    issues.push('FILES_PURGE_TOKEN: is set but FILES_PURGE_URL is not')
   if (issues.length > 0) throw new ConfigError(issues)
   const publicHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST
   return deepFreeze({
@@ -424,6 +438,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       filesUrl: e.FILES_URL,
     },
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+    filesPurge: e.FILES_PURGE_URL
+      ? { url: e.FILES_PURGE_URL, ...(e.FILES_PURGE_TOKEN && { token: e.FILES_PURGE_TOKEN }) }
+      : undefined,
     publishing: {
       quotaBytes: e.PACKAGE_QUOTA_BYTES,
       uploadsPerHour: e.UPLOADS_PER_HOUR,
@@ -455,6 +472,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       shutdownMs: e.SHUTDOWN_TIMEOUT_MS,
     },
   })
+}
+
+/** A loopback host name of a URL (`127.0.0.1`, `[::1]`, `localhost`): an http hook that never leaves the machine. */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname)
 }
 
 function deepFreeze<T>(value: T): T {

@@ -30,6 +30,7 @@ const EXPECTED_TABLES = [
   'auth_events',
   'auth_sessions',
   'csp_reports',
+  'file_purges',
   'profiles',
   'reading_progress',
   'reports',

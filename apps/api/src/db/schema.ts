@@ -241,3 +241,26 @@ export const signingKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.sub, t.fingerprint] })],
 )
+
+/**
+ * CDN purges waiting for `FILES_PURGE_URL` (src/publishing/file-purge.ts): written after a change that made files
+ * non-public (at most 100 addresses a row), claimed by one instance at a time (`next_at` is its lease, then the
+ * retry time), deleted once the hook answered 2xx; after the last attempt `given_up_at` is set and the row stays
+ * for the operator (docs/operating.md, "Takedown").
+ */
+export const filePurges = pgTable(
+  'file_purges',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reason: varchar('reason', { length: 40 }).notNull(),
+    storySlug: varchar('story_slug', { length: 100 }).notNull(),
+    /** The public file addresses as clients fetch them. */
+    urls: jsonb('urls').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAt: timestamp('next_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: varchar('last_error', { length: 500 }),
+    givenUpAt: timestamp('given_up_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('file_purges_next_idx').on(t.nextAt)],
+)

@@ -195,6 +195,8 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
       // The client gone before its answer (the connection closed while the package waited or was checked): the
       // upload is not committed, so its retry is not refused as VERSION_EXISTS for a version nobody was told about.
       const client = watchClient(reply)
+      // A story's upload may link another instruction: the former one may stop being public (CDN purge hook).
+      const purge = story.type === 'story' ? await app.filePurge.before([story.id]) : undefined
       try {
         published = await publishPackage(
           { db, storage, pool: timedPool, quotaBytes: settings.quotaBytes },
@@ -219,6 +221,7 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
         // Before the answer leaves: a client that has its answer finds nothing left behind.
         await upload.discard()
       }
+      await app.filePurge.after(purge, 'instruction-unlinked', story.slug)
       return reply.code(201).header('location', `/api/stories/${story.slug}/versions`).send(published)
     },
   )
@@ -282,9 +285,12 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
           'FORBIDDEN',
           'Only the owner or an administrator may delete versions of this story',
         )
+      // Its files, if public, stop being so (and the story's, when it is unpublished): to the CDN purge hook.
+      const purge = await app.filePurge.before([story.id])
       const deleted = await deleteVersion(db, story.id, request.params.version)
       if (!deleted)
         throw new ApiError(404, 'NOT_FOUND', `"${story.slug}" has no version ${request.params.version}`)
+      await app.filePurge.after(purge, 'version-deleted', story.slug)
       // After the commit, under the per-key lock: a file another version (or a concurrent upload) names stays.
       const { failed } = await deleteFilesLocked(db, storage, deleted.keys)
       for (const f of failed)

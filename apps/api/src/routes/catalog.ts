@@ -177,6 +177,11 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         if (!s) throw new ApiError(400, 'VALIDATION_FAILED', `No series with slug "${b.series}"`)
         seriesId = s.id
       }
+      // The files its publication makes public now: those that stop being public go to the CDN purge hook.
+      const purge =
+        b.published !== undefined || b.version !== undefined
+          ? await app.filePurge.before([ref.id])
+          : undefined
       // Issue 18: `published` with a package publishes a version (`version`, default the newest).
       const handled = await applyPublication(db, ref.id, b)
       await updateStory(db, slug, {
@@ -187,6 +192,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       })
       const story = await getStory(db, slug)
       if (!story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
+      await app.filePurge.after(purge, story.published ? 'published-version-changed' : 'unpublished', slug)
       const { content: _c, ...rest } = story
       return { ...toCatalog(rest), published: story.published }
     },

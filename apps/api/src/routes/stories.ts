@@ -151,9 +151,12 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         throw new ApiError(400, 'VALIDATION_FAILED', 'An instruction package cannot link an instruction')
       }
       const instructionId = await resolveInstruction(db, instruction, ref.owner)
+      // A published story's former instruction stops being public: its files go to the CDN purge hook.
+      const purge = instructionId !== undefined ? await app.filePurge.before([ref.id]) : undefined
       await updateStory(db, slug, { ...fields, ...(instructionId !== undefined && { instructionId }) })
       const story = await getStory(db, slug)
       if (!story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
+      await app.filePurge.after(purge, 'instruction-unlinked', slug)
       return story
     },
   )
@@ -178,7 +181,9 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       const ref = await loadOwned(db, slug, userOf(request))
       // Issue 18: the files of its versions go once the row is gone and nothing else names them.
       const keys = await keysBefore(db, ref.id)
+      const purge = await app.filePurge.before([ref.id])
       if (!(await deleteStory(db, slug))) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
+      await app.filePurge.after(purge, 'story-deleted', slug)
       await removeAfter(db, app.publishing.storage, keys, request.log)
       return reply.code(204).send(null)
     },
