@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
-import { filePurges, storyVersions } from '../src/db/schema'
+import { filePurges, stories, storyVersions } from '../src/db/schema'
 import { FsStorage } from '../src/storage/index'
 import { bearer, testAuthPlugin } from './helpers/app'
 import { createTestDb, type TestDb } from './helpers/db'
@@ -228,6 +228,23 @@ describe('the hook receives the addresses of files that stop being public', () =
     await delivered(1)
     expect(hook.received[0]?.body).toMatchObject({ reason: 'story-deleted', story: s })
     expect(hook.received[0]?.body.urls.slice().sort()).toEqual(urls(v))
+  })
+  it("unlinking a published story's instruction sends the instruction's files", async () => {
+    const s = slug('linking')
+    const story = await insertStoredVersion(tdb.db, storage, { owner: 'alice', published: true, slug: s })
+    const guide = await insertStoredVersion(tdb.db, storage, { owner: 'alice', slug: slug('guide') })
+    await tdb.db.update(stories).set({ type: 'instruction' }).where(eq(stories.id, guide.storyId))
+    await tdb.db.update(stories).set({ instructionId: guide.storyId }).where(eq(stories.id, story.storyId))
+    const r = await app.inject({
+      method: 'PUT',
+      url: `/api/stories/${s}`,
+      headers: bearer('alice', 'creator'),
+      payload: { instruction: null },
+    })
+    expect(r.statusCode, r.body).toBe(200)
+    await delivered(1)
+    expect(hook.received[0]?.body).toMatchObject({ reason: 'instruction-unlinked', story: s })
+    expect(hook.received[0]?.body.urls.slice().sort()).toEqual(urls(guide))
   })
 })
 

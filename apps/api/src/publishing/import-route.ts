@@ -182,6 +182,8 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
       const path = join(settings.tmpDir, `${randomUUID()}.spkg.part`)
       const discard = () => rm(path, { force: true })
       let ok = false
+      // A story's package may link another instruction: the former one may stop being public (CDN purge hook).
+      const purge = story.type === 'story' ? await app.filePurge.before([story.id]) : undefined
       try {
         await writeFile(path, got.bytes, { flag: 'wx', mode: 0o600 })
         const published = await publishPackage(
@@ -199,6 +201,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
         )
         ok = true
         await discard()
+        await app.filePurge.after(purge, 'instruction-unlinked', slug)
         return reply.code(201).header('location', `/api/stories/${slug}/versions`).send(published)
       } catch (err) {
         if (err instanceof UploadAbortedError) return dropAnswer(request, reply, slug)
