@@ -83,8 +83,14 @@ async function validateInput(
   // The paths of a folder's (or a .sty's folder's) findings are files of the checkout.
   const folder = input.kind === 'folder' || storyFile
   let report: ValidationReport
-  if (input.kind === 'folder') {
-    const packed = await packFolder(input.path, target, { progress })
+  // A folder, or one .sty: the flat package 'spkg play' plays of it (with the modules and media beside it).
+  const packed =
+    input.kind === 'folder'
+      ? await packFolder(input.path, target, { progress })
+      : storyFile && input.kind === 'file'
+        ? await packStoryFile(input.path, { progress })
+        : undefined
+  if (packed) {
     if (packed.bytes) {
       progress.update('validating')
       report = await validatePackageBytes(packed.bytes, {
@@ -107,19 +113,6 @@ async function validateInput(
           maxDiagnostics: ALL,
         })
       : refusedReport(got.diagnostics)
-  } else if (storyFile) {
-    // One .sty: the flat package 'spkg play' plays of it (with the modules and media beside it).
-    const packed = await packStoryFile(input.path, { progress })
-    if (packed.bytes) {
-      progress.update('validating')
-      report = await validatePackageBytes(packed.bytes, {
-        trustedKeys,
-        hostNamespaces,
-        before: packed.diagnostics,
-        built: true,
-        maxDiagnostics: ALL,
-      })
-    } else report = refusedReport(packed.diagnostics)
   } else {
     const bytes = await readPackageInput(io, target)
     progress.update(`validating ${target}`)
