@@ -31,7 +31,7 @@ import { ApiError, errorResponses, PackageRefusedSchema } from '../errors'
 import { timedValidations } from '../metrics/index'
 import { authenticated, hasRole, userOf, withRole } from '../routes/route-auth'
 import { throttle } from '../routes/throttle'
-import { deleteFilesLocked } from '../storage/access'
+import { deleteFilesLocked, isLinkedFromPublished } from '../storage/access'
 import { type FileStorage, packageKey } from '../storage/index'
 import { dropAnswer, watchClient } from './client-gone'
 import { PackageInvalidError, publishPackage, UploadAbortedError } from './publish-package'
@@ -42,7 +42,6 @@ import {
   deleteVersion,
   findStoryForPublishing,
   findVersion,
-  isLinkedFromPublished,
   listVersions,
   replaceSigningKeys,
   signingKeysOf,
@@ -383,8 +382,8 @@ const keyView = (k: { fingerprint: string; publicKey: string; createdAt: Date | 
   createdAt: new Date(k.createdAt).toISOString(),
 })
 
-/** A published story, or an instruction that a published story of the same owner links (versions-db.ts). */
+/** A published story, or an instruction that a published story of the same owner links (storage/access.ts). */
 async function isPubliclyVisible(db: Db, story: { id: string; type: string; published: boolean }) {
   if (story.type === 'story') return story.published
-  return isLinkedFromPublished(db, story.id)
+  return isLinkedFromPublished(db, [story.id])
 }

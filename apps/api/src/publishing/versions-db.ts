@@ -3,7 +3,6 @@
  * registered signing keys, and what a stored file is referenced by. No SQL in the route files.
  */
 import { and, desc, eq, getTableColumns, or, sql } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/index'
 import { signingKeys, stories, storyVersions } from '../db/schema'
 import { sqlState } from '../errors'
@@ -251,7 +250,9 @@ export async function findLinkTarget(
         UUID.test(name) ? or(eq(stories.slug, name), eq(stories.packageId, name)) : eq(stories.slug, name),
       ),
     )
-    .orderBy(stories.slug)
+    // The slug's record first, then the owner's: however many records of others hold the package id, the owner's
+    // own are within the limit (else another creator could hide them behind 50 squatting records).
+    .orderBy(desc(sql`${stories.slug} = ${name}`), desc(sql`${stories.ownerSub} = ${owner}`), stories.slug)
     .limit(50)
   const bySlug = rows.find((r) => r.slug === name)
   if (bySlug)
@@ -263,22 +264,6 @@ export async function findLinkTarget(
   if (mine.length > 1) return { kind: 'ambiguous', slugs: mine.map((r) => r.slug) }
   if (rows[0]) return { kind: 'other-owner', slug: rows[0].slug }
   return { kind: 'none' }
-}
-
-/**
- * Whether a published story of the instruction's own owner links the instruction record: what makes an instruction
- * public (its owner published it by publishing a story of theirs that names it). A link across owners, which no
- * current code makes, is ignored.
- */
-export async function isLinkedFromPublished(db: Db, instructionId: string): Promise<boolean> {
-  const instr = alias(stories, 'instr')
-  const [row] = await db
-    .select({ id: stories.id })
-    .from(stories)
-    .innerJoin(instr, and(eq(instr.id, stories.instructionId), eq(instr.ownerSub, stories.ownerSub)))
-    .where(and(eq(stories.instructionId, instructionId), eq(stories.published, true)))
-    .limit(1)
-  return row !== undefined
 }
 
 /** The storage keys (packages and covers) the versions of a story name, for the clean-up after its deletion. */

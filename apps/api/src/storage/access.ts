@@ -61,7 +61,7 @@ export function canReadFileFromDb(db: Db, options: PublicCacheOptions = {}): Can
     if (rows.length === 0) return null
     if (
       rows.some((r) => r.published && r.publishedVersionId === r.versionId) ||
-      (await linkedFromPublished(
+      (await isLinkedFromPublished(
         db,
         rows.filter((r) => r.type === 'instruction').map((r) => r.storyId),
       ))
@@ -78,15 +78,19 @@ export function canReadFileFromDb(db: Db, options: PublicCacheOptions = {}): Can
   }
 }
 
-/** Whether a published story of the instruction's own owner links one of the instruction records `ids`. */
-async function linkedFromPublished(db: Db, ids: string[]): Promise<boolean> {
+/**
+ * Whether a published story of the instruction's own owner links one of the instruction records `ids`: what makes an
+ * instruction public (its owner published it by publishing a story of theirs that names it). A link across owners,
+ * which no current code makes, is ignored. The files rule and the instruction's manifest route both ask this.
+ */
+export async function isLinkedFromPublished(db: Db, ids: readonly string[]): Promise<boolean> {
   if (ids.length === 0) return false
   const instr = alias(stories, 'instr')
   const [row] = await db
     .select({ id: stories.id })
     .from(stories)
     .innerJoin(instr, and(eq(instr.id, stories.instructionId), eq(instr.ownerSub, stories.ownerSub)))
-    .where(and(inArray(stories.instructionId, ids), eq(stories.published, true)))
+    .where(and(inArray(stories.instructionId, [...ids]), eq(stories.published, true)))
     .limit(1)
   return row !== undefined
 }

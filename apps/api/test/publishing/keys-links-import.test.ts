@@ -249,6 +249,24 @@ describe('instruction links across owners (issue 31, items 8 and 9)', () => {
     expect(file.statusCode).toBe(401)
   })
 
+  it("another creator's records holding the owner's package id do not hide the owner's own", async () => {
+    const id = 'cccccccc-3333-4444-8555-666666666666'
+    await createStory(t.app, 'zed-guide', 'zed', 'instruction')
+    expect((await upload(t.app, 'zed-guide', guide(id, ['zed-tale']), 'zed')).statusCode).toBe(201)
+    // 60 records of another creator with the same package id, whose slugs sort before the owner's.
+    await t.tdb.db.execute(
+      sql`insert into stories (slug, title, author, genre, content, type, owner_sub, package_id)
+          select 'aa-squat-' || g, 'Squat', 'Mallory', 'other', '', 'instruction', 'mallory', ${id}::uuid
+          from generate_series(1, 60) g`,
+    )
+    await createStory(t.app, 'zed-tale', 'zed')
+    const res = await upload(t.app, 'zed-tale', story('dddddddd-3333-4444-8555-666666666666', id), 'zed')
+    expect(res.statusCode, res.body).toBe(201)
+    expect(codes(res).filter((c) => c.startsWith('api/'))).toEqual([])
+    const rec = await t.app.inject({ url: '/api/stories/zed-tale', headers: bearer('zed') })
+    expect(rec.json().instruction).toBe('zed-guide')
+  })
+
   it('a package id several records of the owner hold links none of them', async () => {
     const shared = '88888888-3333-4444-8555-666666666666'
     for (const slug of ['twin-guide-a', 'twin-guide-b']) {
