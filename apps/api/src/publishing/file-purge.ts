@@ -21,6 +21,7 @@ import type { Db } from '../db/index'
 import { filePurges, stories, storyVersions } from '../db/schema'
 import { canReadFileFromDb } from '../storage/access'
 import { type FileStorage, packageKey } from '../storage/index'
+import { fileUrl } from './routes'
 
 /** Why files stopped being public (the body's `reason`). */
 export type PurgeReason =
@@ -103,7 +104,7 @@ export function createFilePurger(options: FilePurgerOptions): FilePurger {
   const timeoutMs = options.timeoutMs ?? 10_000
   const pollMs = options.pollMs ?? 30_000
   const isPublic = canReadFileFromDb(db, { publicTtlMs: 0 })
-  const urlOf = (key: string) => storage.publicUrl(key) ?? `${publicUrl}/files/${key}`
+  const urlOf = (key: string) => fileUrl(storage, publicUrl, key)
 
   let closed = false
   let timer: NodeJS.Timeout | undefined
