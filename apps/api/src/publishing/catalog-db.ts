@@ -9,8 +9,8 @@ import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/index'
 import { series, stories, storyVersions } from '../db/schema'
 import { ApiError } from '../errors'
-import { type FileStorage, packageKey } from '../storage/index'
-import { fileUrl } from './routes'
+import type { FileStorage } from '../storage/index'
+import { fileUrl, packageRef } from './routes'
 import { findVersion, setPublishedVersion, type VersionRow } from './versions-db'
 
 const pv = alias(storyVersions, 'pv')
@@ -228,7 +228,7 @@ type Row = Awaited<ReturnType<typeof catalogQuery>>[number]
 
 /** One catalog item (the catalog routes' `CatalogStory` plus the package fields). */
 function toItem(storage: FileStorage, publicUrl: string, r: Row) {
-  // `{url, sha256, size, version, signature}`, as `packageRef` (routes.ts) makes it from a whole row.
+  // A left-joined version's columns are null when there is none.
   const ref = (v: {
     version: string | null
     sha256: string | null
@@ -236,13 +236,11 @@ function toItem(storage: FileStorage, publicUrl: string, r: Row) {
     signature: string | null
   }) =>
     v.version !== null && v.sha256 !== null && v.size !== null && v.signature !== null
-      ? {
-          url: fileUrl(storage, publicUrl, packageKey(v.sha256)),
-          sha256: v.sha256,
-          size: v.size,
-          version: v.version,
-          signature: v.signature as 'verified' | 'unverified' | 'unsigned',
-        }
+      ? packageRef(
+          { version: v.version, sha256: v.sha256, size: v.size, signature: v.signature },
+          storage,
+          publicUrl,
+        )
       : null
   const iv = r.iv
   return {
