@@ -181,33 +181,30 @@ export async function publishPackage(
   const fileKeys = [pkgKey, ...(cKey ? [cKey] : [])]
   const warnings = outcome.diagnostics.filter((d) => d.severity === 'warning').map(toPublic)
   const stored = { ...manifest, integrity: outcome.integrity }
-  let result: Awaited<ReturnType<typeof insertVersion>>
-  try {
-    await ctx.storage.putFile(pkgKey, upload.path, {
+  const putPackage = () =>
+    ctx.storage.putFile(pkgKey, upload.path, {
       sha256: upload.sha256,
       size: upload.size,
       contentType: PACKAGE_CONTENT_TYPE,
     })
-    if (cKey && outcome.cover)
-      await ctx.storage.putBytes(cKey, outcome.cover.bytes, {
-        sha256: outcome.cover.sha256,
-        contentType: COVER_TYPES[outcome.cover.ext] ?? 'application/octet-stream',
+  const cover = outcome.cover
+  const putCover = async () => {
+    if (cKey && cover)
+      await ctx.storage.putBytes(cKey, cover.bytes, {
+        sha256: cover.sha256,
+        contentType: COVER_TYPES[cover.ext] ?? 'application/octet-stream',
       })
+  }
+  let result: Awaited<ReturnType<typeof insertVersion>>
+  try {
+    await putPackage()
+    await putCover()
     // The record is inserted under the per-key lock deletions take (deleteFilesLocked): files are shared by content,
     // and deleting another version with the same bytes between the put above and this insert removes the file (no
     // record named it yet). Under the lock, a file gone meanwhile is stored again before the record commits.
     result = await withFileLock(ctx.db, fileKeys, async (tx) => {
-      if (!(await ctx.storage.stat(pkgKey)))
-        await ctx.storage.putFile(pkgKey, upload.path, {
-          sha256: upload.sha256,
-          size: upload.size,
-          contentType: PACKAGE_CONTENT_TYPE,
-        })
-      if (cKey && outcome.cover && !(await ctx.storage.stat(cKey)))
-        await ctx.storage.putBytes(cKey, outcome.cover.bytes, {
-          sha256: outcome.cover.sha256,
-          contentType: COVER_TYPES[outcome.cover.ext] ?? 'application/octet-stream',
-        })
+      if (!(await ctx.storage.stat(pkgKey))) await putPackage()
+      if (cKey && !(await ctx.storage.stat(cKey))) await putCover()
       checkClient(signal) // the last moment: the catch below removes the files
       // A savepoint inside the lock's transaction (one connection: PGlite has only one).
       return insertVersion(
