@@ -65,6 +65,9 @@ function transcript(stdout: string): string[] {
   return out
 }
 
+/** A transcript written out as §11 prints it, one event a line (a leading line break is for layout). */
+const events = (text: string) => text.trim().split('\n')
+
 const play = (args: string[], options: Parameters<typeof runCli>[1] = {}) =>
   runCli(['play', ...args], { cwd: root, ...options })
 const saved = (file: string) => JSON.parse(readFileSync(join(root, file), 'utf8'))
@@ -74,79 +77,81 @@ describe('spkg play: the worked examples of STORY-LANGUAGE.md §11 from the comm
     const r = await play([folder(E1), '--format', 'json'])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
-    expect(transcript(r.stdout)).toEqual([
-      '== part story/inn.sty [theme:night]',
-      '#0 heading1 "The Crooked Inn"',
-      '#1 paragraph "Welcome, Mira. The fire is almost out.\\nYou carry 5 coins, which will not last." [mood:cold]',
-      '#2 media image assets/inn.webp alt="The common room" [fullscreen]',
-      '#3 paragraph "Half goes on a room; 2.5 left."',
-      '-- end',
-    ])
+    expect(transcript(r.stdout)).toEqual(
+      events(`
+== part story/inn.sty [theme:night]
+#0 heading1 "The Crooked Inn"
+#1 paragraph "Welcome, Mira. The fire is almost out.\\nYou carry 5 coins, which will not last." [mood:cold]
+#2 media image assets/inn.webp alt="The common room" [fullscreen]
+#3 paragraph "Half goes on a room; 2.5 left."
+-- end`),
+    )
   })
 
-  it('E2: once-only options, a fallback and visit counts', async () => {
-    const r = await play([
-      styFile('platform.sty', E2),
-      '--choose',
-      '1,1',
-      '--format',
-      'json',
-      '--save',
-      'e2.json',
-    ])
+  // The transcript after the part line, and the saved state it ends in.
+  it.each([
+    {
+      example: 'E2: once-only options, a fallback and visit counts',
+      story: () => styFile('platform.sty', E2),
+      choose: '1,1',
+      state: {
+        choices: { 'platform.sty:search@1': ['1', '2', '3'] },
+        variables: { 'platform.sty:search@visits': 3 },
+      },
+      expected: `
+#0 heading1 "Platform 9"
+#1 paragraph "You search for a friendly face."
+? [platform.sty:search@1] 1 "The woman in the hat" | 2 "The man with the briefcase"
+> 1
+#2 paragraph "She pushes you aside."
+#3 paragraph "You search for a friendly face. Attempt 2."
+? [platform.sty:search@1] 2 "The man with the briefcase"
+> 2
+#4 paragraph "You search for a friendly face. Attempt 3."
+(auto) 3
+#5 paragraph "You collapse onto the platform."
+-- end`,
+    },
+    {
+      example: 'E3: guards, sticky options, explicit ids and a local',
+      story: () => folder({ 'bar.sty': E3, 'session.json': '{"gold": 1}' }),
+      // Menu numbers, as the prompt reads them: after `map`, "Just listen" [3] is 1) and "Leave" [4] is 2).
+      choose: 'map,1,2',
+      state: { choices: { 'bar.sty:talk': ['map', '3', '4'] }, variables: { 'bar.sty:bar.asked': 1 } },
+      expected: `
+#0 heading1 "The Bar"
+#1 paragraph "The barkeep polishes a glass."
+? [bar.sty:talk] map "Ask about the map" | 3 "Just listen" | 4 "Leave"
+> map
+#2 paragraph "\\"Lost it at cards,\\" she says."
+#3 paragraph "She turns away."
+? [bar.sty:talk] 3 "Just listen" | 4 "Leave"
+> 3
+#4 paragraph "She hums. She keeps glancing at you."
+#5 paragraph "She turns away."
+? [bar.sty:talk] 3 "Just listen" | 4 "Leave"
+> 4
+-- end`,
+    },
+  ])('$example', async ({ example, story, choose, state, expected }) => {
+    const file = `${example.slice(0, 2).toLowerCase()}.json`
+    const r = await play([story(), '--choose', choose, '--format', 'json', '--save', file])
     expect(r.code).toBe(0)
-    expect(transcript(r.stdout).slice(1)).toEqual([
-      '#0 heading1 "Platform 9"',
-      '#1 paragraph "You search for a friendly face."',
-      '? [platform.sty:search@1] 1 "The woman in the hat" | 2 "The man with the briefcase"',
-      '> 1',
-      '#2 paragraph "She pushes you aside."',
-      '#3 paragraph "You search for a friendly face. Attempt 2."',
-      '? [platform.sty:search@1] 2 "The man with the briefcase"',
-      '> 2',
-      '#4 paragraph "You search for a friendly face. Attempt 3."',
-      '(auto) 3',
-      '#5 paragraph "You collapse onto the platform."',
-      '-- end',
-    ])
-    const state = saved('e2.json')
-    expect(state.choices).toEqual({ 'platform.sty:search@1': ['1', '2', '3'] })
-    expect(state.variables['platform.sty:search@visits']).toBe(3)
-  })
-
-  it('E3: guards, sticky options, explicit ids and a local', async () => {
-    const bar = folder({ 'bar.sty': E3, 'session.json': '{"gold": 1}' })
-    // Menu numbers, as the prompt reads them: after `map`, "Just listen" [3] is 1) and "Leave" [4] is 2).
-    const r = await play([bar, '--choose', 'map,1,2', '--format', 'json', '--save', 'e3.json'])
-    expect(r.code).toBe(0)
-    expect(transcript(r.stdout).slice(1)).toEqual([
-      '#0 heading1 "The Bar"',
-      '#1 paragraph "The barkeep polishes a glass."',
-      '? [bar.sty:talk] map "Ask about the map" | 3 "Just listen" | 4 "Leave"',
-      '> map',
-      '#2 paragraph "\\"Lost it at cards,\\" she says."',
-      '#3 paragraph "She turns away."',
-      '? [bar.sty:talk] 3 "Just listen" | 4 "Leave"',
-      '> 3',
-      '#4 paragraph "She hums. She keeps glancing at you."',
-      '#5 paragraph "She turns away."',
-      '? [bar.sty:talk] 3 "Just listen" | 4 "Leave"',
-      '> 4',
-      '-- end',
-    ])
-    const state = saved('e3.json')
-    expect(state.choices).toEqual({ 'bar.sty:talk': ['map', '3', '4'] })
-    expect(state.variables['bar.sty:bar.asked']).toBe(1)
+    expect(transcript(r.stdout).slice(1)).toEqual(events(expected))
+    const { choices, variables } = saved(file)
+    expect(choices).toEqual(state.choices)
+    expect(variables).toMatchObject(state.variables)
   })
 
   it('E4: rolls with seed 42, bit for bit', async () => {
     const r = await play([styFile('dice.sty', E4), '--format', 'json', '--save', 'e4.json'])
-    expect(transcript(r.stdout).slice(1)).toEqual([
-      '#0 paragraph "You swing and roll 7."',
-      '#1 paragraph "86 damage."',
-      '#2 paragraph "The troll grabs a club."',
-      '-- end',
-    ])
+    expect(transcript(r.stdout).slice(1)).toEqual(
+      events(`
+#0 paragraph "You swing and roll 7."
+#1 paragraph "86 damage."
+#2 paragraph "The troll grabs a club."
+-- end`),
+    )
     expect(saved('e4.json').rng).toEqual({ algorithm: 'mulberry32', seed: 42, state: 567894515 })
   })
 
@@ -163,19 +168,20 @@ describe('spkg play: the worked examples of STORY-LANGUAGE.md §11 from the comm
       'e5.json',
     ])
     expect(r.code).toBe(0)
-    expect(transcript(r.stdout)).toEqual([
-      '== part story/0001-inn.sty',
-      '#0 paragraph "Dawn. You settle your bill."',
-      '== part story/0002-road.sty',
-      '#0 heading1 "The Road"',
-      '#1 paragraph "The road forks: the forest path or the river road."',
-      '? [story/0002-road.sty:@end] link "forest path" → story/0003-forest.sty:edge | link "river road" → story/0003-forest.sty',
-      '> >story/0003-forest.sty:edge',
-      '== part story/0003-forest.sty:edge',
-      '#0 heading2 "Forest Edge"',
-      '#1 paragraph "2 wolves watch you. You have 2 coins."',
-      '? [story/0003-forest.sty:edge@1] 1 "Run"',
-    ])
+    expect(transcript(r.stdout)).toEqual(
+      events(`
+== part story/0001-inn.sty
+#0 paragraph "Dawn. You settle your bill."
+== part story/0002-road.sty
+#0 heading1 "The Road"
+#1 paragraph "The road forks: the forest path or the river road."
+? [story/0002-road.sty:@end] link "forest path" → story/0003-forest.sty:edge | link "river road" → story/0003-forest.sty
+> >story/0003-forest.sty:edge
+== part story/0003-forest.sty:edge
+#0 heading2 "Forest Edge"
+#1 paragraph "2 wolves watch you. You have 2 coins."
+? [story/0003-forest.sty:edge@1] 1 "Run"`),
+    )
     const road = lines(r.stdout).find((e) => e.type === 'block' && e.index === 1 && e.links)
     expect(road?.links).toHaveLength(2)
     expect(saved('e5.json')).toMatchObject({
@@ -198,13 +204,14 @@ describe('spkg play: the worked examples of STORY-LANGUAGE.md §11 from the comm
   it('E6: a module with constants, functions and a passage', async () => {
     const r = await play([join(folder(E6), 'duel.sty'), '--format', 'json'])
     expect(r.code).toBe(0)
-    expect(transcript(r.stdout).slice(1)).toEqual([
-      '#0 paragraph "The duel begins."',
-      '#1 paragraph "You: [10/10]"',
-      '#2 paragraph "You: [7/10]"',
-      '#3 paragraph "You: [3/10] (bleeding)"',
-      '-- end',
-    ])
+    expect(transcript(r.stdout).slice(1)).toEqual(
+      events(`
+#0 paragraph "The duel begins."
+#1 paragraph "You: [10/10]"
+#2 paragraph "You: [7/10]"
+#3 paragraph "You: [3/10] (bleeding)"
+-- end`),
+    )
   })
 
   it('E7: resumes after a text edit, replaying the scroll-back with the new text', async () => {
@@ -215,15 +222,15 @@ describe('spkg play: the worked examples of STORY-LANGUAGE.md §11 from the comm
     writeFileSync(join(dir, 'bar.sty'), E3.replace('She turns away.', 'She turns away, smiling.'))
     const r = await play([dir, '--resume', 'e7.json', '--choose', '1', '--format', 'json'])
     expect(r.code).toBe(0)
-    const events = lines(r.stdout)
-    const replayed = events.filter((e) => e.replay && e.type === 'block')
+    const stream = lines(r.stdout)
+    const replayed = stream.filter((e) => e.replay && e.type === 'block')
     expect(replayed.map((e) => [e.index, e.text, e.seen])).toEqual([
       [0, 'The Bar', true],
       [1, 'The barkeep polishes a glass.', true],
       [2, '"Lost it at cards," she says.', true],
       [3, 'She turns away, smiling.', true],
     ])
-    expect(events.some((e) => e.code === 'story/resume-diverged')).toBe(false)
+    expect(stream.some((e) => e.code === 'story/resume-diverged')).toBe(false)
     expect(
       transcript(
         r.stdout
@@ -231,13 +238,14 @@ describe('spkg play: the worked examples of STORY-LANGUAGE.md §11 from the comm
           .filter((l) => !l.includes('"replay":true'))
           .join('\n'),
       ),
-    ).toEqual([
-      '? [bar.sty:talk] 3 "Just listen" | 4 "Leave"',
-      '> 3',
-      '#4 paragraph "She hums. She keeps glancing at you."',
-      '#5 paragraph "She turns away, smiling."',
-      '? [bar.sty:talk] 3 "Just listen" | 4 "Leave"',
-    ])
+    ).toEqual(
+      events(`
+? [bar.sty:talk] 3 "Just listen" | 4 "Leave"
+> 3
+#4 paragraph "She hums. She keeps glancing at you."
+#5 paragraph "She turns away, smiling."
+? [bar.sty:talk] 3 "Just listen" | 4 "Leave"`),
+    )
   })
 
   it('E8: reports the parse errors of the part it plays, with line and column', async () => {
@@ -634,14 +642,15 @@ describe('spkg play --resume after an edit that breaks the replay', () => {
     const r = await play([dir, '--resume', 'div.json', '--format', 'json'], { stdin: '' })
     expect(r.code).toBe(0)
     expect(r.stderr).toBe('? \n')
-    expect(transcript(r.stdout)).toEqual([
-      '!! undefined:undefined:undefined warning story/resume-diverged',
-      '== part story/0003-forest.sty',
-      '#0 paragraph "Trees close in."',
-      '#1 heading2 "Forest Edge"',
-      '#2 paragraph "2 wolves watch you. You have 2 coins."',
-      '? [story/0003-forest.sty:edge@1] 1 "Run"',
-    ])
+    expect(transcript(r.stdout)).toEqual(
+      events(`
+!! undefined:undefined:undefined warning story/resume-diverged
+== part story/0003-forest.sty
+#0 paragraph "Trees close in."
+#1 heading2 "Forest Edge"
+#2 paragraph "2 wolves watch you. You have 2 coins."
+? [story/0003-forest.sty:edge@1] 1 "Run"`),
+    )
   })
 })
 
