@@ -31,7 +31,7 @@ export {
   type UpdateOptions,
   type UpdateResult,
   updatePackage,
-} from './cache/entry'
+} from './cache/cache-on-web'
 export type {
   OpenOptions,
   OpenResult,

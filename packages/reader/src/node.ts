@@ -25,8 +25,10 @@ export {
   savePackageOffline,
   type UpdateOptions,
   type UpdateResult,
-} from './cache/entry'
+} from './cache/cache-on-web'
 export {
+  createRangeSource,
+  isProgressivePackage,
   type OpenOptions,
   type OpenResult,
   type OpenUrlOptions,
@@ -34,24 +36,18 @@ export {
   type PackageEntry,
   type PackageInput,
   type PackageLimits,
+  type PartLoadEvent,
   type PeekOptions,
   type PeekResult,
+  type ProgressivePackage,
+  type RangeSource,
+  type RangeSourceOptions,
   type SignatureInfo,
+  type Sleeper,
   type SpkgPackage,
   type StorySource,
 } from './index'
-export { createFolderCacheDriver, openCachedPackage, updatePackage } from './node/cache-entry'
-export {
-  isProgressivePackage,
-  type PartLoadEvent,
-  type ProgressivePackage,
-} from './remote/progressive'
-export {
-  createRangeSource,
-  type RangeSource,
-  type RangeSourceOptions,
-  type Sleeper,
-} from './remote/range-source'
+export { createFolderCacheDriver, openCachedPackage, updatePackage } from './node/cache-on-node'
 
 const maxFileBytes = (limits: PeekOptions['limits']) =>
   maxInputBytes(limits?.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes)

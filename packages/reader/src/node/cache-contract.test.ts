@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CACHE_CASES } from '../cache/contract-cases'
+import { CACHE_CASES } from '../../test/helpers/cache-contract'
 import { createMemoryCacheDriver } from '../cache/memory-driver'
 import { createFolderCacheDriver } from './cache-folder-driver'
 

@@ -5,7 +5,13 @@
  */
 import { buildArchive, buildPackage, deflateBomb, mutate, packageFiles } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fakeSleeper, handServer, staticServer, type TestServer } from '../../test/helpers/range-servers'
+import {
+  fakeSleeper,
+  handServer,
+  handServersOfBlock,
+  staticServer,
+  type TestServer,
+} from '../../test/helpers/range-servers'
 import { openPackage, openPackageUrl } from '../node'
 
 const enc = new TextEncoder()
@@ -91,13 +97,7 @@ describe('openPackageUrl gives the diagnostics of a local open', () => {
 })
 
 describe('openPackageUrl and servers that misbehave', () => {
-  const servers: TestServer[] = []
-  const start = async (...args: Parameters<typeof handServer>) => {
-    const s = await handServer(...args)
-    servers.push(s)
-    return s
-  }
-  afterAll(() => Promise.all(servers.map((s) => s.close())))
+  const start = handServersOfBlock()
   const opts = () => ({ sleep: fakeSleeper(30_000), timeout: 30_000 })
 
   it('a file replaced between two requests: pkg/remote-changed, nothing of the new version used', async () => {

@@ -7,30 +7,12 @@
 import { encryptPackage, generateEncryptionKey } from '@spkg/integrity/encrypt'
 import { buildPackage } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { innParts } from '../../test/helpers/inn-story'
 import { staticServer, type TestServer } from '../../test/helpers/range-servers'
 import { openPackageUrl } from '../node'
 import { isProgressivePackage, type PartLoadEvent, type ProgressivePackage } from './progressive'
 
-function prose(seed: number, length: number): string {
-  let s = seed
-  let out = ''
-  while (out.length < length) {
-    s ^= s << 13
-    s ^= s >>> 17
-    s ^= s << 5
-    out += String.fromCharCode(97 + ((s >>> 0) % 26))
-    if ((s & 7) === 0) out += ' '
-  }
-  return `${out}\n`
-}
-
-const parts = {
-  'story/0001-inn.sty': `You push the door of the inn.\n${prose(1, 300_000)}`,
-  'story/0002-cellar.sty': `The cellar smells of wine.\n${prose(2, 300_000)}`,
-  'story/0003-forest.sty': `The trees lean closer.\n${prose(3, 300_000)}`,
-  'story/0004-tower.sty': `The tower door is sealed.\n${prose(4, 300_000)}`,
-  'story/0005-end.sty': `The end.\n${prose(5, 300_000)}`,
-}
+const parts = innParts(300_000)
 const plain = buildPackage({
   manifest: { title: 'Sealed and progressive', loading: 'progressive', preload: ['story/0002-cellar.sty'] },
   parts,

@@ -5,6 +5,7 @@
  */
 import { buildArchive, buildPackage, packageFiles } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { innParts, prose } from '../../test/helpers/inn-story'
 import { staticServer, type TestServer } from '../../test/helpers/range-servers'
 import {
   createMemoryCacheDriver,
@@ -15,27 +16,7 @@ import {
 } from '../node'
 import { isProgressivePackage, type PartLoadEvent, type ProgressivePackage } from './progressive'
 
-/** Text that does not compress much: each part is tens of kilobytes in the archive. */
-function prose(seed: number, length: number): string {
-  let s = seed
-  let out = ''
-  while (out.length < length) {
-    s ^= s << 13
-    s ^= s >>> 17
-    s ^= s << 5
-    out += String.fromCharCode(97 + ((s >>> 0) % 26))
-    if ((s & 7) === 0) out += ' '
-  }
-  return `${out}\n`
-}
-
-const parts = {
-  'story/0001-inn.sty': `You push the door of the inn.\n${prose(1, 60_000)}`,
-  'story/0002-cellar.sty': `The cellar smells of wine.\n${prose(2, 60_000)}`,
-  'story/0003-forest.sty': `The trees lean closer.\n${prose(3, 60_000)}`,
-  'story/0004-tower.sty': `The tower door is sealed.\n${prose(4, 60_000)}`,
-  'story/0005-end.sty': `The end.\n${prose(5, 60_000)}`,
-}
+const parts = innParts(60_000)
 const manifest = {
   title: 'Progressive',
   loading: 'progressive',

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   answerRange,
   fakeSleeper,
-  handServer,
+  handServersOfBlock,
   staticServer,
   type TestServer,
 } from '../../test/helpers/range-servers'
@@ -94,13 +94,7 @@ describe('createRangeSource against @fastify/static', () => {
 })
 
 describe('createRangeSource against servers that misbehave', () => {
-  const servers: TestServer[] = []
-  const start = async (...args: Parameters<typeof handServer>) => {
-    const s = await handServer(...args)
-    servers.push(s)
-    return s
-  }
-  afterAll(() => Promise.all(servers.map((s) => s.close())))
+  const start = handServersOfBlock()
 
   it('a server that ignores ranges: one whole, bounded download', async () => {
     const s = await start((_req, res) => res.writeHead(200, { etag: '"x"' }).end(file))

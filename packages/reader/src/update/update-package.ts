@@ -19,7 +19,7 @@ import { openArchive } from '../open/open-archive'
 import type { OpenOptions } from '../open/types'
 import type { Sleeper } from '../remote/range-source'
 import type { ReaderBackend } from '../zip/backend'
-import { openUpdateSource, type UpdateSource } from './range-source'
+import { openUpdateSource, type UpdateSource } from './update-source'
 
 /**
  * The installed package to update: its cache, its `id` (default: the id the URL serves) and its

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance } from 'fastify'
+import { afterAll } from 'vitest'
 import type { Sleeper } from '../../src/remote/range-source'
 
 export interface LoggedRequest {
@@ -79,6 +80,20 @@ export async function handServer(
         for (const s of sockets) s.destroy()
         server.close(() => resolve())
       }),
+  }
+}
+
+/**
+ * {@link handServer} for the tests of one `describe` block: every server it starts is closed after
+ * the block's last test.
+ */
+export function handServersOfBlock(): typeof handServer {
+  const servers: TestServer[] = []
+  afterAll(() => Promise.all(servers.map((s) => s.close())))
+  return async (handle) => {
+    const s = await handServer(handle)
+    servers.push(s)
+    return s
   }
 }
 

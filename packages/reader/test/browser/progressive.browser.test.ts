@@ -11,7 +11,8 @@ import { buildPackage } from '@spkg/test-utils'
 import { CHROMIUM_PATH, openEntryInChromium } from '@spkg/test-utils/chromium'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { answerRange, handServer, type TestServer } from '../../test/helpers/range-servers'
+import { callInPage } from '../helpers/call-in-page'
+import { answerRange, handServer, type TestServer } from '../helpers/range-servers'
 
 const prose = (seed: number) => {
   let s = seed
@@ -71,14 +72,7 @@ function spans(bytes: Uint8Array): Map<string, [number, number]> {
 let browser: Browser | undefined
 let page: Page
 let server: TestServer
-const call = <T>(name: string, ...args: unknown[]): Promise<T> =>
-  page.evaluate(
-    ([n, a]) =>
-      (globalThis as unknown as Record<string, (...x: unknown[]) => Promise<T>>)[n as string]!(
-        ...(a as unknown[]),
-      ),
-    [name, args] as const,
-  )
+const call = <T>(name: string, ...args: unknown[]): Promise<T> => callInPage<T>(page, name, ...args)
 // The page's origin is served by interception, and Chromium's private-network rules keep such a
 // page from 127.0.0.1: its requests for packages go through Playwright, unchanged (Range and
 // If-Range included), to the real server on 127.0.0.1, and its answers come back.
@@ -104,7 +98,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))(
         if (!file) return void res.writeHead(404).end()
         answerRange(req, res, file.bytes, file.etag)
       })
-      const opened = await openEntryInChromium(new URL('./progressive-entry.ts', import.meta.url), 'update')
+      const opened = await openEntryInChromium(new URL('./progressive-page.ts', import.meta.url), 'update')
       browser = opened.browser
       page = opened.page
     }, 60_000)

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 describe.skipIf(!existsSync(CHROMIUM_PATH))('peekPackage of a large File in Chromium', () => {
   it('reads a cover and a title from a 48 MiB File through a few small slices', async () => {
-    const opened = await openEntryInChromium(new URL('./peek-blob-entry.ts', import.meta.url), 'peekFile')
+    const opened = await openEntryInChromium(new URL('./peek-blob-page.ts', import.meta.url), 'peekFile')
     browser = opened.browser
     await opened.page.route('http://localhost/big.spkg', (route) =>
       route.fulfill({ contentType: 'application/octet-stream', body: Buffer.from(big) }),

@@ -2,7 +2,7 @@
  * Browser side of peek-blob.browser.test.ts: a cold quick look at a large File (cover and title),
  * counting the bytes read through `Blob.prototype.slice` and whether the File was read whole.
  */
-import { peekPackage } from '../index'
+import { peekPackage } from '../../src/index'
 
 async function peekFile(url: string) {
   const file = new File([await (await fetch(url)).blob()], 'the-long-road.spkg')

@@ -2,7 +2,7 @@
  * Browser side of csp.browser.test.ts: opens a package on a page served under the SPEC's Content
  * Security Policy and records every `securitypolicyviolation` the page sees while it does.
  */
-import { openPackage } from '../index'
+import { openPackage } from '../../src/index'
 
 const b64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0))
 const violations: string[] = []

@@ -2,9 +2,9 @@
  * Browser side of cache.browser.test.ts: the cache contract on Cache Storage, and an offline
  * package kept in Cache Storage then opened with the network gone.
  */
-import { createCacheStorageDriver } from '../cache/cache-storage-driver'
-import { CACHE_CASES } from '../cache/contract-cases'
-import { createPackageCache, openCachedPackage, openPackage, savePackageOffline } from '../index'
+import { createCacheStorageDriver } from '../../src/cache/cache-storage-driver'
+import { createPackageCache, openCachedPackage, openPackage, savePackageOffline } from '../../src/index'
+import { CACHE_CASES } from '../helpers/cache-contract'
 
 async function runCacheContract() {
   const results: Array<{ name: string; error?: string }> = []

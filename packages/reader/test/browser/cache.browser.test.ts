@@ -7,22 +7,16 @@ import { buildPackage } from '@spkg/test-utils'
 import { CHROMIUM_PATH, openEntryInChromium } from '@spkg/test-utils/chromium'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CACHE_CASES } from '../cache/contract-cases'
+import { CACHE_CASES } from '../helpers/cache-contract'
+import { callInPage } from '../helpers/call-in-page'
 
 let browser: Browser | undefined
 let page: Page
-const call = <T>(name: string, ...args: unknown[]): Promise<T> =>
-  page.evaluate(
-    ([n, a]) =>
-      (globalThis as unknown as Record<string, (...x: unknown[]) => Promise<T>>)[n as string]!(
-        ...(a as unknown[]),
-      ),
-    [name, args] as const,
-  )
+const call = <T>(name: string, ...args: unknown[]): Promise<T> => callInPage<T>(page, name, ...args)
 
 describe.skipIf(!existsSync(CHROMIUM_PATH))('the package cache in Chromium (Cache Storage)', () => {
   beforeAll(async () => {
-    const opened = await openEntryInChromium(new URL('./cache-entry.ts', import.meta.url), 'playOffline')
+    const opened = await openEntryInChromium(new URL('./cache-page.ts', import.meta.url), 'playOffline')
     browser = opened.browser
     page = opened.page
   }, 60_000)

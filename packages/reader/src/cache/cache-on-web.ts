@@ -1,6 +1,7 @@
 /**
- * The offline cache and delta updates of the browser entry (`@spkg/reader`); `@spkg/reader/node`
- * exports the same names on the Node backend, plus the folder driver.
+ * The offline cache and delta updates on the web backend, for the browser entry (`@spkg/reader`);
+ * `@spkg/reader/node` exports the same names on the Node backend (node/cache-on-node.ts), plus
+ * the folder driver.
  */
 import type { OpenOptions, OpenResult } from '../open/types'
 import {

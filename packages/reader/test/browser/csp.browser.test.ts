@@ -9,6 +9,7 @@ import { buildPackage, specCsp } from '@spkg/test-utils'
 import { CHROMIUM_PATH, openEntryInChromium } from '@spkg/test-utils/chromium'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
+import { callInPage } from '../helpers/call-in-page'
 
 /** The SPEC's policy, with the example deployment's hosts filled in as apps/api's tests send it. */
 const SPEC_CSP = specCsp()
@@ -26,7 +27,7 @@ afterAll(async () => {
 /** A fresh page under the policy, watching its console and uncaught errors. */
 async function strictPage(): Promise<{ page: Page; console: string[] }> {
   const { browser, page } = await openEntryInChromium(
-    new URL('./csp-entry.ts', import.meta.url),
+    new URL('./csp-page.ts', import.meta.url),
     'openUnderCsp',
     ORIGIN,
     {
@@ -44,15 +45,7 @@ async function strictPage(): Promise<{ page: Page; console: string[] }> {
 }
 
 const open = (page: Page, wasm: boolean | undefined) =>
-  page.evaluate(
-    ([g, w]) =>
-      (
-        globalThis as unknown as {
-          openUnderCsp: (g: string, w: boolean | undefined, e: string) => Promise<Record<string, unknown>>
-        }
-      ).openUnderCsp(g as string, w as boolean | undefined, 'story/0001-a.sty'),
-    [good, wasm] as const,
-  )
+  callInPage<Record<string, unknown>>(page, 'openUnderCsp', good, wasm, 'story/0001-a.sty')
 
 describe.skipIf(!existsSync(CHROMIUM_PATH))("the reader under the SPEC's Content Security Policy", () => {
   it('with wasm: false opens and reads with no violation and no console message', async () => {

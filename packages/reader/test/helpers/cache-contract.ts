@@ -5,8 +5,8 @@
  * test framework.
  */
 import { isSpkgError } from '@spkg/manifest'
-import { createPackageCache } from './create-package-cache'
-import type { CacheDriver } from './types'
+import { createPackageCache } from '../../src/cache/create-package-cache'
+import type { CacheDriver } from '../../src/cache/types'
 
 /** One contract case. */
 export interface CacheCase {

@@ -3,14 +3,14 @@
  * progressive open played into its second part; an `offline: true` package kept in Cache Storage
  * and played with the network gone; its delta update; the new version played offline.
  */
-import { createCacheStorageDriver } from '../cache/cache-storage-driver'
+import { createCacheStorageDriver } from '../../src/cache/cache-storage-driver'
 import {
   createPackageCache,
   isProgressivePackage,
   openCachedPackage,
   openPackageUrl,
   updatePackage,
-} from '../index'
+} from '../../src/index'
 
 /** Opens `url` progressively, reads the entry part, then the second part as the engine does. */
 async function runProgressive(url: string) {
