@@ -13,23 +13,11 @@ import { StoryFolder } from '../src/node/story-folder.ts'
 import { FIXTURE } from './fixture.ts'
 import { writeFolder } from './helpers/lsp-client.ts'
 
-function inputOf(folder: StoryFolder, edited?: string) {
-  return {
-    parts: folder.partsFor(edited),
-    order: folder.order,
-    modules: folder.modules(),
-    assets: folder.assets,
-    requires: folder.requires,
-    session: folder.session,
-    flat: folder.flat,
-  }
-}
-
 function expectSameAsFullCheck(folder: StoryFolder) {
-  const full = checkStory(inputOf(folder))
+  const full = checkStory(folder.checkInput())
   let compared = 0
   for (const part of folder.partPaths()) {
-    const fast = checkStory(inputOf(folder, part)).filter((d) => d.path === part)
+    const fast = checkStory(folder.checkInput(part)).filter((d) => d.path === part)
     expect(fast, part).toEqual(full.filter((d) => d.path === part))
     compared += fast.length
   }
@@ -68,7 +56,7 @@ describe('checking one part against stand-ins of the others', () => {
     )
     const folder = new StoryFolder(dir, true)
     // Several cross-part codes are in play, so the comparison is not of empty lists.
-    const codes = new Set(checkStory(inputOf(folder)).map((d) => d.code))
+    const codes = new Set(checkStory(folder.checkInput()).map((d) => d.code))
     expect([...codes]).toEqual(
       expect.arrayContaining([
         'story/unknown-id',

@@ -89,18 +89,6 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     }
   }
 
-  const input = (folder: StoryFolder, edited?: string) => ({
-    parts: folder.partsFor(edited),
-    order: folder.order,
-    modules: folder.modules(),
-    assets: folder.assets,
-    requires: folder.requires,
-    session: folder.session,
-    storyLang: folder.storyLang,
-    extensions: folder.extensions,
-    flat: folder.flat,
-  })
-
   const publish = (folder: StoryFolder, path: string, found: Diagnostic[]) => {
     const uri = pathToFileURL(folder.absolutePath(path)).href
     const version = documents.get(uri)?.version
@@ -111,7 +99,7 @@ export function serveConnection(connection: Connection, options: LanguageServerO
   /** Checks one part against stand-ins of the others: the fast path after a keystroke. */
   const checkPart = (folder: StoryFolder, path: string) => {
     if (!path.endsWith('.sty')) return checkFolder(folder)
-    const found = checkStory(input(folder, path)).filter((d) => d.path === path)
+    const found = checkStory(folder.checkInput(path)).filter((d) => d.path === path)
     publish(folder, path, found)
     // Remembered even before the folder's first full check, which clears it once fixed elsewhere.
     let paths = published.get(folder)
@@ -155,7 +143,7 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     running.set(folder, state)
     const started = generation.get(folder) ?? 0
     checker
-      .check(input(folder))
+      .check(folder.checkInput())
       .then(
         (found) => {
           if ((generation.get(folder) ?? 0) === started) publishFolder(folder, found)

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { checkManifestBounds, type Diagnostic, parseManifestText } from '@spkg/manifest'
-import { parseStory, resolveTarget } from '@spkg/story'
+import { type CheckStoryInput, parseStory, resolveTarget } from '@spkg/story'
 import { indexPart, type PartIndex } from '../analysis/part-index.ts'
 import { summarizePart, summaryHead } from '../analysis/summarize-part.ts'
 
@@ -222,5 +222,20 @@ export class StoryFolder {
     const out: Record<string, string> = {}
     for (const p of this.modulePaths()) out[p] = this.text(p)!
     return out
+  }
+
+  /** What `checkStory` reads: the whole folder, or `edited` against stand-ins of the other parts ({@link partsFor}). */
+  checkInput(edited?: string): CheckStoryInput {
+    return {
+      parts: this.partsFor(edited),
+      order: this.order,
+      modules: this.modules(),
+      assets: this.assets,
+      requires: this.requires,
+      session: this.session,
+      storyLang: this.storyLang,
+      extensions: this.extensions,
+      flat: this.flat,
+    }
   }
 }
