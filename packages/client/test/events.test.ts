@@ -1,3 +1,4 @@
+import { StorySummarySchema } from '@spkg/api-contract'
 import { describe, expect, it } from 'vitest'
 import { type ClientEventDetail, type ClientEventType, createClient, type Interceptor } from '../src/index'
 import { scriptedFetch } from './scripted-fetch'
@@ -130,20 +131,8 @@ describe('token and interceptors', () => {
 })
 
 describe('typed methods', () => {
-  const story = {
-    slug: 'the-lighthouse',
-    title: 'The Lighthouse',
-    author: 'Ada',
-    genre: 'mystery',
-    type: 'story',
-    owner: 'u1',
-    instruction: null,
-    published: false,
-    series: null,
-    seriesPosition: null,
-    createdAt: '2026-11-23T10:00:00.000Z',
-    updatedAt: '2026-11-23T10:00:00.000Z',
-  }
+  /** The contract's own example of a story in a list. */
+  const [story] = (StorySummarySchema.meta()?.examples ?? []) as unknown[]
 
   it('validates answers with the shared schemas', async () => {
     const { c, calls } = setup({ status: 200, body: { items: [story], page: 1, limit: 5, total: 1 } })

@@ -24,6 +24,14 @@ function client(...script: Parameters<typeof scriptedFetch>) {
   return { c, calls: f.calls }
 }
 
+/** Advances the fake clock by each step's milliseconds, then checks how many requests were made by then. */
+async function expectCallsOverTime(calls: unknown[], steps: Array<[ms: number, requests: number]>) {
+  for (const [ms, requests] of steps) {
+    await vi.advanceTimersByTimeAsync(ms)
+    expect(calls).toHaveLength(requests)
+  }
+}
+
 describe('retry: method x status', () => {
   beforeEach(() => vi.useFakeTimers())
   afterEach(() => vi.useRealTimers())
@@ -37,20 +45,20 @@ describe('retry: method x status', () => {
           () => undefined,
           (e: unknown) => e,
         )
-        await vi.advanceTimersByTimeAsync(0)
-        expect(calls).toHaveLength(1)
-        if (retried) {
-          await vi.advanceTimersByTimeAsync(999)
-          expect(calls).toHaveLength(1)
-          await vi.advanceTimersByTimeAsync(1)
-          expect(calls).toHaveLength(2)
-          await vi.advanceTimersByTimeAsync(1999)
-          expect(calls).toHaveLength(2)
-          await vi.advanceTimersByTimeAsync(1)
-          expect(calls).toHaveLength(3)
-        }
-        await vi.advanceTimersByTimeAsync(10_000)
-        expect(calls).toHaveLength(retried ? 3 : 1)
+        const schedule: Array<[number, number]> = retried
+          ? [
+              [0, 1],
+              [999, 1],
+              [1, 2],
+              [1999, 2],
+              [1, 3],
+              [10_000, 3],
+            ]
+          : [
+              [0, 1],
+              [10_000, 1],
+            ]
+        await expectCallsOverTime(calls, schedule)
         const error = await p
         expect(isApiClientError(error)).toBe(true)
         expect((error as { status: number }).status).toBe(status)
@@ -81,12 +89,11 @@ describe('retry options', () => {
   it('retry: {count, delays} sets the schedule; the last delay repeats', async () => {
     const { c, calls } = client(errorAnswer(504))
     const p = c.request('GET', '/api/x', { retry: { count: 3, delays: [100] } }).catch((e: unknown) => e)
-    await vi.advanceTimersByTimeAsync(99)
-    expect(calls).toHaveLength(1)
-    await vi.advanceTimersByTimeAsync(1)
-    expect(calls).toHaveLength(2)
-    await vi.advanceTimersByTimeAsync(200)
-    expect(calls).toHaveLength(4)
+    await expectCallsOverTime(calls, [
+      [99, 1],
+      [1, 2],
+      [200, 4],
+    ])
     expect(await p).toMatchObject({ status: 504 })
   })
 
