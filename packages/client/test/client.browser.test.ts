@@ -26,7 +26,7 @@ const call = (page: Page, name: string) =>
 
 beforeAll(async () => {
   if (!run) return
-  const script = await bundleForBrowser(new URL('./browser/entry.ts', import.meta.url))
+  const script = await bundleForBrowser(new URL('./browser/client-page.ts', import.meta.url))
   browser = await launchChromium()
   context = await browser.newContext()
   await routeEntryPage(context, ORIGIN, script)

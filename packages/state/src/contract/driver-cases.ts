@@ -1,7 +1,8 @@
 /**
  * The storage-driver contract as plain data: each case takes a fresh driver and throws on a
  * broken promise. The same cases run under Vitest ({@link testStateDriver}) and in real Chromium
- * (the browser drivers), so no case may import a test framework.
+ * (the browser drivers), so no case may import a test framework. Not test-only code: it is
+ * published as `@spkg/state/testing`, for anyone writing a driver.
  */
 import { isSpkgError } from '@spkg/manifest'
 import type { StateDriver } from '../types'

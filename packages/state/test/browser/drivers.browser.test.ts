@@ -1,7 +1,7 @@
 import { openEntryInChromium } from '@spkg/test-utils/chromium'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DRIVER_CASES } from '../../src/contract/driver-cases'
+import { DRIVER_CASES } from '../../src/testing'
 
 type CaseResult = { name: string; error?: string }
 type Results = {
@@ -18,7 +18,7 @@ let results: Results
 beforeAll(async () => {
   // A real http origin, so localStorage and IndexedDB are available.
   const opened = await openEntryInChromium(
-    new URL('./entry.ts', import.meta.url),
+    new URL('./drivers-page.ts', import.meta.url),
     'runAll',
     'http://spkg.test',
   )

@@ -2,7 +2,7 @@
  * The driver contract as a Vitest suite (STYLE.md section 6): `testStateDriver('memory', make)`.
  */
 import { describe, it } from 'vitest'
-import { DRIVER_CASES } from '../../src/contract/driver-cases'
+import { DRIVER_CASES } from '../../src/testing'
 import type { StateDriver } from '../../src/types'
 
 /** Runs the whole driver contract against fresh drivers from `makeDriver`. */

@@ -2,11 +2,12 @@
  * Browser side of the driver tests: runs the shared driver contract against the real
  * `localStorage` and IndexedDB of Chromium, plus the failures only a browser can produce.
  */
-import { runDriverCases } from '../../src/contract/driver-cases'
+
 import { createStateStore } from '../../src/create-state-store'
 import { createIndexedDbDriver } from '../../src/drivers/indexeddb'
 import { createLocalStorageDriver } from '../../src/drivers/local-storage'
 import { selectStateDriver } from '../../src/select-driver'
+import { runDriverCases } from '../../src/testing'
 
 let db = 0
 
