@@ -51,10 +51,8 @@ function escapeXml(s: string): string {
   return s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-const START_PART = (
-  title: string,
-) => `// The first part: the story starts here. See docs/writing-stories.md and docs/language.md.
-{set courage = 1}
+/** The opening both templates share: a title, a first choice and the value it changes. */
+const OPENING = (title: string) => `{set courage = 1}
 # ${title.replace(/[#[\]{}\\]/g, '')} [#start]
 The story begins. Write your opening here.
 [#way]
@@ -63,33 +61,29 @@ The story begins. Write your opening here.
   You square your shoulders.
 * Hesitate [#wait]
   You wait a moment, then go on.
-Courage: \${courage}.
+`
+
+/** The ending both templates share: what the choice changed decides its line. */
+const ENDING = `{if courage > 1}You arrive, bold as ever.{else}You arrive, a little shaken.{end}
+-> END
+`
+
+const START_PART = (title: string) =>
+  `// The first part: the story starts here. See docs/writing-stories.md and docs/language.md.
+${OPENING(title)}Courage: \${courage}.
 [[ 0002-end.sty ]]
 `
 
 const END_PART = `// The second part: the gate at the end of 0001-start.sty leads here.
 # The End [#end]
-{if courage > 1}You arrive, bold as ever.{else}You arrive, a little shaken.{end}
--> END
-`
+${ENDING}`
 
 const FLAT_STORY = (
   title: string,
 ) => `// A flat story: this one file is the whole story. See docs/language.md.
-{set courage = 1}
-# ${title.replace(/[#[\]{}\\]/g, '')} [#start]
-The story begins. Write your opening here.
-[#way]
-* Go on bravely [#brave]
-  {set courage += 1}
-  You square your shoulders.
-* Hesitate [#wait]
-  You wait a moment, then go on.
--> #ending
+${OPENING(title)}-> #ending
 ## The End [#ending]
-{if courage > 1}You arrive, bold as ever.{else}You arrive, a little shaken.{end}
--> END
-`
+${ENDING}`
 
 /** The files of a new story, path relative to the folder → text. */
 export function initFiles(options: {

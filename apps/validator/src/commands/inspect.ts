@@ -3,7 +3,7 @@
  * archive listing, from the central directory and the manifest only.
  */
 import type { Command } from '../cli-types'
-import { DECRYPTION_KEY_OPTION } from './options'
+import { DECRYPTION_KEY_OPTION, FORMAT_OPTION } from './options'
 
 /** `spkg inspect`: the quick look at a package (headline fields and entry listing), nothing verified. */
 export const inspect: Command = {
@@ -17,13 +17,7 @@ cannot even be peeked at. A repository URL (https://github.com/<owner>/<repo>, o
 its root read as the package root; SPKG_REPO_* variables configure the hosts (see the README).`,
   positionals: [1, 1],
   options: {
-    format: {
-      type: 'string',
-      short: 'f',
-      valueName: 'text|json',
-      description: 'output format',
-      default: 'text',
-    },
+    format: FORMAT_OPTION,
     'decryption-key': DECRYPTION_KEY_OPTION,
   },
   examples: ['spkg inspect crooked-inn.spkg', 'spkg inspect crooked-inn.spkg --format json | jq .entries'],

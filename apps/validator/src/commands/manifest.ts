@@ -2,6 +2,7 @@
  * `spkg manifest check` and `spkg manifest normalize`: the manifest library on the command line.
  */
 import type { Command } from '../cli-types'
+import { FINDINGS_FORMAT_OPTION } from './options'
 
 export const manifestCheck: Command = {
   path: ['manifest', 'check'],
@@ -12,13 +13,7 @@ paths, cross-field rules and versions. Use '-' to read standard input. Exits 1 w
 or a fatal problem; warnings and info never fail the check.`,
   positionals: [1, 1],
   options: {
-    format: {
-      type: 'string',
-      short: 'f',
-      valueName: 'text|json|github',
-      description: 'output format',
-      default: 'text',
-    },
+    format: FINDINGS_FORMAT_OPTION,
     quiet: { type: 'boolean', short: 'q', description: 'print only errors and fatal problems' },
   },
   examples: [

@@ -19,3 +19,15 @@ export const HOST_NAMESPACE_OPTION: OptionSpec = {
   valueName: '<ns>',
   description: 'register a host-extension namespace, as an embedder would; repeatable',
 }
+
+/** `--format text|json`, shared by every command whose output has a JSON form. */
+export const FORMAT_OPTION: OptionSpec = {
+  type: 'string',
+  short: 'f',
+  valueName: 'text|json',
+  description: 'output format',
+  default: 'text',
+}
+
+/** `--format text|json|github`, for the commands that report findings (validate, manifest check). */
+export const FINDINGS_FORMAT_OPTION: OptionSpec = { ...FORMAT_OPTION, valueName: 'text|json|github' }

@@ -6,7 +6,7 @@
  * reader refuses the package (a fatal problem), and the exit code is 1 when there was an error.
  */
 import type { Command } from '../cli-types'
-import { DECRYPTION_KEY_OPTION, HOST_NAMESPACE_OPTION } from './options'
+import { DECRYPTION_KEY_OPTION, FORMAT_OPTION, HOST_NAMESPACE_OPTION } from './options'
 
 /** `spkg play`: see the module comment and `--help`. */
 export const play: Command = {
@@ -54,13 +54,7 @@ Exits 1 when the story has errors or an answer is refused.`,
       description: 'write the reading state here when play stops',
     },
     resume: { type: 'string', valueName: '<file>', description: 'resume from a state written by --save' },
-    format: {
-      type: 'string',
-      short: 'f',
-      valueName: 'text|json',
-      description: 'output format',
-      default: 'text',
-    },
+    format: FORMAT_OPTION,
     'random-walk': { type: 'string', valueName: '<N>', description: 'play N seeded random playthroughs' },
     explore: {
       type: 'boolean',

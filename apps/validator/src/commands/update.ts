@@ -3,6 +3,7 @@
  * folder, fetching only the files whose `integrity` hashes changed, and printing what was fetched.
  */
 import type { Command } from '../cli-types'
+import { FORMAT_OPTION } from './options'
 
 /** `spkg update`: delta update into a cache folder, with the bytes fetched. */
 export const update: Command = {
@@ -26,13 +27,7 @@ or already current. Exit 1: the update was refused (diagnostics say why). Exit 2
       description: 'the package id expected at the URL (default: whatever id the URL serves)',
     },
     'keep-old': { type: 'boolean', description: 'keep the previous version in the cache' },
-    format: {
-      type: 'string',
-      short: 'f',
-      valueName: 'text|json',
-      description: 'output format',
-      default: 'text',
-    },
+    format: FORMAT_OPTION,
   },
   examples: [
     'spkg update ~/.cache/spkg https://example.org/stories/the-inn.spkg',

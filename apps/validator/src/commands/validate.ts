@@ -3,7 +3,7 @@
  * know before publishing. A folder is validated as the package `spkg pack` would make of it.
  */
 import type { Command } from '../cli-types'
-import { DECRYPTION_KEY_OPTION, HOST_NAMESPACE_OPTION } from './options'
+import { DECRYPTION_KEY_OPTION, FINDINGS_FORMAT_OPTION, HOST_NAMESPACE_OPTION } from './options'
 
 /** `spkg validate`: the reader's checks plus author and story checks, as text, JSON or GitHub annotations. */
 export const validate: Command = {
@@ -36,13 +36,7 @@ cannot be changed. --max-warnings n fails when
 there are more than n warnings. Exit 0 valid (warnings allowed), 1 invalid, 2 usage or I/O error.`,
   positionals: [1, 1],
   options: {
-    format: {
-      type: 'string',
-      short: 'f',
-      valueName: 'text|json|github',
-      description: 'output format',
-      default: 'text',
-    },
+    format: FINDINGS_FORMAT_OPTION,
     'trusted-key': {
       type: 'string',
       multiple: true,

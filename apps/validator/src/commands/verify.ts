@@ -3,7 +3,7 @@
  * One verdict line per check (integrity, checksums, signature) and a clear exit code.
  */
 import type { Command } from '../cli-types'
-import { DECRYPTION_KEY_OPTION, HOST_NAMESPACE_OPTION } from './options'
+import { DECRYPTION_KEY_OPTION, FORMAT_OPTION, HOST_NAMESPACE_OPTION } from './options'
 
 /** `spkg verify`: integrity, checksum and signature verdicts with a pass/fail exit code. */
 export const verify: Command = {
@@ -33,13 +33,7 @@ manifest "requires" a host namespace is refused unless --host-namespace register
         'a public key (.pub file or ed25519: fingerprint) trusted to sign this package; repeatable',
     },
     'host-namespace': HOST_NAMESPACE_OPTION,
-    format: {
-      type: 'string',
-      short: 'f',
-      valueName: 'text|json',
-      description: 'output format',
-      default: 'text',
-    },
+    format: FORMAT_OPTION,
     'decryption-key': DECRYPTION_KEY_OPTION,
     quiet: { type: 'boolean', short: 'q', description: 'print only the verdict line and errors' },
   },
