@@ -88,13 +88,8 @@ describe('spkg verify', () => {
     const r = await runCli(['verify', 'badsig.spkg', '-k', 'author.pub', '--format', 'json'], { cwd })
     expect(r.code).toBe(1)
     const v = JSON.parse(r.stdout)
-    expect(v).toMatchObject({
-      ok: false,
-      loads: true,
-      integrity: 'ok',
-      checksums: 'ok',
-      signature: 'invalid',
-    })
+    expect(v).toMatchObject({ ok: false, loads: true })
+    expect([v.integrity, v.checksums, v.signature]).toEqual(['ok', 'ok', 'invalid'])
     expect(v.diagnostics.map((d: { code: string }) => d.code)).toContain('pkg/signature-mismatch')
   })
 

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { authorChecks, mergeDiagnostics } from './author-checks'
 
 const codes = (ds: { code: string; path?: string }[]) => ds.map((d) => `${d.code} ${d.path ?? ''}`.trim())
+/** Archive entries as the central directory lists them: deflated (method 8) or stored (method 0). */
+const deflated = (...paths: string[]) => paths.map((path) => ({ path, method: 8 }))
+const stored = (...paths: string[]) => paths.map((path) => ({ path, method: 0 }))
 
 describe('authorChecks', () => {
   it('finds nothing to say about a tidy packaged story', () => {
@@ -17,11 +20,9 @@ describe('authorChecks', () => {
       manifestText:
         '{\n  "id": "x",\n  "cover": "assets/cover.webp",\n  "parts": [\n    {\n      "file": "story/0001-a.sty",\n      "name": "A"\n    }\n  ],\n  "assets": [\n    {\n      "file": "assets/cover.webp"\n    }\n  ]\n}\n',
       entries: [
-        { path: 'manifest.json', method: 8 },
-        { path: 'assets/cover.webp', method: 0 },
-        { path: 'story/0001-a.sty', method: 8 },
-        { path: 'session.json', method: 8 },
-        { path: 'extensions/dice.xty', method: 8 },
+        ...deflated('manifest.json'),
+        ...stored('assets/cover.webp'),
+        ...deflated('story/0001-a.sty', 'session.json', 'extensions/dice.xty'),
       ],
     })
     expect(ds).toEqual([])
@@ -31,11 +32,7 @@ describe('authorChecks', () => {
     const ds = authorChecks({
       layout: 'flat',
       entry: 'duel.sty',
-      entries: [
-        { path: 'duel.sty', method: 8 },
-        { path: 'combat.xty', method: 8 },
-        { path: 'other.sty', method: 8 },
-      ],
+      entries: deflated('duel.sty', 'combat.xty', 'other.sty'),
     })
     expect(codes(ds)).toEqual(['pkg/unreferenced-file other.sty'])
   })
@@ -45,12 +42,7 @@ describe('authorChecks', () => {
       layout: 'packaged',
       manifest: { id: 'x', cover: 'assets/gone.png', parts: [{ file: 'story/a.sty', name: 'A' }] },
       manifestText: '{"id":"x"}',
-      entries: [
-        { path: 'manifest.json', method: 8 },
-        { path: 'story/a.sty', method: 8 },
-        { path: 'assets/song.OGG', method: 8 },
-        { path: 'notes.txt', method: 8 },
-      ],
+      entries: deflated('manifest.json', 'story/a.sty', 'assets/song.OGG', 'notes.txt'),
       texts: new Map([['story/a.sty', '![x](assets/song.OGG)']]),
     })
     expect(codes(ds)).toEqual([
@@ -65,7 +57,7 @@ describe('authorChecks', () => {
     const ds = authorChecks({
       layout: 'packaged',
       manifest: { id: 'x', type: 'instruction', parts: [{ file: 'story/a.sty', name: 'A' }] },
-      entries: [{ path: 'story/a.sty', method: 8 }],
+      entries: deflated('story/a.sty'),
     })
     expect(ds).toEqual([])
   })
@@ -74,11 +66,7 @@ describe('authorChecks', () => {
     const ds = authorChecks({
       layout: 'flat',
       entry: 'a.sty',
-      entries: [
-        { path: 'a.sty', method: 8 },
-        { path: 'b.sty', method: 8 },
-        { path: 'map.png', method: 0 },
-      ],
+      entries: [...deflated('a.sty', 'b.sty'), ...stored('map.png')],
       texts: new Map([['a.sty', '![Map](map.png)']]),
     })
     expect(ds).toMatchObject([
