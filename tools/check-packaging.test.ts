@@ -155,7 +155,7 @@ describe('the browser bundle budget', () => {
     expect(bundleBudgetProblems(bothOver, budget)).toHaveLength(2)
   })
 
-  it("holds Vite to issue 13's 60 KB for both figures, esbuild to the same order", () => {
+  it('holds Vite to the 60 KB budget for both figures, esbuild to the same order', () => {
     expect(BUDGETS.Vite).toEqual({ initial: 60 * 1024, all: 60 * 1024 })
     expect(BUDGETS.esbuild.initial).toBe(60 * 1024)
     expect(BUDGETS.esbuild.all).toBeLessThanOrEqual(66 * 1024)

@@ -16,7 +16,7 @@
  * 4. A Vite production build for browsers of a small player on `@spkg/reader` + `@spkg/story`,
  *    from the installed tarballs, and the same player with esbuild; every file's minified size and
  *    both gzip figures are printed. A Node built-in in the browser bundle fails the check, and so
- *    does a Vite build over 60 KB gzip (issue 13's target) for the initial load (the entry and its
+ *    does a Vite build over 60 KB gzip (the first-load budget) for the initial load (the entry and its
  *    static imports) or for every emitted file (with the lazy chunks); esbuild has the budgets of
  *    {@link BUDGETS}.
  *
@@ -465,7 +465,7 @@ input.addEventListener('change', async () => {
   if (vite.some((c) => /["']node:/.test(c.code)))
     fail('vite build', 'the browser bundle names a node: module')
 
-  // The same player with esbuild (`--bundle --minify --splitting`), the other bundler issue 13 names.
+  // The same player with esbuild (`--bundle --minify --splitting`), the other bundler players are built with.
   const { build: esbuild } = await import('esbuild')
   const built = await esbuild({
     absWorkingDir: web,
@@ -498,14 +498,14 @@ input.addEventListener('change', async () => {
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
 
-/** Issue 13: reader + story in a Vite production build, at most 60 KB gzip. */
+/** A player's first load: reader + story in a Vite production build, at most 60 KB gzip. */
 export const BUNDLE_BUDGET = 60 * 1024
 
 /**
  * The gzip budgets (bytes) of the player, per bundler: what every player downloads before it opens
  * a package (the initial load: the entry and its static imports) and every emitted file (with the
  * lazy chunks: the Ed25519 fallback for browsers without WebCrypto Ed25519, the `.spkg.enc` code).
- * Issue 13's target is Vite's; esbuild must stay "of the same order": the same budget for its
+ * The target is Vite's; esbuild must stay "of the same order": the same budget for its
  * initial load, and for every file 10% more, because esbuild makes a chunk of every dynamic
  * `import()` it finds before tree-shaking (the reader's offline-cache saver, Ed25519 signing),
  * which Rollup drops with the code that imports them. A dist/ that bundles worse than the sources
@@ -578,11 +578,11 @@ export function bundleBudgetProblems(w: BundleWeight, budget: { initial: number;
   const problems: string[] = []
   if (w.initialGzip > budget.initial)
     problems.push(
-      `reader + story loads ${kb(w.initialGzip)} gzip first, over the ${kb(budget.initial)} budget (issue 13)`,
+      `reader + story loads ${kb(w.initialGzip)} gzip first, over the ${kb(budget.initial)} budget`,
     )
   if (w.gzip > budget.all)
     problems.push(
-      `reader + story is ${kb(w.gzip)} gzip counting every emitted file, over the ${kb(budget.all)} budget (issue 13)`,
+      `reader + story is ${kb(w.gzip)} gzip counting every emitted file, over the ${kb(budget.all)} budget`,
     )
   return problems
 }

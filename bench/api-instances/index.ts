@@ -1,5 +1,5 @@
 /**
- * `pnpm bench api-instances` (issue 22): the API behind nginx with one and with two instances, and the figures of
+ * `pnpm bench api-instances`: the API behind nginx with one and with two instances, and the figures of
  * the load tests. Real processes as in apps/api/test/ops/cluster.test.ts: two API server processes (src/server.ts)
  * on one fresh PostgreSQL database (`DATABASE_URL`'s server, required) and a redis-server of the bench's own, Debian's
  * nginx on the shipped deploy/nginx.conf (loopback ports), tokens from a real oidc-provider on loopback.

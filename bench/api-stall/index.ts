@@ -1,5 +1,5 @@
 /**
- * `pnpm bench api-stall`: can one signed-in user stall the API from inside the rate limits (issue 15, finding 1)?
+ * `pnpm bench api-stall`: can one signed-in user stall the API from inside the rate limits?
  * A real server process (`apps/api/src/server.ts`, PGlite in memory, or PostgreSQL with `DATABASE_URL`) on
  * 127.0.0.1, tokens from the development OpenID provider. A prober asks `GET /api/health` every 20 ms (its
  * latency is what every other user feels); one user sends progress requests at the allowed rate, 10 a second (the
@@ -9,7 +9,7 @@
  * and a HEAD of the saved state. Baseline (prober alone) 5 s, attack 12 s (120 requests: the minute's 100 plus 20
  * refused). Target: health p99 under 50 ms during the attack.
  *
- * Then the publishing and catalog attacks of issue 31 (publishing.ts), each by its own user, each with the prober:
+ * Then the publishing and catalog attacks (publishing.ts), each by its own user, each with the prober:
  * `ATTACKS=progress,huge-description,versions-list,catalog,deep-nesting,missing-parts` (the default, in this order)
  * picks and orders them.
  *

@@ -1,5 +1,5 @@
 /**
- * The packages of api-stall's publishing attacks (issue 31): built before the clock starts.
+ * The packages of api-stall's publishing attacks: built before the clock starts.
  */
 import { buildPackage } from '@spkg/test-utils'
 

@@ -1,5 +1,5 @@
 /**
- * api-stall's publishing and catalog attacks (issue 31 items 1-3), each by its own creator and each measured by the
+ * api-stall's publishing and catalog attacks, each by its own creator and each measured by the
  * health prober while it runs:
  * - `huge-description`: a 41 KB package whose manifest `description` is 40 MiB, uploaded as a new version of a
  *   published story, then the same again 1.1 s later (the repeat reads the stored manifest back); then a moderator

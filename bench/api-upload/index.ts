@@ -1,5 +1,5 @@
 /**
- * `pnpm bench api-upload`: uploading and validating a 50 MB, 500-entry package (issue 18). A real server process
+ * `pnpm bench api-upload`: uploading and validating a 50 MB, 500-entry package. A real server process
  * run as production runs it (`node apps/api/dist/bin/server.mjs`, built first by `pnpm --filter @spkg/api build`;
  * `API_RUN=tsx` runs `apps/api/src/server.ts` through tsx instead, as before the build existed), with PGlite in
  * memory, or PostgreSQL with `DATABASE_URL`; filesystem storage in a temporary folder; on 127.0.0.1 with the

@@ -5,7 +5,7 @@
  * verification, session check) + two-tier throttling + zod validation/serialisation. Target: >= 60%.
  *
  * The same rounds measure the public catalog page `GET /catalog/stories?page=1&limit=20` (anonymous, full stack)
- * over the same 30 stories, 20 of them with an uploaded package, published (issue 31). Target: at least 85% of the
+ * over the same 30 stories, 20 of them with an uploaded package, published. Target: at least 85% of the
  * full `GET /api/stories`. On PostgreSQL the run ends with `EXPLAIN (ANALYZE, BUFFERS)` of the catalog page query.
  *
  * Tokens come from the development OpenID provider (real oidc-provider, RS256). Database: PostgreSQL when

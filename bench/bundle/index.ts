@@ -20,7 +20,7 @@
  * checkout's node_modules linked in: see RESULTS.md), for before/after figures or while the
  * working tree is mid-change; `app/` is copied into it when missing.
  *
- * Target (issue 13): at most 60 KB gzip with Vite, the same order with esbuild.
+ * Target: at most 60 KB gzip with Vite, the same order with esbuild.
  */
 
 import { spawnSync } from 'node:child_process'

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench minify`: what `minifyStory` saves (issue 21): bytes of the story sources before and
+ * `pnpm bench minify`: what `minifyStory` saves: bytes of the story sources before and
  * after, raw and deflated (zlib level 6, as `spkg pack` stores text), on every example of the
  * repository and on bench/story's generated story (2,000 sections by default), the time to minify,
  * and a check that a seeded random walk of 500 choices plays the same transcript on both, the

@@ -22,7 +22,7 @@ beforeAll(async () => {
   await create('cat-one', { instruction: 'cat-howto' })
   await create('cat-two', { genre: 'horror' })
   await create('cat-draft')
-  // Only a story with a valid version can be published (issue 18): one package each, genres as the records'.
+  // Only a story with a valid version can be published: one package each, genres as the records'.
   for (const [slug, genre, id] of [
     ['cat-one', 'mystery', '0c0c0c0c-1111-4222-8333-000000000001'],
     ['cat-two', 'horror', '0c0c0c0c-1111-4222-8333-000000000002'],

@@ -70,7 +70,7 @@ describe('loadConfig', () => {
     ])
   })
 
-  it('refuses a connection timeout that would cut an upload off before its answer (issue 31 item 5)', () => {
+  it('refuses a connection timeout that would cut an upload off before its answer', () => {
     // The connection is idle from the end of the body to the answer: the wait for a validation place, the
     // validation, storing. The former defaults (30 s against a 60 s validation) closed it first.
     const why =
@@ -92,7 +92,7 @@ describe('loadConfig', () => {
     expect(d.timeouts.connectionMs - d.publishing.queueWaitMs - d.publishing.timeoutMs).toBe(20_000)
   })
 
-  it('refuses a connection timeout that would cut an import off during its download (issue 31 item 5)', () => {
+  it('refuses a connection timeout that would cut an import off during its download', () => {
     // An import's connection is idle while the repository downloads (REPO_TIMEOUT_MS), then as an upload's.
     const why =
       "while repository import is on: an import's connection is idle while the repository downloads and its package " +

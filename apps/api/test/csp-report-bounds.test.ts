@@ -1,5 +1,5 @@
 /**
- * CSP report storage bounds (issue 15, finding 8): identical reports are counted in one row, and one client address
+ * CSP report storage bounds: identical reports are counted in one row, and one client address
  * holds at most CSP_REPORTS_PER_SOURCE distinct reports, so one anonymous caller cannot replace the history.
  */
 import { sql } from 'drizzle-orm'

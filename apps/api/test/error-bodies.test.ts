@@ -1,5 +1,5 @@
 /**
- * Error bodies at the edges (issue 15, findings 3 and 10): every answer has `{ statusCode, code, message }` and says
+ * Error bodies at the edges: every answer has `{ statusCode, code, message }` and says
  * what is true: a 408 from the HTTP layer, the 413 of a route with its own body limit, a forbidden `__proto__` key
  * in a CSP report, and a value the database refuses (SQLSTATE 22021/22P02/22P05: 400, not 500).
  */

@@ -1,5 +1,5 @@
 /**
- * Every error code a route can answer with fits that route's response schema for its status (issue 31 item 4): a
+ * Every error code a route can answer with fits that route's response schema for its status: a
  * 422 VALIDATION_TIMEOUT on the upload route was refused by its 422 schema (PACKAGE_INVALID only) and reached the
  * client as 500 FST_ERR_RESPONSE_SERIALIZATION. "Can answer" is decided per status: a route that declares a status
  * may meet any code of that status (`API_ERROR_STATUS`), so its schema for that status must admit every one.

@@ -1,5 +1,5 @@
 /**
- * The CDN purge hook (issue 31 item 10, takedown; src/publishing/file-purge.ts): files that stop being public are
+ * The CDN purge hook (takedown; src/publishing/file-purge.ts): files that stop being public are
  * POSTed to `FILES_PURGE_URL`, a real HTTP server on 127.0.0.1 here, through the `file_purges` outbox. The retry
  * waits run on an injected clock: a test moves it and asks for a delivery pass instead of waiting.
  */

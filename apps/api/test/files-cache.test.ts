@@ -1,5 +1,5 @@
 /**
- * `Cache-Control` of the files routes by the state of the version (issue 31 item 10, takedown): a public file is
+ * `Cache-Control` of the files routes by the state of the version (takedown): a public file is
  * immutable for a year; one of a story reported in the last 30 days five minutes (a takedown reaches caches without
  * a purge); a file only its owner, moderators and administrators read (under review, unpublished) `private,
  * no-cache`. Over the real database and the filesystem storage, the rule wired as the app wires it.

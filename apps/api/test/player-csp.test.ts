@@ -1,5 +1,5 @@
 /**
- * The player's policy names the repository hosts of the configuration (issue 31 item 13): `connect-src` gains
+ * The player's policy names the repository hosts of the configuration: `connect-src` gains
  * `https://<REPO_API_HOST>` and each `https://<REPO_DOWNLOAD_HOSTS>` (the GitHub defaults when unset), and nothing
  * with `REPO_IMPORT=false`, which also removes the import route. The API's own answers never name them.
  */

@@ -1,5 +1,5 @@
 /**
- * Profiles (issue 15, findings 5 and 10): avatars are stored as their parsed https URL, and profile writes record
+ * Profiles: avatars are stored as their parsed https URL, and profile writes record
  * at most one `profile_changed` auth event per profile an hour, so `auth_events` stays bounded per user.
  */
 import { sql } from 'drizzle-orm'

@@ -1,5 +1,5 @@
 /**
- * Reading-state limits (issue 15, findings 1 and 5): size and value caps checked before parsing, one linear
+ * Reading-state limits: size and value caps checked before parsing, one linear
  * validation, the stored text sent back without re-validation, and the per-user quota (count and bytes).
  */
 import { sql } from 'drizzle-orm'

@@ -90,7 +90,7 @@ describe('/api/progress/:storyId', () => {
 
   it('refuses a state whose id is not the key (400 READING_STATE_OTHER_STORY) and stores nothing', async () => {
     const manifestId = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
-    // The slug as the key of a state of the manifest's UUID (the mix-up of issue 31), as a first save.
+    // A state of the manifest's UUID put under the slug as its key (the key a client may mix up), as a first save.
     const bySlug = await put('crooked-inn', state(manifestId), { 'if-none-match': '*' })
     expect(bySlug.statusCode).toBe(400)
     expect(bySlug.json()).toEqual({

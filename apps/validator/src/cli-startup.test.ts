@@ -1,7 +1,7 @@
 /**
  * `spkg --help` and `--version` start fast because they load no command's work: each command's
  * module (`commands/<name>-run.ts`) and the heavy libraries it uses (the reader, the story
- * engine, the zod-based manifest checks) are imported only when that command runs (issue 13).
+ * engine, the zod-based manifest checks) are imported only when that command runs.
  * Checked by the modules a real process loads (a loader hook records them), not by a timing.
  */
 import { spawnSync } from 'node:child_process'

@@ -1,5 +1,5 @@
 /**
- * An author's whole path, as issue 21's closing note tells it: a new story made with `spkg init`,
+ * An author's whole path from a new story to a played package: a new story made with `spkg init`,
  * edited through the language server (a link to a scene that does not exist yet, its diagnostic,
  * the scene added, the diagnostic gone), mapped, packed minified, signed, encrypted, validated by
  * the CI step of `action.yml` and played to the new scene. Every command runs in a shell from a

@@ -2,7 +2,7 @@
  * The repository's example stories (examples/, listed in examples/README.md): each folder validates with no finding
  * of any severity, every seeded random walk through it reaches an ending (no option never offered, no runtime
  * diagnostic), the README's command for it plays to `-- end`, and together they show every capability the
- * README's table claims (issue 20): a flat story, several parts with images and audio, a session file, an
+ * README's table claims: a flat story, several parts with images and audio, a session file, an
  * extension module, a tab bar and an instruction package linked both ways. All through `spkg` as a user runs it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * `spkg validate --format json` reports the manifest bounds of @spkg/manifest (issue 31) with the
+ * `spkg validate --format json` reports the manifest bounds of @spkg/manifest with the
  * same code, path and pointer an upload gets in its 422: a 40 MiB description (the 41 KB
  * package of the issue), a description over its 10,000 characters, a nesting of 5,000 levels,
  * and a version that is a path.

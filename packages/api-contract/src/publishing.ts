@@ -1,5 +1,5 @@
 /**
- * Package publishing (issue 18): uploads and their answers (`POST /api/stories/:slug/versions`, 201 or 422 with
+ * Package publishing: uploads and their answers (`POST /api/stories/:slug/versions`, 201 or 422 with
  * diagnostics), the versions of a story, signing keys, the canonical manifest of a version, and the catalog's
  * view of published packages (filters, package, cover, metadata, instruction package, the version to publish).
  */

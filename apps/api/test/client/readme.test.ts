@@ -1,5 +1,5 @@
 /**
- * @spkg/client's README against the real API (issue 31): its usage example runs as written with a reader's token
+ * @spkg/client's README against the real API: its usage example runs as written with a reader's token
  * (only `https://spkg.example` is replaced by the API's address) over a published story, saves progress under the
  * catalog entry's `packageId` (the manifest id), and prints what its comments say; the anonymous case its comment
  * names is 401 AUTH_MISSING_TOKEN.

@@ -1,5 +1,5 @@
 /**
- * Several instances, for real (issue 22): two API server processes (src/server.ts) on one fresh PostgreSQL database
+ * Several instances, for real: two API server processes (src/server.ts) on one fresh PostgreSQL database
  * and one Redis, behind Debian's nginx running the shipped `deploy/nginx.conf` (test/ops/cluster.ts rewrites only its
  * addresses and file paths), with tokens from a real OpenID provider on loopback.
  *

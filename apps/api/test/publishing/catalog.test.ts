@@ -1,5 +1,5 @@
 /**
- * The catalog of published packages (issue 18): publishing a version, the package, cover, metadata and
+ * The catalog of published packages: publishing a version, the package, cover, metadata and
  * instruction package of catalog items, the version manifest, and the filters.
  */
 import { buildPackage } from '@spkg/test-utils'

@@ -1,5 +1,5 @@
 /**
- * An upload whose client is gone is not committed (issue 31, item 5): a real HTTP client sends a whole package, then
+ * An upload whose client is gone is not committed: a real HTTP client sends a whole package, then
  * closes the connection while the package waits for its validation (a pool that holds the first job until the test
  * lets it go, then validates it for real). Nothing is stored, and the client's retry is a 201, not 409
  * VERSION_EXISTS for a version committed for nobody.

@@ -1,5 +1,5 @@
 /**
- * POST /api/stories/import with REPO_TOKEN set (issue 31 item 12), against the fake repository host of
+ * POST /api/stories/import with REPO_TOKEN set, against the fake repository host of
  * @spkg/repo-import's tests: the slug's ownership is checked before any request to the host, and the token goes
  * with public repositories only (the host's metadata answering `private: false`); a private or unknown one is 422
  * `api/repository-not-public` with nothing downloaded and no record left.
@@ -125,7 +125,7 @@ describe('REPO_TOKEN goes with public repositories only', () => {
   })
 })
 
-describe('an import fits its connection (issue 31 item 5)', () => {
+describe('an import fits its connection', () => {
   let slow: PublishingApp
   beforeAll(async () => {
     slow = await buildPublishingApp({

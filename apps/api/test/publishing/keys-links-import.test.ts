@@ -156,7 +156,7 @@ describe('instruction packages', () => {
   })
 })
 
-describe('instruction links across owners (issue 31, items 8 and 9)', () => {
+describe('instruction links across owners', () => {
   const mod = bearer('mia', 'moderator')
   const bobGuideId = '44444444-3333-4444-8555-666666666666'
   const story = (id: string, instruction: string, version = '1.0.0') =>

@@ -1,5 +1,5 @@
 /**
- * Files never outlive a failed upload (issue 31, item 6): an upload over the quota writes no file, a version insert
+ * Files never outlive a failed upload: an upload over the quota writes no file, a version insert
  * that throws (a real failing insert: a trigger raising an exception) removes the files of the request before the
  * answer, and the app sweeps unreferenced files periodically (`SWEEP_INTERVAL_MS`), not only at start-up.
  */

@@ -1,5 +1,5 @@
 /**
- * The per-user quota holds under concurrent uploads to DIFFERENT stories (issue 31, item 7): the story row lock
+ * The per-user quota holds under concurrent uploads to DIFFERENT stories: the story row lock
  * alone let two inserts sum the same committed rows and both pass (321,803 of 300,000 bytes). Meaningful on
  * PostgreSQL (`DATABASE_URL`: a pool of 10 connections, inserts really concurrent); PGlite has one connection.
  */

@@ -1,5 +1,5 @@
 /**
- * POST /api/stories/:slug/versions and GET /api/stories/:slug/versions (issue 18), on the test database
+ * POST /api/stories/:slug/versions and GET /api/stories/:slug/versions, on the test database
  * (PGlite, or PostgreSQL when DATABASE_URL is set) with the filesystem storage.
  */
 import { rename, rm, writeFile } from 'node:fs/promises'

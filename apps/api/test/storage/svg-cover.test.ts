@@ -1,5 +1,5 @@
 /**
- * SVG covers on the files origin (issue 31 item 11). An SVG can carry script; opened by itself (a navigation to its
+ * SVG covers on the files origin. An SVG can carry script; opened by itself (a navigation to its
  * address) on the files origin it would run there. Both drivers store SVG covers with `Content-Disposition:
  * attachment` (S3 serves it from the bucket itself, s3rver here), and the files route sends every file with a
  * sandboxing policy and `nosniff`. The headers a client gets are read the way a browser decides whether a

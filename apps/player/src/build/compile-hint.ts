@@ -4,7 +4,7 @@
  * functions on the thread that streams it, while it downloads, instead of on the main thread at their first call.
  * The chunk is fetched when a story view opens, before the package is opened, so the first open of a fresh page
  * runs compiled code: in `pnpm bench reader-browser`, the cold open of 500 small entries took 0.79 times as long
- * with the hint (30 alternating rounds, session 13; bench/reader-browser/RESULTS.md). Chunks without the reader
+ * with the hint (30 alternating rounds; bench/reader-browser/RESULTS.md). Chunks without the reader
  * (the catalog, the account area) keep lazy compilation.
  *
  * Added to the files once written (`writeBundle`): after minification, which drops comments, and after Vite's own

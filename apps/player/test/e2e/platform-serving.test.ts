@@ -74,7 +74,7 @@ describe.skipIf(noBrowser)('the served player', () => {
     expect(answers.length).toBeGreaterThan(3)
     for (const a of answers) {
       expect(a.csp, a.url).toBeDefined()
-      // A stored file (a cover) has the files' own policy: nothing runs in it, whatever it is (issue 31 item 11).
+      // A stored file (a cover) has the files' own policy: nothing runs in it, whatever it is.
       if (new URL(a.url).pathname.startsWith('/files/')) {
         expect(a.csp, a.url).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox")
         continue

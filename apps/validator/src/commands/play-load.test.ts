@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: story sources use ${} interpolation
 /**
  * `spkg play` loads every input as the package `spkg pack` makes of it and reports what
- * `spkg validate` finds before play starts (issue 14).
+ * `spkg validate` finds before play starts.
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'

@@ -33,7 +33,7 @@ async function validate(bytes: Uint8Array) {
   }
 }
 
-// A package that asks for verification must never load a file unverified (issue 14).
+// A package that asks for verification must never load a file unverified.
 describe('spkg validate and malformed integrity', () => {
   it('refuses a package whose integrity lists a hash that is not a SHA-256', async () => {
     const r = await validate(buildPackage({ manifest: { integrity: { 'story/0001-start.sty': 'xyz' } } }))
