@@ -1,5 +1,5 @@
 /**
- * Issue 31 item 1: lists and the catalog never load or return a whole manifest. A version stored with a huge unknown
+ * Lists and the catalog never load or return a whole manifest. A version stored with a huge unknown
  * field and an oversized `description` (written straight into the row: uploads are bounded since, older rows are
  * not) leaves the versions list, the catalog page and the catalog story small, without those values, in a fixed
  * number of queries none of which selects the `manifest` column; only the version's manifest route returns it.
