@@ -11,41 +11,40 @@ import { archiveTooLarge, fileLabel, fileReadFailed, maxInputBytes } from './ope
 import { openArchive, peekArchive } from './open/open-archive'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './open/types'
 
+// The names that do not depend on the backend are the browser entry's own.
 export {
   type CacheDriver,
   type CachedFile,
   type CachedVersion,
   createMemoryCacheDriver,
   createPackageCache,
-  type InstalledPackage,
-  keepOffline,
-  type PackageCache,
-  type PackageRef,
-  type SavedPackage,
-  savePackageOffline,
-  type UpdateOptions,
-  type UpdateResult,
-} from './cache/cache-on-web'
-export {
   createRangeSource,
+  type InstalledPackage,
   isProgressivePackage,
+  keepOffline,
   type OpenOptions,
   type OpenResult,
   type OpenUrlOptions,
   openPackageUrl,
+  type PackageCache,
   type PackageEntry,
   type PackageInput,
   type PackageLimits,
+  type PackageRef,
   type PartLoadEvent,
   type PeekOptions,
   type PeekResult,
   type ProgressivePackage,
   type RangeSource,
   type RangeSourceOptions,
+  type SavedPackage,
   type SignatureInfo,
   type Sleeper,
   type SpkgPackage,
   type StorySource,
+  savePackageOffline,
+  type UpdateOptions,
+  type UpdateResult,
 } from './index'
 export { createFolderCacheDriver, openCachedPackage, updatePackage } from './node/cache-on-node'
 

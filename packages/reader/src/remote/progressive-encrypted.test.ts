@@ -7,6 +7,7 @@
 import { encryptPackage, generateEncryptionKey } from '@spkg/integrity/encrypt'
 import { buildPackage } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { entryDataSpans } from '../../test/helpers/entry-data-spans'
 import { innParts } from '../../test/helpers/inn-story'
 import { staticServer, type TestServer } from '../../test/helpers/range-servers'
 import { openPackageUrl } from '../node'
@@ -23,27 +24,12 @@ const CHUNK = 65_536
 const HEADER = 36
 const TAG = 16
 
-/** Plaintext spans of each entry's data (local header to the next header). */
-function spansOf(bytes: Uint8Array): Map<string, [number, number]> {
-  const view = new DataView(bytes.buffer, bytes.byteOffset)
-  const out = new Map<string, [number, number]>()
-  let at = 0
-  while (view.getUint32(at, true) === 0x04034b50) {
-    const nameLen = view.getUint16(at + 26, true)
-    const start = at + 30 + nameLen + view.getUint16(at + 28, true)
-    const end = start + view.getUint32(at + 18, true)
-    out.set(new TextDecoder().decode(bytes.subarray(at + 30, at + 30 + nameLen)), [start, end])
-    at = end
-  }
-  return out
-}
-
 /**
  * The container chunks lying wholly inside a part's data, and not in the archive's last 64 KiB
  * (which the open reads first, as for a plain package): fetched only when the part is.
  */
 function innerChunks(part: string): Array<[number, number]> {
-  const [s, e] = spansOf(plain).get(part)!
+  const [s, e] = entryDataSpans(plain).get(part)!
   const out: Array<[number, number]> = []
   const end = Math.min(e, plain.length - 65_536)
   for (let i = Math.ceil(s / CHUNK); (i + 1) * CHUNK <= end; i++)

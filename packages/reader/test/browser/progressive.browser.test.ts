@@ -12,6 +12,7 @@ import { CHROMIUM_PATH, openEntryInChromium } from '@spkg/test-utils/chromium'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { callInPage } from '../helpers/call-in-page'
+import { entryDataSpans } from '../helpers/entry-data-spans'
 import { answerRange, handServer, type TestServer } from '../helpers/range-servers'
 
 const prose = (seed: number) => {
@@ -53,20 +54,6 @@ const kept = (version: string, third?: string) =>
 const served: Record<string, { bytes: Uint8Array; etag: string }> = {
   '/p.spkg': { bytes: pkg, etag: '"p1"' },
   '/o.spkg': { bytes: kept('1.0.0'), etag: '"o1"' },
-}
-
-/** Where each entry's data starts and ends (local headers walked from the start). */
-function spans(bytes: Uint8Array): Map<string, [number, number]> {
-  const view = new DataView(bytes.buffer, bytes.byteOffset)
-  const out = new Map<string, [number, number]>()
-  for (let at = 0; view.getUint32(at, true) === 0x04034b50; ) {
-    const n = view.getUint16(at + 26, true)
-    const data = at + 30 + n + view.getUint16(at + 28, true)
-    const end = data + view.getUint32(at + 18, true)
-    out.set(new TextDecoder().decode(bytes.subarray(at + 30, at + 30 + n)), [data, end])
-    at = end
-  }
-  return out
 }
 
 let browser: Browser | undefined
@@ -120,7 +107,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))(
         events: ['part-loading story/0002-cellar.sty', 'part-loaded story/0002-cellar.sty'],
       })
       // The server's log: the data of the parts never entered was never downloaded.
-      const at = spans(pkg)
+      const at = entryDataSpans(pkg)
       const gets = server.log.filter((q) => q.url === '/p.spkg' && q.range !== undefined)
       const touched = (name: string) => {
         const [s, e] = at.get(name)!
