@@ -9,6 +9,7 @@ import { buildPackage } from '@spkg/test-utils'
 import { CHROMIUM_PATH, openEntryInChromium } from '@spkg/test-utils/chromium'
 import type { Browser } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
+import { callInPage } from '../helpers/call-in-page'
 
 const MiB = 1024 * 1024
 const cover = new Uint8Array(20 * 1024).map((_, i) => (i * 31) % 251)
@@ -32,11 +33,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('peekPackage of a large File in Chro
     await opened.page.route('http://localhost/big.spkg', (route) =>
       route.fulfill({ contentType: 'application/octet-stream', body: Buffer.from(big) }),
     )
-    const r = await opened.page.evaluate(() =>
-      (globalThis as unknown as { peekFile: (u: string) => Promise<Record<string, unknown>> }).peekFile(
-        '/big.spkg',
-      ),
-    )
+    const r = await callInPage<Record<string, unknown>>(opened.page, 'peekFile', '/big.spkg')
     expect(r).toMatchObject({
       ok: true,
       title: 'The Long Road',
