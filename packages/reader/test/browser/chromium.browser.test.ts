@@ -10,7 +10,8 @@ import { CHROMIUM_PATH, openEntryInChromium } from '@spkg/test-utils/chromium'
 import { deflateSync } from 'fflate'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ChromiumInput } from './chromium-entry'
+import { callInPage } from '../helpers/call-in-page'
+import type { ChromiumInput } from './chromium-page'
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64')
 const text = new TextEncoder().encode('the inn door creaks open. '.repeat(4000))
@@ -50,24 +51,18 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('the browser path in Chromium', () =
       ),
       random: b64(randomBytes(70_000)),
     }
-    const opened = await openEntryInChromium(new URL('./chromium-entry.ts', import.meta.url), 'runReader')
+    const opened = await openEntryInChromium(new URL('./chromium-page.ts', import.meta.url), 'runReader')
     browser = opened.browser
-    r = (await opened.page.evaluate(
-      (i) => (globalThis as unknown as { runReader: (x: unknown) => Promise<unknown> }).runReader(i),
-      input,
-    )) as Record<string, unknown>
+    r = await callInPage<Record<string, unknown>>(opened.page, 'runReader', input)
     // A page whose Content Security Policy does not allow WebAssembly ('wasm-unsafe-eval').
     const csp = await openEntryInChromium(
-      new URL('./chromium-entry.ts', import.meta.url),
+      new URL('./chromium-page.ts', import.meta.url),
       'openGood',
       'http://localhost',
       { 'content-security-policy': "script-src 'self'" },
     )
     strict = csp.browser
-    underCsp = (await csp.page.evaluate(
-      (g) => (globalThis as unknown as { openGood: (x: string) => Promise<unknown> }).openGood(g),
-      input.good,
-    )) as Record<string, unknown>
+    underCsp = await callInPage<Record<string, unknown>>(csp.page, 'openGood', input.good)
   }, 60_000)
 
   afterAll(async () => {

@@ -3,12 +3,12 @@
  * the chooser and the whole open pipeline in Chromium on inputs built in Node, and returns plain
  * results for Node to check.
  */
-import { openPackage } from '../index'
-import { defaultWebOptions, webSha256Hex } from '../zip/backend'
-import { crc32 } from '../zip/crc32'
-import { inflateRawStream } from '../zip/inflate-stream'
-import { inflateWasmReady, loadInflateWasm } from '../zip/inflate-wasm'
-import { sha256Hex } from '../zip/sha256'
+import { openPackage } from '../../src/index'
+import { defaultWebOptions, webSha256Hex } from '../../src/zip/backend'
+import { crc32 } from '../../src/zip/crc32'
+import { inflateRawStream } from '../../src/zip/inflate-stream'
+import { inflateWasmReady, loadInflateWasm } from '../../src/zip/inflate-wasm'
+import { sha256Hex } from '../../src/zip/sha256'
 
 /** What Node sends: base64 byte strings. */
 export interface ChromiumInput {
