@@ -6,10 +6,8 @@
  * three alike. Prints each one's median and best wall time and the medians of the per-round
  * ratios. `RUNS=n` rounds (default 15); `HINT=base|this|both` prepends V8's
  * `//# allFunctionsCalledOnLoad` to that page's script (see the reader README; `HINT=1`, as for
- * every script of cold-page.ts, is `this`). Each checkout's sources are bundled as its `dist/` is
- * built (with its tools/eager-functions.ts where it has one); `EAGER=base|this|none` keeps that
- * for one side only, or for neither. The native tools check the files `pnpm bench
- * reader-browser` has them check.
+ * every script of cold-page.ts, is `this`). Each checkout's page is bundled from its sources. The
+ * native tools check the files `pnpm bench reader-browser` has them check.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -25,12 +23,8 @@ const base = process.env.BASE
 if (!base) throw new Error('BASE=<another checkout of the repository>')
 const hint = process.env.HINT ?? ''
 
-const eager = process.env.EAGER ?? 'both'
 const body = packageBody('small-500')
-const scripts: Record<string, string> = {
-  base: await pageScript(base, eager === 'base' || eager === 'both'),
-  this: await pageScript(undefined, eager === 'this' || eager === 'both'),
-}
+const scripts: Record<string, string> = { base: await pageScript(base), this: await pageScript() }
 for (const k of ['base', 'this']) if (hint === k || hint === 'both') scripts[k] = COMPILE_HINT + scripts[k]!
 const browser = await launchBench()
 

@@ -4,9 +4,8 @@
  * the settle pause of the bench (see index.ts).
  */
 
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { launchChromium, routeEntryPage } from '@spkg/test-utils/chromium'
 import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
@@ -26,31 +25,14 @@ export { COMPILE_HINT }
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 /**
- * Whether the bench bundles the reader's, manifest's and integrity's sources as their `dist/` is
- * built: with their top-level functions compiled eagerly (tools/eager-functions.ts, in each
- * package's tsup config). `EAGER=0` bundles them as written, to measure what that does.
- */
-export const EAGER = process.env.EAGER !== '0'
-
-/**
  * A bench entry of the repository at `root` (this one by default, another checkout for ab.ts),
- * bundled for `platform`, to `outfile` or returned; `eager`: with that checkout's
- * tools/eager-functions.ts where it has one (its `dist/` is built with it).
+ * bundled for `platform` from the packages' sources, to `outfile` or returned.
  */
 export async function benchBundle(
   entry: string,
   platform: 'node' | 'browser',
-  { root = ROOT, eager = EAGER, outfile }: { root?: string; eager?: boolean; outfile?: string } = {},
+  { root = ROOT, outfile }: { root?: string; outfile?: string } = {},
 ): Promise<string> {
-  const tool = join(root, 'tools/eager-functions.ts')
-  const plugins =
-    eager && existsSync(tool)
-      ? [
-          (
-            (await import(pathToFileURL(tool).href)) as typeof import('../../tools/eager-functions')
-          ).eagerFunctionsPlugin(),
-        ]
-      : []
   const r = await build({
     entryPoints: [join(root, 'bench/reader-browser', entry)],
     bundle: true,
@@ -58,7 +40,6 @@ export async function benchBundle(
     format: 'esm',
     target: platform === 'node' ? 'node20' : 'chrome120',
     conditions: ['@spkg/source'],
-    plugins,
     write: outfile !== undefined,
     ...(outfile ? { outfile } : {}),
     logLevel: 'warning',
@@ -67,8 +48,8 @@ export async function benchBundle(
 }
 
 /** page.ts of the repository at `root` bundled for Chromium (see {@link benchBundle}). */
-export function pageScript(root = ROOT, eager = EAGER): Promise<string> {
-  return benchBundle('page.ts', 'browser', { root, eager })
+export function pageScript(root = ROOT): Promise<string> {
+  return benchBundle('page.ts', 'browser', { root })
 }
 
 /** Bench package `key`'s bytes. */

@@ -1,24 +1,22 @@
 /**
  * `node --conditions=@spkg/source --import tsx bench/reader-browser/load.ts`: what compiling the
- * open pipeline with the script costs when a page loads it. The bench's page script as the
- * packages' `dist/` is built (tools/eager-functions.ts) against the same script bundled from the
- * sources as written, alternating in fresh Chromium contexts (`RUNS` each, default 14): the time
- * from the end of the script's download to the start of its evaluation (parsing and compiling,
- * much of it on the thread that streams the script).
+ * whole script as it loads costs a page. The bench's page script with V8's compile hint (the
+ * player's, see the reader README) against the same script without it, alternating in fresh
+ * Chromium contexts (`RUNS` each, default 14): the time from the end of the script's download to
+ * the start of its evaluation (parsing and compiling, much of it on the thread that streams the
+ * script).
  */
 import { routeEntryPage } from '@spkg/test-utils/chromium'
-import { launchBench, pageScript } from './cold-page'
+import { COMPILE_HINT, launchBench, pageScript } from './cold-page'
 
 const runs = Number(process.env.RUNS ?? 14)
-const scripts: Record<string, string> = {
-  'as written': await pageScript(undefined, false),
-  eager: await pageScript(undefined, true),
-}
-const res: Record<string, number[]> = { 'as written': [], eager: [] }
+const plain = await pageScript()
+const scripts: Record<string, string> = { plain, hint: COMPILE_HINT + plain }
+const res: Record<string, number[]> = { plain: [], hint: [] }
 const browser = await launchBench()
 try {
   for (let r = 0; r < runs; r++)
-    for (const k of r % 2 ? ['as written', 'eager'] : ['eager', 'as written']) {
+    for (const k of r % 2 ? ['plain', 'hint'] : ['hint', 'plain']) {
       const context = await browser.newContext()
       const page = await context.newPage()
       await routeEntryPage(

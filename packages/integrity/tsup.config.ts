@@ -1,5 +1,4 @@
 import { defineConfig } from 'tsup'
-import { eagerFunctionsPlugin } from '../../tools/eager-functions'
 
 export default defineConfig({
   entry: {
@@ -17,6 +16,4 @@ export default defineConfig({
   external: [/^node:/],
   // keep `node:fs`, not `fs`: browser bundlers then know these are Node built-ins, not packages to polyfill
   removeNodeProtocol: false,
-  // The functions a cold open runs compile with the script, not at their first call (tools/eager-functions.ts).
-  esbuildPlugins: [eagerFunctionsPlugin()],
 })
