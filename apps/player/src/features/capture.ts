@@ -52,6 +52,40 @@ const problem = (e: unknown) =>
       ? 'No camera or microphone was found on this device.'
       : `It did not work: ${e instanceof Error ? e.message : String(e)}`
 
+/** The status line every tool speaks through (a live region: screen readers hear each step). */
+const statusLine = () => h('p', { class: 'capture-status', role: 'status', 'aria-live': 'polite' })
+
+/** A tool's button: its class, its label, and what a press does. */
+const toolButton = (
+  cls: string,
+  label: string,
+  onclick: () => Promise<void>,
+  attrs: Record<string, string> = {},
+) => h('button', { type: 'button', class: cls, ...attrs, onclick }, label)
+
+/** The back camera shown in a video that is hidden while it is off (the QR scan and the photo share it). */
+function cameraPreview() {
+  const video = h('video', { class: 'capture-video', muted: true, playsinline: true, hidden: true })
+  let stream: MediaStream | undefined
+  return {
+    video,
+    get on() {
+      return stream !== undefined
+    },
+    async start() {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } })
+      video.srcObject = stream
+      video.hidden = false
+      await video.play()
+    },
+    off() {
+      stopStream(stream)
+      stream = undefined
+      video.hidden = true
+    },
+  }
+}
+
 /** A capture tool's DOM, with `stop()` for clean-up. */
 export interface CaptureTool {
   el: HTMLElement
@@ -60,101 +94,75 @@ export interface CaptureTool {
 
 /** Scans one QR code with the camera; the text read is shown (and not followed: it is only text). */
 export function qrScanTool(): CaptureTool {
-  const status = h('p', { class: 'capture-status', role: 'status', 'aria-live': 'polite' })
-  const video = h('video', { class: 'capture-video', muted: true, playsinline: true, hidden: true })
-  let stream: MediaStream | undefined
+  const status = statusLine()
+  const camera = cameraPreview()
+  const video = camera.video
   let timer: ReturnType<typeof setInterval> | undefined
   const stop = () => {
     if (timer) clearInterval(timer)
     timer = undefined
-    stopStream(stream)
-    stream = undefined
-    video.hidden = true
+    camera.off()
     button.textContent = 'Scan a QR code'
   }
-  const button = h(
-    'button',
-    {
-      type: 'button',
-      class: 'capture-qr',
-      onclick: async () => {
-        if (stream) return stop()
-        try {
-          const Detector = (globalThis as unknown as { BarcodeDetector: BarcodeDetectorCtor }).BarcodeDetector
-          const detector = new Detector({ formats: ['qr_code'] })
-          stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } })
-          video.srcObject = stream
-          video.hidden = false
-          await video.play()
-          button.textContent = 'Stop scanning'
-          status.textContent = 'Point the camera at the QR code.'
-          timer = setInterval(async () => {
-            const found = await detector.detect(video).catch(() => [])
-            const first = found[0]
-            if (first) {
-              stop()
-              replace(status, 'QR code read: ', h('output', { class: 'capture-result' }, first.rawValue))
-            }
-          }, 300)
-        } catch (e) {
+  const button = toolButton('capture-qr', 'Scan a QR code', async () => {
+    if (camera.on) return stop()
+    try {
+      const Detector = (globalThis as unknown as { BarcodeDetector: BarcodeDetectorCtor }).BarcodeDetector
+      const detector = new Detector({ formats: ['qr_code'] })
+      await camera.start()
+      button.textContent = 'Stop scanning'
+      status.textContent = 'Point the camera at the QR code.'
+      timer = setInterval(async () => {
+        const found = await detector.detect(video).catch(() => [])
+        const first = found[0]
+        if (first) {
           stop()
-          status.textContent = problem(e)
+          replace(status, 'QR code read: ', h('output', { class: 'capture-result' }, first.rawValue))
         }
-      },
-    },
-    'Scan a QR code',
-  )
+      }, 300)
+    } catch (e) {
+      stop()
+      status.textContent = problem(e)
+    }
+  })
   return { el: h('div', { class: 'capture' }, button, video, status), stop }
 }
 
 /** Takes one photo with the camera, shown in the panel (kept in memory only). */
 export function photoTool(): CaptureTool {
-  const status = h('p', { class: 'capture-status', role: 'status', 'aria-live': 'polite' })
-  const video = h('video', { class: 'capture-video', muted: true, playsinline: true, hidden: true })
+  const status = statusLine()
+  const camera = cameraPreview()
+  const video = camera.video
   const shots = h('div', { class: 'capture-shots' })
   const urls: string[] = []
-  let stream: MediaStream | undefined
   const close = () => {
-    stopStream(stream)
-    stream = undefined
-    video.hidden = true
+    camera.off()
     button.textContent = 'Take a photo'
   }
-  const button = h(
-    'button',
-    {
-      type: 'button',
-      class: 'capture-photo',
-      onclick: async () => {
-        try {
-          if (!stream) {
-            stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } })
-            video.srcObject = stream
-            video.hidden = false
-            await video.play()
-            button.textContent = 'Capture'
-            status.textContent = 'Press Capture to take the photo.'
-            return
-          }
-          const canvas = document.createElement('canvas')
-          canvas.width = video.videoWidth || 640
-          canvas.height = video.videoHeight || 480
-          canvas.getContext('2d')?.drawImage(video, 0, 0, canvas.width, canvas.height)
-          const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, 'image/jpeg', 0.85))
-          close()
-          if (!blob) throw new Error('the frame could not be read')
-          const url = URL.createObjectURL(blob)
-          urls.push(url)
-          shots.append(h('img', { src: url, alt: `Photo ${urls.length} you took` }))
-          status.textContent = 'Photo taken. It stays on this device.'
-        } catch (e) {
-          close()
-          status.textContent = problem(e)
-        }
-      },
-    },
-    'Take a photo',
-  )
+  const button = toolButton('capture-photo', 'Take a photo', async () => {
+    try {
+      if (!camera.on) {
+        await camera.start()
+        button.textContent = 'Capture'
+        status.textContent = 'Press Capture to take the photo.'
+        return
+      }
+      const canvas = document.createElement('canvas')
+      canvas.width = video.videoWidth || 640
+      canvas.height = video.videoHeight || 480
+      canvas.getContext('2d')?.drawImage(video, 0, 0, canvas.width, canvas.height)
+      const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, 'image/jpeg', 0.85))
+      close()
+      if (!blob) throw new Error('the frame could not be read')
+      const url = URL.createObjectURL(blob)
+      urls.push(url)
+      shots.append(h('img', { src: url, alt: `Photo ${urls.length} you took` }))
+      status.textContent = 'Photo taken. It stays on this device.'
+    } catch (e) {
+      close()
+      status.textContent = problem(e)
+    }
+  })
   return {
     el: h('div', { class: 'capture' }, button, video, shots, status),
     stop() {
@@ -166,52 +174,48 @@ export function photoTool(): CaptureTool {
 
 /** Records sound; each recording can be played back (kept in memory only). */
 export function audioTool(): CaptureTool {
-  const status = h('p', { class: 'capture-status', role: 'status', 'aria-live': 'polite' })
+  const status = statusLine()
   const clips = h('div', { class: 'capture-clips' })
   const urls: string[] = []
   let recorder: MediaRecorder | undefined
   let stream: MediaStream | undefined
-  const button = h(
-    'button',
-    {
-      type: 'button',
-      class: 'capture-audio',
-      'aria-pressed': 'false',
-      onclick: async () => {
-        if (recorder) {
-          recorder.stop()
-          return
-        }
-        try {
-          stream = await navigator.mediaDevices.getUserMedia({ audio: true })
-          const chunks: Blob[] = []
-          const r = new MediaRecorder(stream)
-          recorder = r
-          r.ondataavailable = (e) => chunks.push(e.data)
-          r.onstop = () => {
-            stopStream(stream)
-            stream = undefined
-            recorder = undefined
-            button.textContent = 'Record sound'
-            button.setAttribute('aria-pressed', 'false')
-            const url = URL.createObjectURL(new Blob(chunks, { type: r.mimeType || 'audio/webm' }))
-            urls.push(url)
-            clips.append(h('audio', { controls: true, src: url, 'aria-label': `Recording ${urls.length}` }))
-            status.textContent = 'Recording kept on this device.'
-          }
-          r.start()
-          button.textContent = 'Stop recording'
-          button.setAttribute('aria-pressed', 'true')
-          status.textContent = 'Recording…'
-        } catch (e) {
+  const button = toolButton(
+    'capture-audio',
+    'Record sound',
+    async () => {
+      if (recorder) {
+        recorder.stop()
+        return
+      }
+      try {
+        stream = await navigator.mediaDevices.getUserMedia({ audio: true })
+        const chunks: Blob[] = []
+        const r = new MediaRecorder(stream)
+        recorder = r
+        r.ondataavailable = (e) => chunks.push(e.data)
+        r.onstop = () => {
           stopStream(stream)
           stream = undefined
           recorder = undefined
-          status.textContent = problem(e)
+          button.textContent = 'Record sound'
+          button.setAttribute('aria-pressed', 'false')
+          const url = URL.createObjectURL(new Blob(chunks, { type: r.mimeType || 'audio/webm' }))
+          urls.push(url)
+          clips.append(h('audio', { controls: true, src: url, 'aria-label': `Recording ${urls.length}` }))
+          status.textContent = 'Recording kept on this device.'
         }
-      },
+        r.start()
+        button.textContent = 'Stop recording'
+        button.setAttribute('aria-pressed', 'true')
+        status.textContent = 'Recording…'
+      } catch (e) {
+        stopStream(stream)
+        stream = undefined
+        recorder = undefined
+        status.textContent = problem(e)
+      }
     },
-    'Record sound',
+    { 'aria-pressed': 'false' },
   )
   return {
     el: h('div', { class: 'capture' }, button, clips, status),
