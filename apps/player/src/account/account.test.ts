@@ -6,24 +6,12 @@
 import { createMemoryDriver } from '@spkg/state/drivers/memory'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type ProgressServer, startProgressServer } from '../../test/account/progress-server'
+import { tabStorage } from '../../test/account/tab-storage'
 import { type Account, createAccount } from './account'
-import { createSharedSessionStore, type KeyedStorage } from './session-store'
+import { createSharedSessionStore } from './session-store'
 
 const b64url = (s: string) => Buffer.from(s, 'utf8').toString('base64url')
 const jwt = (claims: unknown) => `${b64url('{"alg":"RS256"}')}.${b64url(JSON.stringify(claims))}.sig`
-
-function tabStorage(): KeyedStorage {
-  const map = new Map<string, string>()
-  return {
-    get length() {
-      return map.size
-    },
-    key: (i) => [...map.keys()][i] ?? null,
-    getItem: (k) => map.get(k) ?? null,
-    setItem: (k, v) => void map.set(k, v),
-    removeItem: (k) => void map.delete(k),
-  }
-}
 
 let server: ProgressServer
 beforeAll(async () => {

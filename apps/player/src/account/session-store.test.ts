@@ -1,20 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createSharedSessionStore, type KeyedStorage, SESSION_PREFIX } from './session-store'
-
-/** A `Storage` of one tab. */
-function tabStorage(): KeyedStorage & { map: Map<string, string> } {
-  const map = new Map<string, string>()
-  return {
-    map,
-    get length() {
-      return map.size
-    },
-    key: (i) => [...map.keys()][i] ?? null,
-    getItem: (k) => map.get(k) ?? null,
-    setItem: (k, v) => void map.set(k, v),
-    removeItem: (k) => void map.delete(k),
-  }
-}
+import { tabStorage } from '../../test/account/tab-storage'
+import { createSharedSessionStore, SESSION_PREFIX } from './session-store'
 
 const open: { close(): void }[] = []
 afterEach(() => {

@@ -3,48 +3,20 @@
  * HTTP ranges from the files route), played to an ending by clicking, a reload that resumes at the same place, and a
  * progressive story with media whose parts load while it plays.
  */
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { noBrowser, screenshot } from './harness'
+import { playerAndBrowser } from './per-file'
+import { blocks, playToEnd } from './story-page'
 
-let player: StartedPlayer
-let browser: Browser
+const e2e = playerAndBrowser()
 
-beforeAll(async () => {
-  if (noBrowser) return
-  ;[player, browser] = await Promise.all([startPlayer(), launchBrowser()])
-}, 180_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await player?.close()
-})
-
-/** Texts of the story blocks shown (not the echo of the reader's choices). */
-const blocks = (page: Page) => page.locator('.transcript .block').allInnerTexts()
 const options = (page: Page) => page.locator('.choices button').allInnerTexts()
-
-/** Clicks the first choice until the end; returns the choices clicked. */
-async function playToEnd(page: Page, max = 30): Promise<string[]> {
-  const clicked: string[] = []
-  for (let i = 0; i < max; i++) {
-    await page.waitForSelector('.choices button, .the-end')
-    if (await page.locator('.the-end').count()) return clicked
-    const first = page.locator('.choices button').first()
-    const text = await first.innerText()
-    const before = await page.locator('.transcript > *').count()
-    await first.click()
-    clicked.push(text)
-    // The chosen option's echo and the text it leads to arrive before the next choices.
-    await page.waitForFunction((n) => document.querySelectorAll('.transcript > *').length > n, before)
-  }
-  throw new Error(`no ending after ${max} choices: ${clicked.join(' / ')}`)
-}
 
 describe.skipIf(noBrowser)('player core: catalog, play, resume', () => {
   it('lists the seeded catalog with its details, and filters it by text, genre, language and age', async () => {
-    const page = await browser.newPage()
-    await page.goto(player.url)
+    const page = await e2e.browser.newPage()
+    await page.goto(e2e.player.url)
     await page.waitForSelector('.story-card')
     const slugs = await page
       .locator('.story-card')
@@ -81,12 +53,12 @@ describe.skipIf(noBrowser)('player core: catalog, play, resume', () => {
   })
 
   it('opens a seeded story from the catalog, plays it to an ending, resumes after a reload', async () => {
-    const page = await browser.newPage()
+    const page = await e2e.browser.newPage()
     const ranged: string[] = []
     page.on('request', (r) => {
       if (r.url().includes('/files/packages/') && r.headers().range) ranged.push(r.headers().range as string)
     })
-    await page.goto(player.url)
+    await page.goto(e2e.player.url)
     await page.click('[data-slug="crooked-inn"] a')
     // The envelope first.
     await page.waitForSelector('.envelope')
@@ -137,7 +109,7 @@ describe.skipIf(noBrowser)('player core: catalog, play, resume', () => {
     await page.waitForSelector('.choices button')
     expect(await options(page)).toEqual(['forest path', 'river road'])
     // The envelope of a story with a saved place offers to continue it, or to start from the beginning.
-    await page.goto(`${player.url}#/story/crooked-inn`)
+    await page.goto(`${e2e.player.url}#/story/crooked-inn`)
     await page.waitForSelector('.envelope')
     expect(await page.locator('.envelope-actions button').allInnerTexts()).toEqual([
       'Continue reading',
@@ -147,10 +119,10 @@ describe.skipIf(noBrowser)('player core: catalog, play, resume', () => {
   })
 
   it('plays a seeded progressive story with media from the catalog: parts, images and audio as blob: URLs', async () => {
-    const page = await browser.newPage()
+    const page = await e2e.browser.newPage()
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))
-    await page.goto(`${player.url}#/story/tide-bell`)
+    await page.goto(`${e2e.player.url}#/story/tide-bell`)
     await page.waitForSelector('.envelope')
     await page.click('text=Start reading')
     await page.waitForSelector('.choices button')

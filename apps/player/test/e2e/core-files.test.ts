@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { packExample, repositoryZipball, tamperedPackage, traversalPackage } from './core-fixtures'
 import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
+import { blocks, playToEnd } from './story-page'
 
 let player: StartedPlayer
 let browser: Browser
@@ -27,22 +28,6 @@ afterAll(async () => {
   await player?.close()
 })
 
-const blocks = (page: Page) => page.locator('.transcript .block').allInnerTexts()
-
-async function playToEnd(page: Page, max = 30): Promise<string[]> {
-  const clicked: string[] = []
-  for (let i = 0; i < max; i++) {
-    await page.waitForSelector('.choices button, .the-end')
-    if (await page.locator('.the-end').count()) return clicked
-    const first = page.locator('.choices button').first()
-    clicked.push(await first.innerText())
-    const before = await page.locator('.transcript > *').count()
-    await first.click()
-    await page.waitForFunction((n) => document.querySelectorAll('.transcript > *').length > n, before)
-  }
-  throw new Error(`no ending after ${max} choices: ${clicked.join(' / ')}`)
-}
-
 /** Drops a file on the page as a reader would drag it from the desktop. */
 async function dropFile(page: Page, name: string, bytes: Buffer) {
   await page.evaluate(
@@ -58,6 +43,13 @@ async function dropFile(page: Page, name: string, bytes: Buffer) {
     },
     [name, bytes.toString('base64')],
   )
+}
+
+/** Opens `buffer` from the file picker as the file `name`; the text of the refusal that names it. */
+async function refusal(page: Page, name: string, buffer: Buffer): Promise<string> {
+  await page.setInputFiles('#open-file', { name, mimeType: 'application/zip', buffer })
+  await page.waitForSelector(`.refusal:has-text("${name}")`)
+  return page.locator('.refusal').innerText()
 }
 
 describe.skipIf(noBrowser)('player core: packages from files and addresses', () => {
@@ -128,26 +120,14 @@ describe.skipIf(noBrowser)('player core: packages from files and addresses', () 
   it('refuses hostile packages in plain words with their codes', async () => {
     const page = await browser.newPage()
     await page.goto(`${player.url}#/open`)
-    await page.setInputFiles('#open-file', {
-      name: 'evil.spkg',
-      mimeType: 'application/zip',
-      buffer: traversalPackage(),
-    })
-    await page.waitForSelector('.refusal')
-    const text = await page.locator('.refusal').innerText()
+    const text = await refusal(page, 'evil.spkg', traversalPackage())
     expect(text).toContain('“evil.spkg” could not be opened')
     expect(text).toContain('outside itself')
     expect(text).toContain('pkg/unsafe-path')
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('refusal-title')
     await screenshot(page, 'core-refused-traversal')
 
-    await page.setInputFiles('#open-file', {
-      name: 'tampered.spkg',
-      mimeType: 'application/zip',
-      buffer: tamperedPackage(),
-    })
-    await page.waitForSelector('.refusal:has-text("tampered.spkg")')
-    const tampered = await page.locator('.refusal').innerText()
+    const tampered = await refusal(page, 'tampered.spkg', tamperedPackage())
     expect(tampered).toContain('pkg/integrity-mismatch')
     expect(tampered).toContain('does not match the checksum')
     await screenshot(page, 'core-refused-integrity')

@@ -4,24 +4,14 @@
  * blocked and reported), `sensors` (a consent prompt; nothing requested without a tick), `preview`, `offline`,
  * `accessibility`, `readers` with `solo_mode: single_role` (the role asked and injected).
  */
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { seriousViolations } from './axe'
 import { storedZip } from './core-fixtures'
-import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
+import { launchBrowser, noBrowser, screenshot } from './harness'
+import { playerAndBrowser } from './per-file'
 
-let player: StartedPlayer
-let browser: Browser
-
-beforeAll(async () => {
-  if (noBrowser) return
-  ;[player, browser] = await Promise.all([startPlayer(), launchBrowser()])
-}, 180_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await player?.close()
-})
+const e2e = playerAndBrowser()
 
 /** The test story: reaches one allowed alias and one that is not, says which reader you are. */
 function signalPackage(apiBase: string): Buffer {
@@ -98,11 +88,11 @@ function kitPackage(): Buffer {
 }
 
 async function openSignal(page: Page) {
-  await page.goto(`${player.url}#/open`)
+  await page.goto(`${e2e.player.url}#/open`)
   await page.setInputFiles('#open-file', {
     name: 'signal.spkg',
     mimeType: 'application/zip',
-    buffer: signalPackage(player.apiBase),
+    buffer: signalPackage(e2e.player.apiBase),
   })
   await page.waitForSelector('.envelope')
 }
@@ -110,7 +100,7 @@ async function openSignal(page: Page) {
 describe.skipIf(noBrowser)('player features: reader-facing manifest fields', () => {
   it('notes the fields on the envelope and the play view, asks the role and the sensors, guards the network', async () => {
     // The dark colour scheme: the badges, notes, form and log keep their contrast (axe below).
-    const context = await browser.newContext({ colorScheme: 'dark' })
+    const context = await e2e.browser.newContext({ colorScheme: 'dark' })
     const page = await context.newPage()
     await countGeolocation(page)
     const requests: string[] = []
@@ -166,7 +156,7 @@ describe.skipIf(noBrowser)('player features: reader-facing manifest fields', () 
     await page.waitForSelector('.net-log li[data-outcome="done"]', { state: 'attached' })
     await page.click('.net-log summary')
     expect(requests.filter((u) => u.includes('/api/health?'))).toEqual([
-      `${player.apiBase}/api/health?probe=player`,
+      `${e2e.player.apiBase}/api/health?probe=player`,
     ])
     expect(requests.some((u) => u.includes('evil.example'))).toBe(false)
     expect(await page.locator('.net-alert').innerText()).toContain('“https://evil.example/steal”')
@@ -188,7 +178,7 @@ describe.skipIf(noBrowser)('player features: reader-facing manifest fields', () 
   })
 
   it('starts a sensor only once the reader ticks it', async () => {
-    const context = await browser.newContext({
+    const context = await e2e.browser.newContext({
       permissions: ['geolocation'],
       geolocation: { latitude: 59.9139, longitude: 10.7522, accuracy: 12 },
     })
@@ -225,7 +215,7 @@ describe.skipIf(noBrowser)('player features: reader-facing manifest fields', () 
     ])
     try {
       const page = await media.newPage()
-      await page.goto(`${player.url}#/open`)
+      await page.goto(`${e2e.player.url}#/open`)
       await page.setInputFiles('#open-file', {
         name: 'kit.spkg',
         mimeType: 'application/zip',

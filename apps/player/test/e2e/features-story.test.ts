@@ -4,23 +4,13 @@
  * values, the tab bar follows the hand and shows the exposed variables, the map and the actions, and the instruction
  * action opens the guide as its own package, which lists the story it covers.
  */
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { seriousViolations } from './axe'
-import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
+import { noBrowser, screenshot } from './harness'
+import { playerAndBrowser } from './per-file'
 
-let player: StartedPlayer
-let browser: Browser
-
-beforeAll(async () => {
-  if (noBrowser) return
-  ;[player, browser] = await Promise.all([startPlayer(), launchBrowser()])
-}, 180_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await player?.close()
-})
+const e2e = playerAndBrowser()
 
 const sections = (page: Page) =>
   page
@@ -31,16 +21,16 @@ const panelVar = (page: Page, name: string) => page.locator(`.tab-panel [data-va
 
 describe.skipIf(noBrowser)('player features: session settings, tab bar, instruction package', () => {
   it('seeds the story and its guide', () => {
-    expect(player.seeded, player.output().stdout.slice(-2000)).toEqual(
+    expect(e2e.player.seeded, e2e.player.output().stdout.slice(-2000)).toEqual(
       expect.arrayContaining(['harbour-heist', 'harbour-heist-guide']),
     )
   })
 
   it('plays harbour-heist with adjusted session values and its tab bar', async () => {
-    const page = await browser.newPage()
+    const page = await e2e.browser.newPage()
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))
-    await page.goto(`${player.url}#/story/harbour-heist`)
+    await page.goto(`${e2e.player.url}#/story/harbour-heist`)
     await page.waitForSelector('.envelope')
     expect(await page.locator('.envelope-features .instruction-open').innerText()).toBe(
       'Open the instructions',
@@ -142,8 +132,8 @@ describe.skipIf(noBrowser)('player features: session settings, tab bar, instruct
   })
 
   it('opens the linked instruction as its own package, which lists the story it covers', async () => {
-    const page = await browser.newPage()
-    await page.goto(`${player.url}#/story/harbour-heist`)
+    const page = await e2e.browser.newPage()
+    await page.goto(`${e2e.player.url}#/story/harbour-heist`)
     await page.click('.envelope-features .instruction-open')
     await page.waitForFunction(
       () => document.querySelector('#envelope-title')?.textContent === 'Running The Harbour Heist',

@@ -4,32 +4,22 @@
  * and the dark colour scheme. axe's source is evaluated through the DevTools protocol (`page.evaluate`), which the
  * page's CSP does not govern: the page itself keeps running under its real policy.
  */
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { seriousViolations } from './axe'
-import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
+import { noBrowser, screenshot } from './harness'
+import { playerAndBrowser } from './per-file'
 
-let player: StartedPlayer
-let browser: Browser
-
-beforeAll(async () => {
-  player = await startPlayer()
-  if (!noBrowser) browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-  await player?.close()
-})
+const e2e = playerAndBrowser()
 
 describe.skipIf(noBrowser)('accessibility (axe-core)', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`has no serious or critical violation on home, envelope and play (${colorScheme})`, async () => {
-      const context = await browser.newContext({ colorScheme })
+      const context = await e2e.browser.newContext({ colorScheme })
       const page = await context.newPage()
       page.on('console', (m) => {
         if (m.type() === 'error') console.error(`page: ${m.text()}`)
       })
-      await page.goto(player.url)
+      await page.goto(e2e.player.url)
       await page
         .getByRole('link', { name: 'The Tide Bell' })
         .first()

@@ -4,21 +4,12 @@
  * service worker, the catalog from its cache, and the story opens again and plays from the copy the reader kept
  * on the device, every part of it (the later ones included, which the first visit never read).
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
+import type { BrowserContext, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { noBrowser, screenshot } from './harness'
+import { playerAndBrowser } from './per-file'
 
-let player: StartedPlayer
-let browser: Browser
-
-beforeAll(async () => {
-  player = await startPlayer()
-  if (!noBrowser) browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-  await player?.close()
-})
+const e2e = playerAndBrowser()
 
 const TITLE = 'The Tide Bell'
 const FIRST_LINE = 'The village ends where the sand begins.'
@@ -35,11 +26,11 @@ async function openFromCatalog(page: Page): Promise<void> {
 
 describe.skipIf(noBrowser)('offline after a first visit', () => {
   it('reloads with the network gone and plays the story opened once, from the device', async () => {
-    const context: BrowserContext = await browser.newContext()
+    const context: BrowserContext = await e2e.browser.newContext()
     const page = await context.newPage()
     const pageErrors: string[] = []
     page.on('pageerror', (e) => pageErrors.push(String(e)))
-    await page.goto(player.url)
+    await page.goto(e2e.player.url)
     await page.getByRole('link', { name: TITLE }).first().waitFor()
     // The worker installs (precaching the app shell) and takes control of this first page.
     await page
@@ -65,7 +56,7 @@ describe.skipIf(noBrowser)('offline after a first visit', () => {
         >
         return Object.keys(index).some((k) => k.startsWith(url))
       },
-      player.apiBase,
+      e2e.player.apiBase,
       { timeout: 20_000 },
     )
     const kept = await page.evaluate(async () => {
@@ -79,7 +70,7 @@ describe.skipIf(noBrowser)('offline after a first visit', () => {
     await context.setOffline(true)
     const offlineRequests: string[] = []
     page.on('requestfailed', (r) => offlineRequests.push(r.url()))
-    await page.goto(player.url)
+    await page.goto(e2e.player.url)
     await page.reload()
     // The page and its scripts come from the worker; the catalog from its runtime cache.
     await page.getByRole('link', { name: TITLE }).first().waitFor({ timeout: 15_000 })

@@ -5,21 +5,12 @@
  * caching, the service worker and manifest are served right, and no path leaves the player's folder.
  */
 import { connect } from 'node:net'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, noBrowser, type StartedPlayer, screenshot, startPlayer } from './harness'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { noBrowser, screenshot } from './harness'
+import { playerAndBrowser } from './per-file'
 
-let player: StartedPlayer
-let browser: Browser
-
-beforeAll(async () => {
-  player = await startPlayer()
-  if (!noBrowser) browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-  await player?.close()
-})
+const e2e = playerAndBrowser()
 
 /** CSP violations reported in the page (listened to before any script of the page runs). */
 async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
@@ -35,7 +26,7 @@ async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
 
 /** One raw HTTP/1.1 GET of `path` as written (clients resolve `..` before sending); the whole answer. */
 function rawGet(path: string): Promise<string> {
-  const { port } = new URL(player.apiBase)
+  const { port } = new URL(e2e.player.apiBase)
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () =>
       socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
@@ -51,9 +42,9 @@ function rawGet(path: string): Promise<string> {
 
 describe.skipIf(noBrowser)('the served player', () => {
   it('loads the catalog under the policy: every answer has it, no violation, no console error', async () => {
-    const apiCsp = (await fetch(`${player.apiBase}/api/health`)).headers.get('content-security-policy')
+    const apiCsp = (await fetch(`${e2e.player.apiBase}/api/health`)).headers.get('content-security-policy')
     expect(apiCsp).toContain("script-src 'self'")
-    const context = await browser.newContext()
+    const context = await e2e.browser.newContext()
     const page = await context.newPage()
     const violations = await watchViolations(page)
     const errors: string[] = []
@@ -63,10 +54,10 @@ describe.skipIf(noBrowser)('the served player', () => {
     page.on('pageerror', (e) => errors.push(String(e)))
     const answers: Array<{ url: string; csp: string | undefined }> = []
     page.on('response', (r) => {
-      if (r.url().startsWith(player.apiBase))
+      if (r.url().startsWith(e2e.player.apiBase))
         answers.push({ url: r.url(), csp: r.headers()['content-security-policy'] })
     })
-    await page.goto(player.url)
+    await page.goto(e2e.player.url)
     // The seeded catalog is listed: the page ran its scripts and called the API under the policy.
     await page.getByRole('heading', { level: 2 }).first().waitFor()
     await page.evaluate(() => navigator.serviceWorker.ready)
@@ -83,7 +74,7 @@ describe.skipIf(noBrowser)('the served player', () => {
       // the repository loader's hosts to connect-src).
       for (const directive of (apiCsp as string).split(';')) expect(a.csp, a.url).toContain(directive)
     }
-    const page0 = answers.find((a) => a.url === player.url)
+    const page0 = answers.find((a) => a.url === e2e.player.url)
     const withRepoHosts = (apiCsp as string).replace(
       /(connect-src [^;]*)/,
       '$1 https://api.github.com https://codeload.github.com',
@@ -94,7 +85,7 @@ describe.skipIf(noBrowser)('the served player', () => {
     // Installable: Chromium reads the manifest without errors and finds nothing missing.
     const cdp = await context.newCDPSession(page)
     const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[] }
-    expect(manifest.url).toBe(`${player.apiBase}/manifest.webmanifest`)
+    expect(manifest.url).toBe(`${e2e.player.apiBase}/manifest.webmanifest`)
     expect(manifest.errors).toEqual([])
     const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
       installabilityErrors: Array<{ errorId: string }>
@@ -105,10 +96,10 @@ describe.skipIf(noBrowser)('the served player', () => {
   })
 
   it('lets the page play blob: audio, as the reader hands it out (media-src)', async () => {
-    const context = await browser.newContext()
+    const context = await e2e.browser.newContext()
     const page = await context.newPage()
     const violations = await watchViolations(page)
-    await page.goto(player.url)
+    await page.goto(e2e.player.url)
     await page.getByRole('heading', { level: 2 }).first().waitFor()
     // A tenth of a second of silence as a WAV file, through a blob: URL, like a story's sound.
     const outcome = await page.evaluate(
@@ -143,40 +134,40 @@ describe.skipIf(noBrowser)('the served player', () => {
   })
 
   it('serves assets, the service worker and the manifest with the right types and caching', async () => {
-    const html = await (await fetch(player.url)).text()
+    const html = await (await fetch(e2e.player.url)).text()
     const scripts = [...html.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] as string)
     const styles = [...html.matchAll(/href="(\/assets\/[^"]+\.css)"/g)].map((m) => m[1] as string)
     expect(scripts.length).toBeGreaterThan(0)
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/) // no inline script
     for (const path of scripts) {
-      const r = await fetch(player.apiBase + path)
+      const r = await fetch(e2e.player.apiBase + path)
       expect(r.status, path).toBe(200)
       expect(r.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
       expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
     }
     for (const path of styles) {
-      const r = await fetch(player.apiBase + path)
+      const r = await fetch(e2e.player.apiBase + path)
       expect(r.headers.get('content-type')).toBe('text/css; charset=utf-8')
     }
-    const index = await fetch(player.url)
+    const index = await fetch(e2e.player.url)
     expect(index.headers.get('cache-control')).toBe('no-cache')
     expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8')
-    const sw = await fetch(`${player.apiBase}/sw.js`)
+    const sw = await fetch(`${e2e.player.apiBase}/sw.js`)
     expect(sw.status).toBe(200)
     expect(sw.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
     expect(sw.headers.get('cache-control')).toBe('no-cache')
     expect(await sw.text()).toContain('precacheAndRoute')
-    const manifest = await fetch(`${player.apiBase}/manifest.webmanifest`)
+    const manifest = await fetch(`${e2e.player.apiBase}/manifest.webmanifest`)
     expect(manifest.headers.get('content-type')).toBe('application/manifest+json; charset=utf-8')
     const m = (await manifest.json()) as { name: string; icons: Array<{ src: string; sizes: string }> }
     expect(m.name).toBe('spkg player')
     for (const icon of m.icons) {
-      const r = await fetch(player.apiBase + icon.src)
+      const r = await fetch(e2e.player.apiBase + icon.src)
       expect(r.status, icon.src).toBe(200)
       expect(r.headers.get('content-type')).toMatch(/^image\/(png|svg\+xml)$/)
     }
     // The API keeps its routes.
-    expect((await fetch(`${player.apiBase}/catalog/stories`)).headers.get('content-type')).toContain(
+    expect((await fetch(`${e2e.player.apiBase}/catalog/stories`)).headers.get('content-type')).toContain(
       'application/json',
     )
   })
