@@ -5,6 +5,7 @@
  */
 export { DiagnosticSchema, SeveritySchema } from './diagnostic-schema'
 export { JsonValueSchema } from './json-value-schema'
+export { NamesMapSchema } from './names-map-schema'
 export { ReadingStateSchema, RngStateSchema } from './reading-state-schema'
 export {
   AllowedUrlSchema,

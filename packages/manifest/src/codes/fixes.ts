@@ -83,6 +83,8 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
   'pkg/misplaced-file':
     'In a flat story keep every file at the root, or add manifest.json for a packaged story.',
   'pkg/missing-part': 'Add the part file, or remove it from `parts`.',
+  'pkg/invalid-names-map':
+    'Rebuild with `spkg pack --minify`, which writes the names map; do not edit it by hand.',
   'pkg/missing-file': 'Add the file, or fix or remove its path in the manifest.',
   'pkg/closed': 'In code: read entries before calling `close()`.',
   'pkg/invalid-text': 'Save the file as UTF-8.',

@@ -105,6 +105,11 @@ export const PKG_CODES = defineCodes({
     severity: 'error',
     description: 'a file the manifest references (cover, asset, names map) is missing from the archive',
   },
+  'pkg/invalid-names-map': {
+    severity: 'error',
+    description:
+      'the names map (`build.names_map`) is not JSON or not a names map; the story plays, saved states keep the minified names',
+  },
   'pkg/closed': {
     severity: 'error',
     description:

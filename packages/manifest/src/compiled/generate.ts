@@ -13,6 +13,7 @@
 import { z } from 'zod'
 import { MANIFEST_FIELD_NAMES } from '../fields'
 import { JsonValueSchema } from '../json-value-schema'
+import { NamesMapSchema } from '../names-map-schema'
 import { ReadingStateSchema, SAVED_AT } from '../reading-state-schema'
 import { MANIFEST_FIELDS } from '../schema'
 
@@ -134,8 +135,9 @@ class Emitter {
       const child = shape[key]!
       const { optin, optout } = child._zod
       if (optin === 'defaulted') throw unsupported('defaulted property')
-      const presence = optin === undefined ? 'required' : optout === 'optional' ? 'optional' : 'maybe'
-      return `[${JSON.stringify(key)}, ${this.fn(child)}, '${presence}']`
+      // The Presence of parsers.ts: 0 required, 1 optional, 2 maybe.
+      const presence = optin === undefined ? 0 : optout === 'optional' ? 1 : 2
+      return `[${JSON.stringify(key)}, ${this.fn(child)}, ${presence}]`
     })
     return `${this.use('object')}([${props.join(', ')}], ${catchall !== undefined})`
   }
@@ -199,6 +201,7 @@ export function generateValidators(): string {
   const json = e.fn(JsonValueSchema as unknown as Node)
   const state = e.fn(ReadingStateSchema as unknown as Node)
   const savedAt = e.fn(SAVED_AT as unknown as Node)
+  const namesMap = e.fn(NamesMapSchema as unknown as Node)
   // Biome puts them in its order when the file is written (scripts/generate.ts).
   const names = [...e.imports(), 'field', 'type FieldCheck', 'type Parser', 'validator']
   // Every call is pure, so a bundle that uses none of these checks drops them all.
@@ -226,5 +229,7 @@ export const checkJsonValue = /* @__PURE__ */ validator(${json})
 export const checkReadingState = /* @__PURE__ */ validator(${state})
 /** The \`savedAt\` format of a reading state (\`z.iso.datetime({ offset: true })\`). */
 export const checkSavedAt = /* @__PURE__ */ validator(${savedAt})
+/** \`NamesMapSchema.safeParse\`. */
+export const checkNamesMap = /* @__PURE__ */ validator(${namesMap})
 `
 }

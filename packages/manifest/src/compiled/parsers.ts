@@ -114,11 +114,12 @@ export const record =
   }
 
 /**
- * How an object property treats absence (zod's `optin`/`optout`): `required` (absent is an issue
- * of the property's own parser), `optional` (absent: left out), `maybe` (absent: the parser's
- * value is kept when defined).
+ * How an object property treats absence (zod's `optin`/`optout`): `0` required (absent is an
+ * issue of the property's own parser), `1` optional (absent: left out), `2` maybe (absent: the
+ * parser's value is kept when defined). Numbers, not words: the generated shapes list one per
+ * property, and they are in every player's initial load.
  */
-export type Presence = 'required' | 'optional' | 'maybe'
+export type Presence = 0 | 1 | 2
 
 /** `z.object` (`loose`: `z.looseObject`, other keys copied as they are). */
 export const object =
@@ -131,15 +132,15 @@ export const object =
     const out: Record<string, unknown> = {}
     for (const [key, parse, presence] of shape) {
       const present = key in v
-      if (presence === 'optional' && !present) continue
+      if (presence === 1 && !present) continue
       const r: RawIssue[] = []
       const x = parse(v[key], r)
       if (r.length) prefix(iss, key, r)
-      if (presence === 'required') {
+      if (presence === 0) {
         if (present) out[key] = x
         else if (!r.length)
           iss.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: [key] })
-      } else if (presence === 'optional' || x !== undefined || present) out[key] = x
+      } else if (presence === 1 || x !== undefined || present) out[key] = x
     }
     if (loose)
       for (const key in v)

@@ -10,12 +10,19 @@ import type { z } from 'zod'
 import { FIELD, json, key } from '../../test/helpers/arbitraries'
 import { MANIFEST_FIELD_NAMES } from '../fields'
 import { JsonValueSchema } from '../json-value-schema'
+import { NamesMapSchema } from '../names-map-schema'
 import { READING_STATE_FORMAT } from '../reading-state-format'
 import { ReadingStateSchema, SAVED_AT } from '../reading-state-schema'
 import { MANIFEST_FIELDS } from '../schema'
 import { zodVersion } from './generate'
 import type { Result } from './issues'
-import { checkJsonValue, checkReadingState, checkSavedAt, MANIFEST_FIELD_CHECKS } from './validators'
+import {
+  checkJsonValue,
+  checkNamesMap,
+  checkReadingState,
+  checkSavedAt,
+  MANIFEST_FIELD_CHECKS,
+} from './validators'
 
 /** Values no JSON file holds, which a caller may still pass. */
 const odd = fc.oneof(
@@ -172,5 +179,13 @@ describe('compiled reading state, JSON value and date', () => {
     },
   )("savedAt: exactly zod's result", (value) => {
     same(checkSavedAt(value), SAVED_AT, value)
+  })
+  const names = fc.dictionary(key, fc.string({ maxLength: 8 }), { maxKeys: 4 })
+  const namesMap = fc.record(
+    { version: fc.constant(1), variables: names, functions: names, ids: names },
+    { requiredKeys: ['version', 'variables'] },
+  )
+  test.prop([mutated(namesMap)], { numRuns: 500 })("names map: exactly zod's result", (value) => {
+    same(checkNamesMap(value), NamesMapSchema, value)
   })
 })

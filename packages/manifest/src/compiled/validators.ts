@@ -36,8 +36,8 @@ const p2: Parser = /* @__PURE__ */ checked(string, [/* @__PURE__ */ minLength(1,
 const p3: Parser = /* @__PURE__ */ optional(p2)
 const p4: Parser = /* @__PURE__ */ object(
   [
-    ['name', p2, 'required'],
-    ['id', p3, 'optional'],
+    ['name', p2, 0],
+    ['id', p3, 1],
   ],
   true,
 )
@@ -46,8 +46,8 @@ const p6: Parser = /* @__PURE__ */ oneOf(['ltr', 'rtl'])
 const p7: Parser = /* @__PURE__ */ array(p0)
 const p8: Parser = /* @__PURE__ */ object(
   [
-    ['file', p0, 'required'],
-    ['name', p0, 'required'],
+    ['file', p0, 0],
+    ['name', p0, 0],
   ],
   true,
 )
@@ -55,8 +55,8 @@ const p9: Parser = /* @__PURE__ */ array(p8)
 const p10: Parser = /* @__PURE__ */ optional(p0)
 const p11: Parser = /* @__PURE__ */ object(
   [
-    ['file', p0, 'required'],
-    ['name', p10, 'optional'],
+    ['file', p0, 0],
+    ['name', p10, 1],
   ],
   true,
 )
@@ -66,8 +66,8 @@ const p14: Parser = /* @__PURE__ */ array(p13)
 const p15: Parser = /* @__PURE__ */ optional(p13)
 const p16: Parser = /* @__PURE__ */ object(
   [
-    ['min', p15, 'optional'],
-    ['max', p15, 'optional'],
+    ['min', p15, 1],
+    ['max', p15, 1],
   ],
   true,
 )
@@ -78,9 +78,9 @@ const p20: Parser = /* @__PURE__ */ record(p19)
 const p21: Parser = /* @__PURE__ */ optional(p20)
 const p22: Parser = /* @__PURE__ */ object(
   [
-    ['alias', p2, 'required'],
-    ['url', p0, 'required'],
-    ['params', p21, 'optional'],
+    ['alias', p2, 0],
+    ['url', p0, 0],
+    ['params', p21, 1],
   ],
   true,
 )
@@ -98,31 +98,31 @@ const p31: Parser = /* @__PURE__ */ oneOf(['reader', 'left', 'right'])
 const p32: Parser = /* @__PURE__ */ optional(p31)
 const p33: Parser = /* @__PURE__ */ object(
   [
-    ['enabled', p30, 'optional'],
-    ['label', p10, 'optional'],
-    ['icon', p10, 'optional'],
+    ['enabled', p30, 1],
+    ['label', p10, 1],
+    ['icon', p10, 1],
   ],
   true,
 )
 const p34: Parser = /* @__PURE__ */ optional(p33)
 const p35: Parser = /* @__PURE__ */ object(
   [
-    ['enabled', p30, 'optional'],
-    ['priorityHand', p32, 'optional'],
-    ['help', p34, 'optional'],
-    ['map', p34, 'optional'],
-    ['bag', p34, 'optional'],
-    ['character', p34, 'optional'],
-    ['actions', p34, 'optional'],
+    ['enabled', p30, 1],
+    ['priorityHand', p32, 1],
+    ['help', p34, 1],
+    ['map', p34, 1],
+    ['bag', p34, 1],
+    ['character', p34, 1],
+    ['actions', p34, 1],
   ],
   true,
 )
 const p36: Parser = /* @__PURE__ */ optional(p35)
-const p37: Parser = /* @__PURE__ */ object([['tabBar', p36, 'optional']], true)
+const p37: Parser = /* @__PURE__ */ object([['tabBar', p36, 1]], true)
 const p38: Parser = /* @__PURE__ */ object(
   [
-    ['minified', p30, 'optional'],
-    ['names_map', p10, 'optional'],
+    ['minified', p30, 1],
+    ['names_map', p10, 1],
   ],
   true,
 )
@@ -153,9 +153,9 @@ const p51: Parser = /* @__PURE__ */ checked(number, [
 ])
 const p52: Parser = /* @__PURE__ */ object(
   [
-    ['algorithm', p50, 'required'],
-    ['seed', p51, 'required'],
-    ['state', p51, 'required'],
+    ['algorithm', p50, 0],
+    ['seed', p51, 0],
+    ['state', p51, 0],
   ],
   false,
 )
@@ -166,17 +166,28 @@ const p54: Parser = /* @__PURE__ */ checked(number, [
 ])
 const p55: Parser = /* @__PURE__ */ object(
   [
-    ['format', p45, 'required'],
-    ['id', p2, 'required'],
-    ['version', p3, 'optional'],
-    ['savedAt', p47, 'optional'],
-    ['variables', p43, 'required'],
-    ['choices', p49, 'required'],
-    ['visitedChoiceGroups', p7, 'required'],
-    ['rng', p52, 'required'],
-    ['currentPart', p3, 'optional'],
-    ['visitedParts', p53, 'required'],
-    ['renderedParagraph', p54, 'required'],
+    ['format', p45, 0],
+    ['id', p2, 0],
+    ['version', p3, 1],
+    ['savedAt', p47, 1],
+    ['variables', p43, 0],
+    ['choices', p49, 0],
+    ['visitedChoiceGroups', p7, 0],
+    ['rng', p52, 0],
+    ['currentPart', p3, 1],
+    ['visitedParts', p53, 0],
+    ['renderedParagraph', p54, 0],
+  ],
+  false,
+)
+const p56: Parser = /* @__PURE__ */ record(p0)
+const p57: Parser = /* @__PURE__ */ optional(p56)
+const p58: Parser = /* @__PURE__ */ object(
+  [
+    ['version', p45, 0],
+    ['variables', p56, 0],
+    ['functions', p57, 1],
+    ['ids', p57, 1],
   ],
   false,
 )
@@ -237,3 +248,5 @@ export const checkJsonValue = /* @__PURE__ */ validator(p39)
 export const checkReadingState = /* @__PURE__ */ validator(p55)
 /** The `savedAt` format of a reading state (`z.iso.datetime({ offset: true })`). */
 export const checkSavedAt = /* @__PURE__ */ validator(p46)
+/** `NamesMapSchema.safeParse`. */
+export const checkNamesMap = /* @__PURE__ */ validator(p58)
