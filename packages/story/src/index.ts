@@ -4,6 +4,7 @@
  * Every export is listed here and described in the README ("Exports").
  */
 
+export type { NamesMap, StorySourceLike } from '@spkg/manifest'
 export type {
   BinOp,
   DeclarationBlock,
@@ -24,7 +25,7 @@ export { checkStory } from './check/check-story.ts'
 export { translateDiagnosticNames, translateEventNames } from './minify/event-names.ts'
 export type { MinifyOptions, MinifyResult, StoryFile } from './minify/minify-story.ts'
 export { MinifyError, minifyStory, unminifyStory } from './minify/minify-story.ts'
-export type { NamesDirection, NamesMap } from './minify/state-names.ts'
+export type { NamesDirection } from './minify/state-names.ts'
 export { translateStateNames } from './minify/state-names.ts'
 export { parseModule } from './parse/parse-module.ts'
 export type { ParseOptions, ParseResult } from './parse/parse-story.ts'
@@ -48,7 +49,6 @@ export type {
   StoryEvent,
   StoryRun,
   StoryRunOptions,
-  StorySourceLike,
   TextRun,
   Value,
 } from './run/types.ts'

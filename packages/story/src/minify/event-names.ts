@@ -4,9 +4,9 @@
  * diagnostic events when the source carries the map, and `spkg validate` maps the checker's. Not
  * needed to play: a reader never shows ids.
  */
-import type { Diagnostic } from '@spkg/manifest'
+import type { Diagnostic, NamesMap } from '@spkg/manifest'
 import type { StoryEvent } from '../run/types.ts'
-import { type NamesDirection, type NamesMap, namesLookup, renameId } from './state-names.ts'
+import { type NamesDirection, namesLookup, renameId } from './state-names.ts'
 
 /**
  * `event` with its ids (heading ids, link targets, decision keys, scenes) written with `to`'s
@@ -50,7 +50,7 @@ export function translateEventNames(event: StoryEvent, names: NamesMap, to: Name
 /** Every short name of the map, whatever its kind: short names are unique across kinds. */
 function allShort(names: NamesMap): Map<string, string> {
   return new Map([
-    ...Object.entries(names.variables ?? {}),
+    ...Object.entries(names.variables),
     ...Object.entries(names.functions ?? {}),
     ...Object.entries(names.ids ?? {}),
   ])

@@ -9,6 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { fc, test } from '@fast-check/vitest'
+import type { NamesMap } from '@spkg/manifest'
 import { describe, expect, it } from 'vitest'
 import { parseStory } from '../parse/parse-story.ts'
 import { createStoryRun } from '../run/create-story-run.ts'
@@ -16,7 +17,6 @@ import { resumeStoryRun } from '../run/resume-story-run.ts'
 import type { StoryEvent, StoryRun } from '../run/types.ts'
 import { translateEventNames } from './event-names.ts'
 import { type MinifyError, minifyStory, type StoryFile, unminifyStory } from './minify-story.ts'
-import type { NamesMap } from './state-names.ts'
 
 const INN = resolve(__dirname, '../../../../examples/crooked-inn/story')
 

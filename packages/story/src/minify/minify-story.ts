@@ -14,12 +14,12 @@
  * check: the result is parsed again and must give the same syntax tree, names mapped, or the
  * minifier refuses (`minify/unsafe`) rather than change the story.
  */
+import { type NamesMap, RESERVED_WORDS } from '@spkg/manifest'
 import type { Expr, Inline, JumpNode, ModuleAst, Node, PartAst, Pos, SetStmt } from '../ast.ts'
 import { BUILTINS, REF_BUILTINS } from '../builtins.ts'
-import { KEYWORDS } from '../parse/expression.ts'
 import { parseModule } from '../parse/parse-module.ts'
 import { parseStory } from '../parse/parse-story.ts'
-import { type NamesMap, renameId } from './state-names.ts'
+import { renameId } from './state-names.ts'
 
 /** One source file: an archive path (`story/0001-inn.sty`, `extensions/lib.xty`) and its text. */
 export interface StoryFile {
@@ -288,7 +288,7 @@ function* shortNames(taken: ReadonlySet<string>): Generator<string> {
     const counter = new Array<number>(n).fill(0)
     for (;;) {
       const name = counter.map((i) => letters[i]).join('')
-      if (!KEYWORDS.has(name) && !BUILTINS.has(name) && !taken.has(name)) yield name
+      if (!RESERVED_WORDS.has(name) && !BUILTINS.has(name) && !taken.has(name)) yield name
       let k = n - 1
       while (k >= 0 && ++counter[k]! === 26) counter[k--] = 0
       if (k < 0) break

@@ -1,6 +1,6 @@
-import type { ReadingState } from '@spkg/manifest'
+import type { NamesMap, ReadingState } from '@spkg/manifest'
 import { describe, expect, it } from 'vitest'
-import { type NamesMap, translateStateNames } from './state-names.ts'
+import { translateStateNames } from './state-names.ts'
 
 const names: NamesMap = { version: 1, variables: { a: 'gold' }, ids: { b: 'bar', c: 'edge' } }
 

@@ -5,18 +5,7 @@
  * to the build's names when it resumes, so a state saved on either build resumes on either. Kept
  * small: it is in every player's initial load.
  */
-import type { ReadingState } from '@spkg/manifest'
-
-/** The names map (`META-PKG/names.json`): short name → original name, per kind. */
-export interface NamesMap {
-  version: 1
-  /** Story variables. */
-  variables: Record<string, string>
-  /** Module functions, constants and passages. */
-  functions?: Record<string, string>
-  /** Explicit ids of headings, anchors and choice groups (state keys and link targets hold them). */
-  ids?: Record<string, string>
-}
+import type { NamesMap, ReadingState } from '@spkg/manifest'
 
 /** Which names a state or event is written with. */
 export type NamesDirection = 'original' | 'minified'

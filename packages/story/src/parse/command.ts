@@ -2,9 +2,10 @@
  * Commands `{keyword …}` (sections 2, 4, 8): one brace group parsed into a typed command.
  */
 
+import { RESERVED_WORDS } from '@spkg/manifest'
 import type { Expr, Pos, SetStmt } from '../ast.ts'
 import type { ParseContext } from './context.ts'
-import { KEYWORDS, parseExpr, withExprParser } from './expression.ts'
+import { parseExpr, withExprParser } from './expression.ts'
 import { ID_ONLY, type Line, posAt } from './scan.ts'
 
 /** A parsed command. */
@@ -277,7 +278,7 @@ function oneEditApart(a: string, b: string): boolean {
 
 /** True for the reserved words of clarification 18 and `d<digits>`. */
 export function isReservedName(name: string): boolean {
-  return KEYWORDS.has(name) || /^d[0-9]+$/.test(name)
+  return RESERVED_WORDS.has(name) || /^d[0-9]+$/.test(name)
 }
 
 /** True when `id` is a valid id (for messages elsewhere). */

@@ -2,14 +2,10 @@
  * Expressions (STORY-LANGUAGE.md section 6): a recursive-descent parser over one line's text.
  * Errors become `story/bad-expression` at the offending token; the caller skips the construct.
  */
+import { RESERVED_WORDS } from '@spkg/manifest'
 import type { BinOp, Expr, Pos } from '../ast.ts'
 import type { ParseContext } from './context.ts'
 import { type Line, posAt } from './scan.ts'
-
-/** Words that cannot be names (clarification 18). */
-export const KEYWORDS: ReadonlySet<string> = new Set(
-  'and or not true false if elif else end set local use seed const fn passage insert extern call'.split(' '),
-)
 
 /** A syntax error: message and the UTF-16 offset it points at. */
 export class ExprSyntaxError {
@@ -325,7 +321,7 @@ export class ExprParser {
     if (name) {
       this.i += name.length
       if (name === 'true' || name === 'false') return { k: 'bool', v: name === 'true', pos }
-      if (KEYWORDS.has(name)) this.fail(`'${name}' is a reserved word, not a value`, at)
+      if (RESERVED_WORDS.has(name)) this.fail(`'${name}' is a reserved word, not a value`, at)
       return { k: 'name', name, pos }
     }
     this.fail(`unexpected '${c}'${hint(rest)}`)

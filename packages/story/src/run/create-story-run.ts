@@ -1,8 +1,10 @@
 /**
  * `createStoryRun`: starts playing a story from its entry part.
  */
+
+import type { StorySourceLike } from '@spkg/manifest'
 import { Machine } from './machine.ts'
-import type { StoryRun, StoryRunOptions, StorySourceLike } from './types.ts'
+import type { StoryRun, StoryRunOptions } from './types.ts'
 
 /**
  * Creates a run of a story. Nothing is loaded until the first `next()`; parts are read through

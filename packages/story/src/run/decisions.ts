@@ -5,10 +5,10 @@
  * loop in machine.ts calls {@link arrive} and {@link openPause}; `choose` and `saveState` of the
  * run call the rest. Internal.
  */
-import { createDiagnostic, type Diagnostic, type ReadingState } from '@spkg/manifest'
+import { createDiagnostic, type Diagnostic, type ReadingState, type StorySourceLike } from '@spkg/manifest'
 import type { COption, Instr, Op } from './code.ts'
 import { render, renderPlain } from './render.ts'
-import type { PauseEvent, PauseLink, PauseOption, StoryAnswer, StoryEvent, StorySourceLike } from './types.ts'
+import type { PauseEvent, PauseLink, PauseOption, StoryAnswer, StoryEvent } from './types.ts'
 import { truthy } from './values.ts'
 import type { ReplayHooks, Vm } from './vm.ts'
 

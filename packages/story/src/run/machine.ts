@@ -10,6 +10,7 @@ import {
   type DiagnosticCode,
   isVariableName,
   type ReadingState,
+  type StorySourceLike,
 } from '@spkg/manifest'
 import type { Pos } from '../ast.ts'
 import { translateDiagnosticNames } from '../minify/event-names.ts'
@@ -37,7 +38,6 @@ import type {
   StoryEvent,
   StoryRun,
   StoryRunOptions,
-  StorySourceLike,
   Value,
 } from './types.ts'
 import { fromJson, truthy } from './values.ts'

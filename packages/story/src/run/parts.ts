@@ -2,12 +2,11 @@
  * Compiled parts: a part's text parsed, its modules bound and its body compiled, cached per story
  * source so that later runs of it (a resume) reuse the code. Internal.
  */
-import type { Diagnostic } from '@spkg/manifest'
+import type { Diagnostic, StorySourceLike } from '@spkg/manifest'
 import { parseStory } from '../parse/parse-story.ts'
 import type { Instr } from './code.ts'
 import { compileBody, compileDefault } from './compile.ts'
 import { ModuleRegistry, mergeScopes, moduleClosure } from './modules.ts'
-import type { StorySourceLike } from './types.ts'
 import type { Vm } from './vm.ts'
 
 /** A compiled part. */

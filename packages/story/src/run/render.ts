@@ -103,15 +103,8 @@ class PlainBuilder {
           case 'set':
             p.run(m)
             break
-          case 'if': {
-            let i = 0
-            for (; i < p.conds.length; i++)
-              if (truthy(p.conds[i]!(m))) {
-                this.pieces(p.bodies[i]!, m)
-                break
-              }
-            if (i === p.conds.length) this.pieces(p.otherwise, m)
-          }
+          case 'if':
+            this.pieces(branch(p, m), m)
         }
     }
   }
@@ -128,6 +121,12 @@ class PlainBuilder {
 }
 
 const NO_LINKS: Rendered['links'] = []
+
+/** The pieces of the first branch of an `{if}` whose condition holds, else its `otherwise`. */
+function branch(p: Extract<Piece, { k: 'if' }>, m: Vm): Piece[] {
+  for (let i = 0; i < p.conds.length; i++) if (truthy(p.conds[i]!(m))) return p.bodies[i]!
+  return p.otherwise
+}
 
 function isConstant(pieces: Piece[]): boolean {
   for (const p of pieces) {
@@ -160,16 +159,9 @@ function flatten(pieces: Piece[], m: Vm, out: Seg[]): void {
         case 'set':
           p.run(m)
           break
-        case 'if': {
-          let i = 0
-          for (; i < p.conds.length; i++)
-            if (truthy(p.conds[i]!(m))) {
-              flatten(p.bodies[i]!, m, out)
-              break
-            }
-          if (i === p.conds.length) flatten(p.otherwise, m, out)
+        case 'if':
+          flatten(branch(p, m), m, out)
           break
-        }
         case 'link':
           out.push({ target: p.target })
           flatten(p.body, m, out)

@@ -4,10 +4,10 @@
  * replayed ones. A story edited so that the record no longer fits degrades to re-entering the
  * current part with `story/resume-diverged`.
  */
-import { createDiagnostic, type ReadingState } from '@spkg/manifest'
+import { createDiagnostic, type ReadingState, type StorySourceLike } from '@spkg/manifest'
 import { translateStateNames } from '../minify/state-names.ts'
 import { Machine } from './machine.ts'
-import type { BlockEvent, ResumeResult, StoryRunOptions, StorySourceLike } from './types.ts'
+import type { BlockEvent, ResumeResult, StoryRunOptions } from './types.ts'
 import { fromJson } from './values.ts'
 import type { ReplayHooks } from './vm.ts'
 

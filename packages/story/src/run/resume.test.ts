@@ -4,12 +4,12 @@
  * an uninterrupted one; an edited story degrades with `story/resume-diverged`, never a crash.
  */
 import { fc, test } from '@fast-check/vitest'
-import { parseReadingState, type ReadingState } from '@spkg/manifest'
+import { parseReadingState, type ReadingState, type StorySourceLike } from '@spkg/manifest'
 import { describe, expect, it } from 'vitest'
 import { memorySource, play } from '../../test/helpers/play.ts'
 import { createStoryRun } from './create-story-run.ts'
 import { resumeStoryRun } from './resume-story-run.ts'
-import type { StoryEvent, StoryRun, StorySourceLike } from './types.ts'
+import type { StoryEvent, StoryRun } from './types.ts'
 
 const MARKET = `{set gold = 0}
 {set luck = 0}

@@ -3,37 +3,12 @@
  * object a player drives (an inkjs-style pull loop).
  */
 import type { Diagnostic, JsonValue, ReadingState } from '@spkg/manifest'
-import type { NamesMap } from '../minify/state-names.ts'
 
 /** A host function a story calls through `{call ns.f(...)}` or `ns.f(...)` in an expression. */
 export type HostFunction = (...args: JsonValue[]) => JsonValue | undefined
 
 /** Host functions by namespace (`manifest.requires`) and name. */
 export type HostFunctions = Record<string, Record<string, HostFunction>>
-
-/** What a run reads its story from: the parts in play order and a lazy loader. */
-export interface StorySourceLike {
-  /** Archive paths of the parts in play order (`manifest.parts`); `[0]` is the entry part. */
-  parts: readonly string[]
-  /** Returns the text of a part; called lazily, only for parts actually entered. `undefined`: missing. */
-  readPart(path: string): string | undefined | Promise<string | undefined>
-  /** Extension modules (`.xty`) in load order (`manifest.extensions`, else lexicographic). */
-  modules?: ReadonlyArray<{ path: string; source: string }>
-  /** `session.json` values; they become story variables before the entry part is entered. */
-  session?: Record<string, JsonValue>
-  /** True when an archive file exists (media checks); optional. */
-  hasAsset?(path: string): boolean
-  /** The story `id` written into saved states. @default 'story' */
-  id?: string
-  /** The package `version` written into saved states. */
-  version?: string
-  /**
-   * The names map of a minified build (`manifest.build.names_map`). With it, saved states use the
-   * original names and a state is mapped to the build's names when it resumes: a state saved on
-   * the original build or on the minified one resumes on either.
-   */
-  names?: NamesMap
-}
 
 /** Options of {@link createStoryRun}. */
 export interface StoryRunOptions {

@@ -2,9 +2,9 @@
  * Test helpers: an in-memory story source and a transcript in the notation of STORY-LANGUAGE.md
  * section 11. Internal; used by the tests only.
  */
-import type { JsonValue } from '@spkg/manifest'
+import type { JsonValue, StorySourceLike } from '@spkg/manifest'
 import { createStoryRun } from '../../src/run/create-story-run.ts'
-import type { StoryEvent, StoryRun, StoryRunOptions, StorySourceLike } from '../../src/run/types.ts'
+import type { StoryEvent, StoryRun, StoryRunOptions } from '../../src/run/types.ts'
 
 /** A source over a map of path → text; `parts` defaults to the `.sty` keys in insertion order. */
 export function memorySource(
