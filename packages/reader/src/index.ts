@@ -14,6 +14,7 @@ import { openRemote } from './remote/progressive'
 import { createRangeSource, type RangeSource, type Sleeper } from './remote/range-source'
 import { createWebBackend, defaultWebOptions, type ReaderBackend, webBackend } from './zip/backend'
 
+export type { StorySource } from '@spkg/manifest'
 export {
   type CacheDriver,
   type CachedFile,
@@ -43,7 +44,6 @@ export type {
   SignatureInfo,
   SpkgPackage,
 } from './open/types'
-export type { StorySource } from './story/story-source'
 
 /** The web backend without the WebAssembly inflater, made on the first open that asks for it. */
 let withoutWasm: ReaderBackend | undefined

@@ -13,7 +13,7 @@
  *   08-parts       manifest.parts in order; the entry must be a present, UTF-8 .sty
  *   09-extensions  .xty modules in manifest.extensions order, else by code point
  *   10-requires    host-extension namespaces the embedder registered
- *   11-referenced-files  cover, assets, names map
+ *   11-referenced-files  cover, assets, names map (read through its schema)
  *   12-session     session.json
  *
  * `peekPackage` (the quick look) runs steps 1 to 4 only, reading local headers lazily; `openPackage`
@@ -39,7 +39,7 @@ import { checkSignature } from './steps/07-signature'
 import { resolveParts } from './steps/08-parts'
 import { loadExtensions } from './steps/09-extensions'
 import { checkRequires } from './steps/10-requires'
-import { checkReferencedFiles } from './steps/11-referenced-files'
+import { checkReferencedFiles, readNamesMap } from './steps/11-referenced-files'
 import { readSession, SESSION_PATH } from './steps/12-session'
 import type { OpenOptions, OpenResult, PackageInput, PeekOptions, PeekResult } from './types'
 
@@ -178,6 +178,7 @@ export async function openArchive(
   const modules = loadExtensions(o, visible)
   checkRequires(manifest, options.hostNamespaces, diagnostics)
   checkReferencedFiles(manifest, (path) => store.files.has(path), diagnostics)
+  const names = readNamesMap(manifest, store, diagnostics)
   const session = readSession(store, diagnostics)
   if (hasFatal(diagnostics)) {
     store.release()
@@ -192,6 +193,7 @@ export async function openArchive(
     assets: visible.map((e) => e.name).filter((n) => !special(n)),
     entries: packageEntries(o.directory.entries),
     session,
+    names,
     modules,
     signature,
     diagnostics,

@@ -2,9 +2,14 @@
  * The loaded package object: lookups over the verified entries, text decoding, media blob URLs
  * and the story source.
  */
-import { type Diagnostic, type JsonValue, type Manifest, SpkgError } from '@spkg/manifest'
-import { namesMapOf } from '../story/names-map'
-import type { StorySource } from '../story/story-source'
+import {
+  type Diagnostic,
+  type JsonValue,
+  type Manifest,
+  type NamesMap,
+  SpkgError,
+  type StorySource,
+} from '@spkg/manifest'
 import { decodeText, type EntryStore } from './entry-store'
 import { mimeTypeOf } from './mime'
 import type { PackageEntry, SignatureInfo, SpkgPackage } from './types'
@@ -19,6 +24,8 @@ export interface PackageParts {
   assets: string[]
   entries: PackageEntry[]
   session?: Record<string, JsonValue>
+  /** The names map of a minified package, when it is one (step 11). */
+  names?: NamesMap
   modules: Array<{ path: string; source: string }>
   signature: SignatureInfo
   diagnostics: Diagnostic[]
@@ -73,7 +80,6 @@ export function createPackage(p: PackageParts): SpkgPackage {
     },
     storySource(): StorySource {
       const parts = new Set(p.parts)
-      const names = namesMapOf(p.manifest, readText)
       return {
         id: p.manifest?.id ?? p.entry,
         ...(p.manifest?.version !== undefined ? { version: p.manifest.version } : {}),
@@ -85,7 +91,7 @@ export function createPackage(p: PackageParts): SpkgPackage {
         requires: p.manifest?.requires ?? [],
         ...(p.manifest?.storage ? { storage: p.manifest.storage } : {}),
         diagnostics: p.diagnostics,
-        ...(names ? { names } : {}),
+        ...(p.names ? { names: p.names } : {}),
       }
     },
     close() {

@@ -1,8 +1,14 @@
 /**
  * The public shapes of `@spkg/reader`: options, the loaded package and the quick look.
  */
-import type { Diagnostic, JsonValue, LIMITS, Manifest, ParseManifestOptions } from '@spkg/manifest'
-import type { StorySource } from '../story/story-source'
+import type {
+  Diagnostic,
+  JsonValue,
+  LIMITS,
+  Manifest,
+  ParseManifestOptions,
+  StorySource,
+} from '@spkg/manifest'
 
 /** Package limits an embedder may set (numbers, any of the `LIMITS` keys of `@spkg/manifest`). */
 export type PackageLimits = Partial<{ -readonly [K in keyof typeof LIMITS]: number }>

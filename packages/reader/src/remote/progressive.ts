@@ -19,6 +19,7 @@
  * exactly those of a local open.
  */
 import { normalizeDigest } from '@spkg/integrity'
+import type { StorySource } from '@spkg/manifest'
 import { createDiagnostic, type Diagnostic, isSpkgError, LIMITS, SpkgError } from '@spkg/manifest'
 import type { SavedPackage } from '../cache/offline'
 import type { PackageCache } from '../cache/types'
@@ -26,7 +27,6 @@ import { isEncrypted } from '../open/encrypted-magic'
 import { openArchive, peekArchive } from '../open/open-archive'
 import { decryptionFailure } from '../open/steps/01-input'
 import type { OpenOptions, OpenResult, SpkgPackage } from '../open/types'
-import type { StorySource } from '../story/story-source'
 import type { ReaderBackend } from '../zip/backend'
 import { extractEntry } from '../zip/extract-entry'
 import { readZipDirectory } from '../zip/read-zip-directory'
