@@ -1,5 +1,5 @@
 /**
- * The guards of `manifest.json` every reader keeps (issue 31): its size before it is parsed and
+ * The guards of `manifest.json` every reader keeps: its size before it is parsed and
  * its nesting, both cheap and both about safety and availability, not publishing policy. The
  * per-field bounds of {@link MANIFEST_LIMITS} are `checkManifestBounds` (`bounds.ts`), which a
  * parse runs only when asked: the validator and the platform always do, a browser reader need not

@@ -1,5 +1,5 @@
 /**
- * The bounds of `manifest.json` (issue 31): its size, its nesting, its key and value counts, and
+ * The bounds of `manifest.json`: its size, its nesting, its key and value counts, and
  * a maximum for every string, list and map of every field. Only constants and pure calls
  * (annotated, so a bundle that never reads them drops the file): `bounds.ts` checks them (when a
  * parse is asked to), `manifest-limits-doc.ts` renders docs/manifest-limits.md from them.

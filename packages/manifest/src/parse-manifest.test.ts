@@ -240,7 +240,7 @@ describe('$schema (the editor hint the README recommends)', () => {
 
 describe('values nested past the stack', () => {
   // Once kept (the deep `params`) or reported as a wrong type; now refused before JSON.parse
-  // (issue 31: a reply that deep could not cross to the API's main thread).
+  // (a reply that deep could not cross from a validation thread to the API's main thread).
   const deep = `${'['.repeat(20000)}${']'.repeat(20000)}`
   it('a deep value where a field allows any JSON is refused as too deep, without a crash', () => {
     const r = parseManifestText(

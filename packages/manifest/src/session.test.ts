@@ -63,7 +63,7 @@ describe('values nested past the stack', () => {
   })
 })
 
-describe('nesting bound (issue 31)', () => {
+describe('nesting bound', () => {
   // `levels` arrays nested in the file's object: the deepest array is level levels + 1.
   const nested = (levels: number) => `{"v": ${'['.repeat(levels)}${']'.repeat(levels)}}`
   it('reads a value as deep as a saved reading state can hold it, and refuses one level more', () => {

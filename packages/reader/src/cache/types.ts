@@ -1,5 +1,5 @@
 /**
- * The offline package cache contract (issue 17). Files are kept per package `id` and `version`
+ * The offline package cache contract. Files are kept per package `id` and `version`
  * under their path, and stored by their SHA-256, so two versions sharing a file store it once and
  * a renamed file costs nothing in a delta update. Every read is verified: an entry whose bytes no
  * longer hash to its key is discarded, never returned. A version becomes *complete* (playable

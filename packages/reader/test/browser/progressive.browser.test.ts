@@ -1,5 +1,5 @@
 /**
- * Issue 17's browser test, one scenario in headless Chromium against a range server on 127.0.0.1:
+ * Progressive loading in a browser: one scenario in headless Chromium against a range server on 127.0.0.1:
  * a remote package opened progressively and played into its second part, the server's log showing
  * that the parts never entered were never downloaded; an `offline: true` package kept in Cache
  * Storage after its first part and played with the network gone; its delta update once the

@@ -1,5 +1,5 @@
 /**
- * Minification of story sources (issue 21): comment lines go, runs of blank lines become one,
+ * Minification of story sources: comment lines go, runs of blank lines become one,
  * trailing spaces go, and author-chosen identifiers get short names recorded in a names map so that
  * {@link unminifyStory} restores them: story variables (the names some `{set}` assigns), module
  * functions, constants and passages, and the explicit ids of headings, anchors and choice groups
