@@ -274,7 +274,7 @@ export interface Config {
    */
   filesPurge?: { url: string; token?: string } | undefined
   /**
-   * Package publishing (issue 18, src/publishing): per-user stored bytes (`PACKAGE_QUOTA_BYTES`, default 1 GiB),
+   * Package publishing (src/publishing): per-user stored bytes (`PACKAGE_QUOTA_BYTES`, default 1 GiB),
    * uploads per user per hour (`UPLOADS_PER_HOUR`, 30), validations at once (`VALIDATION_WORKERS`, 2), heap cap
    * (`VALIDATION_MEMORY_MB`, 256) and time budget (`VALIDATION_TIMEOUT_MS`, 30 s) of one validation, validations
    * that may wait (`VALIDATION_QUEUE`, 8) and for how long (`VALIDATION_QUEUE_WAIT_MS`, 20 s), where uploads are

@@ -56,7 +56,7 @@ export const stories = pgTable(
     published: boolean('published').notNull().default(false),
     seriesId: uuid('series_id').references(() => series.id, { onDelete: 'set null' }),
     seriesPosition: integer('series_position'),
-    /** The manifest `id` of the story's packages, fixed by the first uploaded version (issue 18). */
+    /** The manifest `id` of the story's packages, fixed by the first uploaded version. */
     packageId: uuid('package_id'),
     /** The version the catalog shows (`PUT /catalog/stories/:slug` with `version`); null: none published yet. */
     publishedVersionId: uuid('published_version_id').references((): AnyPgColumn => storyVersions.id, {
@@ -181,7 +181,7 @@ export const authEvents = pgTable(
 )
 
 /**
- * Uploaded package versions of a story (issue 18). The package file is content-addressed in the file storage
+ * Uploaded package versions of a story. The package file is content-addressed in the file storage
  * (`packages/<sha256>.spkg`); the row keeps the canonical manifest with its `integrity` map and the catalog's
  * metadata columns. Files are deleted only after the row is gone (publishing/files.ts).
  */
@@ -228,7 +228,7 @@ export const storyVersions = pgTable(
   ],
 )
 
-/** signify public keys a creator registered: packages signed by one of them are `verified` (issue 18). */
+/** signify public keys a creator registered: packages signed by one of them are `verified`. */
 export const signingKeys = pgTable(
   'signing_keys',
   {

@@ -1,5 +1,5 @@
 /**
- * The catalog's view of published packages (issue 18): published stories with the manifest metadata of their
+ * The catalog's view of published packages: published stories with the manifest metadata of their
  * published version, `package: {url, sha256, size, version, signature}`, `cover`, and the linked instruction's
  * package (an instruction is never listed, but its story leads to it). Filters: genre, tag, language, series
  * (the catalog series or the manifest's), and a text search on title and description.

@@ -1,5 +1,5 @@
 /**
- * The client of an upload or an import gone before its answer (issue 31, item 5): the connection closed while the
+ * The client of an upload or an import gone before its answer: the connection closed while the
  * package waited for or took its validation. `publishPackage` checks the signal and commits nothing, so the retry is
  * not refused as VERSION_EXISTS for a version nobody was told about.
  */

@@ -1,5 +1,5 @@
 /**
- * The CDN purge hook (issue 31 item 10, takedown): when files stop being public (a story unpublished or deleted, a
+ * The CDN purge hook (takedown): when files stop being public (a story unpublished or deleted, a
  * version deleted, the published version changed, an instruction no longer linked by a published story), the API
  * POSTs their public addresses to `FILES_PURGE_URL`:
  *

@@ -1,5 +1,5 @@
 /**
- * Package publishing (issue 18) wired into the app: the validation pool (closed with the app), the storage (the
+ * Package publishing wired into the app: the validation pool (closed with the app), the storage (the
  * one the app decorates, else one from the configuration) and the routes.
  */
 import type { FastifyInstance } from 'fastify'

@@ -1,5 +1,5 @@
 /**
- * One package upload from a received file to a committed version (issue 18), shared by
+ * One package upload from a received file to a committed version, shared by
  * `POST /api/stories/:slug/versions`, the development seed and the repository import: validate in the pool
  * (exactly `spkg validate`), refuse on a fatal or error diagnostic, check the type, the story's package id and the
  * quota, store the package and its cover (files first, record second: a crash between leaves only an unreferenced
@@ -54,7 +54,7 @@ export class PackageInvalidError extends Error {
 
 /**
  * Thrown when the request's client went away before its upload was committed (the route's `signal`): nothing is
- * stored, and nobody is there to answer (issue 31, item 5: a retry must not find a version committed for nobody).
+ * stored, and nobody is there to answer (a retry must not find a version committed for nobody).
  */
 export class UploadAbortedError extends Error {
   constructor() {

@@ -1,5 +1,5 @@
 /**
- * `REPO_TOKEN` is used for public repositories only (issue 31 item 12). The import route names whatever owner and
+ * `REPO_TOKEN` is used for public repositories only. The import route names whatever owner and
  * repository the caller gives; a token that reads private repositories would otherwise let any creator import them.
  * Before the token goes with a download, {@link checkPublicRepository} asks the host's API for the repository's
  * metadata (`GET https://<REPO_API_HOST>/repos/<owner>/<repo>`) and goes on only when it answers `private: false`

@@ -1,5 +1,5 @@
 /**
- * Package publishing routes (issue 18):
+ * Package publishing routes:
  * - `POST /api/stories/:slug/versions`: the body is the `.spkg` bytes (`application/vnd.spkg+zip` or
  *   `application/zip`), streamed to a temporary file (never buffered whole), refused with 413 past the package
  *   limit before it is all read, validated in the worker pool exactly as `spkg validate` does;

@@ -1,5 +1,5 @@
 /**
- * Settings of package publishing (issue 18), from the configuration (`PACKAGE_QUOTA_BYTES`, `UPLOADS_PER_HOUR`,
+ * Settings of package publishing, from the configuration (`PACKAGE_QUOTA_BYTES`, `UPLOADS_PER_HOUR`,
  * `VALIDATION_WORKERS`, `VALIDATION_MEMORY_MB`, `VALIDATION_TIMEOUT_MS`, `VALIDATION_QUEUE`, `VALIDATION_QUEUE_WAIT_MS`,
  * `UPLOAD_TMP_DIR`;
  * see apps/api/README.md). Leaf file.

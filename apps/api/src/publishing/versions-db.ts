@@ -1,5 +1,5 @@
 /**
- * Queries of package publishing (issue 18): story versions, the story's fixed package id, the published version,
+ * Queries of package publishing: story versions, the story's fixed package id, the published version,
  * registered signing keys, and what a stored file is referenced by. No SQL in the route files.
  */
 import { and, desc, eq, getTableColumns, or, sql } from 'drizzle-orm'
@@ -222,7 +222,7 @@ export async function linkInstruction(db: Db, storyId: string, instructionId: st
 export type LinkTarget =
   | { kind: 'found'; id: string; slug: string }
   | { kind: 'none' }
-  /** Only records of another owner have this name: never linked (issue 31, items 8 and 9). */
+  /** Only records of another owner have this name: never linked (a link would publish another creator's instruction). */
   | { kind: 'other-owner'; slug: string }
   /** Several records of the owner hold this package id (ids are not unique across stories). */
   | { kind: 'ambiguous'; slugs: string[] }

@@ -150,7 +150,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         tags: ['catalog'],
         summary: 'Publish, unpublish or place a story in a series',
         description:
-          'Moderator or administrator. Instruction records cannot be published. `version` (issue 18) names the version to ' +
+          'Moderator or administrator. Instruction records cannot be published. `version` names the version to ' +
           'publish; `published: true` alone publishes the newest; a story with no valid version (nothing uploaded, or not ' +
           'the named version) is 409 NO_VALID_VERSION. Throttled by the catalog-write tier.',
         security: [{ bearerAuth: [] }],
@@ -182,7 +182,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         b.published !== undefined || b.version !== undefined
           ? await app.filePurge.before([ref.id])
           : undefined
-      // Issue 18: `published` with a package publishes a version (`version`, default the newest).
+      // `published` with a package publishes a version (`version`, default the newest).
       const handled = await applyPublication(db, ref.id, b)
       await updateStory(db, slug, {
         ...(b.published !== undefined && !handled && { published: b.published }),

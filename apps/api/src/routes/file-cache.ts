@@ -1,5 +1,5 @@
 /**
- * How long caches may keep a public file (issue 31 item 10, takedown). Files are content-addressed, so a public file
+ * How long caches may keep a public file (takedown). Files are content-addressed, so a public file
  * is sent `immutable` for a year; but a story somebody reported may be taken down, and a CDN would keep serving its
  * files for that year. {@link fileCacheFromDb} says `'reported'` for a file of a story with a report filed in the last
  * {@link REPORT_WINDOW_MS}: the files route then sends it with a short lifetime (`REPORTED_CACHE` in ./files.ts),

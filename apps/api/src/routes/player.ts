@@ -1,5 +1,5 @@
 /**
- * The web player (apps/player, issue 20) at `/` of the API's address: `GET|HEAD /` and `/index.html` give the
+ * The web player (apps/player) at `/` of the API's address: `GET|HEAD /` and `/index.html` give the
  * player's page, `/<file>` the files at the root of its build (service worker, web app manifest, icons), and
  * `/assets/<file>` Vite's hashed bundles. The API's own routes (`/api/*`, `/catalog/*`, `/files/*`) are registered
  * first and keep precedence; the player routes hash addresses only (`#/story/...`), so nothing else is needed.

@@ -21,7 +21,7 @@ import { keysBefore, removeAfter } from '../publishing/delete-story-files'
 import { type AuthUser, authenticated, hasRole, userOf, withRole } from './route-auth'
 
 /**
- * The instruction record a story of `owner` may link: one of the same owner only (issue 31, items 8 and 9: a link to
+ * The instruction record a story of `owner` may link: one of the same owner only (a link to
  * another creator's instruction would make it public with the story). Another creator's record is answered as not
  * found: it says nothing about their unlisted records.
  */
@@ -179,7 +179,7 @@ export const storiesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     async (request, reply) => {
       const { slug } = request.params
       const ref = await loadOwned(db, slug, userOf(request))
-      // Issue 18: the files of its versions go once the row is gone and nothing else names them.
+      // The files of its versions go once the row is gone and nothing else names them.
       const keys = await keysBefore(db, ref.id)
       const purge = await app.filePurge.before([ref.id])
       if (!(await deleteStory(db, slug))) throw new ApiError(404, 'NOT_FOUND', 'Story not found')

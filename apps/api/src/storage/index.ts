@@ -1,5 +1,5 @@
 /**
- * File storage of the API (issue 18): {@link createStorage} picks the driver from the configuration; the two
+ * File storage of the API: {@link createStorage} picks the driver from the configuration; the two
  * helpers below keep files and database records consistent.
  *
  * Order of operations, so that a crash never leaves a record without its file:

@@ -1,5 +1,5 @@
 /**
- * The file storage interface of the API (issue 18): content-addressed, immutable files under keys
+ * The file storage interface of the API: content-addressed, immutable files under keys
  * `packages/<sha256>.spkg` and `covers/<sha256>.<ext>`. Two drivers implement it (fs.ts, s3.ts) and one
  * contract suite (test/storage-contract.test.ts) runs against both.
  */
