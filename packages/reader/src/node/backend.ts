@@ -40,7 +40,7 @@ const ZLIB_FIRST_BYTES = 1024 * 1024
 
 /**
  * The Node inflater: node:zlib, with no output buffer larger than what the entry really inflates
- * to (issue 14: a server validating a stream of hostile uploads reached 3.2 GiB of RSS, because
+ * to (a server validating a stream of hostile uploads could reach 3.2 GiB of RSS when
  * zlib allocated the declared size, up to the whole budget, before it read a byte, and every
  * buffer a corrupt stream, a bomb or a lie about the size left behind waited for the garbage
  * collector). An entry declaring up to 1 MiB is inflated by zlib into one buffer of that size

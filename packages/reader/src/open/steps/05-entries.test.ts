@@ -105,7 +105,7 @@ describe('step 5: hashing with WebCrypto', () => {
 })
 
 describe('step 5: runs of small entries in one call of the inflater (web backend)', () => {
-  /** The web backend without its batch path: one call per entry, as before session 12. */
+  /** The web backend without its batch path: one call per entry. */
   const oneByOne: ReaderBackend = {
     ...webBackend,
     inflater: { ...webBackend.inflater, inflateBatch: undefined },

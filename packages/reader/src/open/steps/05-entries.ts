@@ -19,7 +19,7 @@ import { MANIFEST_PATH } from './03-layout'
  * together: many small files go out in one batch (each WebCrypto call costs a round trip to its
  * thread, bench/reader-browser), large ones a few at a time. The count is high enough that a
  * package of many small files never waits for its first hashes while it still has entries to
- * inflate: at 256, the cold open of 500 small files stopped for 2-5 ms (session 12); the bytes
+ * inflate: at 256, the cold open of 500 small files stopped for 2-5 ms (bench/reader-browser); the bytes
  * bound the memory.
  */
 const HASHES_IN_FLIGHT = 4096
@@ -27,7 +27,7 @@ const HASH_BYTES_IN_FLIGHT = 16 * 1024 * 1024
 /**
  * Files are queued until this many bytes wait, then their hashes are asked for one call after
  * another: asking after each small file woke WebCrypto's thread once per file, and the cold open
- * of 500 small files spent about 40% longer in this step (bench/reader-browser, session 10).
+ * of 500 small files spent about 40% longer in this step (bench/reader-browser).
  * Asked after every batch of inflated entries too, so that WebCrypto's thread hashes one batch
  * while the next one inflates.
  */
