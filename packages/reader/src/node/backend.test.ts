@@ -1,6 +1,6 @@
 /**
  * The Node inflater allocates output only for an entry that inflates to exactly its declared size
- * (issue 14: a stream of hostile packages took a server to 3.2 GiB of RSS, because node:zlib
+ * (a stream of hostile packages could take a server to 3.2 GiB of RSS, because node:zlib
  * allocates the declared size up front and every buffer a corrupt stream, a bomb or a size lie
  * left behind waited for the garbage collector). node:zlib is watched through the injected call.
  */
@@ -108,7 +108,7 @@ describe('createNodeInflater: output is allocated only for an entry of exactly i
   })
 })
 
-/** The inflater before issue 14, the reference for the answers: zlib alone, up to the budget. */
+/** The plain inflater, the reference for the answers: zlib alone, up to the budget. */
 function reference(input: Uint8Array, declared: number, limit: number) {
   let out: Buffer
   try {
