@@ -1,14 +1,7 @@
 import { defineConfig } from 'tsup'
+import { commandBuild } from '../../tools/tsup-base'
 
-export default defineConfig({
-  // `bin`: the command; `validate`: the library entry (`@spkg/validator/validate`), with its types.
-  entry: { bin: 'src/bin.ts', validate: 'src/library.ts' },
-  format: ['esm'],
-  dts: { entry: { validate: 'src/library.ts' } },
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-  platform: 'node',
-  removeNodeProtocol: false,
-  banner: { js: '#!/usr/bin/env node' },
-})
+// `bin`: the command; `validate`: the library entry (`@spkg/validator/validate`), with its types.
+export default defineConfig(
+  commandBuild({ bin: 'src/bin.ts', validate: 'src/library.ts' }, { validate: 'src/library.ts' }),
+)

@@ -1,13 +1,4 @@
 import { defineConfig } from 'tsup'
+import { libraryBuild } from '../../tools/tsup-base'
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', auth: 'src/auth.ts' },
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'es2022',
-  platform: 'neutral',
-  external: [/^node:/],
-  removeNodeProtocol: false,
-})
+export default defineConfig(libraryBuild({ index: 'src/index.ts', auth: 'src/auth.ts' }))

@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup'
+import { libraryBuild } from '../../tools/tsup-base'
 
-export default defineConfig({
-  entry: {
+export default defineConfig(
+  libraryBuild({
     index: 'src/index.ts',
     node: 'src/node.ts',
     'drivers/memory': 'src/drivers/memory.ts',
@@ -10,14 +11,5 @@ export default defineConfig({
     'drivers/http': 'src/drivers/http.ts',
     'drivers/fs': 'src/node/fs-driver.ts',
     testing: 'src/testing.ts',
-  },
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'es2022',
-  platform: 'neutral',
-  external: [/^node:/],
-  // keep `node:fs`, not `fs`: browser bundlers then know these are Node built-ins, not packages to polyfill
-  removeNodeProtocol: false,
-})
+  }),
+)
