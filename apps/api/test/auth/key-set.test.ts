@@ -6,47 +6,32 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createRequestBudget, purgeAuthEvents, readRoles } from '../../src/auth/index.ts'
 import { rowsOf } from '../../src/auth/store.ts'
-import {
-  attackerKey,
-  bearer,
-  buildTestApp,
-  claims,
-  createAuthDb,
-  signJwt,
-  startTestIdp,
-  type TestIdp,
-} from '../helpers/auth.ts'
+import { attackerKey, bearer, buildTestApp, claims, signJwt } from '../helpers/auth.ts'
+import { authSuite } from '../helpers/auth-suite.ts'
 
-let idp: TestIdp
-let database: Awaited<ReturnType<typeof createAuthDb>>
+const suite = authSuite({ alice: ['creator'] })
 
-beforeAll(async () => {
-  idp = await startTestIdp({ alice: ['creator'] })
-  database = await createAuthDb()
-}, 60_000)
-
-afterAll(async () => {
-  await database?.close()
-  await idp?.close()
-})
-
-const providerRequests = () => idp.counts.discovery + idp.counts.jwks
+const providerRequests = () => suite.idp.counts.discovery + suite.idp.counts.jwks
 
 describe('unknown kid flood', () => {
   it('makes at most 5 provider requests a minute and keeps accepting valid tokens', async () => {
-    idp.mode = 'up'
+    suite.idp.mode = 'up'
     const before = providerRequests()
     // Limits raised: 50 refused tokens from one address would otherwise end in 429s (refusals count by IP).
-    const app = await buildTestApp({ issuer: idp.issuer, db: database.db, limits: { maxFactor: 100 } })
+    const app = await buildTestApp({
+      issuer: suite.idp.issuer,
+      db: suite.database.db,
+      limits: { maxFactor: 100 },
+    })
     try {
-      const valid = await idp.mintToken('alice')
+      const valid = await suite.idp.mintToken('alice')
       expect((await app.inject({ url: '/private', headers: bearer(valid) })).statusCode).toBe(200)
       const key = attackerKey()
       for (let i = 0; i < 50; i++) {
-        const token = signJwt({ alg: 'RS256', kid: `random-${i}-${Math.random()}` }, claims(idp), key)
+        const token = signJwt({ alg: 'RS256', kid: `random-${i}-${Math.random()}` }, claims(suite.idp), key)
         const res = await app.inject({ url: '/private', headers: bearer(token) })
         expect(res.statusCode).toBe(401)
       }
@@ -64,19 +49,27 @@ describe('unknown kid flood', () => {
 
 describe('key-set endpoint down after start', () => {
   it('keeps cached keys working, serves a stale key after expiry, and reports the failed fetch', async () => {
-    idp.mode = 'up'
+    suite.idp.mode = 'up'
     // lru-cache (inside get-jwks) keeps its clock reading for 1 ms (ttlResolution) and forgets it on a
     // setTimeout: fake that timer from the start, so the test, not real time, decides when it lapses.
     // Fake time still follows the real clock (shouldAdvanceTime), so no library waits forever.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true })
-    const app = await buildTestApp({ issuer: idp.issuer, db: database.db, auth: { keys: { ttlMs: 60_000 } } })
+    const app = await buildTestApp({
+      issuer: suite.idp.issuer,
+      db: suite.database.db,
+      auth: { keys: { ttlMs: 60_000 } },
+    })
     try {
-      const token = await idp.mintToken('alice')
+      const token = await suite.idp.mintToken('alice')
       expect((await app.inject({ url: '/private', headers: bearer(token) })).statusCode).toBe(200)
       expect(app.authState().keySet.lastFetchOk).toBe(true)
 
-      idp.mode = 'down'
-      const fresh = signJwt({ alg: 'RS256', kid: 'test-key-1' }, claims(idp, { sub: 'dave' }), idp.signingKey)
+      suite.idp.mode = 'down'
+      const fresh = signJwt(
+        { alg: 'RS256', kid: 'test-key-1' },
+        claims(suite.idp, { sub: 'dave' }),
+        suite.idp.signingKey,
+      )
       expect((await app.inject({ url: '/private', headers: bearer(fresh) })).statusCode).toBe(200)
 
       // Let the cached key expire without waiting: get-jwks keeps keys in lru-cache, whose clock is
@@ -85,33 +78,37 @@ describe('key-set endpoint down after start', () => {
       const realNow = performance.now.bind(performance)
       const clock = vi.spyOn(performance, 'now').mockImplementation(() => realNow() + 61_000)
       vi.advanceTimersByTime(1)
-      const later = signJwt({ alg: 'RS256', kid: 'test-key-1' }, claims(idp, { sub: 'erin' }), idp.signingKey)
+      const later = signJwt(
+        { alg: 'RS256', kid: 'test-key-1' },
+        claims(suite.idp, { sub: 'erin' }),
+        suite.idp.signingKey,
+      )
       expect((await app.inject({ url: '/private', headers: bearer(later) })).statusCode).toBe(200)
       const state = app.authState()
       expect(state.keySet.lastFetchOk).toBe(false)
       expect(state.keySet.lastError).toBeDefined()
       expect(state.discovery.status).toBe('ok')
 
-      const unknown = signJwt({ alg: 'RS256', kid: 'rotated-key' }, claims(idp), attackerKey())
+      const unknown = signJwt({ alg: 'RS256', kid: 'rotated-key' }, claims(suite.idp), attackerKey())
       expect((await app.inject({ url: '/private', headers: bearer(unknown) })).statusCode).toBe(401)
       expect(clock).toHaveBeenCalled()
     } finally {
       vi.restoreAllMocks()
       vi.useRealTimers()
-      idp.mode = 'up'
+      suite.idp.mode = 'up'
       await app.close()
     }
   })
 
   it('gives up on a hanging key-set endpoint after the fetch timeout (401, not a hung request)', async () => {
-    idp.mode = 'hang'
+    suite.idp.mode = 'hang'
     const app = await buildTestApp({
-      issuer: idp.issuer,
-      db: database.db,
+      issuer: suite.idp.issuer,
+      db: suite.database.db,
       auth: { keys: { fetchTimeoutMs: 300 } },
     })
     try {
-      const token = await idp.mintToken('alice')
+      const token = await suite.idp.mintToken('alice')
       const res = await app.inject({ url: '/private', headers: bearer(token) })
       expect(res.statusCode).toBe(401)
       const state = app.authState()
@@ -119,7 +116,7 @@ describe('key-set endpoint down after start', () => {
       expect(state.keySet.lastError).toMatch(/TIMEOUT|timeout|abort/i)
       expect(state.healthy).toBe(false) // no key cached and the last fetch failed
     } finally {
-      idp.mode = 'up'
+      suite.idp.mode = 'up'
       await app.close()
     }
   })
@@ -131,7 +128,7 @@ describe('provider unreachable at start', () => {
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r))
     const issuer = `http://127.0.0.1:${(dead.address() as AddressInfo).port}`
     await new Promise<void>((r) => dead.close(() => r()))
-    const app = await buildTestApp({ issuer, db: database.db })
+    const app = await buildTestApp({ issuer, db: suite.database.db })
     try {
       const token = signJwt({ alg: 'RS256', kid: 'k' }, claims({ issuer }), attackerKey())
       const res = await app.inject({ url: '/private', headers: bearer(token) })
@@ -155,7 +152,7 @@ describe('provider unreachable at start', () => {
     )
     await new Promise<void>((r) => liar.listen(0, '127.0.0.1', r))
     const issuer = `http://127.0.0.1:${(liar.address() as AddressInfo).port}`
-    const app = await buildTestApp({ issuer, db: database.db })
+    const app = await buildTestApp({ issuer, db: suite.database.db })
     try {
       expect(app.authState().discovery).toMatchObject({ status: 'failed' })
     } finally {
@@ -168,7 +165,7 @@ describe('provider unreachable at start', () => {
 
 describe('retention', () => {
   it('deletes auth events older than the retention period and keeps the rest', async () => {
-    const { db } = database
+    const { db } = suite.database
     await db.execute(sql`delete from auth_events`)
     await db.execute(sql`insert into auth_events (kind, created_at) values
       ('token_refused', now() - interval '40 days'), ('token_refused', now() - interval '31 days'),

@@ -5,45 +5,25 @@
 import { createHmac, createPublicKey, createSign, generateKeyPairSync, randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  AUDIENCE,
-  attackerKey,
-  bearer,
-  buildTestApp,
-  claims,
-  createAuthDb,
-  signJwt,
-  startTestIdp,
-  type TestIdp,
-} from '../helpers/auth.ts'
+import { describe, expect, it } from 'vitest'
+import { AUDIENCE, attackerKey, bearer, claims, signJwt } from '../helpers/auth.ts'
+import { authSuite } from '../helpers/auth-suite.ts'
 
-let idp: TestIdp
-let database: Awaited<ReturnType<typeof createAuthDb>>
-let app: FastifyInstance
+// Limits raised: this suite sends dozens of refused tokens from one address on purpose, and refused requests
+// count against the IP's tiers (test/security/rate-limit.test.ts); here the refusals themselves are under test.
+const suite = authSuite(
+  { alice: ['creator'], bob: [], carol: ['administrator'], dave: [] },
+  { app: { limits: { maxFactor: 100 } } },
+)
 
-beforeAll(async () => {
-  idp = await startTestIdp({ alice: ['creator'], bob: [], carol: ['administrator'], dave: [] })
-  database = await createAuthDb()
-  // Limits raised: this suite sends dozens of refused tokens from one address on purpose, and refused requests
-  // count against the IP's tiers (test/security/rate-limit.test.ts); here the refusals themselves are under test.
-  app = await buildTestApp({ issuer: idp.issuer, db: database.db, limits: { maxFactor: 100 } })
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-  await database?.close()
-  await idp?.close()
-})
-
-const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers })
+const get = (url: string, headers: Record<string, string> = {}) =>
+  suite.app.inject({ method: 'GET', url, headers })
 const real = (extra: Record<string, unknown> = {}) =>
-  signJwt({ alg: 'RS256', typ: 'JWT', kid: 'test-key-1' }, claims(idp, extra), idp.signingKey)
+  signJwt({ alg: 'RS256', typ: 'JWT', kid: 'test-key-1' }, claims(suite.idp, extra), suite.idp.signingKey)
 
 describe('accepted tokens', () => {
   it('accepts a token minted by the provider and exposes sub, roles and the session id', async () => {
-    const token = await idp.mintToken('alice')
+    const token = await suite.idp.mintToken('alice')
     const res = await get('/private', bearer(token))
     expect(res.statusCode).toBe(200)
     const { user } = res.json()
@@ -53,10 +33,10 @@ describe('accepted tokens', () => {
   })
 
   it('fetched discovery once and the key set once for many requests', async () => {
-    const token = await idp.mintToken('alice')
+    const token = await suite.idp.mintToken('alice')
     for (let i = 0; i < 5; i++) expect((await get('/private', bearer(token))).statusCode).toBe(200)
-    expect(idp.counts.discovery).toBe(1)
-    expect(idp.counts.jwks).toBe(1)
+    expect(suite.idp.counts.discovery).toBe(1)
+    expect(suite.idp.counts.jwks).toBe(1)
   })
 })
 
@@ -87,16 +67,16 @@ describe('refused tokens', () => {
     ['no aud', () => bearer(real({ aud: undefined })), 'AUTH_INVALID_TOKEN'],
     [
       'alg none',
-      () => bearer(signJwt({ alg: 'none', typ: 'JWT', kid: 'test-key-1' }, claims(idp))),
+      () => bearer(signJwt({ alg: 'none', typ: 'JWT', kid: 'test-key-1' }, claims(suite.idp))),
       'AUTH_ALG_NOT_ALLOWED',
     ],
     [
       'HS256 signed with the provider public key',
       () => {
-        const pem = createPublicKey({ key: idp.signingKey as never, format: 'jwk' })
+        const pem = createPublicKey({ key: suite.idp.signingKey as never, format: 'jwk' })
           .export({ type: 'spki', format: 'pem' })
           .toString()
-        const input = `${Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: 'test-key-1' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims(idp))).toString('base64url')}`
+        const input = `${Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: 'test-key-1' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims(suite.idp))).toString('base64url')}`
         return bearer(`${input}.${createHmac('sha256', pem).update(input).digest('base64url')}`)
       },
       'AUTH_ALG_NOT_ALLOWED',
@@ -105,7 +85,7 @@ describe('refused tokens', () => {
       'ES256',
       () => {
         const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
-        const input = `${Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: 'test-key-1' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims(idp))).toString('base64url')}`
+        const input = `${Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: 'test-key-1' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims(suite.idp))).toString('base64url')}`
         const sig = createSign('SHA256').update(input).sign({ key: privateKey, dsaEncoding: 'ieee-p1363' })
         return bearer(`${input}.${sig.toString('base64url')}`)
       },
@@ -113,10 +93,14 @@ describe('refused tokens', () => {
     ],
     [
       'RS256 signed by another key under the real kid',
-      () => bearer(signJwt({ alg: 'RS256', kid: 'test-key-1' }, claims(idp), attackerKey())),
+      () => bearer(signJwt({ alg: 'RS256', kid: 'test-key-1' }, claims(suite.idp), attackerKey())),
       'AUTH_INVALID_TOKEN',
     ],
-    ['no kid', () => bearer(signJwt({ alg: 'RS256' }, claims(idp), idp.signingKey)), 'AUTH_NO_KID'],
+    [
+      'no kid',
+      () => bearer(signJwt({ alg: 'RS256' }, claims(suite.idp), suite.idp.signingKey)),
+      'AUTH_NO_KID',
+    ],
   ]
   for (const [name, headers, code] of cases) {
     it(`refuses ${name} with 401 ${code}`, async () => {
@@ -142,10 +126,10 @@ describe('refused tokens', () => {
     try {
       const key = attackerKey()
       const tokens = [
-        signJwt({ alg: 'RS256', kid: 'evil-1', jku: `${evilUrl}/jwks` }, claims(idp), key),
-        signJwt({ alg: 'RS256', kid: 'evil-2', x5u: `${evilUrl}/cert.pem` }, claims(idp), key),
-        signJwt({ alg: 'RS256', kid: 'evil-3' }, claims(idp, { iss: evilUrl }), key),
-        signJwt({ alg: 'RS256', kid: 'test-key-1', jku: `${evilUrl}/jwks` }, claims(idp), key),
+        signJwt({ alg: 'RS256', kid: 'evil-1', jku: `${evilUrl}/jwks` }, claims(suite.idp), key),
+        signJwt({ alg: 'RS256', kid: 'evil-2', x5u: `${evilUrl}/cert.pem` }, claims(suite.idp), key),
+        signJwt({ alg: 'RS256', kid: 'evil-3' }, claims(suite.idp, { iss: evilUrl }), key),
+        signJwt({ alg: 'RS256', kid: 'test-key-1', jku: `${evilUrl}/jwks` }, claims(suite.idp), key),
       ]
       for (const t of tokens) expect((await get('/private', bearer(t))).statusCode).toBe(401)
       expect(hits).toBe(0)
@@ -159,30 +143,30 @@ describe('refused tokens', () => {
 describe('roles', () => {
   it('answers 401 without a token, 403 without the role, 200 with it', async () => {
     expect((await get('/creator')).statusCode).toBe(401)
-    const reader = await get('/creator', bearer(await idp.mintToken('bob')))
+    const reader = await get('/creator', bearer(await suite.idp.mintToken('bob')))
     expect(reader.statusCode).toBe(403)
     expect(reader.json()).toMatchObject({ statusCode: 403, code: 'FORBIDDEN' })
-    expect((await get('/creator', bearer(await idp.mintToken('alice')))).statusCode).toBe(200)
-    expect((await get('/creator', bearer(await idp.mintToken('carol')))).statusCode).toBe(200)
+    expect((await get('/creator', bearer(await suite.idp.mintToken('alice')))).statusCode).toBe(200)
+    expect((await get('/creator', bearer(await suite.idp.mintToken('carol')))).statusCode).toBe(200)
   })
 })
 
 describe('sessions', () => {
   it('lists the caller sessions, revokes one, and refuses later tokens of that session', async () => {
-    const token = await idp.mintToken('bob')
+    const token = await suite.idp.mintToken('bob')
     const list = await get('/api/auth/sessions', bearer(token))
     expect(list.statusCode).toBe(200)
     const [session] = list.json().sessions
     expect(session).toMatchObject({ current: true, revokedAt: null })
 
-    const other = await app.inject({
+    const other = await suite.app.inject({
       method: 'DELETE',
       url: `/api/auth/sessions/${session.id}`,
-      headers: bearer(await idp.mintToken('alice')),
+      headers: bearer(await suite.idp.mintToken('alice')),
     })
     expect(other.statusCode).toBe(404) // not alice's session
 
-    const del = await app.inject({
+    const del = await suite.app.inject({
       method: 'DELETE',
       url: `/api/auth/sessions/${session.id}`,
       headers: bearer(token),
@@ -193,16 +177,16 @@ describe('sessions', () => {
     expect(again.statusCode).toBe(401)
     expect(again.json().code).toBe('AUTH_SESSION_REVOKED')
     // alice is unaffected
-    expect((await get('/private', bearer(await idp.mintToken('alice')))).statusCode).toBe(200)
+    expect((await get('/private', bearer(await suite.idp.mintToken('alice')))).statusCode).toBe(200)
   })
 
   it('refuses the tokens issued up to a revocation, never a later login (tokens without sid or auth_time)', async () => {
     // The provider's tokens carry neither sid nor auth_time: every login of dave maps to one session.
-    const before1 = await idp.mintToken('dave')
-    const before2 = await idp.mintToken('dave')
+    const before1 = await suite.idp.mintToken('dave')
+    const before2 = await suite.idp.mintToken('dave')
     for (const t of [before1, before2]) expect((await get('/private', bearer(t))).statusCode).toBe(200)
     const [session] = (await get('/api/auth/sessions', bearer(before2))).json().sessions
-    const del = await app.inject({
+    const del = await suite.app.inject({
       method: 'DELETE',
       url: `/api/auth/sessions/${session.id}`,
       headers: bearer(before1),
@@ -215,7 +199,7 @@ describe('sessions', () => {
     }
     // `iat` is in whole seconds: a login in the next second is after the revocation.
     await new Promise((r) => setTimeout(r, 1100))
-    const after = await idp.mintToken('dave')
+    const after = await suite.idp.mintToken('dave')
     const res = await get('/private', bearer(after))
     expect(res.statusCode).toBe(200)
     expect(res.json().user).toMatchObject({ sub: 'dave', sid: session.id })
@@ -224,7 +208,7 @@ describe('sessions', () => {
     // Revoking again refuses the later login too.
     expect(
       (
-        await app.inject({
+        await suite.app.inject({
           method: 'DELETE',
           url: `/api/auth/sessions/${session.id}`,
           headers: bearer(after),
@@ -238,7 +222,7 @@ describe('sessions', () => {
     const sid = `sid-${randomUUID()}`
     const first = real({ sub: 'erin', sid })
     const [session] = (await get('/api/auth/sessions', bearer(first))).json().sessions
-    const del = await app.inject({
+    const del = await suite.app.inject({
       method: 'DELETE',
       url: `/api/auth/sessions/${session.id}`,
       headers: bearer(first),
@@ -255,27 +239,31 @@ describe('sessions', () => {
   })
 
   it('answers 400 for a session id that is not a UUID and 404 for an unknown one', async () => {
-    const headers = bearer(await idp.mintToken('alice'))
-    const bad = await app.inject({ method: 'DELETE', url: '/api/auth/sessions/..%2F..%2Fetc', headers })
+    const headers = bearer(await suite.idp.mintToken('alice'))
+    const bad = await suite.app.inject({ method: 'DELETE', url: '/api/auth/sessions/..%2F..%2Fetc', headers })
     expect(bad.statusCode).toBe(400)
     expect(bad.json().message).toContain('UUID')
-    const unknown = await app.inject({ method: 'DELETE', url: `/api/auth/sessions/${randomUUID()}`, headers })
+    const unknown = await suite.app.inject({
+      method: 'DELETE',
+      url: `/api/auth/sessions/${randomUUID()}`,
+      headers,
+    })
     expect(unknown.statusCode).toBe(404)
-    const anonymous = await app.inject({ method: 'DELETE', url: '/api/auth/sessions/not-a-uuid' })
+    const anonymous = await suite.app.inject({ method: 'DELETE', url: '/api/auth/sessions/not-a-uuid' })
     expect(anonymous.statusCode).toBe(401)
   })
 })
 
 describe('auth events', () => {
   it("lists a user's own events to that user; another subject's only to administrators", async () => {
-    await app.flushAuthEvents()
+    await suite.app.flushAuthEvents()
     const mine = async (user: string, query = '') => {
-      const res = await get(`/api/auth/events${query}`, bearer(await idp.mintToken(user)))
+      const res = await get(`/api/auth/events${query}`, bearer(await suite.idp.mintToken(user)))
       expect(res.statusCode).toBe(200)
       return res.json() as { events: Array<{ kind: string; sessionId: string | null }>; total: number }
     }
     const sessionsOf = async (user: string) =>
-      (await get('/api/auth/sessions', bearer(await idp.mintToken(user)))).json().sessions as Array<{
+      (await get('/api/auth/sessions', bearer(await suite.idp.mintToken(user)))).json().sessions as Array<{
         id: string
       }>
     const aliceSessions = new Set((await sessionsOf('alice')).map((s) => s.id))
@@ -286,7 +274,7 @@ describe('auth events', () => {
     expect(alice.events.map((e) => e.kind)).toContain('session_created')
     // Naming oneself is the same; naming someone else is refused with its own code.
     expect((await mine('alice', '?subject=alice')).total).toBe(alice.total)
-    const other = await get('/api/auth/events?subject=carol', bearer(await idp.mintToken('alice')))
+    const other = await get('/api/auth/events?subject=carol', bearer(await suite.idp.mintToken('alice')))
     expect(other.statusCode).toBe(403)
     expect(other.json()).toMatchObject({ statusCode: 403, code: 'AUTH_EVENTS_FORBIDDEN' })
     // An administrator reads one user's events with `subject`, everyone's without.
@@ -299,8 +287,8 @@ describe('auth events', () => {
   })
 
   it('lists all events to administrators, clamps limit and offset, and holds no personal data', async () => {
-    await app.flushAuthEvents()
-    const admin = bearer(await idp.mintToken('carol'))
+    await suite.app.flushAuthEvents()
+    const admin = bearer(await suite.idp.mintToken('carol'))
     const page = await get('/api/auth/events?limit=999&offset=-4', admin)
     expect(page.statusCode).toBe(200)
     const body = page.json()

@@ -3,45 +3,31 @@
  * (the auth plugin is registered after the security plugin, as in the API).
  */
 import { EXAMPLE_CSP_HOSTS, specCsp } from '@spkg/test-utils'
-import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { buildCspDirectives, EXPOSED_HEADERS } from '../../src/security/index.ts'
-import { buildTestApp, createAuthDb, SECURITY, startTestIdp, type TestIdp } from '../helpers/auth.ts'
+import { SECURITY } from '../helpers/auth.ts'
+import { authSuite } from '../helpers/auth-suite.ts'
 
-let idp: TestIdp
-let database: Awaited<ReturnType<typeof createAuthDb>>
-let app: FastifyInstance
 const ORIGIN = 'https://app.example.org'
-
-beforeAll(async () => {
-  idp = await startTestIdp()
-  database = await createAuthDb()
-  app = await buildTestApp({ issuer: idp.issuer, db: database.db })
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-  await database?.close()
-  await idp?.close()
-})
+const suite = authSuite({}, { app: {} })
 
 /** The SPEC's policy with the hosts the test configuration (`SECURITY.csp`) sets. */
 const EXPECTED_CSP = specCsp(EXAMPLE_CSP_HOSTS)
 
 describe('security headers', () => {
   it('sends the SPEC content security policy with the configured URLs, exactly', async () => {
-    const res = await app.inject({ url: '/public' })
+    const res = await suite.app.inject({ url: '/public' })
     expect(res.headers['content-security-policy']).toBe(EXPECTED_CSP)
   })
 
   it('defines the csp-endpoint reporting endpoint at the public URL', async () => {
-    const res = await app.inject({ url: '/public' })
+    const res = await suite.app.inject({ url: '/public' })
     expect(res.headers['reporting-endpoints']).toBe(`csp-endpoint="${SECURITY.publicUrl}/api/csp-report"`)
   })
 
   it('sends the standard security headers on answers of every kind, 401 and 404 included', async () => {
     for (const url of ['/public', '/private', '/nowhere']) {
-      const res = await app.inject({ url })
+      const res = await suite.app.inject({ url })
       expect(res.headers['x-frame-options']).toBe('SAMEORIGIN')
       expect(res.headers['x-content-type-options']).toBe('nosniff')
       expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains')
@@ -61,7 +47,7 @@ describe('security headers', () => {
 
 describe('CORS', () => {
   it('answers a preflight from an allowed origin with the SPEC methods, headers, credentials and max age', async () => {
-    const res = await app.inject({
+    const res = await suite.app.inject({
       method: 'OPTIONS',
       url: '/private',
       headers: {
@@ -80,7 +66,7 @@ describe('CORS', () => {
   })
 
   it('puts CORS headers on a 401, so the browser can read it and redirect to login', async () => {
-    const res = await app.inject({ url: '/private', headers: { origin: ORIGIN } })
+    const res = await suite.app.inject({ url: '/private', headers: { origin: ORIGIN } })
     expect(res.statusCode).toBe(401)
     expect(res.headers['access-control-allow-origin']).toBe(ORIGIN)
     expect(res.headers['access-control-allow-credentials']).toBe('true')
@@ -94,13 +80,13 @@ describe('CORS', () => {
   })
 
   it('does not allow an origin outside the list', async () => {
-    const res = await app.inject({
+    const res = await suite.app.inject({
       method: 'OPTIONS',
       url: '/private',
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
     })
     expect(res.headers['access-control-allow-origin']).toBeUndefined()
-    const get = await app.inject({ url: '/public', headers: { origin: 'https://evil.example' } })
+    const get = await suite.app.inject({ url: '/public', headers: { origin: 'https://evil.example' } })
     expect(get.headers['access-control-allow-origin']).toBeUndefined()
   })
 })

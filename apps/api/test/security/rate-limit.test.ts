@@ -6,9 +6,10 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { THROTTLES } from '../../src/rate-limit/index.ts'
-import { bearer, buildTestApp, createAuthDb, startTestIdp, type TestIdp } from '../helpers/auth.ts'
+import { bearer, buildTestApp } from '../helpers/auth.ts'
+import { authSuite } from '../helpers/auth-suite.ts'
 import { freePort } from '../helpers/server-process.ts'
 
 /** The shared Redis (CI sets REDIS_URL where one runs); its tests are skipped without it. */
@@ -16,21 +17,7 @@ const SHARED_REDIS = process.env.REDIS_URL
 /** The fail-open test starts its own redis-server (never stopping the shared one); skipped without the binary. */
 const HAS_REDIS_SERVER = spawnSync('redis-server', ['--version']).status === 0
 
-let idp: TestIdp
-let database: Awaited<ReturnType<typeof createAuthDb>>
-let app: FastifyInstance
-
-beforeAll(async () => {
-  idp = await startTestIdp({ alice: [], bob: [], carol: [], dave: [] })
-  database = await createAuthDb()
-  app = await buildTestApp({ issuer: idp.issuer, db: database.db })
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-  await database?.close()
-  await idp?.close()
-})
+const suite = authSuite({ alice: [], bob: [], carol: [], dave: [] }, { app: {} })
 
 let ipCounter = 1
 const freshIp = () => `10.0.${Math.floor(ipCounter / 250)}.${ipCounter++ % 250}`
@@ -56,14 +43,14 @@ describe('in memory', () => {
   it('lets 10 requests a second through, then 429 with Retry-After and headers per tier', async () => {
     const remoteAddress = freshIp()
     for (let i = 1; i <= 10; i++) {
-      const res = await app.inject({ url: '/public', remoteAddress })
+      const res = await suite.app.inject({ url: '/public', remoteAddress })
       expect(res.statusCode).toBe(200)
       expect(res.headers['x-ratelimit-limit-short']).toBe('10')
       expect(res.headers['x-ratelimit-remaining-short']).toBe(String(10 - i))
       expect(res.headers['x-ratelimit-limit-long']).toBe('100')
       expect(res.headers['x-ratelimit-remaining-long']).toBe(String(100 - i))
     }
-    const res = await app.inject({ url: '/public', remoteAddress })
+    const res = await suite.app.inject({ url: '/public', remoteAddress })
     expect(res.statusCode).toBe(429)
     expect(res.headers['retry-after']).toBe('1')
     expect(res.json()).toMatchObject({
@@ -76,15 +63,15 @@ describe('in memory', () => {
   it('applies the per-route rows: catalog reads 5/s, reports 5 per 60 s', async () => {
     const remoteAddress = freshIp()
     for (let i = 0; i < 5; i++)
-      expect((await app.inject({ url: '/catalog/x', remoteAddress })).statusCode).toBe(200)
-    const sixth = await app.inject({ url: '/catalog/x', remoteAddress })
+      expect((await suite.app.inject({ url: '/catalog/x', remoteAddress })).statusCode).toBe(200)
+    const sixth = await suite.app.inject({ url: '/catalog/x', remoteAddress })
     expect(sixth.statusCode).toBe(429)
     expect(sixth.headers['x-ratelimit-limit-long']).toBeUndefined() // the short tier refused first
-    const headers = bearer(await idp.mintToken('alice'))
+    const headers = bearer(await suite.idp.mintToken('alice'))
     for (let i = 0; i < 5; i++) {
-      expect((await app.inject({ method: 'POST', url: '/me/reports', headers })).statusCode).toBe(200)
+      expect((await suite.app.inject({ method: 'POST', url: '/me/reports', headers })).statusCode).toBe(200)
     }
-    const report = await app.inject({ method: 'POST', url: '/me/reports', headers })
+    const report = await suite.app.inject({ method: 'POST', url: '/me/reports', headers })
     expect(report.statusCode).toBe(429)
     expect(Number(report.headers['retry-after'])).toBeGreaterThan(50)
   })
@@ -92,22 +79,22 @@ describe('in memory', () => {
   it('throttles requests that match no route (the 404 handler) by IP', async () => {
     const remoteAddress = freshIp()
     for (let i = 0; i < 10; i++) {
-      const res = await app.inject({ url: `/nowhere/${i}`, remoteAddress })
+      const res = await suite.app.inject({ url: `/nowhere/${i}`, remoteAddress })
       expect(res.statusCode).toBe(404)
       expect(res.headers['x-ratelimit-remaining-short']).toBe(String(9 - i))
     }
-    expect((await app.inject({ url: '/nowhere/else', remoteAddress })).statusCode).toBe(429)
+    expect((await suite.app.inject({ url: '/nowhere/else', remoteAddress })).statusCode).toBe(429)
   })
 
   it('counts HEAD under its GET route (one counter, not a second one that doubles the limits)', async () => {
     const remoteAddress = freshIp()
     for (let i = 1; i <= 10; i++) {
-      const res = await app.inject({ method: i % 2 ? 'GET' : 'HEAD', url: '/public', remoteAddress })
+      const res = await suite.app.inject({ method: i % 2 ? 'GET' : 'HEAD', url: '/public', remoteAddress })
       expect(res.statusCode).toBe(200)
       expect(res.headers['x-ratelimit-remaining-short']).toBe(String(10 - i))
     }
-    expect((await app.inject({ method: 'HEAD', url: '/public', remoteAddress })).statusCode).toBe(429)
-    expect((await app.inject({ method: 'GET', url: '/public', remoteAddress })).statusCode).toBe(429)
+    expect((await suite.app.inject({ method: 'HEAD', url: '/public', remoteAddress })).statusCode).toBe(429)
+    expect((await suite.app.inject({ method: 'GET', url: '/public', remoteAddress })).statusCode).toBe(429)
   })
 
   it('throttles CORS preflights by IP with the generous preflight tier, 429 with the CORS headers', async () => {
@@ -117,7 +104,7 @@ describe('in memory', () => {
     ])
     const remoteAddress = freshIp()
     const preflight = (url: string) =>
-      app.inject({
+      suite.app.inject({
         method: 'OPTIONS',
         url,
         remoteAddress,
@@ -134,13 +121,13 @@ describe('in memory', () => {
     expect(over.headers['access-control-allow-origin']).toBe('https://app.example.org')
     expect(over.json()).toMatchObject({ statusCode: 429, code: 'THROTTLED' })
     // Another address, and the same address's ordinary requests, have their own counters.
-    expect((await app.inject({ url: '/public', remoteAddress })).statusCode).toBe(200)
+    expect((await suite.app.inject({ url: '/public', remoteAddress })).statusCode).toBe(200)
   })
 
   it('never throttles health', async () => {
     const remoteAddress = freshIp()
     for (let i = 0; i < 30; i++) {
-      const res = await app.inject({ url: '/health', remoteAddress })
+      const res = await suite.app.inject({ url: '/health', remoteAddress })
       expect(res.statusCode).toBe(200)
       expect(res.headers['x-ratelimit-limit-short']).toBeUndefined()
     }
@@ -148,31 +135,35 @@ describe('in memory', () => {
 
   it('keys authenticated callers by sub and anonymous ones by IP', async () => {
     const remoteAddress = freshIp()
-    const bob = bearer(await idp.mintToken('bob'))
+    const bob = bearer(await suite.idp.mintToken('bob'))
     for (let i = 0; i < 10; i++) {
-      expect((await app.inject({ url: '/private', headers: bob, remoteAddress })).statusCode).toBe(200)
+      expect((await suite.app.inject({ url: '/private', headers: bob, remoteAddress })).statusCode).toBe(200)
     }
-    expect((await app.inject({ url: '/private', headers: bob, remoteAddress })).statusCode).toBe(429)
+    expect((await suite.app.inject({ url: '/private', headers: bob, remoteAddress })).statusCode).toBe(429)
     // Same IP, other user: own counter. Same user, other IP: still refused.
-    const alice = bearer(await idp.mintToken('alice'))
-    expect((await app.inject({ url: '/private', headers: alice, remoteAddress })).statusCode).toBe(200)
-    expect((await app.inject({ url: '/private', headers: bob, remoteAddress: freshIp() })).statusCode).toBe(
-      429,
-    )
+    const alice = bearer(await suite.idp.mintToken('alice'))
+    expect((await suite.app.inject({ url: '/private', headers: alice, remoteAddress })).statusCode).toBe(200)
+    expect(
+      (await suite.app.inject({ url: '/private', headers: bob, remoteAddress: freshIp() })).statusCode,
+    ).toBe(429)
   })
 
   it('keys a caller with a valid token by sub on a public route too; a bad token there stays anonymous', async () => {
     const remoteAddress = freshIp()
-    for (let i = 0; i < 10; i++) await app.inject({ url: '/public', remoteAddress })
-    expect((await app.inject({ url: '/public', remoteAddress })).statusCode).toBe(429)
-    const alice = bearer(await idp.mintToken('alice'))
-    const signedIn = await app.inject({ url: '/public', headers: alice, remoteAddress })
+    for (let i = 0; i < 10; i++) await suite.app.inject({ url: '/public', remoteAddress })
+    expect((await suite.app.inject({ url: '/public', remoteAddress })).statusCode).toBe(429)
+    const alice = bearer(await suite.idp.mintToken('alice'))
+    const signedIn = await suite.app.inject({ url: '/public', headers: alice, remoteAddress })
     expect(signedIn.statusCode).toBe(200)
     expect(signedIn.headers['x-ratelimit-remaining-long']).toBe('99')
-    expect((await app.inject({ url: '/public', headers: bearer('x.y.z'), remoteAddress })).statusCode).toBe(
-      429,
-    )
-    const elsewhere = await app.inject({ url: '/public', headers: bearer('x.y.z'), remoteAddress: freshIp() })
+    expect(
+      (await suite.app.inject({ url: '/public', headers: bearer('x.y.z'), remoteAddress })).statusCode,
+    ).toBe(429)
+    const elsewhere = await suite.app.inject({
+      url: '/public',
+      headers: bearer('x.y.z'),
+      remoteAddress: freshIp(),
+    })
     expect(elsewhere.statusCode).toBe(200) // public: a bad token is not refused, only not trusted
     expect(elsewhere.headers['x-ratelimit-remaining-short']).toBe('9')
   })
@@ -219,7 +210,7 @@ describe('refused requests (bad or missing token) count against the IP', () => {
   it('answers 401 with the IP tier headers, then 429 with Retry-After and CORS headers once over', async () => {
     const remoteAddress = freshIp()
     for (let i = 1; i <= 10; i++) {
-      const res = await app.inject({
+      const res = await suite.app.inject({
         url: '/private',
         headers: { origin: ORIGIN, ...badTokens[i % badTokens.length] },
         remoteAddress,
@@ -228,7 +219,7 @@ describe('refused requests (bad or missing token) count against the IP', () => {
       expect(res.headers['x-ratelimit-remaining-short']).toBe(String(10 - i))
       expect(res.headers['x-ratelimit-remaining-long']).toBe(String(100 - i))
     }
-    const res = await app.inject({ url: '/private', headers: { origin: ORIGIN }, remoteAddress })
+    const res = await suite.app.inject({ url: '/private', headers: { origin: ORIGIN }, remoteAddress })
     expect(res.statusCode).toBe(429)
     expect(res.headers['retry-after']).toBe('1')
     expect(res.headers['x-ratelimit-limit-short']).toBe('10')
@@ -246,42 +237,50 @@ describe('refused requests (bad or missing token) count against the IP', () => {
   it('does not charge a valid caller for the bad-token traffic of its IP, nor the IP for the valid caller', async () => {
     const remoteAddress = freshIp()
     for (let i = 0; i < 11; i++)
-      await app.inject({ url: '/private', headers: bearer('x.y.z'), remoteAddress })
-    expect((await app.inject({ url: '/private', remoteAddress })).statusCode).toBe(429)
+      await suite.app.inject({ url: '/private', headers: bearer('x.y.z'), remoteAddress })
+    expect((await suite.app.inject({ url: '/private', remoteAddress })).statusCode).toBe(429)
     // keyed by sub (SPEC): carol's own counters, untouched by the refused requests of her address
-    const carol = bearer(await idp.mintToken('carol'))
-    const ok = await app.inject({ url: '/private', headers: carol, remoteAddress })
+    const carol = bearer(await suite.idp.mintToken('carol'))
+    const ok = await suite.app.inject({ url: '/private', headers: carol, remoteAddress })
     expect(ok.statusCode).toBe(200)
     expect(ok.headers['x-ratelimit-remaining-long']).toBe('99')
     // and carol's request was counted once, by sub only: the IP's long tier moved by the refused ones alone
     const other = freshIp()
     expect(
-      (await app.inject({ url: '/private', remoteAddress: other })).headers['x-ratelimit-remaining-long'],
+      (await suite.app.inject({ url: '/private', remoteAddress: other })).headers[
+        'x-ratelimit-remaining-long'
+      ],
     ).toBe('99')
-    expect((await app.inject({ url: '/private', headers: carol, remoteAddress: other })).statusCode).toBe(200)
     expect(
-      (await app.inject({ url: '/private', remoteAddress: other })).headers['x-ratelimit-remaining-long'],
+      (await suite.app.inject({ url: '/private', headers: carol, remoteAddress: other })).statusCode,
+    ).toBe(200)
+    expect(
+      (await suite.app.inject({ url: '/private', remoteAddress: other })).headers[
+        'x-ratelimit-remaining-long'
+      ],
     ).toBe('98')
   })
 
   it('counts a valid token without the role (403) by sub, and answers 429 once over', async () => {
-    const dave = bearer(await idp.mintToken('dave'))
+    const dave = bearer(await suite.idp.mintToken('dave'))
     for (let i = 1; i <= 10; i++) {
-      const res = await app.inject({ url: '/creator', headers: dave, remoteAddress: freshIp() })
+      const res = await suite.app.inject({ url: '/creator', headers: dave, remoteAddress: freshIp() })
       expect(res.statusCode).toBe(403)
       expect(res.headers['x-ratelimit-remaining-short']).toBe(String(10 - i))
     }
-    expect((await app.inject({ url: '/creator', headers: dave, remoteAddress: freshIp() })).statusCode).toBe(
-      429,
-    )
+    expect(
+      (await suite.app.inject({ url: '/creator', headers: dave, remoteAddress: freshIp() })).statusCode,
+    ).toBe(429)
   })
 
   it('applies the route row to refused requests (reports: 5 a minute per IP)', async () => {
     const remoteAddress = freshIp()
     for (let i = 0; i < 5; i++) {
-      expect((await app.inject({ method: 'POST', url: '/me/reports', remoteAddress })).statusCode).toBe(401)
+      expect((await suite.app.inject({ method: 'POST', url: '/me/reports', remoteAddress })).statusCode).toBe(
+        401,
+      )
     }
-    const sixth = await app.inject({ method: 'POST', url: '/me/reports', remoteAddress })
+    const sixth = await suite.app.inject({ method: 'POST', url: '/me/reports', remoteAddress })
     expect(sixth.statusCode).toBe(429)
     expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(50)
   })
@@ -333,13 +332,13 @@ describe('Redis', () => {
       if (!SHARED_REDIS) return
       const nameSpace = `spkg-test-${randomUUID()}:`
       const a = await buildTestApp({
-        issuer: idp.issuer,
-        db: database.db,
+        issuer: suite.idp.issuer,
+        db: suite.database.db,
         limits: { redisUrl: SHARED_REDIS, nameSpace },
       })
       const b = await buildTestApp({
-        issuer: idp.issuer,
-        db: database.db,
+        issuer: suite.idp.issuer,
+        db: suite.database.db,
         limits: { redisUrl: SHARED_REDIS, nameSpace },
       })
       try {
@@ -386,8 +385,8 @@ describe('Redis', () => {
       let redis = await startRedis(port)
       const nameSpace = `spkg-test-${randomUUID()}:`
       const limited = await buildTestApp({
-        issuer: idp.issuer,
-        db: database.db,
+        issuer: suite.idp.issuer,
+        db: suite.database.db,
         limits: { redisUrl: `redis://127.0.0.1:${port}`, nameSpace },
       })
       try {
@@ -420,8 +419,8 @@ describe('Redis unreachable at start-up', () => {
       const port = await freePort()
       const nameSpace = `spkg-test-${randomUUID()}:`
       const limited = await buildTestApp({
-        issuer: idp.issuer,
-        db: database.db,
+        issuer: suite.idp.issuer,
+        db: suite.database.db,
         limits: { redisUrl: `redis://127.0.0.1:${port}`, nameSpace },
       })
       let redis: ChildProcess | undefined
@@ -447,10 +446,10 @@ describe('Redis unreachable at start-up', () => {
  * Once the limiter reaches Redis again, the remaining count a fresh caller sees (polled every 100 ms,
  * at most 100 times; undefined if it never counts).
  */
-async function firstCounted(app: FastifyInstance): Promise<string | undefined> {
+async function firstCounted(instance: FastifyInstance): Promise<string | undefined> {
   for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 100))
-    const res = await app.inject({ url: '/public', remoteAddress: freshIp() })
+    const res = await instance.inject({ url: '/public', remoteAddress: freshIp() })
     const remaining = res.headers['x-ratelimit-remaining-short'] as string | undefined
     if (remaining !== undefined) return remaining
   }
