@@ -3,36 +3,20 @@
  * (filesystem; S3 through s3rver on 127.0.0.1): access rule, ranges, conditional requests, headers, errors,
  * and a range client reading a served package over a real socket.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
-import { type FileStorage, FsStorage } from '../src/storage/index'
+import type { FileStorage } from '../src/storage/index'
 import { bearer, testAuthPlugin } from './helpers/app'
 import { createTestDb, type TestDb } from './helpers/db'
 import { insertStoredVersion, publish, type StoredVersion, sha256 } from './storage/fixtures'
-import { startTestS3, type TestS3 } from './storage/s3-server'
+import { buildFilesApp, tmpDirAndS3 } from './storage/per-file'
 
-let tmp: string
-let s3: TestS3
-beforeAll(async () => {
-  tmp = await mkdtemp(join(tmpdir(), 'spkg-files-'))
-  s3 = await startTestS3()
-}, 30_000)
-afterAll(async () => {
-  await s3?.close()
-  await rm(tmp, { recursive: true, force: true })
-})
+const shared = tmpDirAndS3('spkg-files-')
 
-const drivers: Array<[string, () => Promise<FileStorage>]> = [
-  ['fs', async () => new FsStorage({ root: join(tmp, `root-${Math.random().toString(36).slice(2)}`) })],
-  ['s3', async () => s3.storage()],
-]
-
-describe.each(drivers)('files routes (%s storage)', (_name, makeStorage) => {
+describe.each(shared.drivers)('files routes (%s storage)', (_name, makeStorage) => {
   let tdb: TestDb
   let app: FastifyInstance
   let storage: FileStorage
@@ -43,15 +27,7 @@ describe.each(drivers)('files routes (%s storage)', (_name, makeStorage) => {
   beforeAll(async () => {
     tdb = await createTestDb()
     storage = await makeStorage()
-    app = await buildApp(
-      loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_MAX_FACTOR: '100' }),
-      {
-        db: tdb.db,
-        authPlugin: testAuthPlugin,
-        storage,
-      },
-    )
-    await app.ready()
+    app = await buildFilesApp(tdb.db, storage)
     draft = await insertStoredVersion(tdb.db, storage, { owner: 'alice' })
     live = await insertStoredVersion(tdb.db, storage, { owner: 'alice', published: true })
   }, 60_000)
@@ -224,7 +200,7 @@ describe('files routes: configuration and description', () => {
         NODE_ENV: 'test',
         LOG_LEVEL: 'silent',
         FILES_URL: 'https://cdn.example.org/f',
-        FILES_DIR: join(tmp, 'cfg'),
+        FILES_DIR: join(shared.tmp, 'cfg'),
       }),
       { db: tdb.db, authPlugin: testAuthPlugin },
     )

@@ -55,15 +55,40 @@ async function removeVersion(storage: FileStorage, versionId: string, keys: stri
 
 const later = () => Date.now() + SWEEP_GRACE_MS + 60_000
 
+/** Stores `size` random bytes as a package no record names (an orphan); its key. */
+async function putOrphan(storage: FileStorage, size = 50): Promise<string> {
+  const bytes = randomBytes(size)
+  const key = packageKey(sha256(bytes))
+  await storage.putBytes(key, bytes, { sha256: sha256(bytes), contentType: PACKAGE_CONTENT_TYPE })
+  return key
+}
+
+/** Dates the files of `keys` under `root` back past the sweep's grace period. */
+async function age(root: string, ...keys: string[]): Promise<void> {
+  const old = new Date(Date.now() - 2 * SWEEP_GRACE_MS)
+  for (const key of keys) await utimes(join(root, key), old, old)
+}
+
+/** Starts the app on `storage` and stops it: what a start-up sweep, when there is one, has done by then. */
+async function startAndStop(
+  env: Record<string, string | undefined>,
+  options: Omit<NonNullable<Parameters<typeof buildApp>[1]>, 'authPlugin'>,
+) {
+  const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent', ...env }), {
+    authPlugin: testAuthPlugin,
+    ...options,
+  })
+  await app.ready()
+  await app.close()
+}
+
 describe.each([
   ['fs', async () => new FsStorage({ root: join(tmp, `root-${randomBytes(4).toString('hex')}`) })],
   ['s3', async () => s3.storage()],
 ] as Array<[string, () => Promise<FileStorage>]>)('storage clean-up (%s)', (_name, make) => {
   it('a crash between the file write and the record leaves an orphan the sweep removes after the grace period', async () => {
     const storage = await make()
-    const bytes = randomBytes(300)
-    const key = packageKey(sha256(bytes))
-    await storage.putBytes(key, bytes, { sha256: sha256(bytes), contentType: PACKAGE_CONTENT_TYPE })
+    const key = await putOrphan(storage, 300)
     // ...the process dies here, before the version row is inserted.
     const isReferenced = isReferencedInDb(tdb.db)
     const now = await sweepOrphans(storage, isReferenced)
@@ -101,13 +126,7 @@ describe.each([
 
   it('the sweep is bounded', async () => {
     const storage = await make()
-    for (let i = 0; i < 4; i++) {
-      const bytes = randomBytes(10)
-      await storage.putBytes(packageKey(sha256(bytes)), bytes, {
-        sha256: sha256(bytes),
-        contentType: PACKAGE_CONTENT_TYPE,
-      })
-    }
+    for (let i = 0; i < 4; i++) await putOrphan(storage, 10)
     const first = await sweepOrphans(storage, isReferencedInDb(tdb.db), { now: later, limit: 3 })
     expect(first.examined).toBe(3)
     expect(first.deleted).toHaveLength(3)
@@ -122,19 +141,9 @@ describe('the app sweeps at start-up', () => {
     try {
       const root = join(tmp, 'fresh-db-root')
       const storage = new FsStorage({ root })
-      const bytes = randomBytes(50)
-      const key = packageKey(sha256(bytes))
-      await storage.putBytes(key, bytes, { sha256: sha256(bytes), contentType: PACKAGE_CONTENT_TYPE })
-      const old = new Date(Date.now() - 2 * SWEEP_GRACE_MS)
-      await utimes(join(root, key), old, old)
-      const app = await buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), {
-        db: empty.db,
-        authPlugin: testAuthPlugin,
-        storage,
-        sweepOrphans: true,
-      })
-      await app.ready()
-      await app.close()
+      const key = await putOrphan(storage)
+      await age(root, key)
+      await startAndStop({ NODE_ENV: 'test' }, { db: empty.db, storage, sweepOrphans: true })
       expect(await storage.stat(key)).not.toBeNull()
     } finally {
       await empty.dispose()
@@ -144,19 +153,10 @@ describe('the app sweeps at start-up', () => {
   it('not with a test or in-memory database (it would disown the files of a shared folder)', async () => {
     const root = join(tmp, 'shared-root')
     const storage = new FsStorage({ root })
-    const bytes = randomBytes(50)
-    const key = packageKey(sha256(bytes))
-    await storage.putBytes(key, bytes, { sha256: sha256(bytes), contentType: PACKAGE_CONTENT_TYPE })
-    const old = new Date(Date.now() - 2 * SWEEP_GRACE_MS)
-    await utimes(join(root, key), old, old)
+    const key = await putOrphan(storage)
+    await age(root, key)
     for (const env of [{ NODE_ENV: 'test' }, { NODE_ENV: 'development', PGLITE_DIR: 'memory://' }]) {
-      const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent', ...env }), {
-        db: tdb.db,
-        authPlugin: testAuthPlugin,
-        storage,
-      })
-      await app.ready()
-      await app.close()
+      await startAndStop(env, { db: tdb.db, storage })
       expect(await storage.stat(key)).not.toBeNull()
     }
   })
@@ -165,22 +165,10 @@ describe('the app sweeps at start-up', () => {
     const root = join(tmp, 'app-root')
     const storage = new FsStorage({ root })
     const kept = await insertStoredVersion(tdb.db, storage, { owner: 'carol' })
-    const orphan = randomBytes(50)
-    const orphanKey = packageKey(sha256(orphan))
-    await storage.putBytes(orphanKey, orphan, { sha256: sha256(orphan), contentType: PACKAGE_CONTENT_TYPE })
-    const young = randomBytes(50)
-    const youngKey = packageKey(sha256(young))
-    await storage.putBytes(youngKey, young, { sha256: sha256(young), contentType: PACKAGE_CONTENT_TYPE })
-    const old = new Date(Date.now() - 2 * SWEEP_GRACE_MS)
-    for (const k of [orphanKey, kept.key]) await utimes(join(root, k), old, old)
-    const app = await buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), {
-      db: tdb.db,
-      authPlugin: testAuthPlugin,
-      storage,
-      sweepOrphans: true,
-    })
-    await app.ready()
-    await app.close()
+    const orphanKey = await putOrphan(storage)
+    const youngKey = await putOrphan(storage)
+    await age(root, orphanKey, kept.key)
+    await startAndStop({ NODE_ENV: 'test' }, { db: tdb.db, storage, sweepOrphans: true })
     expect(await storage.stat(orphanKey)).toBeNull()
     expect(await storage.stat(kept.key)).not.toBeNull()
     expect(await storage.stat(youngKey)).not.toBeNull()

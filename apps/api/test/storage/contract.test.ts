@@ -3,24 +3,22 @@
  * S3-protocol server (s3rver) on 127.0.0.1.
  */
 import { createHash } from 'node:crypto'
-import { mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config'
 import {
   COVER_TYPES,
   coverKey,
   createStorage,
-  type FileStorage,
   FsStorage,
   PACKAGE_CONTENT_TYPE,
   packageKey,
   S3Storage,
   StorageError,
 } from '../../src/storage/index'
-import { startTestS3, type TestS3 } from './s3-server'
+import { tmpDirAndS3 } from './per-file'
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
 const bytesOf = (s: string) => new TextEncoder().encode(s)
@@ -40,24 +38,10 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
   throw new Error('expected a StorageError')
 }
 
-let tmp: string
-let s3: TestS3
-beforeAll(async () => {
-  tmp = await mkdtemp(join(tmpdir(), 'spkg-storage-'))
-  s3 = await startTestS3()
-}, 30_000)
-afterAll(async () => {
-  await s3?.close()
-  await rm(tmp, { recursive: true, force: true })
-})
+const shared = tmpDirAndS3('spkg-storage-')
 
 let n = 0
-const drivers: Array<[string, (filesUrl?: string) => Promise<FileStorage>]> = [
-  ['fs', async (filesUrl) => new FsStorage({ root: join(tmp, `root-${++n}`), filesUrl })],
-  ['s3', async (filesUrl) => s3.storage({ filesUrl })],
-]
-
-describe.each(drivers)('storage contract: %s', (_name, make) => {
+describe.each(shared.drivers)('storage contract: %s', (_name, make) => {
   const body = bytesOf('PK\u0003\u0004 a package body, 0123456789')
   const hash = sha(body)
   const key = packageKey(hash)
@@ -88,7 +72,7 @@ describe.each(drivers)('storage contract: %s', (_name, make) => {
 
   it('stores a local file, idempotently', async () => {
     const st = await make()
-    const local = join(tmp, `local-${++n}`)
+    const local = join(shared.tmp, `local-${++n}`)
     await writeFile(local, body)
     const info = { sha256: hash, size: body.length, contentType: PACKAGE_CONTENT_TYPE }
     await st.putFile(key, local, info)
@@ -123,7 +107,7 @@ describe.each(drivers)('storage contract: %s', (_name, make) => {
     expect(await codeOf(st.putBytes(key, body, { sha256: other, contentType: PACKAGE_CONTENT_TYPE }))).toBe(
       'STORAGE_HASH_MISMATCH',
     )
-    const local = join(tmp, `local-${++n}`)
+    const local = join(shared.tmp, `local-${++n}`)
     await writeFile(local, body)
     expect(
       await codeOf(
@@ -185,10 +169,10 @@ describe.each(drivers)('storage contract: %s', (_name, make) => {
 
 describe('filesystem driver', () => {
   it('a write whose bytes do not hash to the key leaves no file and no temporary file', async () => {
-    const root = join(tmp, 'crash')
+    const root = join(shared.tmp, 'crash')
     const st = new FsStorage({ root })
     const claimed = bytesOf('x'.repeat(1000))
-    const local = join(tmp, 'changed-under-us')
+    const local = join(shared.tmp, 'changed-under-us')
     await writeFile(local, bytesOf('y'.repeat(1000))) // same size, other bytes: found only while copying
     const info = { sha256: sha(claimed), size: claimed.length, contentType: PACKAGE_CONTENT_TYPE }
     expect(await codeOf(st.putFile(packageKey(sha(claimed)), local, info))).toBe('STORAGE_HASH_MISMATCH')
@@ -198,7 +182,7 @@ describe('filesystem driver', () => {
   })
 
   it('removes stale temporary files left by a crash, not fresh ones', async () => {
-    const root = join(tmp, 'stale')
+    const root = join(shared.tmp, 'stale')
     const st = new FsStorage({ root })
     await st.list('packages/', 1)
     const b = bytesOf('z')
@@ -214,13 +198,13 @@ describe('filesystem driver', () => {
 
 describe('createStorage', () => {
   it('is the filesystem driver by default, S3 when S3_BUCKET is set', () => {
-    const fsConfig = loadConfig({ FILES_DIR: join(tmp, 'cfg') })
+    const fsConfig = loadConfig({ FILES_DIR: join(shared.tmp, 'cfg') })
     const fsStorage = createStorage(fsConfig)
     expect(fsStorage).toBeInstanceOf(FsStorage)
-    expect((fsStorage as FsStorage).root).toBe(join(tmp, 'cfg'))
+    expect((fsStorage as FsStorage).root).toBe(join(shared.tmp, 'cfg'))
     const s3Config = loadConfig({
       S3_BUCKET: 'spkg-files',
-      S3_ENDPOINT: s3.endpoint,
+      S3_ENDPOINT: shared.s3.endpoint,
       S3_FORCE_PATH_STYLE: 'true',
       FILES_URL: 'https://files.example.org',
     })

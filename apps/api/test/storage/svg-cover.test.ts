@@ -6,21 +6,15 @@
  * navigation renders the document and runs its script (checked by hand in Chromium 156: such an SVG still displays
  * in an `<img>`, and a navigation downloads it; the same SVG without the headers runs its script).
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3'
 import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../../src/app'
-import { loadConfig } from '../../src/config'
 import { storyVersions } from '../../src/db/schema'
-import { COVER_TYPES, coverKey, type FileStorage, FsStorage } from '../../src/storage/index'
-import { testAuthPlugin } from '../helpers/app'
+import { COVER_TYPES, coverKey } from '../../src/storage/index'
 import { createTestDb, type TestDb } from '../helpers/db'
 import { insertStoredVersion, sha256 } from './fixtures'
-import { startTestS3, type TestS3 } from './s3-server'
+import { buildFilesApp, tmpDirAndS3 } from './per-file'
 
 const SVG = new TextEncoder().encode(
   '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30" onload="fetch(\'/x\')">' +
@@ -56,16 +50,7 @@ function navigationRunsScript(h: Headers): boolean {
   return true
 }
 
-let tmp: string
-let s3: TestS3
-beforeAll(async () => {
-  tmp = await mkdtemp(join(tmpdir(), 'spkg-svg-cover-'))
-  s3 = await startTestS3()
-}, 30_000)
-afterAll(async () => {
-  await s3?.close()
-  await rm(tmp, { recursive: true, force: true })
-})
+const shared = tmpDirAndS3('spkg-svg-cover-')
 
 describe('the check itself', () => {
   it('says a plain SVG answer, or one under the API policy, runs script', () => {
@@ -81,7 +66,7 @@ describe('the check itself', () => {
 
 describe('the S3 driver stores SVG covers as attachments', () => {
   it('the bucket itself answers an SVG cover with Content-Disposition: attachment, a PNG without', async () => {
-    const storage = await s3.storage()
+    const storage = await shared.s3.storage()
     await storage.putBytes(SVG_KEY, SVG, { sha256: sha256(SVG), contentType: COVER_TYPES.svg as string })
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])
     const pngKey = coverKey(sha256(png), 'png')
@@ -98,58 +83,48 @@ describe('the S3 driver stores SVG covers as attachments', () => {
   })
 })
 
-const drivers: Array<[string, () => Promise<FileStorage>]> = [
-  ['fs', async () => new FsStorage({ root: join(tmp, `root-${Math.random().toString(36).slice(2)}`) })],
-  ['s3', async () => s3.storage()],
-]
+describe.each(shared.drivers)(
+  'the files route serves an SVG cover inertly (%s storage)',
+  (_name, makeStorage) => {
+    let tdb: TestDb
+    let app: FastifyInstance
 
-describe.each(drivers)('the files route serves an SVG cover inertly (%s storage)', (_name, makeStorage) => {
-  let tdb: TestDb
-  let app: FastifyInstance
-
-  beforeAll(async () => {
-    tdb = await createTestDb()
-    const storage = await makeStorage()
-    app = await buildApp(
-      loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_MAX_FACTOR: '100' }),
-      {
-        db: tdb.db,
-        authPlugin: testAuthPlugin,
-        storage,
-      },
-    )
-    await app.ready()
-    const v = await insertStoredVersion(tdb.db, storage, { owner: 'alice', published: true })
-    await storage.putBytes(SVG_KEY, SVG, { sha256: sha256(SVG), contentType: COVER_TYPES.svg as string })
-    await tdb.db.update(storyVersions).set({ coverKey: SVG_KEY }).where(eq(storyVersions.id, v.versionId))
-  }, 60_000)
-  afterAll(async () => {
-    await app?.close()
-    await tdb?.dispose()
-  })
-
-  it('answers with the SVG type, attachment, a sandboxing policy and nosniff: a navigation runs nothing', async () => {
-    for (const method of ['GET', 'HEAD'] as const) {
-      const r = await app.inject({ method, url: `/files/${SVG_KEY}` })
-      expect(r.statusCode).toBe(200)
-      expect(r.headers['content-type']).toBe('image/svg+xml')
-      expect(r.headers['content-disposition']).toBe('attachment')
-      expect(r.headers['x-content-type-options']).toBe('nosniff')
-      const policy = String(r.headers['content-security-policy'])
-      expect(policy.split(';').map((d) => d.trim())).toEqual(
-        expect.arrayContaining(["default-src 'none'", 'sandbox']),
-      )
-      expect(policy).not.toContain('script-src')
-      expect(navigationRunsScript(r.headers)).toBe(false)
-      // Each defence holds alone: the policy without the attachment, the attachment without the policy.
-      expect(navigationRunsScript({ ...r.headers, 'content-disposition': undefined })).toBe(false)
-      expect(navigationRunsScript({ ...r.headers, 'content-security-policy': undefined })).toBe(false)
-    }
-    const cached = await app.inject({
-      url: `/files/${SVG_KEY}`,
-      headers: { 'if-none-match': `"${sha256(SVG)}"` },
+    beforeAll(async () => {
+      tdb = await createTestDb()
+      const storage = await makeStorage()
+      app = await buildFilesApp(tdb.db, storage)
+      const v = await insertStoredVersion(tdb.db, storage, { owner: 'alice', published: true })
+      await storage.putBytes(SVG_KEY, SVG, { sha256: sha256(SVG), contentType: COVER_TYPES.svg as string })
+      await tdb.db.update(storyVersions).set({ coverKey: SVG_KEY }).where(eq(storyVersions.id, v.versionId))
+    }, 60_000)
+    afterAll(async () => {
+      await app?.close()
+      await tdb?.dispose()
     })
-    expect(cached.statusCode).toBe(304)
-    expect(navigationRunsScript(cached.headers)).toBe(false)
-  })
-})
+
+    it('answers with the SVG type, attachment, a sandboxing policy and nosniff: a navigation runs nothing', async () => {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const r = await app.inject({ method, url: `/files/${SVG_KEY}` })
+        expect(r.statusCode).toBe(200)
+        expect(r.headers['content-type']).toBe('image/svg+xml')
+        expect(r.headers['content-disposition']).toBe('attachment')
+        expect(r.headers['x-content-type-options']).toBe('nosniff')
+        const policy = String(r.headers['content-security-policy'])
+        expect(policy.split(';').map((d) => d.trim())).toEqual(
+          expect.arrayContaining(["default-src 'none'", 'sandbox']),
+        )
+        expect(policy).not.toContain('script-src')
+        expect(navigationRunsScript(r.headers)).toBe(false)
+        // Each defence holds alone: the policy without the attachment, the attachment without the policy.
+        expect(navigationRunsScript({ ...r.headers, 'content-disposition': undefined })).toBe(false)
+        expect(navigationRunsScript({ ...r.headers, 'content-security-policy': undefined })).toBe(false)
+      }
+      const cached = await app.inject({
+        url: `/files/${SVG_KEY}`,
+        headers: { 'if-none-match': `"${sha256(SVG)}"` },
+      })
+      expect(cached.statusCode).toBe(304)
+      expect(navigationRunsScript(cached.headers)).toBe(false)
+    })
+  },
+)
