@@ -15,6 +15,8 @@ const create = (slug: string, extra: Record<string, unknown> = {}) =>
   })
 const place = (slug: string, payload: unknown, headers = moderator) =>
   t.app.inject({ method: 'PUT', url: `/catalog/stories/${slug}`, headers, payload: payload as object })
+const addSeries = (payload: object, headers = moderator) =>
+  t.app.inject({ method: 'POST', url: '/catalog/series', headers, payload })
 
 beforeAll(async () => {
   t = await buildPublishingApp()
@@ -60,33 +62,14 @@ describe('catalog writes (moderator or administrator)', () => {
       (await t.app.inject({ method: 'PUT', url: '/catalog/stories/cat-draft', payload: { published: true } }))
         .statusCode,
     ).toBe(401)
-    expect(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/catalog/series',
-          headers: creator,
-          payload: { slug: 'nope', title: 'x' },
-        })
-      ).statusCode,
-    ).toBe(403)
+    expect((await addSeries({ slug: 'nope', title: 'x' }, creator)).statusCode).toBe(403)
   })
 
   it('creates, updates and deletes series and places stories in them', async () => {
-    const s = await t.app.inject({
-      method: 'POST',
-      url: '/catalog/series',
-      headers: moderator,
-      payload: { slug: 'harbour-tales', title: 'Harbour Tales' },
-    })
+    const s = await addSeries({ slug: 'harbour-tales', title: 'Harbour Tales' })
     expect(s.statusCode).toBe(201)
     expect(s.json()).toEqual({ slug: 'harbour-tales', title: 'Harbour Tales', description: '', stories: 0 })
-    const dup = await t.app.inject({
-      method: 'POST',
-      url: '/catalog/series',
-      headers: moderator,
-      payload: { slug: 'harbour-tales', title: 'Again' },
-    })
+    const dup = await addSeries({ slug: 'harbour-tales', title: 'Again' })
     expect(dup.statusCode).toBe(409)
     expect(dup.json().code).toBe('SERIES_EXISTS')
     expect((await place('cat-two', { series: 'harbour-tales', seriesPosition: 2 })).json()).toMatchObject({
@@ -104,12 +87,7 @@ describe('catalog writes (moderator or administrator)', () => {
     expect(renamed.json()).toMatchObject({ description: 'By the sea', stories: 2 })
     const detail = await t.app.inject({ url: '/catalog/series/harbour-tales' })
     expect(detail.json().items.map((i: { slug: string }) => i.slug)).toEqual(['cat-one', 'cat-two'])
-    await t.app.inject({
-      method: 'POST',
-      url: '/catalog/series',
-      headers: moderator,
-      payload: { slug: 'gone-series', title: 'Gone' },
-    })
+    await addSeries({ slug: 'gone-series', title: 'Gone' })
     expect(
       (await t.app.inject({ method: 'DELETE', url: '/catalog/series/gone-series', headers: moderator }))
         .statusCode,

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../src/config'
-
-const issues = (env: Record<string, string>) => {
-  try {
-    loadConfig(env)
-  } catch (err) {
-    if (err instanceof ConfigError) return err.issues
-    throw err
-  }
-  return []
-}
+import { loadConfig } from '../src/config'
+import { configIssues } from './helpers/config-issues'
 
 describe('loadConfig', () => {
   it('has a default for everything outside production', () => {
@@ -55,7 +46,7 @@ describe('loadConfig', () => {
       shutdownMs: 2000,
     })
     expect(
-      issues({
+      configIssues({
         REQUEST_TIMEOUT_MS: '5000',
         HEADERS_TIMEOUT_MS: '6000',
         KEEP_ALIVE_TIMEOUT_MS: '7000',
@@ -64,7 +55,7 @@ describe('loadConfig', () => {
       'HEADERS_TIMEOUT_MS: must be at most REQUEST_TIMEOUT_MS (5000)',
       'KEEP_ALIVE_TIMEOUT_MS: must be at most REQUEST_TIMEOUT_MS (5000)',
     ])
-    expect(issues({ REQUEST_TIMEOUT_MS: '10', SHUTDOWN_TIMEOUT_MS: 'soon' })).toEqual([
+    expect(configIssues({ REQUEST_TIMEOUT_MS: '10', SHUTDOWN_TIMEOUT_MS: 'soon' })).toEqual([
       'REQUEST_TIMEOUT_MS: must be at least 100',
       'SHUTDOWN_TIMEOUT_MS: must be an integer from 100 to 600000',
     ])
@@ -76,11 +67,13 @@ describe('loadConfig', () => {
     const why =
       "an upload's connection is idle while its package waits for and takes its validation, and would be closed before its answer"
     const noImport = { REPO_IMPORT: 'false' }
-    expect(issues({ ...noImport, CONNECTION_TIMEOUT_MS: '30000', VALIDATION_TIMEOUT_MS: '60000' })).toEqual([
+    expect(
+      configIssues({ ...noImport, CONNECTION_TIMEOUT_MS: '30000', VALIDATION_TIMEOUT_MS: '60000' }),
+    ).toEqual([
       `CONNECTION_TIMEOUT_MS: must be more than VALIDATION_QUEUE_WAIT_MS + VALIDATION_TIMEOUT_MS (80000): ${why}`,
     ])
     const small = { ...noImport, VALIDATION_TIMEOUT_MS: '1000', VALIDATION_QUEUE_WAIT_MS: '500' }
-    expect(issues({ ...small, CONNECTION_TIMEOUT_MS: '1500' })).toEqual([
+    expect(configIssues({ ...small, CONNECTION_TIMEOUT_MS: '1500' })).toEqual([
       `CONNECTION_TIMEOUT_MS: must be more than VALIDATION_QUEUE_WAIT_MS + VALIDATION_TIMEOUT_MS (1500): ${why}`,
     ])
     expect(loadConfig({ ...small, CONNECTION_TIMEOUT_MS: '1501' }).publishing).toMatchObject({
@@ -102,11 +95,11 @@ describe('loadConfig', () => {
       VALIDATION_QUEUE_WAIT_MS: '500',
       CONNECTION_TIMEOUT_MS: '4000',
     }
-    expect(issues({ ...small, REPO_TIMEOUT_MS: '2500' })).toEqual([
+    expect(configIssues({ ...small, REPO_TIMEOUT_MS: '2500' })).toEqual([
       `CONNECTION_TIMEOUT_MS: must be more than REPO_TIMEOUT_MS + VALIDATION_QUEUE_WAIT_MS + VALIDATION_TIMEOUT_MS (4000) ${why}`,
     ])
     expect(loadConfig({ ...small, REPO_TIMEOUT_MS: '2499' }).repo.timeoutMs).toBe(2499)
-    expect(issues({ ...small, REPO_TIMEOUT_MS: '2500', REPO_IMPORT: 'false' })).toEqual([])
+    expect(configIssues({ ...small, REPO_TIMEOUT_MS: '2500', REPO_IMPORT: 'false' })).toEqual([])
     // The defaults leave 5 s for storing an import after its download and validation.
     const d = loadConfig({})
     expect(
@@ -160,7 +153,7 @@ describe('loadConfig', () => {
 
   it('lists one line per bad setting, naming it', () => {
     expect(
-      issues({
+      configIssues({
         PORT: '70000',
         NODE_ENV: 'staging',
         DATABASE_URL: 'mysql://x',
@@ -181,12 +174,12 @@ describe('loadConfig', () => {
   })
 
   it('requires OIDC_ISSUER and DATABASE_URL in production, and an https issuer', () => {
-    expect(issues({ NODE_ENV: 'production' })).toEqual([
+    expect(configIssues({ NODE_ENV: 'production' })).toEqual([
       'OIDC_ISSUER: is required in production',
       'DATABASE_URL: is required in production',
     ])
     expect(
-      issues({
+      configIssues({
         NODE_ENV: 'production',
         OIDC_ISSUER: 'http://id.example.org',
         DATABASE_URL: 'postgres://db/spkg',
@@ -198,8 +191,10 @@ describe('loadConfig', () => {
   it('multiplies the throttles by RATE_LIMIT_MAX_FACTOR outside production only', () => {
     expect(loadConfig({}).rateLimitMaxFactor).toBe(1)
     expect(loadConfig({ NODE_ENV: 'test', RATE_LIMIT_MAX_FACTOR: '10' }).rateLimitMaxFactor).toBe(10)
-    expect(issues({ RATE_LIMIT_MAX_FACTOR: '0' })).toEqual(['RATE_LIMIT_MAX_FACTOR: must be at least 1'])
-    expect(issues({ RATE_LIMIT_MAX_FACTOR: '2.5' })).toEqual([
+    expect(configIssues({ RATE_LIMIT_MAX_FACTOR: '0' })).toEqual([
+      'RATE_LIMIT_MAX_FACTOR: must be at least 1',
+    ])
+    expect(configIssues({ RATE_LIMIT_MAX_FACTOR: '2.5' })).toEqual([
       'RATE_LIMIT_MAX_FACTOR: must be an integer from 1 to 10000000',
     ])
     const production = {
@@ -208,7 +203,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://db/spkg',
     }
     expect(loadConfig({ ...production, RATE_LIMIT_MAX_FACTOR: '1' }).rateLimitMaxFactor).toBe(1)
-    expect(issues({ ...production, RATE_LIMIT_MAX_FACTOR: '100' })).toEqual([
+    expect(configIssues({ ...production, RATE_LIMIT_MAX_FACTOR: '100' })).toEqual([
       'RATE_LIMIT_MAX_FACTOR: must be 1 in production (the SPEC limits apply)',
     ])
   })

@@ -148,21 +148,18 @@ describe('error bodies', () => {
   })
 
   it('answers malformed JSON and wrong content types with 400/415 bodies', async () => {
-    const json = await app.inject({
-      method: 'POST',
-      url: '/api/stories',
-      headers: { ...bearer('u', 'creator'), 'content-type': 'application/json' },
-      payload: '{"slug": ',
-    })
+    const postAs = (contentType: string, payload: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/stories',
+        headers: { ...bearer('u', 'creator'), 'content-type': contentType },
+        payload,
+      })
+    const json = await postAs('application/json', '{"slug": ')
     expect(json.statusCode).toBe(400)
     expect(json.json().statusCode).toBe(400)
     expect(json.body).not.toMatch(/node_modules|\/work\//)
-    const form = await app.inject({
-      method: 'POST',
-      url: '/api/stories',
-      headers: { ...bearer('u', 'creator'), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'slug=abc',
-    })
+    const form = await postAs('application/x-www-form-urlencoded', 'slug=abc')
     expect(form.statusCode).toBe(415)
     expect(form.json()).toMatchObject({ statusCode: 415, code: 'UNSUPPORTED_MEDIA_TYPE' })
   })

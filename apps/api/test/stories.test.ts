@@ -23,6 +23,10 @@ const story = (slug: string, extra: Record<string, unknown> = {}) => ({
 
 const post = (body: unknown, headers = creator) =>
   t.app.inject({ method: 'POST', url: '/api/stories', headers, payload: body as object })
+const put = (slug: string, payload: object, headers = creator) =>
+  t.app.inject({ method: 'PUT', url: `/api/stories/${slug}`, headers, payload })
+const del = (slug: string, headers: Record<string, string>) =>
+  t.app.inject({ method: 'DELETE', url: `/api/stories/${slug}`, headers })
 
 describe('POST /api/stories', () => {
   it('creates a story owned by the caller', async () => {
@@ -163,28 +167,13 @@ describe('GET/PUT/DELETE /api/stories/:slug', () => {
 
   it('lets the owner update, refuses others, lets an administrator', async () => {
     await post(story('owned-story'))
-    const mine = await t.app.inject({
-      method: 'PUT',
-      url: '/api/stories/owned-story',
-      headers: creator,
-      payload: { title: 'New title' },
-    })
+    const mine = await put('owned-story', { title: 'New title' })
     expect(mine.statusCode).toBe(200)
     expect(mine.json()).toMatchObject({ title: 'New title', author: 'Alice', owner: 'alice' })
-    const theirs = await t.app.inject({
-      method: 'PUT',
-      url: '/api/stories/owned-story',
-      headers: other,
-      payload: { title: 'Hijack' },
-    })
+    const theirs = await put('owned-story', { title: 'Hijack' }, other)
     expect(theirs.statusCode).toBe(403)
     expect(theirs.json().code).toBe('FORBIDDEN')
-    const byAdmin = await t.app.inject({
-      method: 'PUT',
-      url: '/api/stories/owned-story',
-      headers: admin,
-      payload: { genre: 'horror' },
-    })
+    const byAdmin = await put('owned-story', { genre: 'horror' }, admin)
     expect(byAdmin.statusCode).toBe(200)
     expect(byAdmin.json().genre).toBe('horror')
   })
@@ -192,31 +181,17 @@ describe('GET/PUT/DELETE /api/stories/:slug', () => {
   it('refuses slug or unknown fields in an update', async () => {
     await post(story('fixed-slug'))
     for (const payload of [{ slug: 'other-slug' }, { owner: 'bob' }, {}, { content: 'x'.repeat(500_001) }]) {
-      const res = await t.app.inject({
-        method: 'PUT',
-        url: '/api/stories/fixed-slug',
-        headers: creator,
-        payload,
-      })
-      expect(res.statusCode).toBe(400)
+      expect((await put('fixed-slug', payload)).statusCode).toBe(400)
     }
   })
 
   it('deletes for the owner or an administrator only', async () => {
     await post(story('to-delete'))
     await post(story('to-delete-2'))
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: '/api/stories/to-delete', headers: other })).statusCode,
-    ).toBe(403)
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: '/api/stories/to-delete', headers: creator })).statusCode,
-    ).toBe(204)
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: '/api/stories/to-delete-2', headers: admin })).statusCode,
-    ).toBe(204)
+    expect((await del('to-delete', other)).statusCode).toBe(403)
+    expect((await del('to-delete', creator)).statusCode).toBe(204)
+    expect((await del('to-delete-2', admin)).statusCode).toBe(204)
     expect((await t.app.inject({ url: '/api/stories/to-delete', headers: reader })).statusCode).toBe(404)
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: '/api/stories/to-delete', headers: admin })).statusCode,
-    ).toBe(404)
+    expect((await del('to-delete', admin)).statusCode).toBe(404)
   })
 })

@@ -21,7 +21,12 @@ import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { attackerKey, bearer, claims, signJwt, startTestIdp, type TestIdp } from '../helpers/auth.ts'
 import { createPgDatabase } from '../helpers/db.ts'
-import { type ServerProcess, startServerProcess, stopAllServerProcesses } from '../helpers/server-process.ts'
+import {
+  type ServerProcess,
+  startServerProcess,
+  stopAllServerProcesses,
+  waitFor,
+} from '../helpers/server-process.ts'
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts'
 
 const ORIGIN = 'https://app.example.org'
@@ -129,21 +134,6 @@ const postReport = (server: ServerProcess, tok: string, details = 'e2e') =>
     headers: { ...bearer(tok), 'content-type': 'application/json' },
     body: JSON.stringify({ reason: 'spam', details }),
   })
-
-/** Probes every `intervalMs` until `probe` returns a value; fails naming `what` after `timeoutMs`. */
-async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  { timeoutMs = 15_000, intervalMs = 250 } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, intervalMs))
-  }
-}
 
 describe(`one server process (${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${REDIS_URL ? 'Redis' : 'in-memory limits'})`, () => {
   it('serves health and auth health without a token', async () => {

@@ -40,6 +40,29 @@ const unthrottled = fp(
   { name: 'test-auth-unthrottled' },
 )
 
+/** The fake repository host of @spkg/repo-import's tests, as the import reaches it. */
+export interface RepositoryHost {
+  api: { host: string }
+  download: { host: string }
+  ca: string
+}
+
+/** The publishing app with the repository import pointed at `host` as if it were GitHub (HTTPS on loopback). */
+export function buildImportingApp(
+  host: RepositoryHost,
+  env: Record<string, string> = {},
+): Promise<PublishingApp> {
+  return buildPublishingApp({
+    env: {
+      REPO_HOST: 'github.test.example',
+      REPO_API_HOST: host.api.host,
+      REPO_DOWNLOAD_HOSTS: host.download.host,
+      ...env,
+    },
+    repoNode: { ca: host.ca, allowPrivateAddresses: true },
+  })
+}
+
 /** Builds the app for publishing tests. */
 export async function buildPublishingApp(
   options: {

@@ -80,6 +80,21 @@ export function freePort(): Promise<number> {
   })
 }
 
+/** Probes every `intervalMs` until `probe` returns a value; fails naming `what` after `timeoutMs`. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  { timeoutMs = 15_000, intervalMs = 100 } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, intervalMs))
+  }
+}
+
 /** The last `n` characters of a captured stream, for failure messages. */
 const tail = (s: string, n = 3000) => (s.length > n ? `...${s.slice(-n)}` : s) || '(empty)'
 

@@ -29,6 +29,7 @@ import {
   type ServerProcess,
   startServerProcess,
   stopAllServerProcesses,
+  waitFor,
 } from '../helpers/server-process.ts'
 import {
   failedCount,
@@ -94,20 +95,6 @@ async function startInstance(which: 'a' | 'b'): Promise<ServerProcess> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  { timeoutMs = 15_000, intervalMs = 100 } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await sleep(intervalMs)
-  }
-}
 
 const token = (user: string) => idp.mintToken(user)
 const direct = (which: 'a' | 'b') => (instances[which] as ServerProcess).base

@@ -13,22 +13,14 @@ import {
   startFakeHost,
 } from '../../../../packages/repo-import/test/fake-host'
 import { makeZipball, SHA, storyRepository } from '../../../../packages/repo-import/test/zipball'
-import { bearer, buildPublishingApp, createStory, type PublishingApp } from '../helpers/publishing'
+import { bearer, buildImportingApp, createStory, type PublishingApp } from '../helpers/publishing'
 
 const TOKEN = 'ghp_test-token-reads-private-repositories'
 let host: FakeHost
 let t: PublishingApp
 beforeAll(async () => {
   host = await startFakeHost()
-  t = await buildPublishingApp({
-    env: {
-      REPO_HOST: 'github.test.example',
-      REPO_API_HOST: host.api.host,
-      REPO_DOWNLOAD_HOSTS: host.download.host,
-      REPO_TOKEN: TOKEN,
-    },
-    repoNode: { ca: host.ca, allowPrivateAddresses: true },
-  })
+  t = await buildImportingApp(host, { REPO_TOKEN: TOKEN })
 }, 60_000)
 afterAll(async () => {
   await t?.close()
@@ -128,15 +120,7 @@ describe('REPO_TOKEN goes with public repositories only', () => {
 describe('an import fits its connection', () => {
   let slow: PublishingApp
   beforeAll(async () => {
-    slow = await buildPublishingApp({
-      env: {
-        REPO_HOST: 'github.test.example',
-        REPO_API_HOST: host.api.host,
-        REPO_DOWNLOAD_HOSTS: host.download.host,
-        REPO_TIMEOUT_MS: '1000',
-      },
-      repoNode: { ca: host.ca, allowPrivateAddresses: true },
-    })
+    slow = await buildImportingApp(host, { REPO_TIMEOUT_MS: '1000' })
   }, 60_000)
   afterAll(async () => {
     await slow?.close()

@@ -18,20 +18,13 @@ import {
   startFakeHost,
 } from '../../../../packages/repo-import/test/fake-host'
 import { makeZipball, SHA, storyRepository } from '../../../../packages/repo-import/test/zipball'
-import { bearer, buildPublishingApp, createStory, type PublishingApp, upload } from '../helpers/publishing'
+import { bearer, buildImportingApp, createStory, type PublishingApp, upload } from '../helpers/publishing'
 
 let host: FakeHost
 let t: PublishingApp
 beforeAll(async () => {
   host = await startFakeHost()
-  t = await buildPublishingApp({
-    env: {
-      REPO_HOST: 'github.test.example',
-      REPO_API_HOST: host.api.host,
-      REPO_DOWNLOAD_HOSTS: host.download.host,
-    },
-    repoNode: { ca: host.ca, allowPrivateAddresses: true },
-  })
+  t = await buildImportingApp(host)
 }, 60_000)
 afterAll(async () => {
   await t?.close()

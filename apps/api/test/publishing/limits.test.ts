@@ -2,7 +2,7 @@
  * Publishing limits: the per-user storage quota (413), the upload rate (429), the validation pool's memory
  * and time budgets, a chunked body over the package limit, and an upload interrupted mid-body (nothing left).
  */
-import { request as httpRequest } from 'node:http'
+import { request as httpRequest, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createValidationPool } from '../../src/publishing/validation-pool'
@@ -27,6 +27,19 @@ describe('the per-user quota and the package limit', () => {
   }, 60_000)
   afterAll(async () => t?.close(), 60_000)
 
+  /** An upload to quota-inn over a real connection (the app listening), with these body headers. */
+  const rawUpload = (headers: Record<string, string>, onResponse?: (res: IncomingMessage) => void) =>
+    httpRequest(
+      {
+        host: '127.0.0.1',
+        port: (t.app.server.address() as AddressInfo).port,
+        method: 'POST',
+        path: '/api/stories/quota-inn/versions',
+        headers: { ...bearer('alice', 'creator'), 'content-type': 'application/vnd.spkg+zip', ...headers },
+      },
+      onResponse,
+    )
+
   it('refuses an upload over the quota with 413 STORAGE_QUOTA_EXCEEDED and keeps no file', async () => {
     expect((await upload(t.app, 'quota-inn', one)).statusCode).toBe(201)
     const res = await upload(t.app, 'quota-inn', storyPackage({ version: '2.0.0' }))
@@ -37,25 +50,11 @@ describe('the per-user quota and the package limit', () => {
 
   it('cuts a chunked body off at the package limit (413 PACKAGE_TOO_LARGE), leaving no temporary file', async () => {
     await t.app.listen({ host: '127.0.0.1', port: 0 })
-    const { port } = t.app.server.address() as AddressInfo
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: '/api/stories/quota-inn/versions',
-          headers: {
-            ...bearer('alice', 'creator'),
-            'content-type': 'application/vnd.spkg+zip',
-            'transfer-encoding': 'chunked',
-          },
-        },
-        (res) => {
-          res.resume()
-          resolve(res.statusCode ?? 0)
-        },
-      )
+      const req = rawUpload({ 'transfer-encoding': 'chunked' }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
       req.on('error', reject)
       const chunk = Buffer.alloc(16 * 1024, 1)
       for (let i = 0; i < 8; i++) req.write(chunk)
@@ -66,20 +65,9 @@ describe('the per-user quota and the package limit', () => {
   })
 
   it('leaves nothing behind when the client goes away mid-body', async () => {
-    const { port } = t.app.server.address() as AddressInfo
     const before = await filesIn(`${t.filesDir}/packages`)
     await new Promise<void>((resolve) => {
-      const req = httpRequest({
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/api/stories/quota-inn/versions',
-        headers: {
-          ...bearer('alice', 'creator'),
-          'content-type': 'application/vnd.spkg+zip',
-          'content-length': '50000',
-        },
-      })
+      const req = rawUpload({ 'content-length': '50000' })
       req.on('error', () => resolve())
       req.write(Buffer.alloc(10_000, 7), () => {
         req.destroy()
@@ -150,29 +138,15 @@ describe('the validation pool', () => {
     }
   })
 
-  it('refuses with VALIDATION_MEMORY_EXCEEDED when the worker runs out of its heap', async () => {
-    const pool = createValidationPool({ workers: 1, memoryMb: 2 })
+  it.each([
+    ['VALIDATION_MEMORY_EXCEEDED', 'when the worker runs out of its heap', { memoryMb: 2 }],
+    ['VALIDATION_TIMEOUT', 'past the time budget', { timeoutMs: 1 }],
+  ])('refuses with %s %s', async (code, _when, budget) => {
+    const pool = createValidationPool({ workers: 1, ...budget })
     try {
       await expect(
         pool.validate({ file: await pkg(), trustedKeys: [], coverTypes: [] }),
-      ).rejects.toMatchObject({
-        statusCode: 422,
-        code: 'VALIDATION_MEMORY_EXCEEDED',
-      })
-    } finally {
-      await pool.close()
-    }
-  })
-
-  it('refuses with VALIDATION_TIMEOUT past the time budget, then serves the next job with a fresh worker', async () => {
-    const pool = createValidationPool({ workers: 1, timeoutMs: 1 })
-    try {
-      await expect(
-        pool.validate({ file: await pkg(), trustedKeys: [], coverTypes: [] }),
-      ).rejects.toMatchObject({
-        statusCode: 422,
-        code: 'VALIDATION_TIMEOUT',
-      })
+      ).rejects.toMatchObject({ statusCode: 422, code })
     } finally {
       await pool.close()
     }

@@ -1,16 +1,7 @@
 /** The storage settings of src/config.ts: defaults, S3, and one line per bad value. */
 import { expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../../src/config'
-
-const issues = (env: Record<string, string>) => {
-  try {
-    loadConfig(env)
-  } catch (err) {
-    if (err instanceof ConfigError) return err.issues
-    throw err
-  }
-  return []
-}
+import { loadConfig } from '../../src/config'
+import { configIssues } from '../helpers/config-issues'
 
 it('defaults to the filesystem under .data/files', () => {
   expect(loadConfig({}).storage).toEqual({
@@ -49,19 +40,19 @@ it('S3 when S3_BUCKET is set', () => {
 })
 
 it('names each bad storage setting', () => {
-  expect(issues({ S3_BUCKET: 'No_Such Bucket' })).toEqual([
+  expect(configIssues({ S3_BUCKET: 'No_Such Bucket' })).toEqual([
     'S3_BUCKET: must be an S3 bucket name (3-63 characters a-z 0-9 . -)',
   ])
-  expect(issues({ S3_BUCKET: 'ok-bucket', S3_FORCE_PATH_STYLE: 'yes' })).toEqual([
+  expect(configIssues({ S3_BUCKET: 'ok-bucket', S3_FORCE_PATH_STYLE: 'yes' })).toEqual([
     'S3_FORCE_PATH_STYLE: must be true or false',
   ])
-  expect(issues({ S3_BUCKET: 'ok-bucket', S3_ENDPOINT: 'ftp://x' })).toEqual([
+  expect(configIssues({ S3_BUCKET: 'ok-bucket', S3_ENDPOINT: 'ftp://x' })).toEqual([
     'S3_ENDPOINT: must be an absolute http(s) URL',
   ])
-  expect(issues({ S3_BUCKET: 'ok-bucket', S3_REGION: 'Mars/1' })).toEqual([
+  expect(configIssues({ S3_BUCKET: 'ok-bucket', S3_REGION: 'Mars/1' })).toEqual([
     'S3_REGION: must be a region name such as us-east-1',
   ])
-  expect(issues({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual([
+  expect(configIssues({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual([
     'S3_ENDPOINT: is set but S3_BUCKET is not',
   ])
 })
