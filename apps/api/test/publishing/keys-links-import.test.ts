@@ -47,6 +47,9 @@ async function signedPackage(keys: Awaited<ReturnType<typeof generateSigningKeys
 }
 
 describe('author signing keys', () => {
+  const putKeys = (keys: string[], headers = bearer('alice', 'creator')) =>
+    t.app.inject({ method: 'PUT', url: '/api/auth/signing-keys', headers, payload: { keys } })
+
   it('marks a package signed by a registered key verified, and unverified before the key is registered', async () => {
     const keys = await generateSigningKeys()
     await createStory(t.app, 'signed-inn')
@@ -54,12 +57,7 @@ describe('author signing keys', () => {
     expect(before.statusCode, before.body).toBe(201)
     expect(before.json().signature).toBe('unverified')
 
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: '/api/auth/signing-keys',
-      headers: bearer('alice', 'creator'),
-      payload: { keys: [keys.publicKeyText] },
-    })
+    const put = await putKeys([keys.publicKeyText])
     expect(put.statusCode, put.body).toBe(200)
     expect(put.json().items).toEqual([expect.objectContaining({ fingerprint: keys.fingerprint })])
     const after = await upload(t.app, 'signed-inn', await signedPackage(keys, '2.0.0'))
@@ -74,20 +72,10 @@ describe('author signing keys', () => {
   })
 
   it('refuses a key that is not a signify public key (400 SIGNING_KEY_INVALID); readers cannot register', async () => {
-    const bad = await t.app.inject({
-      method: 'PUT',
-      url: '/api/auth/signing-keys',
-      headers: bearer('alice', 'creator'),
-      payload: { keys: ['untrusted comment: x\nnot base64 at all\n'] },
-    })
+    const bad = await putKeys(['untrusted comment: x\nnot base64 at all\n'])
     expect(bad.statusCode).toBe(400)
     expect(bad.json()).toMatchObject({ code: 'SIGNING_KEY_INVALID' })
-    const reader = await t.app.inject({
-      method: 'PUT',
-      url: '/api/auth/signing-keys',
-      headers: bearer('rita', 'reader'),
-      payload: { keys: [] },
-    })
+    const reader = await putKeys([], bearer('rita', 'reader'))
     expect(reader.statusCode).toBe(403)
   })
 })
