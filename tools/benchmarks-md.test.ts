@@ -17,6 +17,7 @@ Method text.
 
 ## Current
 
+Method: best of 9 cold opens in fresh processes
 Machine: EPYC, 2 cores; load 0.4
 Date: 2026-11-26
 Commit: abc1234
@@ -26,9 +27,11 @@ Commit: abc1234
 | open, best cold | within 1.5× the floor | 40.7 ms (floor 34.0) | 1.20× | |
 | peek \\| 50 MB | under 10 ms | 4.2 ms | 0.42× | def5678 |
 
-Noted: the floor is Node's zlib.
+## Notes
 
-## Session 7
+The floor is Node's zlib.
+
+## An earlier run (2026-11-20)
 
 | old | table |
 |---|---|
@@ -51,11 +54,25 @@ describe('BENCHMARKS.md', () => {
     const budget = 2_000 * benchNames(root).length
     expect(readFileSync(join(root, 'BENCHMARKS.md'), 'utf8').length).toBeLessThan(budget)
   })
+
+  it('gives each benchmark its table and one line of prose, no narrative', () => {
+    const page = readFileSync(join(root, 'BENCHMARKS.md'), 'utf8')
+    const sections = page.split(/^## /m).slice(1)
+    expect(sections.map((s) => s.split('\n')[0])).toEqual(benchNames(root))
+    for (const section of sections) {
+      const prose = section
+        .split('\n')
+        .slice(1)
+        .filter((l) => l.trim() !== '' && !l.startsWith('|'))
+      expect(prose, section.split('\n')[0]).toHaveLength(1)
+      expect((prose[0] as string).length, section.split('\n')[0]).toBeLessThan(300)
+    }
+  })
 })
 
 describe('the "## Current" section', () => {
   it('gives every row its target, figure, ratio, machine, date and commit', () => {
-    const { rows, notes } = parseCurrent(results, 'bench/x/RESULTS.md')
+    const { rows, method } = parseCurrent(results, 'bench/x/RESULTS.md')
     expect(rows).toEqual([
       {
         measure: 'open, best cold',
@@ -76,7 +93,7 @@ describe('the "## Current" section', () => {
         commit: 'def5678',
       },
     ])
-    expect(notes).toBe("Noted: the floor is Node's zlib.")
+    expect(method).toBe('best of 9 cold opens in fresh processes')
   })
 
   it('names the file and what is missing', () => {
@@ -91,16 +108,34 @@ describe('the "## Current" section', () => {
     )
   })
 
+  it('refuses prose besides its fields and table, before or after the table', () => {
+    const after = results.replace('\n## Notes\n', '')
+    expect(() => parseCurrent(after, 'f.md')).toThrow(
+      'f.md: "## Current" holds prose ("The floor is Node\'s zlib....")',
+    )
+    const before = results.replace('Date: 2026-11-26\n', 'Date: 2026-11-26\nBefore the fix it took 80 ms.\n')
+    expect(() => parseCurrent(before, 'f.md')).toThrow('f.md: "## Current" holds prose ("Before the fix')
+  })
+
   it('renders one table per benchmark with the command that re-measures it', () => {
-    const { rows, notes } = parseCurrent(results, 'bench/x/RESULTS.md')
+    const { rows } = parseCurrent(results, 'bench/x/RESULTS.md')
     const page = renderBenchmarksMd([
-      { name: 'x', title: 'results', file: 'bench/x/RESULTS.md', history: 'bench/x/HISTORY.md', rows, notes },
+      {
+        name: 'x',
+        title: 'results',
+        file: 'bench/x/RESULTS.md',
+        history: 'bench/x/HISTORY.md',
+        rows,
+        method: 'best of 9 cold opens in fresh processes.',
+      },
     ])
+    expect(page).toContain('Best of 9 cold opens in fresh processes. Re-measure: `pnpm bench x`')
     expect(page).toContain('| [x](#x) | `pnpm bench x` | [bench/x/RESULTS.md](bench/x/RESULTS.md) |')
     expect(page).toContain(
       '| open, best cold | within 1.5× the floor | 40.7 ms (floor 34.0) | 1.20× | EPYC, 2 cores; load 0.4 | 2026-11-26 | abc1234 |',
     )
     expect(page).toContain('[history](bench/x/HISTORY.md)')
-    expect(page).not.toContain('Session 7')
+    expect(page).not.toContain("An earlier run")
+    expect(page).not.toContain("Node's zlib")
   })
 })

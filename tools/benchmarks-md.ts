@@ -8,6 +8,7 @@
  * ```md
  * ## Current
  *
+ * Method: best cold open of three packages in fresh Node processes, against unzip + sha256sum
  * Machine: AMD EPYC, 2 cores shared, Node 20.20; load 0.4
  * Date: 2026-11-26
  * Commit: 4c87893
@@ -17,10 +18,12 @@
  * | open 30 MB, Node entry, best cold | within 1.5× the floor | 40.7 ms (floor 34.0) | 1.20× |
  * ```
  *
- * The table may add `Machine`, `Date` or `Commit` columns for a row measured on another run; text
- * after the table (up to the next heading) is copied below it as notes. Run-by-run history stays
- * out of the page: in each bench's `HISTORY.md` and in git. `tools/benchmarks-md.test.ts` fails when
- * a benchmark has no valid `## Current` section or BENCHMARKS.md is not what this script writes.
+ * The table may add `Machine`, `Date` or `Commit` columns for a row measured on another run. The
+ * page gives each benchmark one line of prose: its `Method:` line, else the results file's title.
+ * The section holds nothing else: notes on the run go in a section of their own in the results
+ * file, and how the figures got where they are goes in the bench's `HISTORY.md` (and in git).
+ * `tools/benchmarks-md.test.ts` fails when a benchmark has no valid `## Current` section, when the
+ * section holds other prose, or when BENCHMARKS.md is not what this script writes.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -41,7 +44,8 @@ export interface BenchSummary {
   readonly file: string
   readonly history: string | undefined
   readonly rows: readonly CurrentRow[]
-  readonly notes: string
+  /** One line: how the benchmark measures (the `Method:` line, else the results file's title). */
+  readonly method: string
   readonly problem?: string
 }
 
@@ -60,9 +64,10 @@ function cells(line: string): string[] {
 
 /**
  * Reads the `## Current` section of a results file. Throws an Error naming `file` and what is
- * missing when the section, a field or a column is absent, or the table has no row.
+ * wrong when the section, a field or a column is absent, the table has no row, or the section holds
+ * prose besides its `Method:`, `Machine:`, `Date:` and `Commit:` lines and the table.
  */
-export function parseCurrent(markdown: string, file: string): { rows: CurrentRow[]; notes: string } {
+export function parseCurrent(markdown: string, file: string): { rows: CurrentRow[]; method?: string } {
   const lines = markdown.split('\n')
   const start = lines.findIndex((l) => /^## Current\s*$/.test(l))
   if (start < 0) throw new Error(`${file}: no "## Current" section (see tools/benchmarks-md.ts for its form)`)
@@ -71,9 +76,16 @@ export function parseCurrent(markdown: string, file: string): { rows: CurrentRow
   const body = lines.slice(start + 1, end)
   const defaults: Record<string, string> = {}
   for (const line of body) {
-    const m = /^(Machine|Date|Commit):\s*(.+?)\s*$/.exec(line)
+    const m = /^(Method|Machine|Date|Commit):\s*(.+?)\s*$/.exec(line)
     if (m) defaults[(m[1] as string).toLowerCase()] = m[2] as string
   }
+  const prose = body.find(
+    (l) => l.trim() !== '' && !l.trim().startsWith('|') && !/^(Method|Machine|Date|Commit):/.test(l),
+  )
+  if (prose !== undefined)
+    throw new Error(
+      `${file}: "## Current" holds prose ("${prose.slice(0, 40)}..."): give it a section of its own, or move it to HISTORY.md`,
+    )
   const tableStart = body.findIndex((l) => l.trim().startsWith('|'))
   if (tableStart < 0) throw new Error(`${file}: "## Current" has no table`)
   let tableEnd = tableStart
@@ -99,12 +111,7 @@ export function parseCurrent(markdown: string, file: string): { rows: CurrentRow
     }
     return row as unknown as CurrentRow
   })
-  const notes = body
-    .slice(tableEnd)
-    .filter((l) => !/^(Machine|Date|Commit):/.test(l))
-    .join('\n')
-    .trim()
-  return { rows, notes }
+  return defaults.method === undefined ? { rows } : { rows, method: defaults.method }
 }
 
 /** The benchmarks under `root/bench`: folders with an `index.ts`, in name order. */
@@ -126,15 +133,16 @@ export function readSummary(root: string, name: string): BenchSummary {
     `bench/${name}/RESULTS.md`
   const history = existsSync(join(root, `bench/${name}/HISTORY.md`)) ? `bench/${name}/HISTORY.md` : undefined
   if (!existsSync(join(root, file)))
-    return { name, title: name, file, history, rows: [], notes: '', problem: `${file} does not exist yet` }
+    return { name, title: name, file, history, rows: [], method: '', problem: `${file} does not exist yet` }
   const markdown = readFileSync(join(root, file), 'utf8')
   // `# bench/reader: results` says nothing the section heading does not; `# bundle: weight of...` does
   const heading = (/^# (.+)$/m.exec(markdown)?.[1] ?? '').replace(/^(bench\/)?[\w-]+:?\s*/, '')
   const title = /^(results)?$/i.test(heading) ? '' : heading
   try {
-    return { name, title, file, history, ...parseCurrent(markdown, file) }
+    const { rows, method } = parseCurrent(markdown, file)
+    return { name, title, file, history, rows, method: method ?? title }
   } catch (error) {
-    return { name, title, file, history, rows: [], notes: '', problem: (error as Error).message }
+    return { name, title, file, history, rows: [], method: '', problem: (error as Error).message }
   }
 }
 
@@ -145,8 +153,8 @@ bench/<name>/RESULTS.md; edit those, not this page. -->
 
 The current figure of every benchmark against its target. **Ratio** is the current figure against the
 target's reference (the floor, the native tool, inkjs, the bare route...) as each row says. Each
-benchmark's results file has the method and the details of its latest run; earlier runs are in its
-HISTORY.md and in git. Figures come from a shared 2-core machine: read ratios measured in one run
+benchmark's results file has the method and the details of its latest run; how the figures got there
+is in its HISTORY.md and in git. Figures come from a shared 2-core machine: read ratios measured in one run
 before absolute times, and the load noted with each machine.
 
 Re-measure one benchmark with \`pnpm bench <name>\`, then update the "## Current" section of its
@@ -174,11 +182,10 @@ export function renderBenchmarksMd(summaries: readonly BenchSummary[]): string {
         )
         .map((r) => `| ${r} |`),
     ].join('\n')
-    const notes = s.notes ? `\n\n${s.notes}` : ''
     if (s.problem !== undefined)
       return `## ${s.name}\n\nNo current figures: ${s.problem}. Measure with \`pnpm bench ${s.name}\`.`
-    const title = s.title ? `${s.title[0]?.toUpperCase()}${s.title.slice(1)}. ` : ''
-    return `## ${s.name}\n\n${title}Re-measure: \`pnpm bench ${s.name}\` (${links}).\n\n${table}${notes}`
+    const method = s.method ? `${s.method[0]?.toUpperCase()}${s.method.slice(1).replace(/\.$/, '')}. ` : ''
+    return `## ${s.name}\n\n${method}Re-measure: \`pnpm bench ${s.name}\` (${links}).\n\n${table}`
   })
   return `${INTRO}\n${index}\n\n${sections.join('\n\n')}\n`
 }
