@@ -135,7 +135,7 @@ describe('the "## Current" section', () => {
       '| open, best cold | within 1.5× the floor | 40.7 ms (floor 34.0) | 1.20× | EPYC, 2 cores; load 0.4 | 2026-11-26 | abc1234 |',
     )
     expect(page).toContain('[history](bench/x/HISTORY.md)')
-    expect(page).not.toContain("An earlier run")
+    expect(page).not.toContain('An earlier run')
     expect(page).not.toContain("Node's zlib")
   })
 })
