@@ -1,5 +1,5 @@
 /**
- * A copy of packages/reader/src/open/blob-peek.ts as it was before session 9 (commit 60b823e), for
+ * A copy of packages/reader/src/open/blob-peek.ts as it was at commit 60b823e, for
  * `pnpm bench reader-browser` to compare: the same reads into a buffer the size of the file.
  *
  * The quick look of a Blob or File without reading it whole: through `Blob.slice`, the head and

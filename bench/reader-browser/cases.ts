@@ -43,7 +43,7 @@ export const VARIANTS: Record<
   // The WebAssembly inflater takes every entry that fits its memory, whatever streamFrom says;
   // these variants without it are how the JavaScript path would choose.
   'WebAssembly inflater + WebCrypto (no stream)': { streamFrom: NEVER, jsHashBelow: 0 },
-  // Session 9: the synchronous SHA-256 for small files beside the WebAssembly inflater in Chromium.
+  // The synchronous SHA-256 for small files beside the WebAssembly inflater in Chromium.
   'WebAssembly inflater + JS SHA-256 <16 KiB': { streamFrom: 1024, jsHashBelow: 16 * 1024 },
   'DecompressionStream (all) + WebCrypto': { streamFrom: 0, jsHashBelow: 0, wasm: false },
   'DecompressionStream >=4 KiB + WebCrypto': { streamFrom: 4096, jsHashBelow: 0, wasm: false },
@@ -71,10 +71,10 @@ export const VARIANTS: Record<
   'default with every entry inflated beforehand': 'inflated beforehand',
   'probe: inflated and hashed beforehand': 'inflated and hashed beforehand',
   'default web backend (shipped choice)': 'default',
-  // The default backend as it was before session 12: every entry through its own call of the
+  // The default backend without its batch path: every entry through its own call of the
   // WebAssembly module (no batch path).
   'default with one module call per entry (before)': 'default, one entry per call',
-  // The default backend as it was before session 9: its options resolved on first use, probing
+  // The default backend with its options resolved on first use, probing
   // the stream (a DecompressionStream made) even when no entry goes to it.
   'default with the stream probed on first use (before)': 'default, stream probed',
 }
@@ -173,7 +173,7 @@ export const COMPONENTS = [
  * Blob only, never read whole, as a File from an `<input>` is.
  */
 export const FILE_CASE = 'peek of a File (Blob.slice reads)'
-/** {@link FILE_CASE} as it was before session 9: the reads went into a buffer the size of the file. */
+/** {@link FILE_CASE} as it was first written: the reads went into a buffer the size of the file. */
 export const FILE_CASE_BEFORE = 'peek of a File into a file-sized buffer (before)'
 
 /** Every case name. */
