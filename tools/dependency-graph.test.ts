@@ -26,12 +26,13 @@ const root = join(import.meta.dirname, '..')
 
 /** Which of our packages each package may import (test files may also import `@spkg/test-utils`). */
 const ALLOWED: Record<string, string[]> = {
-  '@spkg/manifest': [],
+  '@spkg/zip': [],
+  '@spkg/manifest': ['@spkg/zip'],
   '@spkg/integrity': ['@spkg/manifest'],
   '@spkg/story': ['@spkg/manifest'],
   '@spkg/state': ['@spkg/manifest'],
-  '@spkg/reader': ['@spkg/manifest', '@spkg/integrity', '@spkg/story', '@spkg/state'],
-  '@spkg/repo-import': ['@spkg/reader', '@spkg/manifest'],
+  '@spkg/reader': ['@spkg/zip', '@spkg/manifest', '@spkg/integrity', '@spkg/story', '@spkg/state'],
+  '@spkg/repo-import': ['@spkg/zip', '@spkg/reader', '@spkg/manifest'],
   '@spkg/api-contract': ['@spkg/manifest'],
   '@spkg/client': ['@spkg/manifest', '@spkg/state', '@spkg/api-contract'],
   '@spkg/language-server': ['@spkg/manifest', '@spkg/story'],

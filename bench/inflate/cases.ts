@@ -2,8 +2,8 @@
  * The measured work of `pnpm bench inflate`, the same code in Node and in Chromium: each inflater
  * over one set of raw-deflate streams, the first pass (cold) and the median of later passes.
  */
-import { inflateBounded } from '../../packages/reader/src/zip/inflate-bounded'
-import { inflateWasm } from '../../packages/reader/src/zip/inflate-wasm'
+import { inflateBounded } from '../../packages/zip/src/inflate-bounded'
+import { inflateWasm } from '../../packages/zip/src/inflate-wasm'
 import { fflateInflater } from '../reader-browser/fflate-inflater'
 
 export { manyHuffmanBlocks } from '@spkg/test-utils/deflate-blocks'
@@ -21,7 +21,7 @@ export const INFLATERS = [
   'fflate (before)',
 ] as const
 
-export { loadInflateWasm } from '../../packages/reader/src/zip/inflate-wasm'
+export { loadInflateWasm } from '../../packages/zip/src/inflate-wasm'
 
 // The package limit (LIMITS.maxUncompressedBytes), written out so the measured page loads no
 // more than the two inflaters.

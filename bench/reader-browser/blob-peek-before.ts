@@ -16,9 +16,9 @@ import { archiveTooLarge, blobReadFailed, maxInputBytes } from '../../packages/r
 import { peekArchive } from '../../packages/reader/src/open/open-archive'
 import type { PeekOptions, PeekResult } from '../../packages/reader/src/open/types'
 import type { ReaderBackend } from '../../packages/reader/src/zip/backend'
-import { u16 } from '../../packages/reader/src/zip/bytes'
-import { findEndRecord } from '../../packages/reader/src/zip/find-end-record'
-import type { ZipEntry } from '../../packages/reader/src/zip/types'
+import { u16 } from '../../packages/zip/src/bytes'
+import { findEndRecord } from '../../packages/zip/src/find-end-record'
+import type { ZipEntry } from '../../packages/zip/src/types'
 
 /** End record, its longest comment, the ZIP64 locator and end record. */
 const TAIL = 22 + 0xffff + 20 + 56

@@ -14,11 +14,11 @@ import {
   webBackend,
   webSha256Hex,
 } from '../../packages/reader/src/zip/backend'
-import { boundedInflater } from '../../packages/reader/src/zip/inflate'
-import { inflateRawStream } from '../../packages/reader/src/zip/inflate-stream'
-import { inflateWasm, loadInflateWasm } from '../../packages/reader/src/zip/inflate-wasm'
-import { readZipDirectory } from '../../packages/reader/src/zip/read-zip-directory'
-import { sha256Hex } from '../../packages/reader/src/zip/sha256'
+import { boundedInflater } from '../../packages/zip/src/inflate'
+import { inflateRawStream } from '../../packages/zip/src/inflate-stream'
+import { inflateWasm, loadInflateWasm } from '../../packages/zip/src/inflate-wasm'
+import { readZipDirectory } from '../../packages/zip/src/read-zip-directory'
+import { sha256HexSync } from '../../packages/integrity/src/sha256'
 import { peekBlobBefore } from './blob-peek-before'
 import { fflateInflater } from './fflate-inflater'
 
@@ -296,7 +296,7 @@ export async function runCase(bytes: Uint8Array, name: string, blob?: Blob): Pro
   })
   let check = 0
   const t0 = performance.now()
-  if (name === 'hash: JS SHA-256') for (const f of files) check += sha256Hex(f).length
+  if (name === 'hash: JS SHA-256') for (const f of files) check += sha256HexSync(f).length
   else if (name === 'hash: WebCrypto (4 in flight)') {
     const pending: Promise<void>[] = []
     for (const f of files) {

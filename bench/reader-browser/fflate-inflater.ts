@@ -4,7 +4,7 @@
  * measure the two side by side (bench/reader-browser/RESULTS.md).
  */
 import { Inflate, inflateSync } from 'fflate'
-import type { Inflater } from '../../packages/reader/src/zip/inflate-types'
+import type { Inflater } from '../../packages/zip/src/inflate-types'
 
 const MAX_RATIO = 1032
 const STOP = Symbol('limit')

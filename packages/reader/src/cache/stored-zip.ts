@@ -4,7 +4,7 @@
  * runs again on what the cache holds.
  */
 import { SpkgError } from '@spkg/manifest'
-import { crc32 } from '../zip/crc32'
+import { crc32 } from '@spkg/zip'
 
 const encoder = /* @__PURE__ */ new TextEncoder()
 const MAX = 0xffffffff

@@ -7,10 +7,10 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import { fc, test } from '@fast-check/vitest'
 import { deflateBomb, mutate } from '@spkg/test-utils'
+import { type InflateResult, inflateBounded } from '@spkg/zip'
 import { describe, expect, it } from 'vitest'
-import { inflateBounded } from '../zip/inflate-bounded'
-import type { InflateResult } from '../zip/inflate-types'
-import { createNodeInflater, type InflateRawSync } from './backend'
+import { describeInflater } from '../../../zip/test/inflater-contract'
+import { createNodeInflater, type InflateRawSync, zlibInflater } from './backend'
 
 const MiB = 1024 * 1024
 const LIMIT = 50 * MiB
@@ -182,3 +182,5 @@ describe('createNodeInflater gives the answers zlib alone gave', () => {
     },
   )
 })
+
+describeInflater('node:zlib', zlibInflater.inflateRaw)

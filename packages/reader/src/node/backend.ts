@@ -5,9 +5,14 @@
 import { isUtf8 } from 'node:buffer'
 import * as crypto from 'node:crypto'
 import { crc32, inflateRawSync } from 'node:zlib'
+import {
+  countWasm,
+  type InflateFailure,
+  type InflateResult,
+  type Inflater,
+  loadInflateWasmSync,
+} from '@spkg/zip'
 import type { ReaderBackend } from '../zip/backend'
-import type { InflateFailure, InflateResult, Inflater } from '../zip/inflate-types'
-import { countWasm, loadInflateWasmSync } from '../zip/inflate-wasm'
 
 /** The node:zlib call the inflater makes (injected by tests, to watch what it is asked to allocate). */
 export type InflateRawSync = (

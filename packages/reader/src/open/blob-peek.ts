@@ -11,11 +11,16 @@
  * the whole peek's.
  */
 import { isSpkgError, LIMITS, SpkgError } from '@spkg/manifest'
-import { archiveRange, setArchiveWindow, windowHolds } from '../zip/archive-window'
+import {
+  archiveRange,
+  findEndRecord,
+  setArchiveWindow,
+  u16,
+  u32,
+  windowHolds,
+  type ZipEntry,
+} from '@spkg/zip'
 import type { ReaderBackend } from '../zip/backend'
-import { u16, u32 } from '../zip/bytes'
-import { findEndRecord } from '../zip/find-end-record'
-import type { ZipEntry } from '../zip/types'
 import { isEncrypted } from './encrypted-magic'
 import { archiveTooLarge, blobReadFailed, maxArchiveBytes, maxInputBytes } from './input'
 import { peekArchive } from './open-archive'

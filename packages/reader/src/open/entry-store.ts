@@ -5,9 +5,8 @@
  * a buffer the caller owns.
  */
 import { createDiagnostic, type Diagnostic, SpkgError } from '@spkg/manifest'
+import { extractEntry, type ZipEntry } from '@spkg/zip'
 import type { ReaderBackend } from '../zip/backend'
-import { extractEntry } from '../zip/extract-entry'
-import type { ZipEntry } from '../zip/types'
 
 /** Deflated entries up to this size stay in memory once inflated. */
 export const KEEP_ENTRY_BYTES = 64 * 1024

@@ -2,7 +2,7 @@
  * The files a package exposes, as open and peek list them: no directories, no system clutter,
  * in central-directory order.
  */
-import type { ZipDirectory, ZipEntry } from '../zip/types'
+import type { ZipDirectory, ZipEntry } from '@spkg/zip'
 import type { PackageEntry } from './types'
 
 /** The files a package exposes: no directories, no system clutter. */

@@ -3,7 +3,7 @@
  * (`steps/NN-*.ts`) takes what it needs from it and pushes its findings to `diagnostics`.
  */
 import type { Diagnostic, Manifest } from '@spkg/manifest'
-import type { ZipDirectory, ZipEntry } from '../zip/types'
+import type { ZipDirectory, ZipEntry } from '@spkg/zip'
 import type { EntryStore } from './entry-store'
 
 /**

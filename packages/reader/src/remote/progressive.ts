@@ -19,18 +19,16 @@
  * exactly those of a local open.
  */
 import { normalizeDigest } from '@spkg/integrity'
-import type { StorySource } from '@spkg/manifest'
 import { createDiagnostic, type Diagnostic, isSpkgError, LIMITS, SpkgError } from '@spkg/manifest'
+import { extractEntry, readZipDirectory, type ZipEntry } from '@spkg/zip'
 import type { SavedPackage } from '../cache/offline'
 import type { PackageCache } from '../cache/types'
 import { isEncrypted } from '../open/encrypted-magic'
 import { openArchive, peekArchive } from '../open/open-archive'
 import { decryptionFailure } from '../open/steps/01-input'
 import type { OpenOptions, OpenResult, SpkgPackage } from '../open/types'
+import type { StorySource } from '../story/story-source'
 import type { ReaderBackend } from '../zip/backend'
-import { extractEntry } from '../zip/extract-entry'
-import { readZipDirectory } from '../zip/read-zip-directory'
-import type { ZipEntry } from '../zip/types'
 import type { RangeSource } from './range-source'
 
 /** What a progressive package tells its host about a part being fetched. */

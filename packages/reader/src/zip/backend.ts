@@ -4,17 +4,18 @@
  * in Node, its native synchronous SHA-256 for small files, where WebCrypto's per-call cost dominates);
  * `@spkg/reader/node` swaps in node:zlib and node:crypto.
  */
-import { crc32 } from './crc32'
-import { createWebInflater } from './inflate'
-import { hasDeflateRawStream, inflateRawStream } from './inflate-stream'
-import type { Inflater } from './inflate-types'
-import { isUtf8Wasm } from './inflate-wasm'
-import { isUtf8 } from './utf8'
+import {
+  crc32,
+  createWebInflater,
+  hasDeflateRawStream,
+  inflateRawStream,
+  isUtf8,
+  isUtf8Wasm,
+  type ZipBackend,
+} from '@spkg/zip'
 
-/** Platform primitives the reader needs. */
-export interface ReaderBackend {
-  readonly inflater: Inflater
-  crc32(data: Uint8Array): number
+/** Platform primitives the reader needs: those of `@spkg/zip`'s extraction, and hashes. */
+export interface ReaderBackend extends ZipBackend {
   /** Lowercase hex SHA-256. */
   sha256Hex(data: Uint8Array): Promise<string> | string
   /** True when `data` is valid UTF-8 (a faster check than decoding, where the platform has one). */

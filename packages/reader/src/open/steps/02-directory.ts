@@ -4,8 +4,7 @@
  * here; a quick look checks only those it reads, when it reads them.
  */
 import { type Diagnostic, hasFatal } from '@spkg/manifest'
-import { readZipDirectory } from '../../zip/read-zip-directory'
-import type { ZipDirectory } from '../../zip/types'
+import { readZipDirectory, type ZipDirectory } from '@spkg/zip'
 import type { Opening } from '../opening'
 
 /** The checked directory, or undefined after a fatal finding (pushed to `diagnostics`). */

@@ -1,6 +1,6 @@
 import { buildArchive } from '@spkg/test-utils'
+import { readZipDirectory } from '@spkg/zip'
 import { describe, expect, it } from 'vitest'
-import { readZipDirectory } from '../../zip/read-zip-directory'
 import { detectLayout } from './03-layout'
 
 const layoutOf = (files: Record<string, string>) => {

@@ -3,8 +3,7 @@
  * `.sty` files, no manifest); an archive wrapped in one folder gets its own error.
  */
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
-import { compareCodePoints } from '../../zip/check-entry-name'
-import type { ZipEntry } from '../../zip/types'
+import { compareCodePoints, type ZipEntry } from '@spkg/zip'
 
 /** The root manifest path of the packaged layout. */
 export const MANIFEST_PATH = 'manifest.json'

@@ -1,10 +1,10 @@
 import { checkManifestBounds, type Diagnostic } from '@spkg/manifest'
 import { buildPackage } from '@spkg/test-utils'
+import { readZipDirectory } from '@spkg/zip'
 import { describe, expect, it } from 'vitest'
 import { openPackage, peekPackage } from '../../index'
 import { nodeBackend } from '../../node/backend'
 import { webBackend } from '../../zip/backend'
-import { readZipDirectory } from '../../zip/read-zip-directory'
 import { EntryStore, FileIndex } from '../entry-store'
 import { readManifest } from './04-manifest'
 

@@ -14,9 +14,8 @@ import {
   type ParseManifestOptions,
   parseManifestText,
 } from '@spkg/manifest'
+import { extractEntry, extractEntryAsync, type ZipEntry } from '@spkg/zip'
 import type { ReaderBackend } from '../../zip/backend'
-import { extractEntry, extractEntryAsync } from '../../zip/extract-entry'
-import type { ZipEntry } from '../../zip/types'
 import { type EntryStore, utf8 } from '../entry-store'
 import type { Opening, SparseSource } from '../opening'
 import { MANIFEST_PATH } from './03-layout'

@@ -5,10 +5,8 @@
  * the hashes. Directories and system clutter are inflated and checked too: they count.
  */
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
-import { archiveWindow } from '../../zip/archive-window'
+import { archiveWindow, type Budget, extractEntryAsync, type ZipEntry } from '@spkg/zip'
 import type { ReaderBackend } from '../../zip/backend'
-import { type Budget, extractEntryAsync } from '../../zip/extract-entry'
-import type { ZipEntry } from '../../zip/types'
 import { decodeText, KEEP_ENTRY_BYTES } from '../entry-store'
 import { visibleFiles } from '../files'
 import type { Opening } from '../opening'

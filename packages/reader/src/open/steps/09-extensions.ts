@@ -4,8 +4,7 @@
  * code point. Loading a module never activates it (only a story's `{use}` does).
  */
 import { createDiagnostic } from '@spkg/manifest'
-import { compareCodePoints } from '../../zip/check-entry-name'
-import type { ZipEntry } from '../../zip/types'
+import { compareCodePoints, type ZipEntry } from '@spkg/zip'
 import { decodeText } from '../entry-store'
 import type { Opening } from '../opening'
 

@@ -1,8 +1,8 @@
 import type { Diagnostic } from '@spkg/manifest'
 import { buildPackage } from '@spkg/test-utils'
+import { readZipDirectory } from '@spkg/zip'
 import { describe, expect, it } from 'vitest'
 import { nodeBackend } from '../../node/backend'
-import { readZipDirectory } from '../../zip/read-zip-directory'
 import { EntryStore, FileIndex } from '../entry-store'
 import { readSession } from './12-session'
 

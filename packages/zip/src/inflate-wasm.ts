@@ -60,7 +60,7 @@ let base = 0
 /**
  * The module's bytes, decoded from the embedded hex natively where the platform can (`fromHex`,
  * or Node's `Buffer`), else in a plain loop (`Uint8Array.from` with a callback per byte took 1-4
- * ms of a cold open, session 10). Hex rather than base64: 0.5 KB smaller in a gzipped bundle.
+ * ms of a cold open). Hex rather than base64: 0.5 KB smaller in a gzipped bundle.
  */
 export function moduleBytes(): Uint8Array<ArrayBuffer> {
   const s = INFLATE_WASM_HEX

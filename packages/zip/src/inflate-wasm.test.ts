@@ -2,7 +2,7 @@ import { deflateRawSync } from 'node:zlib'
 import { fc, test } from '@fast-check/vitest'
 import { mutate } from '@spkg/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { compileInflateWasm } from '../../wasm/compile'
+import { compileInflateWasm } from '../wasm/compile'
 import { crc32 } from './crc32'
 import { inflateBounded } from './inflate-bounded'
 import {

@@ -2,11 +2,13 @@
  * Parses the central-directory records: sizes (with ZIP64 extras), flags, methods, file
  * types and names. Every name is decoded and checked here, before any data is touched.
  */
-import { collisionKey, createDiagnostic, type Diagnostic } from '@spkg/manifest'
+
 import { type ExtraFields, scanExtra, u32, u64 } from './bytes'
 import { COMMON_NAME, checkEntryName, isSystemClutter } from './check-entry-name'
 import { decodeCp437 } from './cp437'
 import { crc32 } from './crc32'
+import { type ZipDiagnostic, zipDiagnostic } from './diagnostic'
+import { collisionKey } from './entry-names'
 import type { ZipEntry } from './types'
 
 /** An entry while the reader fills it in: `dataOffset` and `end` are set once its local header is checked. */
@@ -56,13 +58,18 @@ const S_IFLNK = 0o120000
 const S_IFREG = 0o100000
 const S_IFDIR = 0o040000
 
-function decodeName(bytes: Uint8Array, flags: number, out: Diagnostic[], index: number): string | undefined {
+function decodeName(
+  bytes: Uint8Array,
+  flags: number,
+  out: ZipDiagnostic[],
+  index: number,
+): string | undefined {
   try {
     return utf8.decode(bytes)
   } catch {
     if (flags & 0x800) {
       out.push(
-        createDiagnostic(
+        zipDiagnostic(
           'pkg/invalid-name',
           `Entry #${index + 1}: its name is flagged UTF-8 but is not valid UTF-8.`,
         ),
@@ -71,13 +78,9 @@ function decodeName(bytes: Uint8Array, flags: number, out: Diagnostic[], index: 
     }
     const name = decodeCp437(bytes)
     out.push(
-      createDiagnostic(
-        'pkg/cp437-name',
-        `"${name}" is not UTF-8 and has no UTF-8 flag; it was read as CP437.`,
-        {
-          path: name,
-        },
-      ),
+      zipDiagnostic('pkg/cp437-name', `"${name}" is not UTF-8 and has no UTF-8 flag; it was read as CP437.`, {
+        path: name,
+      }),
     )
     return name
   }
@@ -86,20 +89,18 @@ function decodeName(bytes: Uint8Array, flags: number, out: Diagnostic[], index: 
 /** The wording of {@link readRecord}'s findings, compiled only when one is made. */
 const report = {
   /** The directory itself is broken at record #`i`: -1 for the caller to return. */
-  broken: (i: number, what: string, out: Diagnostic[]): number => {
-    out.push(createDiagnostic('pkg/corrupt-archive', `Central-directory record #${i + 1} ${what}.`))
+  broken: (i: number, what: string, out: ZipDiagnostic[]): number => {
+    out.push(zipDiagnostic('pkg/corrupt-archive', `Central-directory record #${i + 1} ${what}.`))
     return -1
   },
-  malformedExtra: (name: string, out: Diagnostic[]) => {
-    out.push(
-      createDiagnostic('pkg/corrupt-archive', `"${name}": its extra field is malformed.`, { path: name }),
-    )
+  malformedExtra: (name: string, out: ZipDiagnostic[]) => {
+    out.push(zipDiagnostic('pkg/corrupt-archive', `"${name}": its extra field is malformed.`, { path: name }))
   },
   /** Reports `name` (`bare` without a directory's `/`) when the full name rules refuse it. */
-  unsafeName: (name: string, bare: string, out: Diagnostic[]) => {
+  unsafeName: (name: string, bare: string, out: ZipDiagnostic[]) => {
     const problem = checkEntryName(bare)
     if (problem)
-      out.push(createDiagnostic('pkg/unsafe-path', `Entry name "${name}" ${problem}.`, { path: name }))
+      out.push(zipDiagnostic('pkg/unsafe-path', `Entry name "${name}" ${problem}.`, { path: name }))
   },
 }
 
@@ -110,7 +111,7 @@ const extra: ExtraFields = { zip64: -1, zip64Length: 0, unicodePath: -1, unicode
  * Reads `count` records from `cd`; pushes a diagnostic for every problem and returns only
  * when the whole directory was parsed (callers stop on any fatal diagnostic).
  */
-export function readRecords(cd: Uint8Array, count: number, out: Diagnostic[]): RawRecords | undefined {
+export function readRecords(cd: Uint8Array, count: number, out: ZipDiagnostic[]): RawRecords | undefined {
   const records: RawRecords = {
     entries: [],
     cd,
@@ -136,7 +137,7 @@ export function readRecords(cd: Uint8Array, count: number, out: Diagnostic[]): R
   }
   if (o !== cd.length)
     out.push(
-      createDiagnostic(
+      zipDiagnostic(
         'pkg/corrupt-archive',
         'The end record counts fewer entries than the central directory holds.',
       ),
@@ -156,7 +157,7 @@ function readRecord(
   o: number,
   i: number,
   records: RawRecords,
-  out: Diagnostic[],
+  out: ZipDiagnostic[],
 ): number {
   if (o + 46 > cd.length || dv.getUint32(o, true) !== CDH)
     return report.broken(i, 'is missing or damaged', out)
@@ -269,11 +270,11 @@ function reportUnusual(
   flags: number,
   method: number,
   sizesDiffer: boolean,
-  out: Diagnostic[],
+  out: ZipDiagnostic[],
 ): void {
   if (type === S_IFLNK)
     out.push(
-      createDiagnostic(
+      zipDiagnostic(
         'pkg/unsafe-path',
         `"${name}" is a symbolic link; links are never followed or extracted.`,
         { path: name },
@@ -281,13 +282,13 @@ function reportUnusual(
     )
   else if (type !== 0 && type !== S_IFREG && type !== S_IFDIR)
     out.push(
-      createDiagnostic('pkg/unsupported-entry', `"${name}" is a special file (device, FIFO or socket).`, {
+      zipDiagnostic('pkg/unsupported-entry', `"${name}" is a special file (device, FIFO or socket).`, {
         path: name,
       }),
     )
   if (disk !== 0)
     out.push(
-      createDiagnostic(
+      zipDiagnostic(
         'pkg/split-archive',
         `"${name}" starts on disk ${disk}: multi-disk archives are not read.`,
         { path: name },
@@ -295,13 +296,13 @@ function reportUnusual(
     )
   if (flags & 0x2041)
     out.push(
-      createDiagnostic('pkg/unsupported-entry', `"${name}" is encrypted; encrypted entries are not read.`, {
+      zipDiagnostic('pkg/unsupported-entry', `"${name}" is encrypted; encrypted entries are not read.`, {
         path: name,
       }),
     )
   else if (method !== 0 && method !== 8)
     out.push(
-      createDiagnostic(
+      zipDiagnostic(
         'pkg/unsupported-entry',
         `"${name}" uses compression method ${method}; only stored (0) and deflate (8) are read.`,
         { path: name },
@@ -309,7 +310,7 @@ function reportUnusual(
     )
   else if (method === 0 && sizesDiffer)
     out.push(
-      createDiagnostic('pkg/corrupt-entry', `"${name}" is stored but its two sizes differ.`, { path: name }),
+      zipDiagnostic('pkg/corrupt-entry', `"${name}" is stored but its two sizes differ.`, { path: name }),
     )
 }
 
@@ -320,7 +321,7 @@ function checkUnicodePath(
   length: number,
   name: string,
   nameBytes: Uint8Array,
-  out: Diagnostic[],
+  out: ZipDiagnostic[],
 ): void {
   if (length < 5 || cd[at] !== 1) return
   let alt: string | undefined
@@ -329,7 +330,7 @@ function checkUnicodePath(
   } catch {}
   if (alt !== name || u32(cd, at + 1) !== crc32(nameBytes))
     out.push(
-      createDiagnostic(
+      zipDiagnostic(
         'pkg/invalid-name',
         `"${name}": its Info-ZIP Unicode Path field names it "${alt ?? '(invalid UTF-8)'}"; an entry has one name.`,
         { path: name },

@@ -1,4 +1,4 @@
-// AssemblyScript port of packages/reader/src/zip/inflate-bounded.ts (zlib's inflate algorithm) plus
+// AssemblyScript port of packages/zip/src/inflate-bounded.ts (zlib's inflate algorithm) plus
 // a slicing-by-8 CRC-32. Memory: static tables, then the caller's buffers from heapBase().
 
 const MAXBITS: i32 = 15

@@ -2,8 +2,9 @@
  * Checks each local header against its central-directory record and the layout of the bytes:
  * entries back to back from offset 0 up to the central directory, no overlap, no gap.
  */
-import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
+
 import { type ExtraFields, scanExtra, u16, u32, u64 } from './bytes'
+import { type ZipFindings, zipDiagnostic } from './diagnostic'
 import { type HeaderReader, headerReader } from './header-reader'
 import type { Entry, RawRecords } from './read-records'
 
@@ -13,9 +14,9 @@ const DESCRIPTOR = 0x08074b50
 /** Scratch for {@link scanExtra} (headers are read one at a time). */
 const extra: ExtraFields = { zip64: -1, zip64Length: 0, unicodePath: -1, unicodePathLength: 0 }
 
-function mismatch(r: Entry, what: string, out: Diagnostic[]): undefined {
+function mismatch(r: Entry, what: string, out: ZipFindings): undefined {
   out.push(
-    createDiagnostic(
+    zipDiagnostic(
       'pkg/header-mismatch',
       `"${r.name}": the local header's ${what} differs from the central directory.`,
       { path: r.name },
@@ -32,9 +33,9 @@ function sameBytes(b: Uint8Array, at: number, name: Uint8Array, from: number, le
 
 /** The wording of the local-header refusals, compiled only when one happens. */
 const report = {
-  noHeader: (r: Entry, out: Diagnostic[]): undefined => {
+  noHeader: (r: Entry, out: ZipFindings): undefined => {
     out.push(
-      createDiagnostic(
+      zipDiagnostic(
         'pkg/corrupt-archive',
         `"${r.name}": no local header where the central directory points.`,
         {
@@ -43,20 +44,16 @@ const report = {
       ),
     )
   },
-  headerIntoDirectory: (r: Entry, out: Diagnostic[]): undefined => {
+  headerIntoDirectory: (r: Entry, out: ZipFindings): undefined => {
     out.push(
-      createDiagnostic(
-        'pkg/corrupt-archive',
-        `"${r.name}": its local header runs into the central directory.`,
-        {
-          path: r.name,
-        },
-      ),
+      zipDiagnostic('pkg/corrupt-archive', `"${r.name}": its local header runs into the central directory.`, {
+        path: r.name,
+      }),
     )
   },
-  dataIntoDirectory: (r: Entry, out: Diagnostic[]): undefined => {
+  dataIntoDirectory: (r: Entry, out: ZipFindings): undefined => {
     out.push(
-      createDiagnostic('pkg/overlapping-entries', `"${r.name}": its data runs into the central directory.`, {
+      zipDiagnostic('pkg/overlapping-entries', `"${r.name}": its data runs into the central directory.`, {
         path: r.name,
       }),
     )
@@ -94,7 +91,7 @@ function checkLocal(
   records: RawRecords,
   i: number,
   cdOffset: number,
-  out: Diagnostic[],
+  out: ZipFindings,
 ): Entry | undefined {
   const r = records.entries[i]!
   const nameAt = records.nameAt[i]!
@@ -146,7 +143,7 @@ function checkLocal(
  * Record indexes in file order (writers usually put the directory in file order already, so the
  * sort is skipped then), or undefined after pushing why: two records pointing at the same data.
  */
-function fileOrder(records: Entry[], out: Diagnostic[]): number[] | undefined {
+function fileOrder(records: Entry[], out: ZipFindings): number[] | undefined {
   const order = new Array<number>(records.length)
   for (let i = 0; i < order.length; i++) order[i] = i
   let sorted = true
@@ -158,7 +155,7 @@ function fileOrder(records: Entry[], out: Diagnostic[]): number[] | undefined {
     const c = records[order[i]!]!
     if (a.localHeaderOffset === c.localHeaderOffset) {
       out.push(
-        createDiagnostic(
+        zipDiagnostic(
           'pkg/overlapping-entries',
           `"${a.name}" and "${c.name}" point at the same data: several records for one entry are refused.`,
           { path: c.name },
@@ -180,7 +177,7 @@ export function checkLocalHeader(
   records: RawRecords,
   i: number,
   cdOffset: number,
-  out: Diagnostic[],
+  out: ZipFindings,
 ): Entry | undefined {
   return checkLocal(headerReader(b), records, i, cdOffset, out)
 }
@@ -192,7 +189,7 @@ export function checkLocalHeader(
  * central directory. Returns provisional entries (`dataOffset` and `end` are -1 until
  * {@link checkLocalHeader} confirms the record) or undefined after a fatal finding.
  */
-export function checkOffsets(records: RawRecords, cdOffset: number, out: Diagnostic[]): Entry[] | undefined {
+export function checkOffsets(records: RawRecords, cdOffset: number, out: ZipFindings): Entry[] | undefined {
   // The usual archive: the directory pass found the entries in file order, back to back.
   if (records.inOrder && records.last <= cdOffset) return records.entries
   return checkOffsetsInFileOrder(records, cdOffset, out)
@@ -202,7 +199,7 @@ export function checkOffsets(records: RawRecords, cdOffset: number, out: Diagnos
 function checkOffsetsInFileOrder(
   records: RawRecords,
   cdOffset: number,
-  out: Diagnostic[],
+  out: ZipFindings,
 ): Entry[] | undefined {
   const { entries, nameLength } = records
   const order = fileOrder(entries, out)
@@ -212,7 +209,7 @@ function checkOffsetsInFileOrder(
     const o = r.localHeaderOffset
     if (i === 0 && o > 0) {
       out.push(
-        createDiagnostic(
+        zipDiagnostic(
           'pkg/unexpected-data',
           `${o} bytes of unknown data sit before the first entry (a prepended stub?).`,
         ),
@@ -223,7 +220,7 @@ function checkOffsetsInFileOrder(
     const limit = next ? next.localHeaderOffset : cdOffset
     if (o + 30 + nameLength[order[i]!]! + r.compressedSize > limit) {
       out.push(
-        createDiagnostic(
+        zipDiagnostic(
           'pkg/overlapping-entries',
           next
             ? `"${r.name}" runs into "${next.name}".`
@@ -242,7 +239,7 @@ export function checkLayout(
   b: Uint8Array,
   records: RawRecords,
   cdOffset: number,
-  out: Diagnostic[],
+  out: ZipFindings,
 ): Entry[] | undefined {
   const { entries } = records
   const order = fileOrder(entries, out)
@@ -256,7 +253,7 @@ export function checkLayout(
     const e = entries[order[k]!]!
     if (e.localHeaderOffset < pos) {
       out.push(
-        createDiagnostic('pkg/overlapping-entries', `"${e.name}" overlaps the entry before it.`, {
+        zipDiagnostic('pkg/overlapping-entries', `"${e.name}" overlaps the entry before it.`, {
           path: e.name,
         }),
       )
@@ -265,7 +262,7 @@ export function checkLayout(
     if (e.localHeaderOffset > pos) {
       const where = pos === 0 ? 'before the first entry (a prepended stub?)' : `before "${e.name}"`
       out.push(
-        createDiagnostic(
+        zipDiagnostic(
           'pkg/unexpected-data',
           `${e.localHeaderOffset - pos} bytes of unknown data sit ${where}.`,
         ),
@@ -276,7 +273,7 @@ export function checkLayout(
   }
   if (pos !== cdOffset) {
     out.push(
-      createDiagnostic(
+      zipDiagnostic(
         'pkg/unexpected-data',
         `${cdOffset - pos} bytes of unknown data sit before the central directory.`,
       ),

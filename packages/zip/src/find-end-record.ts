@@ -2,8 +2,9 @@
  * Locates and checks the end of central directory record (and its ZIP64 counterpart):
  * no data after it unless all zero, no split or multi-disk archive.
  */
-import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
+
 import { u16, u32, u64 } from './bytes'
+import { type ZipFindings, zipDiagnostic } from './diagnostic'
 
 const EOCD = 0x06054b50
 const EOCD64 = 0x06064b50
@@ -23,11 +24,11 @@ export interface EndRecord {
 
 /** Pushes a refusal and gives `undefined` to return. */
 function refuse(
-  out: Diagnostic[],
+  out: ZipFindings,
   code: 'pkg/split-archive' | 'pkg/corrupt-archive' | 'pkg/not-zip' | 'pkg/unexpected-data',
   message: string,
 ): undefined {
-  out.push(createDiagnostic(code, message))
+  out.push(zipDiagnostic(code, message))
   return undefined
 }
 
@@ -36,47 +37,47 @@ function refuse(
  * compiles none of it (the first peek in a process runs cold).
  */
 const report = {
-  splitPart: (out: Diagnostic[]) =>
+  splitPart: (out: ZipFindings) =>
     refuse(
       out,
       'pkg/split-archive',
       'This is one part of a split ZIP archive; only single-file archives are read.',
     ),
-  padding: (out: Diagnostic[], bytes: number) => {
+  padding: (out: ZipFindings, bytes: number) => {
     out.push(
-      createDiagnostic(
+      zipDiagnostic(
         'pkg/trailing-padding',
         `The archive ends with ${bytes} zero bytes after the end record (block padding); they are ignored.`,
       ),
     )
   },
-  appended: (out: Diagnostic[], bytes: number) =>
+  appended: (out: ZipFindings, bytes: number) =>
     refuse(
       out,
       'pkg/unexpected-data',
       `${bytes} bytes follow the end of the ZIP archive; appended data is refused.`,
     ),
-  noEnd: (out: Diagnostic[], truncated: boolean) =>
+  noEnd: (out: ZipFindings, truncated: boolean) =>
     truncated
       ? refuse(out, 'pkg/corrupt-archive', 'The ZIP archive is truncated: its end record is missing.')
       : refuse(out, 'pkg/not-zip', 'The input is not a ZIP archive (no end of central directory record).'),
-  zip64Missing: (out: Diagnostic[]) =>
+  zip64Missing: (out: ZipFindings) =>
     refuse(out, 'pkg/corrupt-archive', 'The ZIP64 end record is missing or misplaced.'),
-  zip64Disagrees: (out: Diagnostic[]) =>
+  zip64Disagrees: (out: ZipFindings) =>
     refuse(out, 'pkg/corrupt-archive', 'The ZIP64 end record disagrees with the classic end record.'),
-  split: (out: Diagnostic[]) =>
+  split: (out: ZipFindings) =>
     refuse(
       out,
       'pkg/split-archive',
       'This is a split or multi-disk ZIP archive; only single-file archives are read.',
     ),
-  pastEnd: (out: Diagnostic[]) =>
+  pastEnd: (out: ZipFindings) =>
     refuse(
       out,
       'pkg/corrupt-archive',
       'The central directory runs past the end record: the archive is corrupt.',
     ),
-  prepended: (out: Diagnostic[], bytes: number) =>
+  prepended: (out: ZipFindings, bytes: number) =>
     refuse(
       out,
       'pkg/unexpected-data',
@@ -92,7 +93,7 @@ function zip64End(
   b: Uint8Array,
   loc: number,
   rec: EndRecord,
-  out: Diagnostic[],
+  out: ZipFindings,
   base: number,
 ): { rec: EndRecord; split: boolean } | undefined {
   const offset = u64(b, loc + 8)
@@ -120,7 +121,7 @@ function zip64End(
  * the last record within a comment's reach that ends the input, else one followed only by zero
  * bytes (reported as padding), else -1 with the refusal pushed.
  */
-function searchEndRecord(b: Uint8Array, out: Diagnostic[], base: number): number {
+function searchEndRecord(b: Uint8Array, out: ZipFindings, base: number): number {
   const size = b.length
   let eocd = -1
   let zeroTail = -1
@@ -155,7 +156,7 @@ function searchEndRecord(b: Uint8Array, out: Diagnostic[], base: number): number
  * `base`: `b` holds the archive's bytes from that offset to its end (its tail: see
  * `archive-window.ts`); the split-part check of the archive's first bytes is then the caller's.
  */
-export function findEndRecord(b: Uint8Array, out: Diagnostic[], base = 0): EndRecord | undefined {
+export function findEndRecord(b: Uint8Array, out: ZipFindings, base = 0): EndRecord | undefined {
   const size = b.length
   if (base === 0 && size >= 4 && u32(b, 0) === SPLIT) return report.splitPart(out)
   // The usual archive ends with its end record and no comment, where the search stops at once.

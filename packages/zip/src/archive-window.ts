@@ -4,7 +4,7 @@
  * ranges read so far (the head, the manifest, a cover) are kept beside it. No file-sized buffer
  * is allocated: in Chromium a 48 MiB one cost about 5 ms (zeroing and the garbage collector's
  * external-memory bookkeeping) of a quick look that otherwise takes about as much
- * (bench/reader-browser, session 9). Registered per array, as `header-reader.ts` does; an array
+ * (bench/reader-browser). Registered per array, as `header-reader.ts` does; an array
  * without a window is the whole archive.
  */
 import { type HeaderReader, setHeaderReader } from './header-reader'

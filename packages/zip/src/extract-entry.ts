@@ -1,9 +1,10 @@
 /**
  * Reads one entry's bytes: inflated under the remaining budget, then size and CRC-32 checked.
  */
-import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
+
 import { archiveRange } from './archive-window'
-import type { ReaderBackend } from './backend'
+import type { ZipBackend } from './backend'
+import { type ZipDiagnostic, type ZipFindings, zipDiagnostic } from './diagnostic'
 import type { InflateResult } from './inflate-types'
 import type { ZipEntry } from './types'
 
@@ -22,9 +23,9 @@ export interface Budget {
 export function extractEntry(
   bytes: Uint8Array,
   entry: ZipEntry,
-  backend: ReaderBackend,
+  backend: ZipBackend,
   budget: Budget,
-  out: Diagnostic[],
+  out: ZipFindings,
 ): Uint8Array | undefined {
   const input = archiveRange(bytes, entry.dataOffset, entry.dataOffset + entry.compressedSize)
   if (entry.method === 0) return stored(input, entry, backend, budget, out)
@@ -39,9 +40,9 @@ export function extractEntry(
 export function extractEntryAsync(
   bytes: Uint8Array,
   entry: ZipEntry,
-  backend: ReaderBackend,
+  backend: ZipBackend,
   budget: Budget,
-  out: Diagnostic[],
+  out: ZipFindings,
 ): Uint8Array | undefined | Promise<Uint8Array | undefined> {
   const { inflater } = backend
   if (entry.method === 0 || !inflater.inflateRawAsync) return extractEntry(bytes, entry, backend, budget, out)
@@ -54,9 +55,9 @@ export function extractEntryAsync(
 function stored(
   input: Uint8Array,
   entry: ZipEntry,
-  backend: ReaderBackend,
+  backend: ZipBackend,
   budget: Budget,
-  out: Diagnostic[],
+  out: ZipFindings,
 ): Uint8Array | undefined {
   if (entry.size > budget.remaining) {
     budget.remaining = -1
@@ -70,9 +71,9 @@ function stored(
 function finish(
   r: InflateResult,
   entry: ZipEntry,
-  backend: ReaderBackend,
+  backend: ZipBackend,
   budget: Budget,
-  out: Diagnostic[],
+  out: ZipFindings,
 ): Uint8Array | undefined {
   if (r.ok) return checked(r.data, entry, backend, budget, out, r.crcChecked === true)
   const at = { path: entry.name }
@@ -81,7 +82,7 @@ function finish(
     out.push(tooLarge(entry, budget))
   } else if (r.reason === 'size')
     out.push(
-      createDiagnostic(
+      zipDiagnostic(
         'pkg/corrupt-entry',
         `"${entry.name}" inflates to ${r.produced} bytes, not the ${entry.size} declared.`,
         at,
@@ -89,7 +90,7 @@ function finish(
     )
   else
     out.push(
-      createDiagnostic(
+      zipDiagnostic(
         'pkg/corrupt-entry',
         `"${entry.name}" does not inflate: ${r.message ?? 'corrupt data'}.`,
         at,
@@ -102,15 +103,15 @@ function finish(
 function checked(
   data: Uint8Array,
   entry: ZipEntry,
-  backend: ReaderBackend,
+  backend: ZipBackend,
   budget: Budget,
-  out: Diagnostic[],
+  out: ZipFindings,
   crcChecked = false,
 ): Uint8Array | undefined {
   budget.remaining -= data.length
   if (!crcChecked && backend.crc32(data) !== entry.crc32) {
     out.push(
-      createDiagnostic('pkg/corrupt-entry', `"${entry.name}" fails its CRC-32 check: the data is damaged.`, {
+      zipDiagnostic('pkg/corrupt-entry', `"${entry.name}" fails its CRC-32 check: the data is damaged.`, {
         path: entry.name,
       }),
     )
@@ -119,8 +120,8 @@ function checked(
   return data
 }
 
-function tooLarge(entry: ZipEntry, budget: Budget): Diagnostic {
-  return createDiagnostic(
+function tooLarge(entry: ZipEntry, budget: Budget): ZipDiagnostic {
+  return zipDiagnostic(
     'pkg/too-large',
     `The archive inflates to more than ${budget.limit} bytes (stopped inside "${entry.name}").`,
     { path: entry.name },

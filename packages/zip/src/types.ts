@@ -1,7 +1,7 @@
 /**
  * Shapes of the safe central-directory reader: one checked record per entry.
  */
-import type { Diagnostic } from '@spkg/manifest'
+import type { ZipDiagnostic, ZipFindings } from './diagnostic'
 
 /** One entry of the archive, as the central directory declares it and its local header confirmed. */
 export interface ZipEntry {
@@ -42,19 +42,28 @@ export interface ZipDirectory {
 /** What {@link readZipDirectory} returns: the directory unless a fatal problem stopped it. */
 export interface ZipDirectoryResult {
   directory?: ZipDirectory
-  diagnostics: Diagnostic[]
+  diagnostics: ZipDiagnostic[]
   /**
    * With `localHeaders: 'lazy'` only: checks an entry's local header (as a full read does) and
    * returns the confirmed entry (the same object, its `dataOffset` and `end` now set), or
    * undefined with the reason pushed to `out`.
    */
-  checkLocal?: (entry: ZipEntry, out: Diagnostic[]) => ZipEntry | undefined
+  checkLocal?: (entry: ZipEntry, out: ZipFindings) => ZipEntry | undefined
 }
 
 /** Limits the directory reader enforces before reading any entry data. */
 export interface ZipLimits {
-  /** @default LIMITS.maxEntries */
+  /** Central-directory records, directory entries included. @default ZIP_LIMITS.maxEntries */
   maxEntries?: number
-  /** @default LIMITS.maxUncompressedBytes */
+  /** Total declared uncompressed bytes. @default ZIP_LIMITS.maxUncompressedBytes */
   maxUncompressedBytes?: number
 }
+
+/**
+ * The default limits: those of an spkg package (500 records, 50 MiB), which the reader's tests
+ * check against `@spkg/manifest`'s `LIMITS`.
+ */
+export const ZIP_LIMITS: Readonly<Required<ZipLimits>> = Object.freeze({
+  maxEntries: 500,
+  maxUncompressedBytes: 52_428_800,
+})

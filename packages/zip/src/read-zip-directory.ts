@@ -2,12 +2,13 @@
  * The safe central-directory reader: the central directory is authoritative, every name is
  * checked first, limits are enforced before any data is read, and each local header must agree.
  */
-import { createDiagnostic, type Diagnostic, hasFatal, LIMITS } from '@spkg/manifest'
+
 import { archiveRange, archiveWindow } from './archive-window'
+import { hasFatal, type ZipDiagnostic, type ZipFindings, zipDiagnostic } from './diagnostic'
 import { findEndRecord } from './find-end-record'
 import { checkLayout, checkLocalHeader, checkOffsets } from './local-headers'
 import { type RawRecords, readRecords } from './read-records'
-import type { ZipDirectoryResult, ZipEntry, ZipLimits } from './types'
+import { ZIP_LIMITS, type ZipDirectoryResult, type ZipEntry, type ZipLimits } from './types'
 
 const bare = (name: string) => (name.endsWith('/') ? name.slice(0, -1) : name)
 
@@ -18,22 +19,18 @@ function namedBefore(entries: readonly ZipEntry[], i: number): boolean {
   return false
 }
 
-function insideFile(r: ZipEntry, prefix: string): Diagnostic {
-  return createDiagnostic(
-    'pkg/duplicate-entry',
-    `"${r.name}" lies inside "${prefix}", which is also a file.`,
-    {
-      path: r.name,
-    },
-  )
+function insideFile(r: ZipEntry, prefix: string): ZipDiagnostic {
+  return zipDiagnostic('pkg/duplicate-entry', `"${r.name}" lies inside "${prefix}", which is also a file.`, {
+    path: r.name,
+  })
 }
 
 /** Entry `i` repeats a name seen before: exactly, or as `other` once folded. */
-function duplicateName(entries: readonly ZipEntry[], i: number, other: string): Diagnostic {
+function duplicateName(entries: readonly ZipEntry[], i: number, other: string): ZipDiagnostic {
   const r = entries[i]!
   return namedBefore(entries, i)
-    ? createDiagnostic('pkg/duplicate-entry', `"${r.name}" appears twice in the archive.`, { path: r.name })
-    : createDiagnostic(
+    ? zipDiagnostic('pkg/duplicate-entry', `"${r.name}" appears twice in the archive.`, { path: r.name })
+    : zipDiagnostic(
         'pkg/duplicate-entry',
         `"${r.name}" and "${other}" are the same name on case-insensitive or normalising file systems.`,
         { path: r.name },
@@ -44,7 +41,7 @@ function duplicateName(entries: readonly ZipEntry[], i: number, other: string): 
  * With duplicates present: each entry lying inside a file (the shortest such folder), keys
  * compared against every file's key.
  */
-function filesAsFolders(entries: readonly ZipEntry[], keys: readonly string[], out: Diagnostic[]): void {
+function filesAsFolders(entries: readonly ZipEntry[], keys: readonly string[], out: ZipFindings): void {
   const files = new Set<string>()
   for (let i = 0; i < entries.length; i++) if (!entries[i]!.isDirectory) files.add(keys[i]!)
   for (let i = 0; i < entries.length; i++) {
@@ -64,7 +61,7 @@ function filesAsFolders(entries: readonly ZipEntry[], keys: readonly string[], o
  * whose name is also a parent folder of another entry. One map, no per-entry string slicing in
  * the usual archive (a quick look runs this cold, for up to 500 entries).
  */
-function checkDuplicates({ entries, keys }: RawRecords, out: Diagnostic[]): void {
+function checkDuplicates({ entries, keys }: RawRecords, out: ZipFindings): void {
   // Folded key → the latest name with that key (directories keep their `/`).
   const folded = new Map<string, string>()
   let duplicates = false
@@ -109,17 +106,17 @@ function checkDuplicates({ entries, keys }: RawRecords, out: Diagnostic[]): void
 /** The wording of {@link readZipDirectory}'s findings, compiled only when one is made. */
 const report = {
   tooManyEntries: (count: number, max: number) =>
-    createDiagnostic(
+    zipDiagnostic(
       'pkg/too-many-entries',
       `The archive has ${count} entries; at most ${max} are allowed (directories included).`,
     ),
   tooLarge: (declared: number, max: number) =>
-    createDiagnostic(
+    zipDiagnostic(
       'pkg/too-large',
       `The entries declare ${declared} uncompressed bytes; at most ${max} are allowed.`,
     ),
   directoryWithData: (e: ZipEntry) =>
-    createDiagnostic(
+    zipDiagnostic(
       'pkg/directory-with-data',
       `Directory entry "${e.name}" carries ${e.size} bytes; ignored.`,
       {
@@ -127,11 +124,11 @@ const report = {
       },
     ),
   ignored: (e: ZipEntry) =>
-    createDiagnostic('pkg/ignored-entry', `"${e.name}" is system clutter and was ignored.`, { path: e.name }),
+    zipDiagnostic('pkg/ignored-entry', `"${e.name}" is system clutter and was ignored.`, { path: e.name }),
   notAnEntry: (e: ZipEntry) =>
-    createDiagnostic('pkg/missing-file', `"${e.name}" is not an entry of this archive.`),
+    zipDiagnostic('pkg/missing-file', `"${e.name}" is not an entry of this archive.`),
   /** Each directory that carries data and each piece of system clutter, in directory order. */
-  flagged(entries: readonly ZipEntry[], out: Diagnostic[]) {
+  flagged(entries: readonly ZipEntry[], out: ZipFindings) {
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i]!
       if (e.isDirectory && e.size > 0) out.push(report.directoryWithData(e))
@@ -164,9 +161,9 @@ export function readZipDirectory(
   limits: ZipLimits = {},
   options: ReadDirectoryOptions = {},
 ): ZipDirectoryResult {
-  const maxEntries = limits.maxEntries ?? LIMITS.maxEntries
-  const maxBytes = limits.maxUncompressedBytes ?? LIMITS.maxUncompressedBytes
-  const diagnostics: Diagnostic[] = []
+  const maxEntries = limits.maxEntries ?? ZIP_LIMITS.maxEntries
+  const maxBytes = limits.maxUncompressedBytes ?? ZIP_LIMITS.maxUncompressedBytes
+  const diagnostics: ZipDiagnostic[] = []
   // A windowed archive (see archive-window.ts) holds its tail from `base`.
   const window = archiveWindow(bytes)
   const end = findEndRecord(bytes, diagnostics, window?.base)
@@ -196,7 +193,7 @@ export function readZipDirectory(
   const directory = { entries, size: window?.size ?? bytes.length, zip64: end.zip64 }
   if (!quick) return { directory, diagnostics }
   const cdOffset = end.cdOffset
-  const checkLocal = (entry: ZipEntry, out: Diagnostic[]): ZipEntry | undefined => {
+  const checkLocal = (entry: ZipEntry, out: ZipFindings): ZipEntry | undefined => {
     if (entry.dataOffset >= 0) return entry
     const i = entries.indexOf(entry as (typeof entries)[number])
     if (i < 0) {

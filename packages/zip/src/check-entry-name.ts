@@ -2,7 +2,7 @@
  * The canonical entry-name rule: an archive entry name is accepted exactly as written or
  * refused, never repaired (no stripping of `./`, no resolving of `..`).
  */
-import { COMMON_SAFE_PATH, CONTROL_CHARACTER } from '@spkg/manifest'
+import { COMMON_SAFE_PATH, CONTROL_CHARACTER } from './entry-names'
 
 /**
  * The usual shape of a name, accepted without the checks below: ASCII word characters, dots,

@@ -1,6 +1,6 @@
-import type { DiagnosticCode } from '@spkg/manifest'
 import { buildArchive, type EntrySpec } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
+import type { ZipCode } from './diagnostic'
 import { readZipDirectory } from './read-zip-directory'
 
 const file = (name: string, data = 'x', more: Partial<EntrySpec> = {}): EntrySpec => ({ name, data, ...more })
@@ -107,7 +107,7 @@ function quotedOverlap(): Uint8Array {
   ])
 }
 
-const refusals: [string, DiagnosticCode, () => Uint8Array][] = [
+const refusals: [string, ZipCode, () => Uint8Array][] = [
   ['random bytes', 'pkg/not-zip', () => new Uint8Array(100).fill(7)],
   ['an empty input', 'pkg/not-zip', () => new Uint8Array(0)],
   ['a truncated archive', 'pkg/corrupt-archive', () => buildArchive([file('a', 'abc')]).subarray(0, 40)],

@@ -1,0 +1,3 @@
+import { spkgProject } from '../../tools/vitest-project.ts'
+
+export default spkgProject('zip')
