@@ -19,6 +19,7 @@
  * exactly those of a local open.
  */
 import { normalizeDigest } from '@spkg/integrity'
+import type { StorySource } from '@spkg/manifest'
 import { createDiagnostic, type Diagnostic, isSpkgError, LIMITS, SpkgError } from '@spkg/manifest'
 import { extractEntry, readZipDirectory, type ZipEntry } from '@spkg/zip'
 import type { SavedPackage } from '../cache/offline'
@@ -27,7 +28,6 @@ import { isEncrypted } from '../open/encrypted-magic'
 import { openArchive, peekArchive } from '../open/open-archive'
 import { decryptionFailure } from '../open/steps/01-input'
 import type { OpenOptions, OpenResult, SpkgPackage } from '../open/types'
-import type { StorySource } from '../story/story-source'
 import type { ReaderBackend } from '../zip/backend'
 import type { RangeSource } from './range-source'
 
