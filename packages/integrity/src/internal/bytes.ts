@@ -3,7 +3,8 @@
  * (the library runs in browsers too), constant-length comparisons and concatenation.
  */
 
-const HEX = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+/** The two lowercase hex digits of each byte value. */
+export const HEX = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
 
 /** Lowercase hex of `bytes`. */
 export function toHex(bytes: Uint8Array): string {

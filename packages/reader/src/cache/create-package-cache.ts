@@ -7,9 +7,8 @@
  * Names are keyed by the SHA-256 of their UTF-8 (hex), so keys are safe file names and URLs
  * whatever the id, version or path; the records carry the names themselves.
  */
-import { normalizeDigest, sha256Hex } from '@spkg/integrity'
+import { normalizeDigest, sha256Hex, sha256HexSync } from '@spkg/integrity'
 import { type DiagnosticCode, isSpkgError, SpkgError } from '@spkg/manifest'
-import { sha256Hex as sha256HexSync } from '../zip/sha256'
 import type { CacheDriver, CachedFile, CachedVersion, PackageCache, PackageRef } from './types'
 
 const encoder = /* @__PURE__ */ new TextEncoder()
