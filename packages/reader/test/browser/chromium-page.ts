@@ -3,12 +3,11 @@
  * the chooser and the whole open pipeline in Chromium on inputs built in Node, and returns plain
  * results for Node to check.
  */
+
+import { sha256HexSync } from '@spkg/integrity'
+import { crc32, inflateRawStream, inflateWasmReady, loadInflateWasm } from '@spkg/zip'
 import { openPackage } from '../../src/index'
 import { defaultWebOptions, webSha256Hex } from '../../src/zip/backend'
-import { crc32 } from '../../src/zip/crc32'
-import { inflateRawStream } from '../../src/zip/inflate-stream'
-import { inflateWasmReady, loadInflateWasm } from '../../src/zip/inflate-wasm'
-import { sha256HexSync } from '@spkg/integrity'
 
 /** What Node sends: base64 byte strings. */
 export interface ChromiumInput {
