@@ -36,7 +36,7 @@ const ALLOWED: Record<string, string[]> = {
   '@spkg/api-contract': ['@spkg/manifest'],
   '@spkg/client': ['@spkg/manifest', '@spkg/state', '@spkg/api-contract'],
   '@spkg/language-server': ['@spkg/manifest', '@spkg/story'],
-  '@spkg/test-utils': ['@spkg/manifest'],
+  '@spkg/test-utils': ['@spkg/zip', '@spkg/manifest'],
   'spkg-monorepo': [],
 }
 /** Apps and harnesses: they may import any package, and nothing may import them. */

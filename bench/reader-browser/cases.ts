@@ -4,6 +4,7 @@
  * component (every deflated entry inflated, or every file hashed) on its own.
  */
 import { LIMITS } from '@spkg/manifest'
+import { sha256HexSync } from '../../packages/integrity/src/sha256'
 import { peekBlob } from '../../packages/reader/src/open/blob-peek'
 import { openArchive, peekArchive } from '../../packages/reader/src/open/open-archive'
 import {
@@ -18,7 +19,6 @@ import { boundedInflater } from '../../packages/zip/src/inflate'
 import { inflateRawStream } from '../../packages/zip/src/inflate-stream'
 import { inflateWasm, loadInflateWasm } from '../../packages/zip/src/inflate-wasm'
 import { readZipDirectory } from '../../packages/zip/src/read-zip-directory'
-import { sha256HexSync } from '../../packages/integrity/src/sha256'
 import { peekBlobBefore } from './blob-peek-before'
 import { fflateInflater } from './fflate-inflater'
 

@@ -10,6 +10,7 @@
  * result is never larger than the download.
  */
 import { createDiagnostic, type Diagnostic, LIMITS } from '@spkg/manifest'
+import { encodeZipRecords, type ZipRecord } from '@spkg/zip'
 
 /** Repository-root files a package does not want: left out, each listed as `repo/ignored-file`. */
 export const IGNORED_FILES: readonly string[] = [
@@ -184,46 +185,30 @@ function layoutMessage(name: string | undefined, prefix?: string): string {
 
 /** A new archive of the kept entries with their stripped names and their compressed bytes as they were. */
 function rebuild(zip: Uint8Array, v: DataView, kept: { entry: Entry; name: Uint8Array }[]): Uint8Array {
-  let size = 22
-  for (const { entry, name } of kept) size += 30 + 46 + 2 * name.length + (entry.dataEnd - entry.dataStart)
-  const out = new Uint8Array(size)
-  const w = new DataView(out.buffer)
-  const offsets: number[] = []
-  let o = 0
-  for (const { entry, name } of kept) {
+  const records: ZipRecord[] = kept.map(({ entry, name }) => {
     const r = entry.record
-    offsets.push(o)
-    w.setUint32(o, LFH, true)
-    w.setUint16(o + 4, v.getUint16(r + 6, true), true) // version needed
-    w.setUint16(o + 6, v.getUint16(r + 8, true) & ~0x0008, true) // flags, sizes now in the header
-    w.setUint16(o + 8, v.getUint16(r + 10, true), true) // method
-    w.setUint32(o + 10, v.getUint32(r + 12, true), true) // time and date
-    w.setUint32(o + 14, v.getUint32(r + 16, true), true) // CRC-32
-    w.setUint32(o + 18, v.getUint32(r + 20, true), true) // compressed size
-    w.setUint32(o + 22, v.getUint32(r + 24, true), true) // uncompressed size
-    w.setUint16(o + 26, name.length, true)
-    w.setUint16(o + 28, 0, true)
-    out.set(name, o + 30)
-    out.set(zip.subarray(entry.dataStart, entry.dataEnd), o + 30 + name.length)
-    o += 30 + name.length + (entry.dataEnd - entry.dataStart)
-  }
-  const cdStart = o
-  kept.forEach(({ entry, name }, i) => {
-    const r = entry.record
-    out.set(zip.subarray(r, r + 46), o)
-    w.setUint16(o + 8, v.getUint16(r + 8, true) & ~0x0008, true)
-    w.setUint16(o + 28, name.length, true)
-    w.setUint16(o + 30, 0, true) // no extra field
-    w.setUint16(o + 32, 0, true) // no comment
-    w.setUint16(o + 34, 0, true) // disk
-    w.setUint32(o + 42, offsets[i]!, true)
-    out.set(name, o + 46)
-    o += 46 + name.length
+    // The central record's fields, the data descriptor flag cleared: sizes are now in the header.
+    const header = {
+      versionNeeded: v.getUint16(r + 6, true),
+      flags: v.getUint16(r + 8, true) & ~0x0008,
+      method: v.getUint16(r + 10, true),
+      time: v.getUint16(r + 12, true),
+      date: v.getUint16(r + 14, true),
+      crc: v.getUint32(r + 16, true),
+      compressedSize: v.getUint32(r + 20, true),
+      size: v.getUint32(r + 24, true),
+      name,
+    }
+    return {
+      local: header,
+      payload: zip.subarray(entry.dataStart, entry.dataEnd),
+      central: {
+        ...header,
+        versionMadeBy: v.getUint16(r + 4, true),
+        internalAttributes: v.getUint16(r + 36, true),
+        externalAttributes: v.getUint32(r + 38, true),
+      },
+    }
   })
-  w.setUint32(o, EOCD, true)
-  w.setUint16(o + 8, kept.length, true)
-  w.setUint16(o + 10, kept.length, true)
-  w.setUint32(o + 12, o - cdStart, true)
-  w.setUint32(o + 16, cdStart, true)
-  return out
+  return encodeZipRecords(records)
 }
