@@ -4,7 +4,7 @@
  * component (every deflated entry inflated, or every file hashed) on its own.
  */
 import { LIMITS } from '@spkg/manifest'
-import { sha256HexSync } from '../../packages/integrity/src/sha256'
+import { sha256Hex, sha256HexSync } from '../../packages/integrity/src/sha256'
 import { peekBlob } from '../../packages/reader/src/open/blob-peek'
 import { openArchive, peekArchive } from '../../packages/reader/src/open/open-archive'
 import {
@@ -13,7 +13,6 @@ import {
   type ReaderBackend,
   type WebBackendOptions,
   webBackend,
-  webSha256Hex,
 } from '../../packages/reader/src/zip/backend'
 import { boundedInflater } from '../../packages/zip/src/inflate'
 import { inflateRawStream } from '../../packages/zip/src/inflate-stream'
@@ -139,8 +138,8 @@ async function hashedBeforehand(bytes: Uint8Array): Promise<ReaderBackend> {
   for (const e of entriesOf(bytes)) {
     if (e.method === 8) {
       const data = (backend.inflater.inflateRaw(e.input, e.size, LIMIT) as { data: Uint8Array }).data
-      inflated.set(data, await webSha256Hex(data))
-    } else stored.set(e.input.byteOffset, await webSha256Hex(e.input))
+      inflated.set(data, await sha256Hex(data))
+    } else stored.set(e.input.byteOffset, await sha256Hex(e.input))
   }
   return {
     ...backend,
@@ -301,7 +300,7 @@ export async function runCase(bytes: Uint8Array, name: string, blob?: Blob): Pro
     const pending: Promise<void>[] = []
     for (const f of files) {
       pending.push(
-        webSha256Hex(f).then((h) => {
+        sha256Hex(f).then((h) => {
           check += h.length
         }),
       )
@@ -309,7 +308,7 @@ export async function runCase(bytes: Uint8Array, name: string, blob?: Blob): Pro
     }
     await Promise.all(pending)
   } else if (name === 'hash: WebCrypto (all in flight)') {
-    for (const h of await Promise.all(files.map(webSha256Hex))) check += h.length
+    for (const h of await Promise.all(files.map(sha256Hex))) check += h.length
   } else throw new Error(`unknown case ${name}`)
   const ms = performance.now() - t0
   if (check !== files.length * 64) throw new Error(`${name}: wrong digests`)

@@ -1,4 +1,4 @@
 import { defineConfig } from 'tsup'
 import { libraryBuild } from '../../tools/tsup-base'
 
-export default defineConfig(libraryBuild({ index: 'src/index.ts', names: 'src/entry-names.ts' }))
+export default defineConfig(libraryBuild({ index: 'src/index.ts' }))

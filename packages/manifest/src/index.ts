@@ -35,7 +35,6 @@ export {
   COMMON_SAFE_PATH,
   CONTROL_CHARACTER,
   checkArchivePath,
-  collisionKey,
   isSafeArchivePath,
 } from './paths'
 export type { ParseReadingStateOptions, ParseReadingStateResult, ReadingState } from './reading-state'

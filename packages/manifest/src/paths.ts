@@ -3,10 +3,19 @@
  * the archive. The same rule as ZIP entry names, applied before anything is looked up.
  */
 
-import { COMMON_SAFE_PATH, CONTROL_CHARACTER } from '@spkg/zip/names'
+/**
+ * The common safe path: segments of word characters, dots, spaces and hyphens that start with a
+ * word character (so never empty, `.` or `..`; no colon, backslash or control). Paths of this
+ * shape need no further check. `@spkg/zip`'s entry-name rule declares the same pattern (it depends
+ * on nothing of ours); the reader's tests check that the two stay one.
+ */
+export const COMMON_SAFE_PATH = /^\w[\w. -]*(?:\/\w[\w. -]*)*$/
 
-// The shapes of a safe path and the collision key live with the ZIP entry-name rule, which uses them.
-export { COMMON_SAFE_PATH, CONTROL_CHARACTER, collisionKey } from '@spkg/zip/names'
+/**
+ * C0 and C1 control characters (U+0000-U+001F, U+007F-U+009F), DEL included: refused in archive
+ * paths and display text (and, with `@spkg/zip`'s copy, in ZIP entry names).
+ */
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/
 
 /**
  * One segment of {@link COMMON_SAFE_PATH} as pattern source, for the patterns built on it (a test

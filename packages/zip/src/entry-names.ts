@@ -1,6 +1,7 @@
 /**
- * The shapes of a safe archive path, shared by the entry-name rule here and by the manifest's
- * archive paths (`@spkg/manifest` re-exports them), so names and paths follow one rule.
+ * The shapes of a safe archive path and the key two names collide under, for the entry-name rule.
+ * `@spkg/manifest` declares the same two patterns for the paths a manifest names (this package
+ * depends on nothing of ours); the reader's tests check that names and paths follow one rule.
  */
 
 /**

@@ -6,7 +6,8 @@
 import { lstat, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { compareUtf8 } from '@spkg/integrity'
-import { checkArchivePath, collisionKey, createDiagnostic, type Diagnostic, LIMITS } from '@spkg/manifest'
+import { checkArchivePath, createDiagnostic, type Diagnostic, LIMITS } from '@spkg/manifest'
+import { collisionKey } from '@spkg/zip'
 import { IOFailure } from '../cli-types'
 
 /** What {@link readFolder} found. */

@@ -4,6 +4,7 @@
  * in Node, its native synchronous SHA-256 for small files, where WebCrypto's per-call cost dominates);
  * `@spkg/reader/node` swaps in node:zlib and node:crypto.
  */
+import { sha256Hex } from '@spkg/integrity'
 import {
   crc32,
   createWebInflater,
@@ -20,27 +21,6 @@ export interface ReaderBackend extends ZipBackend {
   sha256Hex(data: Uint8Array): Promise<string> | string
   /** True when `data` is valid UTF-8 (a faster check than decoding, where the platform has one). */
   isUtf8?(data: Uint8Array): boolean
-}
-
-/** The two hex digits' character codes of every byte value. */
-const HEX_CODES = new Uint16Array(512)
-for (let i = 0; i < 256; i++) {
-  const h = i.toString(16).padStart(2, '0')
-  HEX_CODES[2 * i] = h.charCodeAt(0)
-  HEX_CODES[2 * i + 1] = h.charCodeAt(1)
-}
-const hexChars = new Uint16Array(64)
-
-/** Lowercase hex SHA-256 through WebCrypto. */
-export async function webSha256Hex(data: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>))
-  // One string built from character codes: a cold page runs this once per file, and 32
-  // concatenations each leave 31 intermediate strings behind.
-  for (let i = 0; i < 32; i++) {
-    hexChars[2 * i] = HEX_CODES[2 * digest[i]!]!
-    hexChars[2 * i + 1] = HEX_CODES[2 * digest[i]! + 1]!
-  }
-  return String.fromCharCode.apply(null, hexChars as unknown as number[])
 }
 
 /** Where the web backend switches between its two inflaters and its two hashers. */
@@ -109,7 +89,7 @@ export function createWebBackend(options?: WebBackendOptions): ReaderBackend {
         syncSha256Hex ??= nodeSha256Hex() ?? null
         if (syncSha256Hex) return syncSha256Hex(data)
       }
-      return webSha256Hex(data)
+      return sha256Hex(data)
     },
     // In the WebAssembly module once it is loaded (the JavaScript check's first runs are slow).
     isUtf8: (data) => (wasm !== false ? isUtf8Wasm(data) : undefined) ?? isUtf8(data),

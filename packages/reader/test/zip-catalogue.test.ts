@@ -1,13 +1,24 @@
-import { ZIP_LIMITS, ZIP_SEVERITIES, type ZipCode, zipDiagnostic } from '@spkg/zip'
+import {
+  COMMON_SAFE_PATH,
+  CONTROL_CHARACTER,
+  checkArchivePath,
+  createDiagnostic,
+  isDiagnosticCode,
+  LIMITS,
+} from '@spkg/manifest'
+import {
+  COMMON_SAFE_PATH as ZIP_COMMON_SAFE_PATH,
+  CONTROL_CHARACTER as ZIP_CONTROL_CHARACTER,
+  ZIP_LIMITS,
+  ZIP_SEVERITIES,
+  type ZipCode,
+  zipDiagnostic,
+} from '@spkg/zip'
 import { describe, expect, it } from 'vitest'
-import { isDiagnosticCode } from './codes'
-import { severityOf } from './codes/severities'
-import { createDiagnostic } from './diagnostic-helpers'
-import { LIMITS } from './limits'
 
-// @spkg/zip depends on nothing, so it declares its codes, severities and limits itself: they
-// must stay those of this catalogue and of the package limits.
-describe("@spkg/zip's findings and limits", () => {
+// @spkg/zip and @spkg/manifest depend on nothing of ours, so the ZIP reader declares its codes,
+// severities, limits and path shapes itself; the reader uses both, and they must stay one.
+describe("@spkg/zip's findings, limits and path shapes", () => {
   const all: Record<ZipCode, true> = {
     'pkg/not-zip': true,
     'pkg/corrupt-archive': true,
@@ -33,7 +44,7 @@ describe("@spkg/zip's findings and limits", () => {
   it('are codes of the catalogue with its default severities', () => {
     for (const code of codes) {
       expect(isDiagnosticCode(code), code).toBe(true)
-      expect(ZIP_SEVERITIES[code] ?? 'fatal', code).toBe(severityOf(code))
+      expect(ZIP_SEVERITIES[code] ?? 'fatal', code).toBe(createDiagnostic(code, 'm').severity)
     }
   })
 
@@ -51,5 +62,15 @@ describe("@spkg/zip's findings and limits", () => {
       maxEntries: LIMITS.maxEntries,
       maxUncompressedBytes: LIMITS.maxUncompressedBytes,
     })
+  })
+
+  it('are the path shapes of the manifest', () => {
+    expect(ZIP_COMMON_SAFE_PATH.source).toBe(COMMON_SAFE_PATH.source)
+    expect(ZIP_CONTROL_CHARACTER.source).toBe(CONTROL_CHARACTER.source)
+    expect(ZIP_COMMON_SAFE_PATH.flags + ZIP_CONTROL_CHARACTER.flags).toBe('')
+    expect(COMMON_SAFE_PATH.flags + CONTROL_CHARACTER.flags).toBe('')
+    // A path of the common shape is a safe archive path, and one with a control character is not.
+    expect(checkArchivePath('story/0001-inn.sty')).toBeUndefined()
+    expect(checkArchivePath('story/a\u0085.sty')).toBe('contains a control character')
   })
 })

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
-import { collisionKey } from './paths'
+import { collisionKey } from './entry-names'
 
 describe('collisionKey', () => {
   it('folds case, full case folding and Unicode normalisation', () => {
