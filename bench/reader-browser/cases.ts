@@ -51,7 +51,7 @@ export const VARIANTS: Record<
     jsHashBelow: 16 * 1024,
     wasm: false,
   },
-  // The stream path as it was before it framed entries as gzip to have zlib check the CRC-32.
+  // The CRC-32 computed in JavaScript after inflating, not by the WebAssembly inflater in its memory.
   'default with CRC-32 in JS after the stream': 'default, JS CRC-32',
   'DecompressionStream >=1 KiB + JS SHA-256 <16 KiB': {
     streamFrom: 1024,
@@ -78,7 +78,7 @@ export const VARIANTS: Record<
   'default with the stream probed on first use (before)': 'default, stream probed',
 }
 
-/** The default backend with the CRC-32 left to JavaScript (the stream is not given the CRC). */
+/** The default backend with the CRC-32 left to JavaScript (the inflater is not given the CRC). */
 const jsCrcBackend: ReaderBackend = {
   ...webBackend,
   inflater: {
@@ -105,9 +105,9 @@ const fflateBackend: ReaderBackend = {
   ...webBackend,
   inflater: {
     inflateRaw: fflateInflater.inflateRaw,
-    inflateRawAsync: (input, declared, limit, crc) =>
+    inflateRawAsync: (input, declared, limit) =>
       input.length >= streamFrom()
-        ? inflateRawStream(input, declared, limit, crc)
+        ? inflateRawStream(input, declared, limit)
         : fflateInflater.inflateRaw(input, declared, limit),
   },
 }

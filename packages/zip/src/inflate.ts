@@ -40,7 +40,7 @@ export interface WebInflaterOptions {
    */
   streamFrom: number
   /** The stream inflater (injected by tests). */
-  stream: (input: Uint8Array, declared: number, limit: number, crc?: number) => Promise<InflateResult>
+  stream: (input: Uint8Array, declared: number, limit: number) => Promise<InflateResult>
 }
 
 /**
@@ -51,14 +51,14 @@ export interface WebInflaterOptions {
  */
 export function createWebInflater(options: WebInflaterOptions): Inflater {
   // Read options on every call: the default backend resolves them on first use.
-  const withoutWasm = (input: Uint8Array, declared: number, limit: number, crc?: number) =>
+  const withoutWasm = (input: Uint8Array, declared: number, limit: number) =>
     input.length >= options.streamFrom
-      ? options.stream(input, declared, limit, crc)
+      ? options.stream(input, declared, limit)
       : inflateBounded(input, declared, limit)
   const withWasm = (input: Uint8Array, declared: number, limit: number, crc?: number) =>
     inflateWasm(input, declared, limit, crc) ??
     (Number.isFinite(options.streamFrom)
-      ? options.stream(input, declared, limit, crc)
+      ? options.stream(input, declared, limit)
       : inflateBounded(input, declared, limit))
   // `use` at once when the module is loaded; else once it has loaded, or `otherwise` where it cannot.
   const withModule = <R>(use: () => R | Promise<R>, otherwise: () => R | Promise<R>): R | Promise<R> =>
@@ -79,10 +79,10 @@ export function createWebInflater(options: WebInflaterOptions): Inflater {
       )
     },
     inflateRawAsync(input, declared, limit, crc) {
-      if (options.wasm === false) return withoutWasm(input, declared, limit, crc)
+      if (options.wasm === false) return withoutWasm(input, declared, limit)
       return withModule(
         () => withWasm(input, declared, limit, crc),
-        () => withoutWasm(input, declared, limit, crc),
+        () => withoutWasm(input, declared, limit),
       )
     },
   }

@@ -96,15 +96,6 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('the browser path in Chromium', () =
     }
   })
 
-  it('has zlib check the CRC-32 when given it (gzip framing), and falls back to raw deflate otherwise', () => {
-    expect(r.framed).toBe(true)
-    expect(r.wrongCrc).toBe(true)
-    expect(r.framedLonger).toMatchObject({ ok: false, reason: 'size' })
-    expect(r.framedCorrupt).toMatchObject({ ok: false, reason: 'corrupt' })
-    expect(r.framedBomb).toMatchObject({ ok: false, reason: 'limit' })
-    expect((r.framedBomb as { produced: number }).produced).toBeLessThanOrEqual(2 ** 20 + 2 * 1032 * 512)
-  })
-
   it('opens a package through the default web backend, and refuses a bomb and a bad CRC', () => {
     expect(r.wasm).toEqual({ loaded: true, ready: true })
     expect(r.good).toEqual({ ok: true, fatal: [] })
