@@ -2,7 +2,7 @@
  * Access to the verified entries of one archive. Memory stays bounded: stored entries are read
  * from the archive bytes, small deflated entries are kept once inflated, and the rest are
  * re-inflated (under their declared size, CRC-32 checked again) on every read. Every read returns
- * a buffer the caller owns.
+ * a buffer the caller owns, unless it asks for a view of a stored entry.
  */
 import { createDiagnostic, type Diagnostic, SpkgError } from '@spkg/manifest'
 import { extractEntry, type ZipEntry } from '@spkg/zip'
@@ -105,12 +105,12 @@ export class EntryStore {
   }
 
   /**
-   * The verified bytes of `path`.
+   * The verified bytes of `path`; `view`: a stored entry's as a view into the archive, not a copy.
    * @throws SpkgError `pkg/closed` after close (whatever the path), `pkg/missing-file` for a path
    *   that is not a file of the package; the entry's `pkg/corrupt-entry` if the archive bytes
    *   changed since the open
    */
-  read(path: string): Uint8Array {
+  read(path: string, view?: boolean): Uint8Array {
     if (!this.bytes)
       throw new SpkgError('pkg/closed', `The package is closed; "${path}" cannot be read after close().`)
     const entry = this.files.get(path)
@@ -130,7 +130,7 @@ export class EntryStore {
       const first = diagnostics[0]!
       throw new SpkgError(first.code, first.message, { diagnostics })
     }
-    return entry.method === 0 ? data.slice() : data
+    return entry.method === 0 && !view ? data.slice() : data
   }
 
   /** Drops the archive bytes and everything kept. */

@@ -168,9 +168,9 @@ export async function openArchive(
   if (deferred) o.deferred = deferred
   const hashes = await verifyEntries(o, backend, needsHashes(o), options.signal)
   if (!hashes) return fail(diagnostics)
-  // Progressive loading: a deferred file's expected hash stands in until it arrives and is checked.
-  if (deferred) for (const [path, hash] of deferred) hashes.set(path, hash)
-  checkIntegrity(o, hashes)
+  // Progressive loading: a deferred file's expected hash stands in until it arrives and is checked
+  // (apart from the package's `hashes`, which hold only what was computed).
+  checkIntegrity(o, deferred ? new Map([...hashes, ...deferred]) : hashes)
   if (hasFatal(diagnostics)) return fail(diagnostics)
   const signature = await checkSignature(o, options.trustedKeys ?? [])
   const { entry, parts } = resolveParts(o)
@@ -197,6 +197,7 @@ export async function openArchive(
     modules,
     signature,
     diagnostics,
+    hashes,
     store,
   })
   return { ok: true, package: pkg, diagnostics }

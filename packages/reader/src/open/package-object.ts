@@ -29,6 +29,8 @@ export interface PackageParts {
   modules: Array<{ path: string; source: string }>
   signature: SignatureInfo
   diagnostics: Diagnostic[]
+  /** The SHA-256 of each file step 5 hashed (deferred files left out). */
+  hashes: ReadonlyMap<string, string>
   store: EntryStore
 }
 
@@ -67,6 +69,8 @@ export function createPackage(p: PackageParts): SpkgPackage {
     diagnostics: p.diagnostics,
     has: (path) => store.files.has(path),
     readBytes: async (path) => store.read(path),
+    entryView: async (path) => store.read(path, true),
+    hashes: p.hashes,
     readText: async (path) => readText(path),
     mediaUrl(path) {
       if (closed || !store.files.has(path) || !blobUrlsAvailable()) return undefined

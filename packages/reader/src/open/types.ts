@@ -106,6 +106,19 @@ export interface SpkgPackage {
   has(path: string): boolean
   /** The verified bytes of a file (re-inflated and CRC-checked when not kept in memory). */
   readBytes(path: string): Promise<Uint8Array>
+  /**
+   * The verified bytes of a file without a copy where it can: a stored entry's are a view into the
+   * archive the reader was given (the same `buffer`; do not write into it), a deflated entry's are
+   * what {@link readBytes} gives. Rejects as `readBytes` does (`pkg/missing-file`, `pkg/closed`).
+   * A progressive package's part not fetched yet is refused, not waited for: `readBytes` waits.
+   */
+  entryView(path: string): Promise<Uint8Array>
+  /**
+   * Lowercase hex SHA-256 by path of the files the open hashed to verify `manifest.integrity` or
+   * `META-PKG/checksum.sha256`: every file then, none when the package has neither (nor the
+   * parts a progressive open has not fetched yet).
+   */
+  hashes: ReadonlyMap<string, string>
   /** The file decoded as strict UTF-8 (a leading byte-order mark is dropped). */
   readText(path: string): Promise<string>
   /** `session.json` values, when the archive has a valid one. */
