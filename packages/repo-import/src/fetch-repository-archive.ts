@@ -95,7 +95,8 @@ class Loader {
     this.doFetch = options.fetch ?? globalThis.fetch.bind(globalThis)
     options.signal?.addEventListener('abort', this.onAbort, { once: true })
     const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-    this.total = later(ms, () => this.timeOut(`the import took longer than ${ms} ms`))
+    const left = options.deadline === undefined ? ms : Math.max(1, options.deadline - Date.now())
+    this.total = later(left, () => this.timeOut(`the import took longer than ${ms} ms`))
   }
 
   dispose(): void {

@@ -15,6 +15,12 @@ export interface RepoImportOptions {
   token?: string
   /** The whole import (every request and the download) must finish within this. @default 60000 */
   timeoutMs?: number
+  /**
+   * When the time of {@link timeoutMs} started before this call (a caller that spent part of it on
+   * requests of its own): the `Date.now()` at which it runs out. The `repo/timeout` message still
+   * names `timeoutMs`, the limit the user set.
+   */
+  deadline?: number
   /** The download is abandoned when no byte arrives for this long. @default 15000 */
   stallTimeoutMs?: number
   /** Compressed bytes the download may have; more is `pkg/too-large`. @default 53477376 (the 50 MiB package limit plus 1 MiB) */

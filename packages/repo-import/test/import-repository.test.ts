@@ -261,6 +261,18 @@ describe.skipIf(!hasTools)('importRepository refuses', () => {
     expect(codes(r)).toEqual(['repo/timeout'])
   })
 
+  it('a deadline set before the call: it counts, and the message names the limit as given', async () => {
+    host.api.routes.set('/repos/owner/story/zipball', () => {})
+    const started = Date.now()
+    const r = await importRepository(
+      'https://github.com/owner/story',
+      options({ timeoutMs: 60_000, deadline: started + 80 }),
+    )
+    expect(codes(r)).toEqual(['repo/timeout'])
+    expect(r.diagnostics[0]!.message).toContain('60000 ms')
+    expect(Date.now() - started).toBeLessThan(30_000)
+  })
+
   it('an archive with two top folders', async () => {
     serveZipball('', makeZipball({ 'a/manifest.json': '{}', 'b/story/x.sty': 'x' }, { wrapper: null }))
     const r = await importRepository('https://github.com/owner/story', options())
