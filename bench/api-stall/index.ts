@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import { startDevIdp } from '../../apps/api/src/dev-idp/index.ts'
+import { startDevIdp } from '../../apps/api/src/dev-idp/dev-idp.ts'
 import { createPgDatabase } from '../../apps/api/test/helpers/db.ts'
 import {
   emptyArraysState,

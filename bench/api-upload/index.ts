@@ -19,7 +19,7 @@ import { createServer } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildPackage } from '@spkg/test-utils'
-import { startDevIdp } from '../../apps/api/src/dev-idp/index.ts'
+import { startDevIdp } from '../../apps/api/src/dev-idp/dev-idp.ts'
 import { createPgDatabase } from '../../apps/api/test/helpers/db.ts'
 import { percentile, probeHealth } from '../api-stall/health-probe.ts'
 

@@ -17,7 +17,7 @@ import { fork } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { cpus, loadavg } from 'node:os'
 import autocannon, { type Result } from 'autocannon'
-import { startDevIdp } from '../../apps/api/src/dev-idp/index.ts'
+import { startDevIdp } from '../../apps/api/src/dev-idp/dev-idp.ts'
 import { createPgDatabase } from '../../apps/api/test/helpers/db.ts'
 import { storyPackage } from '../../apps/api/test/helpers/publishing.ts'
 

@@ -12,8 +12,8 @@ import { join } from 'node:path'
 import Fastify from 'fastify'
 import { buildApp } from '../../apps/api/src/app.ts'
 import { loadConfig } from '../../apps/api/src/config.ts'
+import { catalogPageQuery } from '../../apps/api/src/db/catalog.ts'
 import { listStories } from '../../apps/api/src/db/stories.ts'
-import { catalogPageQuery } from '../../apps/api/src/publishing/catalog-db.ts'
 import { explainAnalyze } from '../../apps/api/test/helpers/explain.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'spkg-bench-api-'))

@@ -12,9 +12,9 @@ import fastifyStatic from '@fastify/static'
 import Fastify from 'fastify'
 import { buildApp } from '../../apps/api/src/app.ts'
 import { loadConfig } from '../../apps/api/src/config.ts'
-import { closeDb, createDb } from '../../apps/api/src/db/index.ts'
+import { closeDb, createDb } from '../../apps/api/src/db/connection.ts'
 import { migrateDb } from '../../apps/api/src/db/migrate.ts'
-import { FsStorage } from '../../apps/api/src/storage/index.ts'
+import { FsStorage } from '../../apps/api/src/storage/create-storage.ts'
 import { insertStoredVersion } from '../../apps/api/test/storage/fixtures.ts'
 
 const SIZE = Number(process.env.FILE_MB ?? 8) * 1024 * 1024

@@ -22,9 +22,9 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod'
 import type { Redis } from 'ioredis'
-import { AUTH_HOOK, authPlugin, authRoutes } from './auth/index'
 import type { Config } from './config'
-import { closeDb, createDb, type Db } from './db/index'
+import { closeDb, createDb, type Db } from './db/connection'
+import { canReadFileFromDb, deleteFilesLocked, hasVersions, isReferencedInDb } from './db/file-access'
 import { migrateDb } from './db/migrate'
 import {
   ApiError,
@@ -35,10 +35,12 @@ import {
   refuseWhileClosing,
 } from './errors'
 import { inputRules } from './input'
-import { metricsPlugin } from './metrics/index'
+import { AUTH_HOOK, authPlugin, authRoutes } from './plugins/auth/auth-plugin'
+import { metricsPlugin } from './plugins/metrics'
+import { type RateLimitPluginOptions, rateLimitPlugin } from './plugins/rate-limit'
+import { securityPlugin } from './plugins/security-headers'
+import { tracingPlugin } from './plugins/telemetry'
 import { createFilePurger, type FilePurger, type FilePurgerOptions } from './publishing/file-purge'
-import { type PublishingDeps, registerPublishing } from './publishing/index'
-import { type RateLimitPluginOptions, rateLimitPlugin } from './rate-limit/index'
 import { catalogRoutes } from './routes/catalog'
 import { cspReportRoutes } from './routes/csp-report'
 import { fileCacheFromDb } from './routes/file-cache'
@@ -47,12 +49,10 @@ import { healthRoutes } from './routes/health'
 import { playerRoutes } from './routes/player'
 import { profileRoutes } from './routes/profiles'
 import { progressRoutes } from './routes/progress'
+import { type PublishingDeps, registerPublishing } from './routes/publishing'
 import { reportRoutes } from './routes/reports'
 import { storiesRoutes } from './routes/stories'
-import { securityPlugin } from './security/index'
-import { canReadFileFromDb, deleteFilesLocked, hasVersions, isReferencedInDb } from './storage/access'
-import { createStorage, type FileStorage, sweepOrphans } from './storage/index'
-import { tracingPlugin } from './telemetry/index'
+import { createStorage, type FileStorage, sweepOrphans } from './storage/create-storage'
 
 /** What `buildApp` may be handed instead of creating it. */
 export interface AppDeps {
@@ -75,7 +75,7 @@ export interface AppDeps {
   publishing?: PublishingDeps
   /** The file storage; absent: made from `config.storage` (src/storage). */
   storage?: FileStorage
-  /** Who may read a stored file (the files routes); absent: the rule over `story_versions` (src/storage/access.ts). */
+  /** Who may read a stored file (the files routes); absent: the rule over `story_versions` (src/db/file-access.ts). */
   canReadFile?: CanReadFile
   /**
    * Sweep unreferenced files (older than an hour, at most 10,000 per prefix) when the app is ready, then every
@@ -267,8 +267,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('filePurge', purger)
   app.addHook('onReady', async () => purger.start())
   app.addHook('onClose', async () => purger.close())
-  // OpenTelemetry request spans (src/telemetry), only when the OTEL_* variables turn tracing on.
-  await app.register(tracingPlugin)
+  // OpenTelemetry request spans (plugins/telemetry.ts), only when the OTEL_* variables turn tracing on.
+  await app.register(tracingPlugin, { env: config.telemetry })
 
   // CORS first (preflights and 401 answers carry CORS headers), then authentication, then throttling
   // (its per-route hooks run after authentication so callers are keyed by `sub`).

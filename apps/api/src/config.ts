@@ -3,8 +3,51 @@
  * Nothing else in the app reads `process.env`: `buildApp` receives a {@link Config}, tests pass
  * their own. A bad setting stops start-up with one line per problem, naming the variable.
  */
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { LIMITS } from '@spkg/manifest'
 import { z } from 'zod'
-import { PUBLISHING_DEFAULTS, type PublishingSettings } from './publishing/settings'
+
+/*
+ * Package publishing (`PACKAGE_QUOTA_BYTES`, `UPLOADS_PER_HOUR`, `VALIDATION_WORKERS`,
+ * `VALIDATION_MEMORY_MB`, `VALIDATION_TIMEOUT_MS`, `VALIDATION_QUEUE`, `VALIDATION_QUEUE_WAIT_MS`,
+ * `UPLOAD_TMP_DIR`; see apps/api/README.md).
+ */
+
+/** Publishing settings. */
+export interface PublishingSettings {
+  /** Largest package body, bytes: the 50 MiB uncompressed limit plus 1 MiB for the ZIP headers of 500 entries. */
+  maxPackageBytes: number
+  /** Stored package bytes per user, over every story and version. @default 1 GiB */
+  quotaBytes: number
+  /** Uploads per user per hour (429 beyond). @default 30 */
+  uploadsPerHour: number
+  /** Validations at once. @default 2 */
+  workers: number
+  /** Heap cap of one validation, MiB. @default 256 */
+  memoryMb: number
+  /** Time budget of one validation, ms. @default 30000 */
+  timeoutMs: number
+  /** Validations that may wait for a worker (503 VALIDATION_BUSY beyond). @default 8 */
+  queue: number
+  /** Longest wait for a worker, ms (503 VALIDATION_BUSY past it). @default 20000 */
+  queueWaitMs: number
+  /** Where uploads are received before they are checked. @default <os tmpdir>/spkg-uploads */
+  tmpDir: string
+}
+
+/** The defaults. */
+export const PUBLISHING_DEFAULTS: PublishingSettings = {
+  maxPackageBytes: LIMITS.maxUncompressedBytes + 1024 * 1024,
+  quotaBytes: 1024 * 1024 * 1024,
+  uploadsPerHour: 30,
+  workers: 2,
+  memoryMb: 256,
+  timeoutMs: 30_000,
+  queue: 8,
+  queueWaitMs: 20_000,
+  tmpDir: join(tmpdir(), 'spkg-uploads'),
+}
 
 const NODE_ENVS = ['development', 'production', 'test'] as const
 
@@ -213,6 +256,8 @@ export type ApiEnv = Partial<Record<keyof z.input<typeof EnvSchema>, string>>
 
 /** The validated, frozen configuration of one API process. */
 export interface Config {
+  /** The `OTEL_*` variables (OpenTelemetry's own names): tracing is on when they say so. */
+  telemetry: Readonly<Record<string, string>>
   host: string
   port: number
   /** `METRICS_PORT`: the Prometheus `/metrics` listener (on `host`); absent: no metrics endpoint. */
@@ -349,7 +394,7 @@ export class ConfigError extends Error {
  * @example
  * const config = loadConfig({ PORT: '8080', DATABASE_URL: 'postgres://localhost/spkg' })
  */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env)
   if (!parsed.success) {
     throw new ConfigError(
@@ -402,6 +447,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (issues.length > 0) throw new ConfigError(issues)
   const publicHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST
   return deepFreeze({
+    // OpenTelemetry's standard variables, as they are: the tracing plugin reads its settings there.
+    telemetry: Object.fromEntries(
+      Object.entries(env).filter(
+        (kv): kv is [string, string] => kv[0].startsWith('OTEL_') && kv[1] !== undefined,
+      ),
+    ),
     host: e.HOST,
     port: e.PORT,
     metricsPort: e.METRICS_PORT,

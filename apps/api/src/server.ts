@@ -16,10 +16,10 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import pino from 'pino'
 import { buildApp, loggerOptions } from './app'
 import { type Config, ConfigError, loadConfig, TIMEOUT_DEFAULTS } from './config'
-import { DbStartError } from './db/index'
-import type { StartedDevIdp } from './dev-idp/index'
+import { DbStartError } from './db/connection'
+import type { StartedDevIdp } from './dev-idp/dev-idp'
 import { survivePoolRejections } from './errors'
-import { listenMetrics } from './metrics/index'
+import { listenMetrics } from './plugins/metrics'
 
 /** How long a graceful shutdown may take by default before the process exits anyway (`SHUTDOWN_TIMEOUT_MS`). */
 export const SHUTDOWN_TIMEOUT_MS = TIMEOUT_DEFAULTS.shutdownMs
@@ -84,7 +84,7 @@ export async function startServer(
   let devIdp: StartedDevIdp | undefined
   // Loaded on demand: oidc-provider is not imported at all when an issuer is configured.
   const devIdpModule =
-    !config.oidc.issuer && !config.isProduction ? await import('./dev-idp/index') : undefined
+    !config.oidc.issuer && !config.isProduction ? await import('./dev-idp/dev-idp') : undefined
   if (devIdpModule) {
     devIdp = await devIdpModule.startDevIdp({
       audience: config.oidc.audience,
@@ -191,7 +191,7 @@ async function main() {
   survivePoolRejections()
   let config: Config
   try {
-    config = loadConfig(process.env)
+    config = loadConfig()
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message)

@@ -4,8 +4,8 @@
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '../src/db/connection'
 import { CSP_REPORTS_PER_SOURCE } from '../src/db/csp-reports'
-import { queryRows } from '../src/db/index'
 import { buildTestApp, type TestApp } from './helpers/app'
 
 let t: TestApp

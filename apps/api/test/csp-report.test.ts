@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '../src/db/connection'
 import { storeCspViolations } from '../src/db/csp-reports'
-import { queryRows } from '../src/db/index'
 import { buildTestApp, type TestApp } from './helpers/app'
 
 let t: TestApp

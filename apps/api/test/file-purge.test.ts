@@ -15,7 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { filePurges, stories, storyVersions } from '../src/db/schema'
-import { FsStorage } from '../src/storage/index'
+import { FsStorage } from '../src/storage/create-storage'
 import { bearer, testAuthPlugin } from './helpers/app'
 import { createTestDb, type TestDb } from './helpers/db'
 import { insertStoredVersion, type StoredVersion } from './storage/fixtures'

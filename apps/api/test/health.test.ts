@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
-import { closeDb } from '../src/db/index'
+import { closeDb } from '../src/db/connection'
 import { buildTestApp, type TestApp } from './helpers/app'
 
 let t: TestApp

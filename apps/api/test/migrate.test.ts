@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { closeDb, createDb, type Db, queryRows } from '../src/db/index'
+import { closeDb, createDb, type Db, queryRows } from '../src/db/connection'
 import { migrateDb } from '../src/db/migrate'
 import { createPgDatabase } from './helpers/db'
 

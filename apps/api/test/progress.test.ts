@@ -2,7 +2,7 @@ import { createStateStore } from '@spkg/state'
 import { createHttpDriver } from '@spkg/state/drivers/http'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { queryRows } from '../src/db/index'
+import { queryRows } from '../src/db/connection'
 import { bearer, buildTestApp, type TestApp } from './helpers/app'
 
 let t: TestApp

@@ -9,7 +9,7 @@ import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
-import { closeDb, createDb, type Db } from '../src/db/index'
+import { closeDb, createDb, type Db } from '../src/db/connection'
 import { MIGRATION_LOCK_KEY, migrateDb } from '../src/db/migrate'
 import { createPgDatabase } from './helpers/db'
 

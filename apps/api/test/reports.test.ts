@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
-import { closeDb, createDb, queryRows } from '../src/db/index'
+import { closeDb, createDb, queryRows } from '../src/db/connection'
 import { insertReport } from '../src/db/reports'
 import { bearer, buildTestApp, type TestApp, testAuthPlugin } from './helpers/app'
 

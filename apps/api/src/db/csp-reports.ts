@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto'
 import { count, eq, sql } from 'drizzle-orm'
-import { type Db, queryRows } from './index'
+import { type Db, queryRows } from './connection'
 import { cspReports } from './schema'
 
 /** How many reports the table keeps. */

@@ -3,11 +3,11 @@
  * (`DATABASE_URL`, else the embedded PGlite folder) and exits.
  */
 import { ConfigError, loadConfig } from '../config'
-import { closeDb, createDb, DbStartError, dbKind } from './index'
+import { closeDb, createDb, DbStartError, dbKind } from './connection'
 import { migrateDb } from './migrate'
 
 try {
-  const config = loadConfig(process.env)
+  const config = loadConfig()
   const db = await createDb(config, { max: 1 })
   try {
     await migrateDb(db)

@@ -11,8 +11,8 @@ import type { PgliteDatabase } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
-import type { DbStartError } from './index'
-import { type Db, dbKind, dbUrl, explainDbError, migrationSessionOf } from './index'
+import type { DbStartError } from './connection'
+import { type Db, dbKind, dbUrl, explainDbError, migrationSessionOf } from './connection'
 
 /** The one migrations folder for PostgreSQL and PGlite. */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url))

@@ -2,7 +2,7 @@
  * Profiles: one per user and role.
  */
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from './index'
+import type { Db } from './connection'
 import { profiles } from './schema'
 
 /** A profile as the API shows it. */

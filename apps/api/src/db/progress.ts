@@ -3,7 +3,7 @@
  * (`If-Match`), and a conditional UPDATE makes a stale write fail instead of overwriting.
  */
 import { and, asc, eq, sql } from 'drizzle-orm'
-import type { Db } from './index'
+import type { Db } from './connection'
 import { readingProgress } from './schema'
 
 /**

@@ -2,7 +2,7 @@
  * Reports. The 10-per-24-hours quota lives in the database (trigger `reports_quota`, migration
  * 0001): an insert over the quota fails with SQLSTATE `RL001`.
  */
-import type { Db } from './index'
+import type { Db } from './connection'
 import { reports } from './schema'
 
 /** SQLSTATE raised by the quota trigger. */

@@ -2,7 +2,7 @@
  * Catalog series: ordered groups of published stories.
  */
 import { and, asc, eq, sql } from 'drizzle-orm'
-import type { Db } from './index'
+import type { Db } from './connection'
 import { series, stories } from './schema'
 
 /** A series as the catalog shows it. */

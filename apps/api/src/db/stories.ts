@@ -4,7 +4,7 @@
  */
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import type { Db } from './index'
+import type { Db } from './connection'
 import { series, stories } from './schema'
 
 /** A story record as the API shows it (without `content` in lists). */

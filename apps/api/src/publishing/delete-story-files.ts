@@ -1,14 +1,14 @@
 /**
  * Deleting a story removes the files of its versions that nothing else references, AFTER the database change has
- * committed (src/storage/index.ts explains the order): `keysBefore` is read before the delete, `removeAfter` runs
+ * committed (src/storage/create-storage.ts explains the order): `keysBefore` is read before the delete, `removeAfter` runs
  * once the row (and, by cascade, its versions) is gone. A crash between the two leaves unreferenced files, which the
  * sweep removes (at start-up and every `SWEEP_INTERVAL_MS`); never a record whose file is gone.
  */
 import type { FastifyBaseLogger } from 'fastify'
-import type { Db } from '../db/index'
-import { isReferencedInDb } from '../storage/access'
-import { deleteUnreferenced, type FileStorage } from '../storage/index'
-import { storageKeysOfStory } from './versions-db'
+import type { Db } from '../db/connection'
+import { isReferencedInDb } from '../db/file-access'
+import { storageKeysOfStory } from '../db/versions'
+import { deleteUnreferenced, type FileStorage } from '../storage/create-storage'
 
 /** The files of a story's versions; call before deleting it. */
 export const keysBefore = storageKeysOfStory

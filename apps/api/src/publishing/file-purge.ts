@@ -17,11 +17,11 @@
 import { and, asc, eq, inArray, isNull, lte, min, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { Counter, Gauge, type Registry } from 'prom-client'
-import type { Db } from '../db/index'
+import type { Db } from '../db/connection'
+import { canReadFileFromDb } from '../db/file-access'
 import { filePurges, stories, storyVersions } from '../db/schema'
-import { canReadFileFromDb } from '../storage/access'
-import { type FileStorage, packageKey } from '../storage/index'
-import { fileUrl } from './routes'
+import { fileUrl } from '../db/version-views'
+import { type FileStorage, packageKey } from '../storage/create-storage'
 
 /** Why files stopped being public (the body's `reason`). */
 export type PurgeReason =
@@ -183,7 +183,7 @@ export function createFilePurger(options: FilePurgerOptions): FilePurger {
         if (r.instructionId) instructions.add(r.instructionId)
       }
     }
-    // Every version of an instruction a published story links is public (src/storage/access.ts): take them all, and
+    // Every version of an instruction a published story links is public (src/db/file-access.ts): take them all, and
     // let `after` keep what is still public (a link of another owner, or none, makes nothing public).
     for (const id of instructions)
       for (const k of await keysOfVersions(eq(storyVersions.storyId, id))) keys.add(k)

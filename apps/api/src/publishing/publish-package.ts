@@ -4,16 +4,11 @@
  * (exactly `spkg validate`), refuse on a fatal or error diagnostic, check the type, the story's package id and the
  * quota, store the package and its cover (files first, record second: a crash between leaves only an unreferenced
  * file for the sweep; an error between removes them at once), insert the version under the files' lock
- * (src/storage/access.ts), then check the instruction links both ways.
+ * (src/db/file-access.ts), then check the instruction links both ways.
  */
 import type { Diagnostic } from '@spkg/manifest'
-import type { Db } from '../db/index'
-import { ApiError, formatBytes } from '../errors'
-import { deleteFilesLocked, withFileLock } from '../storage/access'
-import { COVER_TYPES, coverKey, type FileStorage, PACKAGE_CONTENT_TYPE, packageKey } from '../storage/index'
-import type { ReceivedUpload } from './receive-upload'
-import type { ValidationPool } from './validation-pool'
-import type { ValidationOutcome } from './validation-types'
+import type { Db } from '../db/connection'
+import { deleteFilesLocked, withFileLock } from '../db/file-access'
 import {
   addVersionWarnings,
   findLinkTarget,
@@ -25,7 +20,18 @@ import {
   storedBytesOf,
   type VersionRow,
   versionExists,
-} from './versions-db'
+} from '../db/versions'
+import { ApiError, formatBytes } from '../errors'
+import {
+  COVER_TYPES,
+  coverKey,
+  type FileStorage,
+  PACKAGE_CONTENT_TYPE,
+  packageKey,
+} from '../storage/create-storage'
+import type { ReceivedUpload } from './receive-upload'
+import type { ValidationPool } from './validation-pool'
+import type { ValidationOutcome } from './validation-types'
 
 /** A diagnostic as the API returns it. */
 export interface PublicDiagnostic {

@@ -22,8 +22,8 @@ import { alias } from 'drizzle-orm/pg-core'
 import type { FastifyInstance } from 'fastify'
 import { stories } from '../db/schema'
 import { insertStory } from '../db/stories'
+import { findStoryForPublishing, findVersion, setPublishedVersion, versionExists } from '../db/versions'
 import { publishPackage } from './publish-package'
-import { findStoryForPublishing, findVersion, setPublishedVersion, versionExists } from './versions-db'
 
 /** The repository's examples folder. */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../../../examples', import.meta.url))

@@ -6,7 +6,7 @@
  * so a takedown reaches shared caches within minutes even without a purge (docs/operating.md, "Takedown").
  */
 import { and, eq, gt, sql } from 'drizzle-orm'
-import type { Db } from '../db/index'
+import type { Db } from '../db/connection'
 import { reports, stories, storyVersions } from '../db/schema'
 import { keyHash } from '../storage/types'
 

@@ -15,18 +15,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import type { CanReadFile } from '../db/file-access'
 import { ApiError, errorBody, errorResponses } from '../errors'
-import type { ThrottleTier } from '../rate-limit/index'
-import { contentDispositionOf, FILE_CSP, type FileStorage, isValidKey, StorageError } from '../storage/index'
+import type { ThrottleTier } from '../plugins/rate-limit'
+import type { AuthUser } from '../plugins/route-auth'
+import {
+  contentDispositionOf,
+  FILE_CSP,
+  type FileStorage,
+  isValidKey,
+  StorageError,
+} from '../storage/create-storage'
 import type { FileCacheOf } from './file-cache'
-import type { AuthUser } from './route-auth'
 
-/**
- * Who may read a stored file: `'public'` (a published version names it: anyone), `true` (this caller may),
- * `false` (a record names it, but not for this caller) or `null` (no record names it: 404).
- * `user` is the caller when a valid bearer token came with the request.
- */
-export type CanReadFile = (key: string, user: AuthUser | undefined) => Promise<'public' | boolean | null>
+export type { CanReadFile } from '../db/file-access'
 
 /** Options of {@link filesRoutes}. */
 export interface FilesRoutesOptions {

@@ -33,7 +33,7 @@ import { DEFAULT_DOWNLOAD_HOSTS, DEFAULT_REPO_API_HOST } from '@spkg/repo-import
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../config'
 import { errorBody } from '../errors'
-import type { ThrottleTier } from '../rate-limit/index'
+import type { ThrottleTier } from '../plugins/rate-limit'
 
 /** The player's build in this repository (apps/player/dist), used when `PLAYER_DIR` is unset. */
 export const DEFAULT_PLAYER_DIR = fileURLToPath(new URL('../../../player/dist', import.meta.url))

@@ -19,7 +19,7 @@ import { ReadingStateSchema } from '@spkg/manifest/schemas'
 import type { FastifyReply, FastifySchemaCompiler } from 'fastify'
 import { type FastifyPluginAsyncZod, validatorCompiler } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { Db } from '../db/index'
+import type { Db } from '../db/connection'
 import {
   createProgress,
   deleteProgress,
@@ -33,7 +33,7 @@ import {
 } from '../db/progress'
 import { ApiError, errorResponses, formatBytes, sqlState } from '../errors'
 import { bodyTextOf } from '../input'
-import { authenticated, userOf } from './route-auth'
+import { authenticated, userOf } from '../plugins/route-auth'
 
 /** The reading-state bounds, defined with the schemas in @spkg/api-contract. */
 export { READING_STATE_MAX_BYTES, READING_STATE_MAX_MEMBERS, READING_STATE_MAX_VALUES }

@@ -12,7 +12,7 @@ import {
   devIdpInstructions,
   type StartedDevIdp,
   startDevIdp,
-} from '../../src/dev-idp/index.ts'
+} from '../../src/dev-idp/dev-idp.ts'
 import { isRuntimeWarning, RUNTIME_WARNING } from '../../src/dev-idp/load-provider.ts'
 
 let idp: StartedDevIdp
@@ -147,7 +147,7 @@ describe('oidc-provider runtime notice', () => {
     expect(direct.status).toBe(0)
     // On Node 20 oidc-provider 9 prints the notice itself (so the next assertion can fail); on 22+ it does not.
     if (process.versions.node.startsWith('20.')) expect(direct.stderr).toContain(RUNTIME_WARNING)
-    const dev = stderrOfImport('./src/dev-idp/index.ts')
+    const dev = stderrOfImport('./src/dev-idp/dev-idp.ts')
     expect(dev.status).toBe(0)
     expect(dev.stderr).not.toContain('Unsupported runtime')
   }, 60_000)

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
-import { closeDb, createDb, DbStartError } from '../../src/db/index.ts'
+import { closeDb, createDb, DbStartError } from '../../src/db/connection.ts'
 import { migrateDb } from '../../src/db/migrate.ts'
 import {
   freePort,

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { PGlite } from '@electric-sql/pglite'
 import postgres from 'postgres'
-import { closeDb, createDb, type Db } from '../../src/db/index'
+import { closeDb, createDb, type Db } from '../../src/db/connection'
 import { migrateDb } from '../../src/db/migrate'
 
 /** A migrated test database and how to get rid of it. */

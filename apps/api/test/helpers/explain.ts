@@ -3,7 +3,7 @@
  * (`bench/api` prints the catalog page's).
  */
 import { type SQLWrapper, sql } from 'drizzle-orm'
-import type { Db } from '../../src/db/index'
+import type { Db } from '../../src/db/connection'
 
 /** Runs `query` under `EXPLAIN (ANALYZE, BUFFERS)` and returns the plan text. */
 export async function explainAnalyze(db: Db, query: SQLWrapper): Promise<string> {

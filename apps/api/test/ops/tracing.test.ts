@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry tracing of the real server process (src/telemetry): off without `OTEL_*`, and with
+ * OpenTelemetry tracing of the real server process (src/plugins/telemetry.ts): off without `OTEL_*`, and with
  * `OTEL_EXPORTER_OTLP_ENDPOINT` set, request spans exported over OTLP/HTTP to a receiver started here (a plain HTTP
  * server recording what the SDK's exporter posts to `/v1/traces`). The batch delay is set far beyond the test, so
  * the spans arrive only through the flush of the graceful shutdown (SIGTERM): what an operator's rolling restart
@@ -13,7 +13,7 @@ import {
   samplerFromEnv,
   TelemetryConfigError,
   tracingEnabled,
-} from '../../src/telemetry/index.ts'
+} from '../../src/plugins/telemetry.ts'
 import { startTestIdp, type TestIdp } from '../helpers/auth.ts'
 import { type ServerProcess, startServerProcess, stopAllServerProcesses } from '../helpers/server-process.ts'
 

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { CATALOG_FIELD_MAX_BYTES } from '../../src/publishing/catalog-db'
+import { CATALOG_FIELD_MAX_BYTES } from '../../src/db/catalog'
 import {
   bearer,
   buildPublishingApp,

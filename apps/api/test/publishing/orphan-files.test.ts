@@ -17,7 +17,7 @@ import {
   type PutInfo,
   packageKey,
   SWEEP_GRACE_MS,
-} from '../../src/storage/index'
+} from '../../src/storage/create-storage'
 import { testAuthPlugin } from '../helpers/app'
 import { createTestDb, type TestDb } from '../helpers/db'
 import {

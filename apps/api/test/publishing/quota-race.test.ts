@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { stories } from '../../src/db/schema'
-import { insertVersion } from '../../src/publishing/versions-db'
+import { insertVersion } from '../../src/db/versions'
 import { createTestDb, type TestDb } from '../helpers/db'
 
 let tdb: TestDb

@@ -7,7 +7,7 @@
 import { createServer, type Server, type Socket } from 'node:net'
 import { buffer } from 'node:stream/consumers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { packageKey, S3Storage, StorageError } from '../../src/storage/index'
+import { packageKey, S3Storage, StorageError } from '../../src/storage/create-storage'
 import {
   bearer,
   buildPublishingApp,

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXAMPLES_DIR, type SeedResult, seedExamples } from '../../src/publishing/seed'
-import { packageKey } from '../../src/storage/index'
+import { packageKey } from '../../src/storage/create-storage'
 import { bearer, buildPublishingApp, type PublishingApp } from '../helpers/publishing'
 
 /** The example folders by kind, read from the manifests (so a new example needs no change here). */

@@ -5,7 +5,7 @@
 import { rename, rm, writeFile } from 'node:fs/promises'
 import { buildArchive, buildPackage, deflateBomb } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FsStorage, type PutInfo, packageKey } from '../../src/storage/index'
+import { FsStorage, type PutInfo, packageKey } from '../../src/storage/create-storage'
 import {
   bearer,
   buildPublishingApp,

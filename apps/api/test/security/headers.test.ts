@@ -4,7 +4,7 @@
  */
 import { EXAMPLE_CSP_HOSTS, specCsp } from '@spkg/test-utils'
 import { describe, expect, it } from 'vitest'
-import { buildCspDirectives, EXPOSED_HEADERS } from '../../src/security/index.ts'
+import { buildCspDirectives, EXPOSED_HEADERS } from '../../src/plugins/security-headers.ts'
 import { SECURITY } from '../helpers/auth.ts'
 import { authSuite } from '../helpers/auth-suite.ts'
 

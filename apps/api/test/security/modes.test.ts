@@ -6,7 +6,7 @@
 import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.ts'
-import { securityPlugin } from '../../src/security/index.ts'
+import { securityPlugin } from '../../src/plugins/security-headers.ts'
 import { buildTestApp, type TestApp } from '../helpers/app.ts'
 
 /** The CSP header a bare app with the security plugin sends for `env`. */

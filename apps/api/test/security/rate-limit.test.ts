@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
 import { describe, expect, it } from 'vitest'
-import { THROTTLES } from '../../src/rate-limit/index.ts'
+import { THROTTLES } from '../../src/plugins/rate-limit.ts'
 import { bearer, buildTestApp } from '../helpers/auth.ts'
 import { authSuite } from '../helpers/auth-suite.ts'
 import { freePort } from '../helpers/server-process.ts'
@@ -170,7 +170,7 @@ describe('in memory', () => {
 
   it('counts the sustained tier separately and refuses past it', async () => {
     const Fastify = (await import('fastify')).default
-    const { rateLimitPlugin } = await import('../../src/rate-limit/index.ts')
+    const { rateLimitPlugin } = await import('../../src/plugins/rate-limit.ts')
     const bare = Fastify()
     await bare.register(rateLimitPlugin, {})
     bare.get(

@@ -12,8 +12,8 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
+import { isReferencedInDb } from '../../src/db/file-access'
 import { storyVersions } from '../../src/db/schema'
-import { isReferencedInDb } from '../../src/storage/access'
 import {
   deleteUnreferenced,
   type FileStorage,
@@ -22,7 +22,7 @@ import {
   packageKey,
   SWEEP_GRACE_MS,
   sweepOrphans,
-} from '../../src/storage/index'
+} from '../../src/storage/create-storage'
 import { testAuthPlugin } from '../helpers/app'
 import { createTestDb, type TestDb } from '../helpers/db'
 import { insertStoredVersion, sha256 } from './fixtures'

@@ -17,7 +17,7 @@ import {
   packageKey,
   S3Storage,
   StorageError,
-} from '../../src/storage/index'
+} from '../../src/storage/create-storage'
 import { tmpDirAndS3 } from './per-file'
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')

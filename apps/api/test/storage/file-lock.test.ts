@@ -9,9 +9,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { deleteFilesLocked, isReferencedInDb, withFileLock } from '../../src/db/file-access'
 import { stories, storyVersions } from '../../src/db/schema'
-import { deleteFilesLocked, isReferencedInDb, withFileLock } from '../../src/storage/access'
-import { deleteUnreferenced, FsStorage, PACKAGE_CONTENT_TYPE, packageKey } from '../../src/storage/index'
+import {
+  deleteUnreferenced,
+  FsStorage,
+  PACKAGE_CONTENT_TYPE,
+  packageKey,
+} from '../../src/storage/create-storage'
 import { createTestDb, type TestDb } from '../helpers/db'
 import { sha256 } from './fixtures'
 

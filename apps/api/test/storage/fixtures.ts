@@ -4,9 +4,14 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import type { Db } from '../../src/db/index'
+import type { Db } from '../../src/db/connection'
 import { stories, storyVersions } from '../../src/db/schema'
-import { coverKey, type FileStorage, PACKAGE_CONTENT_TYPE, packageKey } from '../../src/storage/index'
+import {
+  coverKey,
+  type FileStorage,
+  PACKAGE_CONTENT_TYPE,
+  packageKey,
+} from '../../src/storage/create-storage'
 
 export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
 

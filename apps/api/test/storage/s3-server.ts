@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CreateBucketCommand } from '@aws-sdk/client-s3'
 import S3rver from 's3rver'
-import { S3Storage } from '../../src/storage/index'
+import { S3Storage } from '../../src/storage/create-storage'
 
 /** The server's fixed test credentials (s3rver accepts these). */
 export const S3_TEST_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }

@@ -146,7 +146,7 @@ describe.skipIf(noBrowser)('player account: offline banner, reconnect indicator,
     })
     expect(revoked).toBe(204)
     // The API refuses every token of a revoked session issued up to the revocation, by `iat` in whole seconds
-    // (apps/api/src/auth/index.ts, issuedAfter): a token issued in the second of the revocation is refused too.
+    // (apps/api/src/plugins/auth/auth-plugin.ts, issuedAfter): a token issued in the second of the revocation is refused too.
     // A person takes longer than that to sign in again; this test does not, so its sign-in waits for the next second.
     const nextSecond = (Math.floor(Date.now() / 1000) + 1) * 1000
     const refused = page.waitForResponse((r) => r.url().includes('/api/progress/') && r.status() === 401)

@@ -3,9 +3,9 @@
  * registered signing keys, and what a stored file is referenced by. No SQL in the route files.
  */
 import { and, desc, eq, getTableColumns, or, sql } from 'drizzle-orm'
-import type { Db } from '../db/index'
-import { signingKeys, stories, storyVersions } from '../db/schema'
 import { sqlState } from '../errors'
+import type { Db } from './connection'
+import { signingKeys, stories, storyVersions } from './schema'
 
 /** A story record as publishing needs it. */
 export interface StoryRef {

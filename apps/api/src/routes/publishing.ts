@@ -3,13 +3,12 @@
  * one the app decorates, else one from the configuration) and the routes.
  */
 import type { FastifyInstance } from 'fastify'
-import type { Config } from '../config'
-import type { Db } from '../db/index'
-import { createStorage, type FileStorage } from '../storage/index'
-import { type ImportRoutesOptions, importRoutes } from './import-route'
-import { publishingRoutes } from './routes'
-import { PUBLISHING_DEFAULTS, type PublishingSettings } from './settings'
-import { createValidationPool, type ValidationPool } from './validation-pool'
+import { type Config, PUBLISHING_DEFAULTS, type PublishingSettings } from '../config'
+import type { Db } from '../db/connection'
+import { createValidationPool, type ValidationPool } from '../publishing/validation-pool'
+import { createStorage, type FileStorage } from '../storage/create-storage'
+import { type ImportRoutesOptions, importRoutes } from './import'
+import { publishingRoutes } from './versions'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,6 +1,6 @@
 /**
  * Throttle tiers routes declare with `config: { throttle }` (SPEC Limits: API rate limits). The
- * rate-limit plugin (src/rate-limit, which declares the `config.throttle` type) reads it: a tier name adds that tier to the global one,
+ * rate-limit plugin (src/plugins/rate-limit.ts, which declares the `config.throttle` type) reads it: a tier name adds that tier to the global one,
  * `false` exempts the route (health), absent means the global tier only.
  */
 import type { FastifyContextConfig } from 'fastify'

@@ -15,24 +15,23 @@ import { DEFAULT_REPO_API_HOST, DEFAULT_REPO_HOST, parseRepoUrl } from '@spkg/re
 import { createGuardedFetch, fetchRepositoryArchive, type NodeRepoOptions } from '@spkg/repo-import/node'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { Config } from '../config'
-import type { Db } from '../db/index'
+import type { Config, PublishingSettings } from '../config'
+import type { Db } from '../db/connection'
 import { deleteStory, insertStory } from '../db/stories'
+import { findStoryForPublishing } from '../db/versions'
 import { ApiError, errorResponses, PackageRefusedSchema, sqlState } from '../errors'
-import { hasRole, userOf, withRole } from '../routes/route-auth'
-import type { FileStorage } from '../storage/index'
-import { dropAnswer, watchClient } from './client-gone'
+import { hasRole, userOf, withRole } from '../plugins/route-auth'
+import { dropAnswer, watchClient } from '../publishing/client-gone'
 import {
   PackageInvalidError,
   type PublicDiagnostic,
   publishPackage,
   toPublic,
   UploadAbortedError,
-} from './publish-package'
-import { checkPublicRepository } from './repo-visibility'
-import type { PublishingSettings } from './settings'
-import type { ValidationPool } from './validation-pool'
-import { findStoryForPublishing } from './versions-db'
+} from '../publishing/publish-package'
+import { checkPublicRepository } from '../publishing/repo-visibility'
+import type { ValidationPool } from '../publishing/validation-pool'
+import type { FileStorage } from '../storage/create-storage'
 
 /** Options of {@link importRoutes}. */
 export interface ImportRoutesOptions {
@@ -153,8 +152,9 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
         ...opts.node,
         fetch: doFetch,
         signal: client.signal,
-        // What the metadata request left of REPO_TIMEOUT_MS (a `repo/timeout` diagnostic past it).
-        timeoutMs: Math.max(1, deadline - Date.now()),
+        // REPO_TIMEOUT_MS counts from before the metadata request (a `repo/timeout` diagnostic past it).
+        timeoutMs: r.timeoutMs,
+        deadline,
       })
       if (!got.ok) return refused(got.diagnostics.map(toPublic))
       if (!story) {

@@ -9,7 +9,7 @@
  * - deleting: commit the record's removal FIRST, then {@link deleteUnreferenced}. A crash in between leaves an
  *   unreferenced file, swept later; a file is never deleted while a committed record still names it.
  * - files are shared by content: when an upload of the same bytes may run during a deletion, put the file and
- *   insert its record inside `withFileLock` and delete with `deleteFilesLocked` (src/storage/access.ts), which takes
+ *   insert its record inside `withFileLock` and delete with `deleteFilesLocked` (src/db/file-access.ts), which takes
  *   the same per-key database lock; the app's sweep (at start-up, then every `SWEEP_INTERVAL_MS`) deletes that way.
  */
 import { resolve } from 'node:path'
@@ -83,7 +83,7 @@ export interface SweepOptions {
   now?: () => number
   /**
    * Deletes the candidates; default {@link deleteUnreferenced} with `isReferenced`. The app passes
-   * `deleteFilesLocked` (src/storage/access.ts), which checks and deletes under the lock uploads take.
+   * `deleteFilesLocked` (src/db/file-access.ts), which checks and deletes under the lock uploads take.
    */
   remove?: (keys: string[]) => Promise<{ deleted: string[] }>
 }

@@ -9,9 +9,9 @@
 import fastifyJwt from '@fastify/jwt'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { isCleanString } from '../input'
+import { isCleanString } from '../../input'
+import { registerAuthRoutes } from './auth-routes.ts'
 import { type AuthState, createKeyStore, KeyLookupError, type KeyStoreOptions } from './key-store.ts'
-import { registerAuthRoutes } from './routes.ts'
 import {
   type AuthDb,
   type AuthEventKind,

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
-import { type Db, dbKind, pingDb, queryRows } from '../db/index'
+import { type Db, dbKind, pingDb, queryRows } from '../db/connection'
 
 /** How an upload or a validation ended (a label value). */
 export type MetricsOutcome = 'ok' | 'refused' | 'failed' | 'error'

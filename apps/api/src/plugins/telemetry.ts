@@ -49,7 +49,7 @@ export class TelemetryConfigError extends Error {
 }
 
 /** Whether the `OTEL_*` variables turn tracing on (see the module comment). */
-export function tracingEnabled(env: Env = process.env): boolean {
+export function tracingEnabled(env: Env): boolean {
   if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return false
   const exporters = (env.OTEL_TRACES_EXPORTER ?? '')
     .split(',')
@@ -67,7 +67,7 @@ export function tracingEnabled(env: Env = process.env): boolean {
 }
 
 /** The sampler `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG` name. */
-export function samplerFromEnv(env: Env = process.env): Sampler {
+export function samplerFromEnv(env: Env): Sampler {
   const name = (env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on').trim().toLowerCase()
   const ratio = () => {
     const raw = env.OTEL_TRACES_SAMPLER_ARG?.trim()
@@ -98,7 +98,7 @@ export function samplerFromEnv(env: Env = process.env): Sampler {
 }
 
 /** The batch processor's `OTEL_BSP_*` settings (delay, timeout, queue and batch sizes) that are set. */
-export function batchOptionsFromEnv(env: Env = process.env): {
+export function batchOptionsFromEnv(env: Env): {
   scheduledDelayMillis?: number
   exportTimeoutMillis?: number
   maxQueueSize?: number
@@ -133,7 +133,7 @@ export interface Tracing {
  *
  * @throws TelemetryConfigError for an unsupported exporter or sampler value
  */
-export function startTracing(env: Env = process.env, exporter?: SpanExporter): Tracing | undefined {
+export function startTracing(env: Env, exporter?: SpanExporter): Tracing | undefined {
   if (!exporter && !tracingEnabled(env)) return undefined
   const detected = detectResources({ detectors: [envDetector] })
   const resource = resourceFromAttributes({ 'service.name': 'spkg-api' }).merge(detected)
@@ -159,8 +159,8 @@ const spans = new WeakMap<FastifyRequest, Span>()
 
 /** Options of {@link tracingPlugin}. */
 export interface TracingPluginOptions {
-  /** The variables to read; default `process.env`. */
-  env?: Env
+  /** The `OTEL_*` variables to read (the configuration's `telemetry`). */
+  env: Env
   /** Replaces the OTLP exporter (tests). */
   exporter?: SpanExporter
 }
@@ -171,7 +171,7 @@ export interface TracingPluginOptions {
  */
 export const tracingPlugin = fp<TracingPluginOptions>(
   async (app: FastifyInstance, options) => {
-    const tracing = startTracing(options.env ?? process.env, options.exporter)
+    const tracing = startTracing(options.env, options.exporter)
     if (!tracing) return
     const tracer = tracing.provider.getTracer('@spkg/api')
     app.log.info('tracing: OpenTelemetry spans exported over OTLP/HTTP')

@@ -4,15 +4,23 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import type { Db } from '../db/index'
-import { stories, storyVersions } from '../db/schema'
-import type { CanReadFile } from '../routes/files'
-import { hasRole } from '../routes/route-auth'
-import type { IsReferenced } from './index'
-import { type FileStorage, keyHash } from './types'
+import type { IsReferenced } from '../storage/create-storage'
+import { type FileStorage, keyHash } from '../storage/types'
+import type { Db } from './connection'
+import { stories, storyVersions } from './schema'
 
 const whereKey = (key: string) =>
   key.startsWith('packages/') ? eq(storyVersions.sha256, keyHash(key)) : eq(storyVersions.coverKey, key)
+
+/**
+ * Who may read a stored file: `'public'` (a published version names it: anyone), `true` (this caller may),
+ * `false` (a record names it, but not for this caller) or `null` (no record names it: 404).
+ * `user` is the caller when a valid bearer token came with the request.
+ */
+export type CanReadFile = (
+  key: string,
+  user: { sub: string; roles: string[] } | undefined,
+) => Promise<'public' | boolean | null>
 
 /** Options of {@link canReadFileFromDb}. */
 export interface PublicCacheOptions {
@@ -73,7 +81,11 @@ export function canReadFileFromDb(db: Db, options: PublicCacheOptions = {}): Can
       return 'public'
     }
     if (!user) return false
-    if (hasRole(user, 'moderator') || hasRole(user, 'administrator')) return true
+    if (
+      Array.isArray(user.roles) &&
+      (user.roles.includes('moderator') || user.roles.includes('administrator'))
+    )
+      return true
     return rows.some((r) => r.owner === user.sub)
   }
 }

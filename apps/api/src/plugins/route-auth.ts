@@ -1,5 +1,5 @@
 /**
- * The route side of the auth contract. The auth plugin (src/auth/index.ts) decorates the instance
+ * The route side of the auth contract. The auth plugin (src/plugins/auth/auth-plugin.ts) decorates the instance
  * with `authenticate` (a preHandler that sets `request.user`) and `requireRole(...roles)` (a
  * preHandler factory answering 403). Routes reach them through these helpers so that the route
  * files do not depend on how the plugin declares its types.

@@ -33,7 +33,7 @@ import type {
 } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
-import { AUTH_HOOK } from '../auth/index.ts'
+import { AUTH_HOOK } from './auth/auth-plugin.ts'
 
 /** One throttling tier: at most `max` requests per `ttl` ms. */
 export interface ThrottleTier {

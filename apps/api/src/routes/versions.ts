@@ -26,18 +26,10 @@ import { keyFingerprint } from '@spkg/integrity'
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { Db } from '../db/index'
-import { ApiError, errorResponses, PackageRefusedSchema } from '../errors'
-import { timedValidations } from '../metrics/index'
-import { authenticated, hasRole, userOf, withRole } from '../routes/route-auth'
-import { throttle } from '../routes/throttle'
-import { deleteFilesLocked, isLinkedFromPublished } from '../storage/access'
-import { type FileStorage, packageKey } from '../storage/index'
-import { dropAnswer, watchClient } from './client-gone'
-import { PackageInvalidError, publishPackage, UploadAbortedError } from './publish-package'
-import { PACKAGE_MEDIA_TYPES, receiveUpload, refuseAnnouncedOversize } from './receive-upload'
-import type { PublishingSettings } from './settings'
-import type { ValidationPool } from './validation-pool'
+import type { PublishingSettings } from '../config'
+import type { Db } from '../db/connection'
+import { deleteFilesLocked, isLinkedFromPublished } from '../db/file-access'
+import { fileUrl, packageRef, versionView } from '../db/version-views'
 import {
   deleteVersion,
   findStoryForPublishing,
@@ -46,7 +38,16 @@ import {
   replaceSigningKeys,
   signingKeysOf,
   type VersionRow,
-} from './versions-db'
+} from '../db/versions'
+import { ApiError, errorResponses, PackageRefusedSchema } from '../errors'
+import { timedValidations } from '../plugins/metrics'
+import { authenticated, hasRole, userOf, withRole } from '../plugins/route-auth'
+import { throttle } from '../plugins/throttle'
+import { dropAnswer, watchClient } from '../publishing/client-gone'
+import { PackageInvalidError, publishPackage, UploadAbortedError } from '../publishing/publish-package'
+import { PACKAGE_MEDIA_TYPES, receiveUpload, refuseAnnouncedOversize } from '../publishing/receive-upload'
+import type { ValidationPool } from '../publishing/validation-pool'
+import { type FileStorage, packageKey } from '../storage/create-storage'
 
 /** Options of {@link publishingRoutes}. */
 export interface PublishingRoutesOptions {
@@ -56,54 +57,6 @@ export interface PublishingRoutesOptions {
   settings: PublishingSettings
   /** Absolute address of the API (files are served under `<publicUrl>/files/` unless FILES_URL is set). */
   publicUrl: string
-}
-
-/** The address a client downloads a stored file from. */
-export function fileUrl(storage: FileStorage, publicUrl: string, key: string): string {
-  return storage.publicUrl(key) ?? `${publicUrl}/files/${key}`
-}
-
-/** A version row as the API shows it. */
-export function versionView(
-  row: Omit<VersionRow, 'manifest'>,
-  storage: FileStorage,
-  publicUrl: string,
-  publishedVersionId: string | null,
-) {
-  return {
-    version: row.version,
-    type: row.type as 'story' | 'instruction',
-    sha256: row.sha256,
-    size: row.size,
-    signature: row.signature as 'verified' | 'unverified' | 'unsigned',
-    signer: row.signer,
-    warnings: row.warnings as never[],
-    published: row.id === publishedVersionId,
-    package: packageRef(row, storage, publicUrl),
-    cover: row.coverKey ? fileUrl(storage, publicUrl, row.coverKey) : null,
-    source: {
-      kind: row.source as 'upload' | 'repository',
-      url: row.sourceUrl,
-      ref: row.sourceRef,
-      commit: row.sourceCommit,
-    },
-    uploadedAt: new Date(row.createdAt).toISOString(),
-  }
-}
-
-/** `{url, sha256, size, version, signature}` of a version's package. */
-export function packageRef(
-  row: Pick<VersionRow, 'sha256' | 'size' | 'version' | 'signature'>,
-  storage: FileStorage,
-  publicUrl: string,
-) {
-  return {
-    url: fileUrl(storage, publicUrl, packageKey(row.sha256)),
-    sha256: row.sha256,
-    size: row.size,
-    version: row.version,
-    signature: row.signature as 'verified' | 'unverified' | 'unsigned',
-  }
 }
 
 const sendInvalid = (reply: FastifyReply, err: PackageInvalidError) =>
@@ -382,7 +335,7 @@ const keyView = (k: { fingerprint: string; publicKey: string; createdAt: Date | 
   createdAt: new Date(k.createdAt).toISOString(),
 })
 
-/** A published story, or an instruction that a published story of the same owner links (storage/access.ts). */
+/** A published story, or an instruction that a published story of the same owner links (db/file-access.ts). */
 async function isPubliclyVisible(db: Db, story: { id: string; type: string; published: boolean }) {
   if (story.type === 'story') return story.published
   return isLinkedFromPublished(db, [story.id])

@@ -6,12 +6,12 @@
  */
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import type { Db } from '../db/index'
-import { series, stories, storyVersions } from '../db/schema'
 import { ApiError } from '../errors'
-import type { FileStorage } from '../storage/index'
-import { fileUrl, packageRef } from './routes'
-import { findVersion, setPublishedVersion, type VersionRow } from './versions-db'
+import type { FileStorage } from '../storage/create-storage'
+import type { Db } from './connection'
+import { series, stories, storyVersions } from './schema'
+import { fileUrl, packageRef } from './version-views'
+import { findVersion, setPublishedVersion, type VersionRow } from './versions'
 
 const pv = alias(storyVersions, 'pv')
 const instr = alias(stories, 'instr')
