@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { exampleAndReadme } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FakeHost, redirectTo, sendBytes, startFakeHost } from './fake-host'
 import { hasTools } from './tools'
@@ -45,8 +45,7 @@ describe('the README example', () => {
   })
 
   it('is the same code as in the README', () => {
-    const readme = readFileSync(join(pkg, 'README.md'), 'utf8')
-    const example = readFileSync(join(pkg, 'examples/import.ts'), 'utf8')
-    expect(readme).toContain(example.trim())
+    const { example, readme } = exampleAndReadme(pkg, 'examples/import.ts')
+    expect(readme).toContain(example)
   })
 })

@@ -4,7 +4,14 @@
  * This layer only turns an {@link EntrySpec} into the fields of a record (defaults, overrides);
  * `@spkg/zip`'s `encodeZipRecords` lays the bytes out. Nothing here validates, on purpose.
  */
-import { crc32, encodeZipRecords, type ZipHeaderFields, type ZipRecord, zipExtraField } from '@spkg/zip'
+import {
+  crc32,
+  encodeZipRecords,
+  type ZipHeaderFields,
+  type ZipLayout,
+  type ZipRecord,
+  zipExtraField,
+} from '@spkg/zip'
 import { deflateSync } from 'fflate'
 
 /** Bytes or UTF-8 text. */
@@ -76,14 +83,7 @@ export interface BuildArchiveOptions {
   /** Central-directory records to write again, by entry index (several records, same data). */
   repeatRecords?: number[]
   /** Overrides of the end record fields. */
-  end?: {
-    disk?: number
-    cdDisk?: number
-    entriesOnDisk?: number
-    totalEntries?: number
-    cdSize?: number
-    cdOffset?: number
-  }
+  end?: ZipLayout['end']
   /** Deflate level. @default 6 */
   level?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9
 }

@@ -2,35 +2,30 @@
  * The loaded package object: lookups over the verified entries, text decoding, media blob URLs
  * and the story source.
  */
-import {
-  type Diagnostic,
-  type JsonValue,
-  type Manifest,
-  type NamesMap,
-  SpkgError,
-  type StorySource,
-} from '@spkg/manifest'
+import { type Diagnostic, type NamesMap, SpkgError, type StorySource } from '@spkg/manifest'
 import { decodeText, type EntryStore } from './entry-store'
 import { mimeTypeOf } from './mime'
-import type { PackageEntry, SignatureInfo, SpkgPackage } from './types'
+import type { SpkgPackage } from './types'
 
-/** Everything the open pipeline settled. */
-export interface PackageParts {
-  manifest?: Manifest
-  layout: 'packaged' | 'flat'
-  type: 'story' | 'instruction'
-  entry: string
-  parts: string[]
-  assets: string[]
-  entries: PackageEntry[]
-  session?: Record<string, JsonValue>
+/** Everything the open pipeline settled: the package's own fields, and what its methods read. */
+export interface PackageParts
+  extends Pick<
+    SpkgPackage,
+    | 'manifest'
+    | 'layout'
+    | 'type'
+    | 'entry'
+    | 'parts'
+    | 'assets'
+    | 'entries'
+    | 'session'
+    | 'signature'
+    | 'diagnostics'
+    | 'hashes'
+  > {
   /** The names map of a minified package, when it is one (step 11). */
   names?: NamesMap
   modules: Array<{ path: string; source: string }>
-  signature: SignatureInfo
-  diagnostics: Diagnostic[]
-  /** The SHA-256 of each file step 5 hashed (deferred files left out). */
-  hashes: ReadonlyMap<string, string>
   store: EntryStore
 }
 
