@@ -347,6 +347,10 @@ export async function openRemote(
         await ensure(path)
         return pkg.readText(path)
       },
+      entryView: async (path) => {
+        await ensure(path)
+        return pkg.entryView(path)
+      },
       mediaUrl: (path) => pkg.mediaUrl(path),
       storySource(): StorySource {
         const s = pkg.storySource()
