@@ -1,8 +1,10 @@
 /**
  * The API's layout (apps/api/src), as Fastify apps are laid out: folders import each other in one
  * direction only (no folder imports a folder that imports it back, directly or through others;
- * a file at the root counts as a folder of its own), `config.ts` is a leaf that alone reads
- * `process.env`, and no `index.ts` holds logic (a file is named after what it does).
+ * a file at the root counts as a folder of its own, and so does each resource folder under
+ * `routes/`), route folders import no other route folder (what they share lives in a file at the
+ * root of `routes/` or in `plugins/`), `config.ts` is a leaf that alone reads `process.env`, and no
+ * `index.ts` holds logic (a file is named after what it does).
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -13,11 +15,24 @@ import { importsOf, resolveRelative, sourceFiles } from './import-graph.ts'
 const src = join(import.meta.dirname, '..', 'apps', 'api', 'src')
 const files = sourceFiles(src).filter((f) => /\.(ts|mts)$/.test(f) && !f.endsWith('.d.ts'))
 
-/** The node a file belongs to: its top folder under src/, or the file itself at the root. */
+/**
+ * The node a file belongs to: its top folder under src/, or the file itself at the root; under `routes/`, the
+ * resource folder (`routes/files/`), or `routes/` for a file at its root.
+ */
 function nodeOf(file: string, root: string): string {
-  const rel = relative(root, file)
-  return rel.includes('/') ? `${rel.slice(0, rel.indexOf('/'))}/` : rel
+  const parts = relative(root, file).split('/')
+  if (parts.length === 1) return parts[0] as string
+  if (parts[0] === 'routes' && parts.length > 2) return `routes/${parts[1]}/`
+  return `${parts[0]}/`
 }
+
+/** The edges from one resource folder of `routes/` to another. */
+const crossRouteEdges = (edges: ReadonlyMap<string, Set<string>>): string[] =>
+  [...edges].flatMap(([from, tos]) =>
+    from.startsWith('routes/') && from !== 'routes/'
+      ? [...tos].filter((to) => to.startsWith('routes/') && to !== 'routes/').map((to) => `${from} -> ${to}`)
+      : [],
+  )
 
 /** The folder-level edges of `files` (every static import, types included). */
 function folderEdges(sources: ReadonlyMap<string, string>, root: string): Map<string, Set<string>> {
@@ -90,6 +105,27 @@ describe('apps/api/src', () => {
       [b, "import type { x } from '../a/x'\n"],
     ])
     expect(folderCycles(folderEdges(fake, src))).toEqual([['a/', 'b/', 'a/']])
+  })
+
+  it('has route folders that import no other route folder', () => {
+    const edges = folderEdges(sources, src)
+    expect(crossRouteEdges(edges)).toEqual([])
+    // The resource folders are nodes of their own (the rule above is not vacuous).
+    expect(edges.get('routes/versions/')?.has('publishing/')).toBe(true)
+  })
+
+  it('counts each routes/ folder as a node, and finds a route folder importing another', () => {
+    const fake = new Map([
+      [
+        join(src, 'routes', 'a', 'a-routes.ts'),
+        "import { b } from '../b/b-routes'\nimport { s } from '../shared'\n",
+      ],
+      [join(src, 'routes', 'b', 'b-routes.ts'), "import { a } from '../a/a-routes'\n"],
+      [join(src, 'routes', 'shared.ts'), 'export const s = 1\n'],
+    ])
+    const edges = folderEdges(fake, src)
+    expect(crossRouteEdges(edges)).toEqual(['routes/a/ -> routes/b/', 'routes/b/ -> routes/a/'])
+    expect(folderCycles(edges)).toEqual([['routes/a/', 'routes/b/', 'routes/a/']])
   })
 
   it('reads process.env only in config.ts, which imports nothing of the app', () => {

@@ -330,7 +330,7 @@ export interface Config {
    * Repository import (`POST /api/stories/import`, @spkg/repo-import): `REPO_HOST` (default github.com),
    * `REPO_API_HOST` (api.github.com), `REPO_DOWNLOAD_HOSTS` (comma-separated; codeload.github.com), `REPO_TOKEN`
    * (optional; sent to the API host only, for public repositories). `REPO_IMPORT=false` (`off`) turns repository
-   * loading off: no import route, and the player's policy names no repository host (src/routes/player.ts).
+   * loading off: no import route, and the player's policy names no repository host (src/routes/player/player-routes.ts).
    */
   repo: {
     host?: string
@@ -351,7 +351,7 @@ export interface Config {
    */
   seedExamples: boolean
   /**
-   * `PLAYER_DIR`: the built web player served at `/` (src/routes/player.ts), relative to the working directory;
+   * `PLAYER_DIR`: the built web player served at `/` (src/routes/player/player-routes.ts), relative to the working directory;
    * absent: apps/player/dist of this repository.
    */
   playerDir?: string | undefined

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config'
-import { playerRepoConnect } from '../src/routes/player'
+import { playerRepoConnect } from '../src/routes/player/player-routes'
 import { bearer, buildTestApp, type TestApp } from './helpers/app'
 
 let dir: string

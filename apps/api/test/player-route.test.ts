@@ -1,5 +1,5 @@
 /**
- * The web player's routes (src/routes/player.ts) over a built-player folder made here: the page at `/`, hashed
+ * The web player's routes (src/routes/player/player-routes.ts) over a built-player folder made here: the page at `/`, hashed
  * assets cached for a year, the rest revalidated, content types, the SPEC's policy plus `media-src 'self' blob:`,
  * the API's routes first, no way out of the folder, and a clear 404 `PLAYER_NOT_BUILT` without a build.
  */
@@ -8,7 +8,12 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isSafeRelativePath, PLAYER_MEDIA_SRC, PLAYER_THROTTLE, playerPolicy } from '../src/routes/player'
+import {
+  isSafeRelativePath,
+  PLAYER_MEDIA_SRC,
+  PLAYER_THROTTLE,
+  playerPolicy,
+} from '../src/routes/player/player-routes'
 import { buildTestApp, type TestApp } from './helpers/app'
 
 let dir: string

@@ -9,7 +9,7 @@ import {
   READING_STATE_MAX_BYTES,
   READING_STATE_MAX_MEMBERS,
   READING_STATE_MAX_VALUES,
-} from '../src/routes/progress'
+} from '../src/routes/progress/progress-routes'
 import { bearer, buildTestApp, type TestApp } from './helpers/app'
 import {
   emptyArraysState,

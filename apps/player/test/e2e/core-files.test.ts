@@ -142,7 +142,7 @@ describe.skipIf(noBrowser)('player core: packages from files and addresses', () 
 
   it('loads a story from a repository address under the policy the player is served with', async () => {
     const zipball = await repositoryZipball('crooked-inn', 'owner-story-0a1b2c3')
-    // The player's answers add GitHub's API and download hosts to connect-src (apps/api/src/routes/player.ts);
+    // The player's answers add GitHub's API and download hosts to connect-src (apps/api/src/routes/player/player-routes.ts);
     // the host itself is faked here, the policy is the served one (no bypass).
     const context = await browser.newContext()
     await context.route('https://api.github.com/repos/owner/story/zipball', (r) =>

@@ -7,11 +7,11 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { Db } from '../db/connection'
-import { type CspViolation, cspSourceKey, storeCspViolations } from '../db/csp-reports'
-import { errorResponses } from '../errors'
-import { boundedJsonParser } from '../input'
-import { throttle } from '../plugins/throttle'
+import type { Db } from '../../db/connection'
+import { type CspViolation, cspSourceKey, storeCspViolations } from '../../db/csp-reports'
+import { errorResponses } from '../../errors'
+import { boundedJsonParser } from '../../input'
+import { throttle } from '../../plugins/throttle'
 
 /** Largest accepted report body. */
 export const CSP_REPORT_BODY_LIMIT = 64 * 1024

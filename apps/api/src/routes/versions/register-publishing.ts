@@ -3,12 +3,12 @@
  * one the app decorates, else one from the configuration) and the routes.
  */
 import type { FastifyInstance } from 'fastify'
-import { type Config, PUBLISHING_DEFAULTS, type PublishingSettings } from '../config'
-import type { Db } from '../db/connection'
-import { createValidationPool, type ValidationPool } from '../publishing/validation-pool'
-import { createStorage, type FileStorage } from '../storage/create-storage'
-import { type ImportRoutesOptions, importRoutes } from './import'
-import { publishingRoutes } from './versions'
+import { type Config, PUBLISHING_DEFAULTS, type PublishingSettings } from '../../config'
+import type { Db } from '../../db/connection'
+import { createValidationPool, type ValidationPool } from '../../publishing/validation-pool'
+import { createStorage, type FileStorage } from '../../storage/create-storage'
+import { type ImportRoutesOptions, importRoutes } from './import-routes'
+import { publishingRoutes } from './versions-routes'
 
 declare module 'fastify' {
   interface FastifyInstance {

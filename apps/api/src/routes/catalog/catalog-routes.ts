@@ -19,8 +19,8 @@ import {
 } from '@spkg/api-contract'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { applyPublication, getCatalogStory, listCatalogStories } from '../db/catalog'
-import type { Db } from '../db/connection'
+import { applyPublication, getCatalogStory, listCatalogStories } from '../../db/catalog'
+import type { Db } from '../../db/connection'
 import {
   deleteSeries,
   getSeries,
@@ -28,11 +28,11 @@ import {
   listSeries,
   listSeriesStories,
   updateSeries,
-} from '../db/series'
-import { findStoryRef, getStory, listGenres, updateStory } from '../db/stories'
-import { ApiError, errorResponses, sqlState } from '../errors'
-import { withRole } from '../plugins/route-auth'
-import { throttle } from '../plugins/throttle'
+} from '../../db/series'
+import { findStoryRef, getStory, listGenres, updateStory } from '../../db/stories'
+import { ApiError, errorResponses, sqlState } from '../../errors'
+import { withRole } from '../../plugins/route-auth'
+import { throttle } from '../../plugins/throttle'
 
 const toCatalog = <T extends { type?: unknown; owner?: unknown; published?: unknown }>(s: T) => {
   const { type: _t, owner: _o, published: _p, ...rest } = s

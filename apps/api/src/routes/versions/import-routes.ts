@@ -5,7 +5,7 @@
  * the repository URL, ref and commit recorded on the version. The story record is the one named by `slug` (default:
  * the repository's name); a missing one is created for the caller, and removed again when the import fails.
  * Ownership of an existing record is checked before any request to the repository host, and `REPO_TOKEN` is used
- * only once the host has said the repository is public (./repo-visibility.ts).
+ * only once the host has said the repository is public (src/publishing/repo-visibility.ts).
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
@@ -15,23 +15,23 @@ import { DEFAULT_REPO_API_HOST, DEFAULT_REPO_HOST, parseRepoUrl } from '@spkg/re
 import { createGuardedFetch, fetchRepositoryArchive, type NodeRepoOptions } from '@spkg/repo-import/node'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { Config, PublishingSettings } from '../config'
-import type { Db } from '../db/connection'
-import { deleteStory, insertStory } from '../db/stories'
-import { findStoryForPublishing } from '../db/versions'
-import { ApiError, errorResponses, PackageRefusedSchema, sqlState } from '../errors'
-import { hasRole, userOf, withRole } from '../plugins/route-auth'
-import { dropAnswer, watchClient } from '../publishing/client-gone'
+import type { Config, PublishingSettings } from '../../config'
+import type { Db } from '../../db/connection'
+import { deleteStory, insertStory } from '../../db/stories'
+import { findStoryForPublishing } from '../../db/versions'
+import { ApiError, errorResponses, PackageRefusedSchema, sqlState } from '../../errors'
+import { hasRole, userOf, withRole } from '../../plugins/route-auth'
+import { dropAnswer, watchClient } from '../../publishing/client-gone'
 import {
   PackageInvalidError,
   type PublicDiagnostic,
   publishPackage,
   toPublic,
   UploadAbortedError,
-} from '../publishing/publish-package'
-import { checkPublicRepository } from '../publishing/repo-visibility'
-import type { ValidationPool } from '../publishing/validation-pool'
-import type { FileStorage } from '../storage/create-storage'
+} from '../../publishing/publish-package'
+import { checkPublicRepository } from '../../publishing/repo-visibility'
+import type { ValidationPool } from '../../publishing/validation-pool'
+import type { FileStorage } from '../../storage/create-storage'
 
 /** Options of {@link importRoutes}. */
 export interface ImportRoutesOptions {

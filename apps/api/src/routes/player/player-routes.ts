@@ -31,12 +31,12 @@ import { isAbsolute, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_DOWNLOAD_HOSTS, DEFAULT_REPO_API_HOST } from '@spkg/repo-import'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Config } from '../config'
-import { errorBody } from '../errors'
-import type { ThrottleTier } from '../plugins/rate-limit'
+import type { Config } from '../../config'
+import { errorBody } from '../../errors'
+import type { ThrottleTier } from '../../plugins/rate-limit'
 
 /** The player's build in this repository (apps/player/dist), used when `PLAYER_DIR` is unset. */
-export const DEFAULT_PLAYER_DIR = fileURLToPath(new URL('../../../player/dist', import.meta.url))
+export const DEFAULT_PLAYER_DIR = fileURLToPath(new URL('../../../../player/dist', import.meta.url))
 
 /** The directive added to the policy on the player's answers (see the module comment). */
 export const PLAYER_MEDIA_SRC = "media-src 'self' blob:"

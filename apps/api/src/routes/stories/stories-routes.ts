@@ -14,11 +14,11 @@ import {
 } from '@spkg/api-contract'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { Db } from '../db/connection'
-import { deleteStory, findStoryRef, getStory, insertStory, listStories, updateStory } from '../db/stories'
-import { ApiError, errorResponses, sqlState } from '../errors'
-import { type AuthUser, authenticated, hasRole, userOf, withRole } from '../plugins/route-auth'
-import { keysBefore, removeAfter } from '../publishing/delete-story-files'
+import type { Db } from '../../db/connection'
+import { deleteStory, findStoryRef, getStory, insertStory, listStories, updateStory } from '../../db/stories'
+import { ApiError, errorResponses, sqlState } from '../../errors'
+import { type AuthUser, authenticated, hasRole, userOf, withRole } from '../../plugins/route-auth'
+import { keysBefore, removeAfter } from '../../publishing/delete-story-files'
 
 /**
  * The instruction record a story of `owner` may link: one of the same owner only (a link to

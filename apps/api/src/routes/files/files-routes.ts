@@ -15,20 +15,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { CanReadFile } from '../db/file-access'
-import { ApiError, errorBody, errorResponses } from '../errors'
-import type { ThrottleTier } from '../plugins/rate-limit'
-import type { AuthUser } from '../plugins/route-auth'
+import type { CanReadFile } from '../../db/file-access'
+import { ApiError, errorBody, errorResponses } from '../../errors'
+import type { ThrottleTier } from '../../plugins/rate-limit'
+import type { AuthUser } from '../../plugins/route-auth'
 import {
   contentDispositionOf,
   FILE_CSP,
   type FileStorage,
   isValidKey,
   StorageError,
-} from '../storage/create-storage'
+} from '../../storage/create-storage'
 import type { FileCacheOf } from './file-cache'
 
-export type { CanReadFile } from '../db/file-access'
+export type { CanReadFile } from '../../db/file-access'
 
 /** Options of {@link filesRoutes}. */
 export interface FilesRoutesOptions {

@@ -3,10 +3,10 @@
  */
 import { avatarHref, ProfileBodySchema, ProfileSchema, RoleParamsSchema } from '@spkg/api-contract'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import type { Db } from '../db/connection'
-import { getProfile, upsertProfile } from '../db/profiles'
-import { ApiError, errorResponses } from '../errors'
-import { authenticated, recordAuthEvent, userOf } from '../plugins/route-auth'
+import type { Db } from '../../db/connection'
+import { getProfile, upsertProfile } from '../../db/profiles'
+import { ApiError, errorResponses } from '../../errors'
+import { authenticated, recordAuthEvent, userOf } from '../../plugins/route-auth'
 
 /** The profile routes. */
 export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

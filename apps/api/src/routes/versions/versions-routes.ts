@@ -26,10 +26,10 @@ import { keyFingerprint } from '@spkg/integrity'
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { PublishingSettings } from '../config'
-import type { Db } from '../db/connection'
-import { deleteFilesLocked, isLinkedFromPublished } from '../db/file-access'
-import { fileUrl, packageRef, versionView } from '../db/version-views'
+import type { PublishingSettings } from '../../config'
+import type { Db } from '../../db/connection'
+import { deleteFilesLocked, isLinkedFromPublished } from '../../db/file-access'
+import { versionView } from '../../db/version-views'
 import {
   deleteVersion,
   findStoryForPublishing,
@@ -37,17 +37,16 @@ import {
   listVersions,
   replaceSigningKeys,
   signingKeysOf,
-  type VersionRow,
-} from '../db/versions'
-import { ApiError, errorResponses, PackageRefusedSchema } from '../errors'
-import { timedValidations } from '../plugins/metrics'
-import { authenticated, hasRole, userOf, withRole } from '../plugins/route-auth'
-import { throttle } from '../plugins/throttle'
-import { dropAnswer, watchClient } from '../publishing/client-gone'
-import { PackageInvalidError, publishPackage, UploadAbortedError } from '../publishing/publish-package'
-import { PACKAGE_MEDIA_TYPES, receiveUpload, refuseAnnouncedOversize } from '../publishing/receive-upload'
-import type { ValidationPool } from '../publishing/validation-pool'
-import { type FileStorage, packageKey } from '../storage/create-storage'
+} from '../../db/versions'
+import { ApiError, errorResponses, PackageRefusedSchema } from '../../errors'
+import { timedValidations } from '../../plugins/metrics'
+import { authenticated, hasRole, userOf, withRole } from '../../plugins/route-auth'
+import { throttle } from '../../plugins/throttle'
+import { dropAnswer, watchClient } from '../../publishing/client-gone'
+import { PackageInvalidError, publishPackage, UploadAbortedError } from '../../publishing/publish-package'
+import { PACKAGE_MEDIA_TYPES, receiveUpload, refuseAnnouncedOversize } from '../../publishing/receive-upload'
+import type { ValidationPool } from '../../publishing/validation-pool'
+import type { FileStorage } from '../../storage/create-storage'
 
 /** Options of {@link publishingRoutes}. */
 export interface PublishingRoutesOptions {
@@ -68,7 +67,7 @@ const sendInvalid = (reply: FastifyReply, err: PackageInvalidError) =>
     diagnostics: err.diagnostics,
   })
 
-/** The publishing routes (registered by app.ts). */
+/** The publishing routes (registered by ./register-publishing.ts). */
 export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = async (app, opts) => {
   const { db, storage, pool, settings, publicUrl } = opts
   // Validation timings for the metrics (src/metrics).

@@ -19,7 +19,7 @@ import { ReadingStateSchema } from '@spkg/manifest/schemas'
 import type { FastifyReply, FastifySchemaCompiler } from 'fastify'
 import { type FastifyPluginAsyncZod, validatorCompiler } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { Db } from '../db/connection'
+import type { Db } from '../../db/connection'
 import {
   createProgress,
   deleteProgress,
@@ -30,10 +30,10 @@ import {
   PROGRESS_QUOTA_SQLSTATES,
   stateText,
   updateProgress,
-} from '../db/progress'
-import { ApiError, errorResponses, formatBytes, sqlState } from '../errors'
-import { bodyTextOf } from '../input'
-import { authenticated, userOf } from '../plugins/route-auth'
+} from '../../db/progress'
+import { ApiError, errorResponses, formatBytes, sqlState } from '../../errors'
+import { bodyTextOf } from '../../input'
+import { authenticated, userOf } from '../../plugins/route-auth'
 
 /** The reading-state bounds, defined with the schemas in @spkg/api-contract. */
 export { READING_STATE_MAX_BYTES, READING_STATE_MAX_MEMBERS, READING_STATE_MAX_VALUES }

@@ -11,9 +11,9 @@ import { sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { type Db, pingDb, queryRows } from '../db/connection'
-import { MIGRATION_LOCK_KEY } from '../db/migrate'
-import { throttle } from '../plugins/throttle'
+import { type Db, pingDb, queryRows } from '../../db/connection'
+import { MIGRATION_LOCK_KEY } from '../../db/migrate'
+import { throttle } from '../../plugins/throttle'
 
 const HealthSchema = z
   .object({ status: z.enum(['ok', 'error']), database: z.enum(['ok', 'unavailable']) })

@@ -2,13 +2,13 @@
  * How long caches may keep a public file (takedown). Files are content-addressed, so a public file
  * is sent `immutable` for a year; but a story somebody reported may be taken down, and a CDN would keep serving its
  * files for that year. {@link fileCacheFromDb} says `'reported'` for a file of a story with a report filed in the last
- * {@link REPORT_WINDOW_MS}: the files route then sends it with a short lifetime (`REPORTED_CACHE` in ./files.ts),
+ * {@link REPORT_WINDOW_MS}: the files route then sends it with a short lifetime (`REPORTED_CACHE` in ./files-routes.ts),
  * so a takedown reaches shared caches within minutes even without a purge (docs/operating.md, "Takedown").
  */
 import { and, eq, gt, sql } from 'drizzle-orm'
-import type { Db } from '../db/connection'
-import { reports, stories, storyVersions } from '../db/schema'
-import { keyHash } from '../storage/types'
+import type { Db } from '../../db/connection'
+import { reports, stories, storyVersions } from '../../db/schema'
+import { keyHash } from '../../storage/types'
 
 /** `'reported'`: a report names the story of a file recently; `'immutable'` otherwise. */
 export type FileCacheOf = (key: string) => Promise<'immutable' | 'reported'>

@@ -4,11 +4,11 @@
  */
 import { ReportBodySchema, ReportSchema } from '@spkg/api-contract'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import type { Db } from '../db/connection'
-import { insertReport, REPORT_QUOTA_SQLSTATE } from '../db/reports'
-import { ApiError, errorResponses, sqlState } from '../errors'
-import { authenticated, userOf } from '../plugins/route-auth'
-import { throttle } from '../plugins/throttle'
+import type { Db } from '../../db/connection'
+import { insertReport, REPORT_QUOTA_SQLSTATE } from '../../db/reports'
+import { ApiError, errorResponses, sqlState } from '../../errors'
+import { authenticated, userOf } from '../../plugins/route-auth'
+import { throttle } from '../../plugins/throttle'
 
 /** The report routes. */
 export const reportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
