@@ -38,7 +38,7 @@ import { inputRules } from './input'
 import { AUTH_HOOK, authPlugin, authRoutes } from './plugins/auth/auth-plugin'
 import { metricsPlugin } from './plugins/metrics'
 import { type RateLimitPluginOptions, rateLimitPlugin } from './plugins/rate-limit'
-import { securityPlugin } from './plugins/security-headers'
+import { securityPlugin, securitySettings } from './plugins/security-headers'
 import { tracingPlugin } from './plugins/telemetry'
 import { createFilePurger, type FilePurger, type FilePurgerOptions } from './publishing/file-purge'
 import { catalogRoutes } from './routes/catalog/catalog-routes'
@@ -93,8 +93,6 @@ export interface AppDeps {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The validated configuration. */
-    config: Config
     /** The database of this instance. */
     db: Db
     /** Package and cover files (src/storage). */
@@ -154,7 +152,7 @@ function failClosedAuth(app: FastifyInstance) {
  *
  * @example
  * const app = await buildApp(loadConfig(process.env))
- * await app.listen({ host: app.config.host, port: app.config.port })
+ * await app.listen({ host: config.host, port: config.port })
  */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const options: FastifyServerOptions & { http?: ServerOptions } = {
@@ -201,7 +199,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       }
     }
   }
-  app.decorate('config', config)
   app.decorate('db', db)
   const storage = deps.storage ?? createStorage(config)
   app.decorate('storage', storage)
@@ -272,7 +269,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   // CORS first (preflights and 401 answers carry CORS headers), then authentication, then throttling
   // (its per-route hooks run after authentication so callers are keyed by `sub`).
-  await app.register(securityPlugin, config)
+  await app.register(securityPlugin, securitySettings(config))
   refuseWhileClosing(app)
   if (deps.authPlugin) await app.register(deps.authPlugin)
   else if (config.oidc.issuer) {
@@ -323,15 +320,29 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(storiesRoutes, opts)
   await app.register(profileRoutes, opts)
   await app.register(reportRoutes, opts)
-  await app.register(catalogRoutes, opts)
+  await app.register(catalogRoutes, { db, publicUrl: config.publicUrl })
   await app.register(cspReportRoutes, opts)
   await app.register(progressRoutes, opts)
-  await registerPublishing(app, config, db, deps.publishing)
+  await registerPublishing(
+    app,
+    {
+      publishing: config.publishing,
+      publicUrl: config.publicUrl,
+      repo: config.repo,
+      storage: config.storage,
+    },
+    db,
+    deps.publishing,
+  )
   await app.register(filesRoutes, {
     storage,
     canReadFile: deps.canReadFile ?? canReadFileFromDb(db),
     cacheOf: fileCacheFromDb(db),
   })
-  await app.register(playerRoutes) // the web player at `/` (apps/player/dist, PLAYER_DIR), after the API's routes
+  await app.register(playerRoutes, {
+    dir: config.playerDir,
+    isProduction: config.isProduction,
+    repo: config.repo,
+  }) // the web player at `/` (apps/player/dist, PLAYER_DIR), after the API's routes
   return app
 }

@@ -143,10 +143,7 @@ async function seedCatalog(app: FastifyInstance): Promise<void> {
  * Closes the app on the first SIGTERM/SIGINT and exits (0, or 1 when closing failed or timed out). A second signal,
  * or `timeoutMs` without the close finishing, exits 1 at once, whatever the logger or anything else is doing.
  */
-export function closeOnSignals(
-  app: FastifyInstance,
-  timeoutMs: number = app.config.timeouts.shutdownMs,
-): void {
+export function closeOnSignals(app: FastifyInstance, timeoutMs: number): void {
   let closing = false
   const forced = (why: string) => {
     writeLine(2, JSON.stringify({ level: 50, time: Date.now(), msg: `${why}; exiting` }))
@@ -200,7 +197,7 @@ async function main() {
     throw err
   }
   try {
-    await startServer(config, (app) => closeOnSignals(app))
+    await startServer(config, (app) => closeOnSignals(app, config.timeouts.shutdownMs))
   } catch (err) {
     writeLine(2, startupFailureLine(err))
     exitNow(1)

@@ -8,6 +8,7 @@ import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Config } from '../config'
 
 /** The rate-limit tiers whose headers browsers may read (see the rate-limit plugin). */
 export const RATE_LIMIT_TIERS = ['short', 'long'] as const
@@ -40,6 +41,17 @@ export interface SecurityOptions {
    * https and show a blank page. @default true (the SPEC's policy)
    */
   isProduction?: boolean
+}
+
+/**
+ * The slice of the configuration the plugin is given: these four settings and nothing else, so that what it reads
+ * is what its options type says.
+ */
+export function securitySettings(
+  config: Pick<Config, 'cors' | 'csp' | 'publicUrl' | 'isProduction'>,
+): SecurityOptions {
+  const { cors, csp, publicUrl, isProduction } = config
+  return { cors, csp, publicUrl, isProduction }
 }
 
 const present = (...values: (string | undefined)[]): string[] =>
@@ -126,6 +138,6 @@ async function security(app: FastifyInstance, opts: SecurityOptions): Promise<vo
  * and a `Reporting-Endpoints` header.
  *
  * @example
- * await app.register(securityPlugin, config) // before authPlugin
+ * await app.register(securityPlugin, securitySettings(config)) // before authPlugin
  */
 export const securityPlugin = fp(security, { name: 'spkg-security', fastify: '5.x' })

@@ -1,18 +1,18 @@
 /**
- * The security plugin as the API registers it (`securityPlugin` given the whole configuration): the content security
- * policy per mode (the docs work over plain http outside production; production keeps the SPEC's policy), and the
- * preflight refusal in the API's one error body.
+ * The security plugin as the API registers it (`securityPlugin` given its slice of the configuration,
+ * `securitySettings`): the content security policy per mode (the docs work over plain http outside production;
+ * production keeps the SPEC's policy), and the preflight refusal in the API's one error body.
  */
 import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.ts'
-import { securityPlugin } from '../../src/plugins/security-headers.ts'
+import { securityPlugin, securitySettings } from '../../src/plugins/security-headers.ts'
 import { buildTestApp, type TestApp } from '../helpers/app.ts'
 
 /** The CSP header a bare app with the security plugin sends for `env`. */
 async function cspFor(env: Record<string, string>): Promise<string> {
   const app = Fastify()
-  await app.register(securityPlugin, loadConfig(env))
+  await app.register(securityPlugin, securitySettings(loadConfig(env)))
   app.get('/', async () => ({}))
   try {
     return String((await app.inject({ url: '/' })).headers['content-security-policy'])
@@ -22,6 +22,19 @@ async function cspFor(env: Record<string, string>): Promise<string> {
 }
 
 describe('content security policy per mode', () => {
+  it('is given the four settings it reads and no other part of the configuration', () => {
+    const config = loadConfig({
+      CORS_ORIGINS: 'https://app.example.org',
+      PUBLIC_URL: 'https://api.example.org',
+    })
+    expect(securitySettings(config)).toEqual({
+      cors: { origins: ['https://app.example.org'] },
+      csp: config.csp,
+      publicUrl: 'https://api.example.org',
+      isProduction: false,
+    })
+  })
+
   it('keeps upgrade-insecure-requests in production (the SPEC policy)', async () => {
     const csp = await cspFor({
       NODE_ENV: 'production',

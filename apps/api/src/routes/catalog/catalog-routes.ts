@@ -42,8 +42,15 @@ const toCatalog = <T extends { type?: unknown; owner?: unknown; published?: unkn
 const read = throttle('catalog-read')
 const write = throttle('catalog-write')
 
+/** Options of {@link catalogRoutes}. */
+export interface CatalogRoutesOptions {
+  db: Db
+  /** `PUBLIC_URL`: the catalog's file addresses are absolute under it. */
+  publicUrl: string
+}
+
 /** The catalog routes. */
-export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async (app, { db, publicUrl }) => {
   app.get(
     '/catalog/stories',
     {
@@ -61,7 +68,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     },
     async (request) => {
       const { storage } = app.publishing
-      return listCatalogStories(db, storage, app.config.publicUrl, request.query)
+      return listCatalogStories(db, storage, publicUrl, request.query)
     },
   )
 
@@ -77,12 +84,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       },
     },
     async (request) => {
-      const item = await getCatalogStory(
-        db,
-        app.publishing.storage,
-        app.config.publicUrl,
-        request.params.slug,
-      )
+      const item = await getCatalogStory(db, app.publishing.storage, publicUrl, request.params.slug)
       if (!item) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
       return item
     },

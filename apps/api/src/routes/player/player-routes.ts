@@ -120,13 +120,17 @@ export function isSafeRelativePath(path: string): boolean {
 
 /** Options of {@link playerRoutes}. */
 export interface PlayerRoutesOptions {
-  /** The built player's folder; absent: `app.config.playerDir`, else {@link DEFAULT_PLAYER_DIR}. */
-  dir?: string
+  /** The built player's folder (`PLAYER_DIR`); absent: {@link DEFAULT_PLAYER_DIR}. */
+  dir?: string | undefined
+  /** `NODE_ENV=production`: the not-built page gives the build command only. @default true */
+  isProduction?: boolean
+  /** The repository import's hosts, added to the player's `connect-src`; absent: the default hosts. */
+  repo?: Pick<Config['repo'], 'off' | 'apiHost' | 'downloadHosts'>
 }
 
 /** The folder to serve: absolute, resolved against the working directory. */
-function playerDir(app: FastifyInstance, opts: PlayerRoutesOptions): string {
-  const configured = opts.dir ?? app.config?.playerDir
+function playerDir(opts: PlayerRoutesOptions): string {
+  const configured = opts.dir
   if (!configured) return DEFAULT_PLAYER_DIR
   return isAbsolute(configured) ? configured : resolve(configured)
 }
@@ -166,15 +170,15 @@ const NOT_BUILT_PAGE = (hint: string) => `<!doctype html>
 `
 
 async function playerRoutesPlugin(app: FastifyInstance, opts: PlayerRoutesOptions): Promise<void> {
-  const root = playerDir(app, opts)
-  const isProduction = app.config?.isProduction ?? true
+  const root = playerDir(opts)
+  const isProduction = opts.isProduction ?? true
   const hint = isProduction
     ? 'Build it (pnpm --filter @spkg/player build) and point PLAYER_DIR at its dist folder.'
     : `Run pnpm start from the repository root (it builds the player first), or pnpm --filter @spkg/player build; this server looks in ${root} (PLAYER_DIR).`
 
   // The policy the security plugin set, plus media-src for blob: audio and the repository loader's hosts
   // (encapsulated: the player's answers only).
-  const connect = playerRepoConnect(app.config?.repo ?? {})
+  const connect = playerRepoConnect(opts.repo ?? {})
   app.addHook('onSend', async (_request, reply, payload) => {
     const csp = reply.getHeader('content-security-policy')
     if (typeof csp === 'string') reply.header('content-security-policy', playerPolicy(csp, connect))
@@ -220,6 +224,6 @@ async function playerRoutesPlugin(app: FastifyInstance, opts: PlayerRoutesOption
  * Registers the player's routes (see the module comment). Register it after the API's routes.
  *
  * @example
- * await app.register(playerRoutes)
+ * await app.register(playerRoutes, { dir: config.playerDir, isProduction: config.isProduction, repo: config.repo })
  */
 export const playerRoutes = playerRoutesPlugin

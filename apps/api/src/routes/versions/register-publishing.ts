@@ -34,9 +34,12 @@ export interface PublishingDeps {
   repoNode?: ImportRoutesOptions['node']
 }
 
+/** The part of the configuration that publishing reads. */
+export type PublishingConfig = Pick<Config, 'publishing' | 'publicUrl' | 'repo' | 'storage'>
+
 /** The settings of a configuration, with overrides. */
 export function publishingSettings(
-  config: Config,
+  config: Pick<Config, 'publishing'>,
   overrides: Partial<PublishingSettings> = {},
 ): PublishingSettings {
   return { ...PUBLISHING_DEFAULTS, ...config.publishing, ...overrides }
@@ -45,7 +48,7 @@ export function publishingSettings(
 /** Registers the publishing routes; returns what the seed needs. */
 export async function registerPublishing(
   app: FastifyInstance,
-  config: Config,
+  config: PublishingConfig,
   db: Db,
   deps: PublishingDeps = {},
 ): Promise<PublishingHandle> {
