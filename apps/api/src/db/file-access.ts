@@ -4,6 +4,7 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
+import { type AuthUser, hasRole } from '../roles'
 import type { IsReferenced } from '../storage/create-storage'
 import { type FileStorage, keyHash } from '../storage/types'
 import type { Db } from './connection'
@@ -19,7 +20,7 @@ const whereKey = (key: string) =>
  */
 export type CanReadFile = (
   key: string,
-  user: { sub: string; roles: string[] } | undefined,
+  user: Pick<AuthUser, 'sub' | 'roles'> | undefined,
 ) => Promise<'public' | boolean | null>
 
 /** Options of {@link canReadFileFromDb}. */
@@ -81,11 +82,7 @@ export function canReadFileFromDb(db: Db, options: PublicCacheOptions = {}): Can
       return 'public'
     }
     if (!user) return false
-    if (
-      Array.isArray(user.roles) &&
-      (user.roles.includes('moderator') || user.roles.includes('administrator'))
-    )
-      return true
+    if (hasRole(user, 'moderator', 'administrator')) return true
     return rows.some((r) => r.owner === user.sub)
   }
 }

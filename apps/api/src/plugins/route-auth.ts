@@ -4,19 +4,9 @@
  * preHandler factory answering 403). Routes reach them through these helpers so that the route
  * files do not depend on how the plugin declares its types.
  */
-import { ROLES, type Role } from '@spkg/api-contract'
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import { ApiError } from '../errors'
-
-/** The caller as the auth plugin describes it. */
-export interface AuthUser {
-  sub: string
-  roles: string[]
-  sid?: string
-}
-
-/** Roles the platform knows (SPEC Authentication 6), defined in @spkg/api-contract. */
-export { ROLES, type Role }
+import { type AuthUser, hasRole, type Role } from '../roles'
 
 interface AuthDecorations {
   authenticate: preHandlerAsyncHookHandler
@@ -50,9 +40,13 @@ export function userOf(request: FastifyRequest): AuthUser {
   return user
 }
 
-/** Whether the caller holds the role. */
-export function hasRole(user: AuthUser, role: Role): boolean {
-  return Array.isArray(user.roles) && user.roles.includes(role)
+/**
+ * Refuses (403) a caller who neither owns the record (`owner`, a `sub`) nor is an administrator: who may change a
+ * story and its versions. `action` ends the message: "Only the owner or an administrator may <action>".
+ */
+export function requireOwnerOrAdministrator(user: AuthUser, owner: string, action: string): void {
+  if (owner !== user.sub && !hasRole(user, 'administrator'))
+    throw new ApiError(403, 'FORBIDDEN', `Only the owner or an administrator may ${action}`)
 }
 
 /**

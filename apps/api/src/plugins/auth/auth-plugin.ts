@@ -10,6 +10,7 @@ import fastifyJwt from '@fastify/jwt'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { isCleanString } from '../../input'
+import { type AuthUser, hasRole, type Role } from '../../roles'
 import { registerAuthRoutes } from './auth-routes.ts'
 import { type AuthState, createKeyStore, KeyLookupError, type KeyStoreOptions } from './key-store.ts'
 import {
@@ -28,15 +29,6 @@ export { createKeyStore, createRequestBudget, KeyLookupError } from './key-store
 export type { AuthDb, AuthEventKind, AuthEventRow, SessionRow } from './store.ts'
 export { purgeAuthEvents } from './store.ts'
 
-/** The authenticated caller. */
-export interface AuthUser {
-  sub: string
-  /** Roles read from the configured claim (`OIDC_ROLES_CLAIM`); empty when absent. */
-  roles: string[]
-  /** Id (UUID) of the tracked session this token belongs to (what `DELETE /api/auth/sessions/:id` takes). */
-  sid?: string
-}
-
 /** A request hook produced by the auth plugin. */
 export type AuthHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
 
@@ -48,7 +40,7 @@ declare module 'fastify' {
     /** Verifies the bearer token and sets `request.user`; 401 (or 503 while the provider was never reachable). */
     authenticate: AuthHook
     /** A hook that authenticates if needed, then requires one of `roles` (403 otherwise). */
-    requireRole(...roles: string[]): AuthHook
+    requireRole(...roles: Role[]): AuthHook
     /** Discovery status and last key-set fetch as recorded; never fetches. */
     authState(): AuthState
     /** Records an auth event (no personal data in `detail`); never throws, never waits. */
@@ -258,10 +250,10 @@ async function auth(app: FastifyInstance, opts: AuthOptions): Promise<void> {
   Object.defineProperty(authenticate, AUTH_HOOK, { value: true })
   app.decorate('authenticate', authenticate)
 
-  app.decorate('requireRole', (...roles: string[]): AuthHook => {
+  app.decorate('requireRole', (...roles: Role[]): AuthHook => {
     const hook: AuthHook = async (request, reply) => {
       if (!request.user?.sub) await authenticate(request, reply)
-      if (!roles.some((r) => request.user.roles.includes(r))) {
+      if (!hasRole(request.user, ...roles)) {
         throw httpError(403, 'FORBIDDEN', `Requires one of the roles: ${roles.join(', ')}`)
       }
     }

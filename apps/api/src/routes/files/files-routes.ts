@@ -18,7 +18,7 @@ import { z } from 'zod'
 import type { CanReadFile } from '../../db/file-access'
 import { ApiError, errorBody, errorResponses } from '../../errors'
 import type { ThrottleTier } from '../../plugins/rate-limit'
-import type { AuthUser } from '../../plugins/route-auth'
+import type { AuthUser } from '../../roles'
 import {
   contentDispositionOf,
   FILE_CSP,

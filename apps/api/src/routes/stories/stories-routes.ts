@@ -17,8 +17,9 @@ import { z } from 'zod'
 import type { Db } from '../../db/connection'
 import { deleteStory, findStoryRef, getStory, insertStory, listStories, updateStory } from '../../db/stories'
 import { ApiError, errorResponses, sqlState } from '../../errors'
-import { type AuthUser, authenticated, hasRole, userOf, withRole } from '../../plugins/route-auth'
+import { authenticated, requireOwnerOrAdministrator, userOf, withRole } from '../../plugins/route-auth'
 import { keysBefore, removeAfter } from '../../publishing/delete-story-files'
+import type { AuthUser } from '../../roles'
 
 /**
  * The instruction record a story of `owner` may link: one of the same owner only (a link to
@@ -42,9 +43,7 @@ async function resolveInstruction(db: Db, slug: string | null | undefined, owner
 async function loadOwned(db: Db, slug: string, user: AuthUser) {
   const ref = await findStoryRef(db, slug)
   if (!ref) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
-  if (ref.owner !== user.sub && !hasRole(user, 'administrator')) {
-    throw new ApiError(403, 'FORBIDDEN', 'Only the owner or an administrator may change this story')
-  }
+  requireOwnerOrAdministrator(user, ref.owner, 'change this story')
   return ref
 }
 

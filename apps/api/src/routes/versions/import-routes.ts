@@ -20,7 +20,7 @@ import type { Db } from '../../db/connection'
 import { deleteStory, insertStory } from '../../db/stories'
 import { findStoryForPublishing } from '../../db/versions'
 import { ApiError, errorResponses, PackageRefusedSchema, sqlState } from '../../errors'
-import { hasRole, userOf, withRole } from '../../plugins/route-auth'
+import { requireOwnerOrAdministrator, userOf, withRole } from '../../plugins/route-auth'
 import { dropAnswer, watchClient } from '../../publishing/client-gone'
 import {
   PackageInvalidError,
@@ -121,12 +121,7 @@ export const importRoutes: FastifyPluginAsyncZod<ImportRoutesOptions> = async (a
         )
       let story = await findStoryForPublishing(db, slug)
       let created = false
-      if (story && story.owner !== user.sub && !hasRole(user, 'administrator'))
-        throw new ApiError(
-          403,
-          'FORBIDDEN',
-          'Only the owner or an administrator may add versions to this story',
-        )
+      if (story) requireOwnerOrAdministrator(user, story.owner, 'add versions to this story')
       // Within REPO_TIMEOUT_MS, which config keeps inside the connection timeout with the validation after it; and
       // no further than the client's staying (a client gone is not committed for, as with an upload).
       const client = watchClient(reply)

@@ -40,12 +40,13 @@ import {
 } from '../../db/versions'
 import { ApiError, errorResponses, PackageRefusedSchema } from '../../errors'
 import { timedValidations } from '../../plugins/metrics'
-import { authenticated, hasRole, userOf, withRole } from '../../plugins/route-auth'
+import { authenticated, requireOwnerOrAdministrator, userOf, withRole } from '../../plugins/route-auth'
 import { throttle } from '../../plugins/throttle'
 import { dropAnswer, watchClient } from '../../publishing/client-gone'
 import { PackageInvalidError, publishPackage, UploadAbortedError } from '../../publishing/publish-package'
 import { PACKAGE_MEDIA_TYPES, receiveUpload, refuseAnnouncedOversize } from '../../publishing/receive-upload'
 import type { ValidationPool } from '../../publishing/validation-pool'
+import { hasRole } from '../../roles'
 import type { FileStorage } from '../../storage/create-storage'
 
 /** Options of {@link publishingRoutes}. */
@@ -122,12 +123,7 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
         )
       const story = await findStoryForPublishing(db, request.params.slug)
       if (!story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
-      if (story.owner !== user.sub && !hasRole(user, 'administrator'))
-        throw new ApiError(
-          403,
-          'FORBIDDEN',
-          'Only the owner or an administrator may upload versions of this story',
-        )
+      requireOwnerOrAdministrator(user, story.owner, 'upload versions of this story')
       let upload: Awaited<ReturnType<typeof receiveUpload>>
       const uploadStarted = performance.now()
       try {
@@ -195,7 +191,7 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
       const user = userOf(request)
       const story = await findStoryForPublishing(db, request.params.slug)
       if (!story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
-      if (story.owner !== user.sub && !hasRole(user, 'moderator') && !hasRole(user, 'administrator'))
+      if (story.owner !== user.sub && !hasRole(user, 'moderator', 'administrator'))
         throw new ApiError(
           403,
           'FORBIDDEN',
@@ -230,12 +226,7 @@ export const publishingRoutes: FastifyPluginAsyncZod<PublishingRoutesOptions> = 
       const user = userOf(request)
       const story = await findStoryForPublishing(db, request.params.slug)
       if (!story) throw new ApiError(404, 'NOT_FOUND', 'Story not found')
-      if (story.owner !== user.sub && !hasRole(user, 'administrator'))
-        throw new ApiError(
-          403,
-          'FORBIDDEN',
-          'Only the owner or an administrator may delete versions of this story',
-        )
+      requireOwnerOrAdministrator(user, story.owner, 'delete versions of this story')
       // Its files, if public, stop being so (and the story's, when it is unpublished): to the CDN purge hook.
       const purge = await app.filePurge.before([story.id])
       const deleted = await deleteVersion(db, story.id, request.params.version)
