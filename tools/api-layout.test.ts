@@ -6,11 +6,11 @@
  * root of `routes/` or in `plugins/`), `config.ts` is a leaf that alone reads `process.env`, and no
  * `index.ts` holds logic (a file is named after what it does).
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { importsOf, resolveRelative, sourceFiles } from './import-graph.ts'
+import { graphCycles, groupEdges, importEdges, importsOf, sourceFiles } from './import-graph.ts'
 
 const src = join(import.meta.dirname, '..', 'apps', 'api', 'src')
 const files = sourceFiles(src).filter((f) => /\.(ts|mts)$/.test(f) && !f.endsWith('.d.ts'))
@@ -34,43 +34,11 @@ const crossRouteEdges = (edges: ReadonlyMap<string, Set<string>>): string[] =>
       : [],
   )
 
-/** The folder-level edges of `files` (every static import, types included). */
-function folderEdges(sources: ReadonlyMap<string, string>, root: string): Map<string, Set<string>> {
-  const edges = new Map<string, Set<string>>()
-  for (const [file, code] of sources) {
-    const from = nodeOf(file, root)
-    for (const { specifier, dynamic } of importsOf(code, file)) {
-      if (dynamic || !specifier.startsWith('.')) continue
-      const target = resolveRelative(file, specifier, (p) => sources.has(p) || existsSync(p))
-      if (!target?.startsWith(root)) continue
-      const to = nodeOf(target, root)
-      if (to === from) continue
-      if (!edges.has(from)) edges.set(from, new Set())
-      edges.get(from)!.add(to)
-    }
-  }
-  return edges
-}
-
-/** Every cycle between nodes, each once, as the path that closes it. */
-function folderCycles(edges: ReadonlyMap<string, Set<string>>): string[][] {
-  const cycles: string[][] = []
-  const seen = new Set<string>()
-  const nodes = [...new Set([...edges.keys(), ...[...edges.values()].flatMap((s) => [...s])])].sort()
-  const walk = (start: string, at: string, path: string[]) => {
-    for (const next of [...(edges.get(at) ?? [])].sort()) {
-      if (next === start) {
-        const key = [...path].sort().join(' ')
-        if (!seen.has(key)) {
-          seen.add(key)
-          cycles.push([...path, start])
-        }
-      } else if (!path.includes(next) && next > start) walk(start, next, [...path, next])
-    }
-  }
-  for (const n of nodes) walk(n, n, [n])
-  return cycles
-}
+/** The folder-level edges of `sources` (every static import, types included). */
+const folderEdges = (sources: ReadonlyMap<string, string>, root: string) =>
+  groupEdges(importEdges(sources, { types: true }), (file) =>
+    file.startsWith(root) ? nodeOf(file, root) : undefined,
+  )
 
 /** True when the code (not a comment) names `process.env`. */
 function readsProcessEnv(code: string, fileName = 'file.ts'): boolean {
@@ -94,7 +62,7 @@ describe('apps/api/src', () => {
   const sources = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]))
 
   it('has folders that never import a folder that imports them back', () => {
-    expect(folderCycles(folderEdges(sources, src))).toEqual([])
+    expect(graphCycles(folderEdges(sources, src))).toEqual([])
   })
 
   it('finds a back-import when there is one (the check can fail)', () => {
@@ -104,7 +72,7 @@ describe('apps/api/src', () => {
       [a, "import { y } from '../b/y'\n"],
       [b, "import type { x } from '../a/x'\n"],
     ])
-    expect(folderCycles(folderEdges(fake, src))).toEqual([['a/', 'b/', 'a/']])
+    expect(graphCycles(folderEdges(fake, src))).toEqual([['a/', 'b/']])
   })
 
   it('has route folders that import no other route folder', () => {
@@ -125,7 +93,7 @@ describe('apps/api/src', () => {
     ])
     const edges = folderEdges(fake, src)
     expect(crossRouteEdges(edges)).toEqual(['routes/a/ -> routes/b/', 'routes/b/ -> routes/a/'])
-    expect(folderCycles(edges)).toEqual([['routes/a/', 'routes/b/', 'routes/a/']])
+    expect(graphCycles(edges)).toEqual([['routes/a/', 'routes/b/']])
   })
 
   it('reads process.env only in config.ts, which imports nothing of the app', () => {

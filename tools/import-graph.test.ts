@@ -1,9 +1,18 @@
 /**
- * The import reader and the cycle finder behind `tools/dependency-graph.test.ts`, on tiny
- * in-memory packages.
+ * The import reader and the cycle finder behind `tools/dependency-graph.test.ts` and
+ * `tools/api-layout.test.ts`, on tiny in-memory packages and graphs.
  */
 import { describe, expect, it } from 'vitest'
-import { importCycles, importEdges, importsOf, isTestFile, packageOf, runtimeCycles } from './import-graph.ts'
+import {
+  graphCycles,
+  groupEdges,
+  importCycles,
+  importEdges,
+  importsOf,
+  isTestFile,
+  packageOf,
+  runtimeCycles,
+} from './import-graph.ts'
 
 const pkg = (files: Record<string, string>) =>
   new Map(Object.entries(files).map(([name, code]) => [`/p/src/${name}`, code]))
@@ -119,5 +128,27 @@ describe('importCycles with types', () => {
     expect(importEdges(files, { types: true }).get('/p/src/leaf.ts')).toEqual(['/p/src/a.ts'])
     expect(importEdges(files).get('/p/src/a.ts')).toEqual(['/p/src/leaf.ts'])
     expect(importEdges(files, { types: true }).get('/p/src/a.ts')).toEqual(['/p/src/b.ts', '/p/src/leaf.ts'])
+  })
+})
+
+describe('graphCycles and groupEdges', () => {
+  const graph = (edges: Record<string, string[]>) => new Map(Object.entries(edges))
+
+  it('finds each cycle once, from its smallest node, and none in a graph without one', () => {
+    expect(graphCycles(graph({ c: ['a'], a: ['b'], b: ['c'], d: ['a'] }))).toEqual([['a', 'b', 'c']])
+    expect(graphCycles(graph({ a: ['a'] }))).toEqual([['a']])
+    expect(graphCycles(graph({ a: ['b', 'c'], b: ['c'], c: [] }))).toEqual([])
+  })
+
+  it('groups file edges, dropping edges inside a group and files of no group', () => {
+    const files = new Map([
+      ['/s/x/1.ts', ['/s/x/2.ts', '/s/y/1.ts', '/elsewhere.ts']],
+      ['/s/x/2.ts', []],
+      ['/s/y/1.ts', ['/s/x/2.ts']],
+    ])
+    const folder = (f: string) => (f.startsWith('/s/') ? f.split('/')[2] : undefined)
+    const edges = groupEdges(files, folder)
+    expect(Object.fromEntries([...edges].map(([k, v]) => [k, [...v]]))).toEqual({ x: ['y'], y: ['x'] })
+    expect(graphCycles(edges)).toEqual([['x', 'y']])
   })
 })

@@ -1,8 +1,8 @@
 /**
  * Import graph of the repository's TypeScript, the one walker for every import check
- * (`tools/dependency-graph.test.ts`, `packages/story/test/import-graph.test.ts`): which modules each
- * file imports, whether an import is only for types, and the import cycles between the files of one
- * package.
+ * (`tools/dependency-graph.test.ts`, `tools/api-layout.test.ts`, `packages/story/test/import-graph.test.ts`): which
+ * modules each file imports, whether an import is only for types, the import cycles between the files of one
+ * package, and the cycles between groups of files (the API's folders).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -101,22 +101,18 @@ export function importEdges(
 }
 
 /**
- * The import cycles among `files`: runtime imports only, or with `types` type-only imports too (see
- * {@link importEdges}). Each cycle is listed once, as the files in import order, starting from its
- * smallest path.
+ * The cycles of a directed graph (node -> the nodes it points at), the one cycle finder of the import checks. Each
+ * cycle is listed once, as its nodes in edge order, starting from its smallest node; a graph with a cycle gives at
+ * least one (every strongly connected part with a cycle shows one), so an empty list means none.
  */
-export function importCycles(
-  files: ReadonlyMap<string, string>,
-  options: { readonly types?: boolean } = {},
-): string[][] {
-  const edges = importEdges(files, options)
+export function graphCycles(edges: ReadonlyMap<string, Iterable<string>>): string[][] {
   const cycles = new Map<string, string[]>()
   const state = new Map<string, 'active' | 'done'>()
   const stack: string[] = []
-  const visit = (file: string) => {
-    state.set(file, 'active')
-    stack.push(file)
-    for (const next of edges.get(file) ?? []) {
+  const visit = (node: string) => {
+    state.set(node, 'active')
+    stack.push(node)
+    for (const next of [...(edges.get(node) ?? [])].sort()) {
       if (state.get(next) === 'active') {
         const cycle = stack.slice(stack.indexOf(next))
         const start = cycle.indexOf([...cycle].sort()[0] as string)
@@ -125,10 +121,44 @@ export function importCycles(
       } else if (!state.has(next)) visit(next)
     }
     stack.pop()
-    state.set(file, 'done')
+    state.set(node, 'done')
   }
-  for (const file of [...edges.keys()].sort()) if (!state.has(file)) visit(file)
+  for (const node of [...edges.keys()].sort()) if (!state.has(node)) visit(node)
   return [...cycles.values()]
+}
+
+/**
+ * The import cycles among `files`: runtime imports only, or with `types` type-only imports too (see
+ * {@link importEdges}). Each cycle is listed once, as the files in import order, starting from its
+ * smallest path.
+ */
+export function importCycles(
+  files: ReadonlyMap<string, string>,
+  options: { readonly types?: boolean } = {},
+): string[][] {
+  return graphCycles(importEdges(files, options))
+}
+
+/**
+ * The edges between groups of files (a folder, say), from file edges such as {@link importEdges} gives: `groupOf`
+ * names the group of a file, or `undefined` to leave the file out. Edges inside one group are dropped.
+ */
+export function groupEdges(
+  fileEdges: ReadonlyMap<string, readonly string[]>,
+  groupOf: (file: string) => string | undefined,
+): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>()
+  for (const [file, targets] of fileEdges) {
+    const from = groupOf(file)
+    if (from === undefined) continue
+    for (const target of targets) {
+      const to = groupOf(target)
+      if (to === undefined || to === from) continue
+      if (!edges.has(from)) edges.set(from, new Set())
+      edges.get(from)?.add(to)
+    }
+  }
+  return edges
 }
 
 /** Runtime import cycles among `files` (type-only and dynamic imports do not count). */
