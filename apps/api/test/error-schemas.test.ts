@@ -16,13 +16,7 @@ import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { testAuthPlugin } from './helpers/app'
 import { createTestDb, type TestDb } from './helpers/db'
-import {
-  buildPublishingApp,
-  createStory,
-  type PublishingApp,
-  storyPackage,
-  upload,
-} from './helpers/publishing'
+import { storyPackage, upload, usePublishingApp } from './helpers/publishing'
 
 /**
  * Route statuses answered with the route's own body, never an error body: the health checks' 503 (`status`, and
@@ -92,12 +86,7 @@ describe('the response schemas of every route', () => {
 })
 
 describe('an upload whose validation runs out of time', () => {
-  let t: PublishingApp
-  beforeAll(async () => {
-    t = await buildPublishingApp({ settings: { timeoutMs: 1 } })
-    await createStory(t.app, 'slow-inn')
-  }, 60_000)
-  afterAll(async () => t?.close(), 60_000)
+  const t = usePublishingApp({ settings: { timeoutMs: 1 } }, 'slow-inn')
 
   it('is answered 422 VALIDATION_TIMEOUT with the standard body, not 500', async () => {
     const res = await upload(t.app, 'slow-inn', storyPackage())

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { buildPackage } from '@spkg/test-utils'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { afterAll, beforeAll } from 'vitest'
 import { buildApp } from '../../src/app'
 import { loadConfig, type PublishingSettings } from '../../src/config'
 import type { PublishingDeps } from '../../src/routes/versions/register-publishing'
@@ -46,12 +47,12 @@ export interface RepositoryHost {
   ca: string
 }
 
-/** The publishing app with the repository import pointed at `host` as if it were GitHub (HTTPS on loopback). */
-export function buildImportingApp(
+/** The options of a publishing app whose repository import is pointed at `host` as if it were GitHub (HTTPS on loopback). */
+export function importingOptions(
   host: RepositoryHost,
   env: Record<string, string> = {},
-): Promise<PublishingApp> {
-  return buildPublishingApp({
+): PublishingAppOptions {
+  return {
     env: {
       REPO_HOST: 'github.test.example',
       REPO_API_HOST: host.api.host,
@@ -59,20 +60,29 @@ export function buildImportingApp(
       ...env,
     },
     repoNode: { ca: host.ca, allowPrivateAddresses: true },
-  })
+  }
+}
+
+/** The publishing app with the repository import pointed at `host` (see {@link importingOptions}). */
+export function buildImportingApp(
+  host: RepositoryHost,
+  env: Record<string, string> = {},
+): Promise<PublishingApp> {
+  return buildPublishingApp(importingOptions(host, env))
+}
+
+/** What {@link buildPublishingApp} may be given. */
+export interface PublishingAppOptions {
+  settings?: Partial<PublishingSettings>
+  storage?: FileStorage
+  throttle?: boolean
+  env?: Record<string, string>
+  repoNode?: PublishingDeps['repoNode']
+  pool?: PublishingDeps['pool']
 }
 
 /** Builds the app for publishing tests. */
-export async function buildPublishingApp(
-  options: {
-    settings?: Partial<PublishingSettings>
-    storage?: FileStorage
-    throttle?: boolean
-    env?: Record<string, string>
-    repoNode?: PublishingDeps['repoNode']
-    pool?: PublishingDeps['pool']
-  } = {},
-): Promise<PublishingApp> {
+export async function buildPublishingApp(options: PublishingAppOptions = {}): Promise<PublishingApp> {
   const tdb = await createTestDb()
   const dir = await mkdtemp(join(tmpdir(), 'spkg-publishing-'))
   const uploadsDir = join(dir, 'uploads')
@@ -102,6 +112,28 @@ export async function buildPublishingApp(
       await rm(dir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * The publishing app of a test file or `describe` block: registers a `beforeAll` that builds it (from `options`, or
+ * from what `options()` gives then, for options made by an earlier `beforeAll`) and creates the story records
+ * `slugs` (owned by alice), and an `afterAll` that closes it. The returned object is filled in by that `beforeAll`.
+ *
+ * @example
+ * const t = usePublishingApp({ settings: { workers: 1 } }, 'the-inn')
+ * it('uploads', async () => expect((await upload(t.app, 'the-inn', storyPackage())).statusCode).toBe(201))
+ */
+export function usePublishingApp(
+  options: PublishingAppOptions | (() => PublishingAppOptions | Promise<PublishingAppOptions>) = {},
+  ...slugs: string[]
+): PublishingApp {
+  const t = {} as PublishingApp
+  beforeAll(async () => {
+    Object.assign(t, await buildPublishingApp(typeof options === 'function' ? await options() : options))
+    for (const slug of slugs) await createStory(t.app, slug)
+  }, 60_000)
+  afterAll(async () => t.close?.(), 60_000)
+  return t
 }
 
 /** Files in a folder (none when it does not exist). */

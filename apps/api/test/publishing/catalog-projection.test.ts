@@ -5,21 +5,14 @@
  * number of queries none of which selects the `manifest` column; only the version's manifest route returns it.
  */
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { CATALOG_FIELD_MAX_BYTES } from '../../src/db/catalog'
-import {
-  bearer,
-  buildPublishingApp,
-  createStory,
-  type PublishingApp,
-  storyPackage,
-  upload,
-} from '../helpers/publishing'
+import { bearer, createStory, storyPackage, upload, usePublishingApp } from '../helpers/publishing'
 
 const HUGE = 4 * 1024 * 1024
 const LONG_DESCRIPTION = CATALOG_FIELD_MAX_BYTES + 1
 
-let t: PublishingApp
+const t = usePublishingApp()
 const mod = bearer('mia', 'moderator')
 
 /** The SQL text of every statement the app's database client runs while `run` runs (PGlite or postgres-js). */
@@ -39,7 +32,6 @@ async function queriesOf(run: () => Promise<unknown>): Promise<string[]> {
 const readsManifest = (q: string) => /"manifest"\s*(,|from\b|$)/i.test(q)
 
 beforeAll(async () => {
-  t = await buildPublishingApp()
   for (let i = 0; i < 5; i++) {
     await createStory(t.app, `big-${i}`)
     const pkg = storyPackage({ id: `0000000${i}-3333-4444-8555-666666666666`, title: `Big ${i}` })
@@ -59,7 +51,6 @@ beforeAll(async () => {
     sql`update story_versions set manifest = manifest || jsonb_build_object('huge', repeat('a', ${HUGE}), 'description', repeat('d', ${LONG_DESCRIPTION}))`,
   )
 }, 120_000)
-afterAll(async () => t?.close(), 60_000)
 
 describe('lists and the catalog read only the columns they show', () => {
   it('the stored manifests hold the large values (the manifest route returns them)', async () => {

@@ -4,21 +4,11 @@
  */
 import { buildPackage } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  bearer,
-  buildPublishingApp,
-  createStory,
-  type PublishingApp,
-  storyPackage,
-  upload,
-} from '../helpers/publishing'
+import { bearer, createStory, storyPackage, upload, usePublishingApp } from '../helpers/publishing'
 
-let t: PublishingApp
+const t = usePublishingApp({}, 'inn-one', 'inn-two')
 const mod = bearer('mia', 'moderator')
 beforeAll(async () => {
-  t = await buildPublishingApp()
-  await createStory(t.app, 'inn-one')
-  await createStory(t.app, 'inn-two')
   await createStory(t.app, 'inn-howto', 'alice', 'instruction')
   const howto = buildPackage({
     manifest: {

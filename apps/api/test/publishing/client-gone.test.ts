@@ -7,17 +7,9 @@
 import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import { createValidationPool, type ValidationPool } from '../../src/publishing/validation-pool'
-import {
-  bearer,
-  buildPublishingApp,
-  createStory,
-  filesIn,
-  type PublishingApp,
-  storyPackage,
-  upload,
-} from '../helpers/publishing'
+import { bearer, filesIn, storyPackage, upload, usePublishingApp } from '../helpers/publishing'
 
 /** The real pool; its first job waits for `release()`, and `entered` resolves when that job has arrived. */
 function holdingPool() {
@@ -47,14 +39,9 @@ function holdingPool() {
   return { pool, release, arrived }
 }
 
-let t: PublishingApp
 const held = holdingPool()
-beforeAll(async () => {
-  t = await buildPublishingApp({ pool: held.pool })
-  await createStory(t.app, 'gone-inn')
-  await t.app.listen({ host: '127.0.0.1', port: 0 })
-}, 60_000)
-afterAll(async () => t?.close(), 60_000)
+const t = usePublishingApp({ pool: held.pool }, 'gone-inn')
+beforeAll(() => t.app.listen({ host: '127.0.0.1', port: 0 }))
 
 const connections = () =>
   new Promise<number>((resolve, reject) =>

@@ -13,19 +13,16 @@ import {
   startFakeHost,
 } from '../../../../packages/repo-import/test/fake-host'
 import { makeZipball, SHA, storyRepository } from '../../../../packages/repo-import/test/zipball'
-import { bearer, buildImportingApp, createStory, type PublishingApp } from '../helpers/publishing'
+import { bearer, createStory, importingOptions, usePublishingApp } from '../helpers/publishing'
 
 const TOKEN = 'ghp_test-token-reads-private-repositories'
 let host: FakeHost
-let t: PublishingApp
 beforeAll(async () => {
   host = await startFakeHost()
-  t = await buildImportingApp(host, { REPO_TOKEN: TOKEN })
 }, 60_000)
-afterAll(async () => {
-  await t?.close()
-  await host?.close()
-}, 60_000)
+afterAll(async () => host?.close(), 60_000)
+// Closed before the host (afterAll hooks run in reverse order).
+const t = usePublishingApp(() => importingOptions(host, { REPO_TOKEN: TOKEN }))
 beforeEach(() => host.reset())
 
 const importIt = (payload: Record<string, unknown>, sub = 'alice') =>
@@ -118,13 +115,7 @@ describe('REPO_TOKEN goes with public repositories only', () => {
 })
 
 describe('an import fits its connection', () => {
-  let slow: PublishingApp
-  beforeAll(async () => {
-    slow = await buildImportingApp(host, { REPO_TIMEOUT_MS: '1000' })
-  }, 60_000)
-  afterAll(async () => {
-    await slow?.close()
-  }, 60_000)
+  const slow = usePublishingApp(() => importingOptions(host, { REPO_TIMEOUT_MS: '1000' }))
 
   it('gives up a download that outlasts REPO_TIMEOUT_MS with repo/timeout, storing nothing', async () => {
     host.api.routes.set('/repos/owner/stalls/zipball/v1.2', redirectTo(`https://${host.download.host}/z`))

@@ -18,18 +18,15 @@ import {
   startFakeHost,
 } from '../../../../packages/repo-import/test/fake-host'
 import { makeZipball, SHA, storyRepository } from '../../../../packages/repo-import/test/zipball'
-import { bearer, buildImportingApp, createStory, type PublishingApp, upload } from '../helpers/publishing'
+import { bearer, createStory, importingOptions, upload, usePublishingApp } from '../helpers/publishing'
 
 let host: FakeHost
-let t: PublishingApp
 beforeAll(async () => {
   host = await startFakeHost()
-  t = await buildImportingApp(host)
 }, 60_000)
-afterAll(async () => {
-  await t?.close()
-  await host?.close()
-}, 60_000)
+afterAll(async () => host?.close(), 60_000)
+// Closed before the host (afterAll hooks run in reverse order).
+const t = usePublishingApp(() => importingOptions(host))
 
 const enc = new TextEncoder()
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')

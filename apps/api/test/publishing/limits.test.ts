@@ -4,28 +4,16 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createValidationPool } from '../../src/publishing/validation-pool'
-import {
-  bearer,
-  buildPublishingApp,
-  createStory,
-  filesIn,
-  type PublishingApp,
-  storyPackage,
-  upload,
-} from '../helpers/publishing'
+import { bearer, filesIn, storyPackage, upload, usePublishingApp } from '../helpers/publishing'
 
 describe('the per-user quota and the package limit', () => {
-  let t: PublishingApp
   const one = storyPackage()
-  beforeAll(async () => {
-    t = await buildPublishingApp({
-      settings: { quotaBytes: Math.floor(one.length * 1.5), maxPackageBytes: 64 * 1024 },
-    })
-    await createStory(t.app, 'quota-inn')
-  }, 60_000)
-  afterAll(async () => t?.close(), 60_000)
+  const t = usePublishingApp(
+    { settings: { quotaBytes: Math.floor(one.length * 1.5), maxPackageBytes: 64 * 1024 } },
+    'quota-inn',
+  )
 
   /** An upload to quota-inn over a real connection (the app listening), with these body headers. */
   const rawUpload = (headers: Record<string, string>, onResponse?: (res: IncomingMessage) => void) =>
@@ -86,12 +74,7 @@ describe('the per-user quota and the package limit', () => {
 })
 
 describe('the upload rate limit', () => {
-  let t: PublishingApp
-  beforeAll(async () => {
-    t = await buildPublishingApp({ throttle: true, settings: { uploadsPerHour: 2 } })
-    await createStory(t.app, 'rate-inn')
-  }, 60_000)
-  afterAll(async () => t?.close(), 60_000)
+  const t = usePublishingApp({ throttle: true, settings: { uploadsPerHour: 2 } }, 'rate-inn')
 
   it('answers 429 with Retry-After past UPLOADS_PER_HOUR', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })

@@ -7,23 +7,10 @@
  * fail the test.
  */
 import { buildPackage } from '@spkg/test-utils'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  bearer,
-  buildPublishingApp,
-  createStory,
-  filesIn,
-  type PublishingApp,
-  storyPackage,
-  upload,
-} from '../helpers/publishing'
+import { describe, expect, it } from 'vitest'
+import { bearer, filesIn, storyPackage, upload, usePublishingApp } from '../helpers/publishing'
 
-let t: PublishingApp
-beforeAll(async () => {
-  t = await buildPublishingApp({ settings: { timeoutMs: 600_000, workers: 1 } })
-  await createStory(t.app, 'bounded-inn')
-}, 60_000)
-afterAll(async () => t?.close(), 60_000)
+const t = usePublishingApp({ settings: { timeoutMs: 600_000, workers: 1 } }, 'bounded-inn')
 
 /** Uploads `bytes`: the 422 body, and checks that nothing was kept. */
 async function refused(bytes: Uint8Array) {

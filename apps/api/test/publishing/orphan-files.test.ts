@@ -20,14 +20,7 @@ import {
 } from '../../src/storage/create-storage'
 import { testAuthPlugin } from '../helpers/app'
 import { createTestDb, type TestDb } from '../helpers/db'
-import {
-  buildPublishingApp,
-  createStory,
-  filesIn,
-  type PublishingApp,
-  storyPackage,
-  upload,
-} from '../helpers/publishing'
+import { filesIn, storyPackage, upload, usePublishingApp } from '../helpers/publishing'
 import { insertStoredVersion, sha256 } from '../storage/fixtures'
 
 /** The filesystem storage, counting the puts (what an upload writes). */
@@ -44,14 +37,15 @@ class CountingStorage extends FsStorage {
 }
 
 describe('an upload that is not recorded leaves no file', () => {
-  let t: PublishingApp
   let storage: CountingStorage
   const one = storyPackage({ version: '1.0.0' })
+  // Registered first, so it runs after the app is closed (afterAll hooks run in reverse order).
+  afterAll(async () => storage && rm(storage.root, { recursive: true, force: true }))
+  const t = usePublishingApp(async () => {
+    storage = new CountingStorage({ root: await mkdtemp(join(tmpdir(), 'spkg-orphans-')) })
+    return { storage, settings: { quotaBytes: Math.floor(one.length * 1.5) } }
+  }, 'orphan-inn')
   beforeAll(async () => {
-    const root = await mkdtemp(join(tmpdir(), 'spkg-orphans-'))
-    storage = new CountingStorage({ root })
-    t = await buildPublishingApp({ storage, settings: { quotaBytes: Math.floor(one.length * 1.5) } })
-    await createStory(t.app, 'orphan-inn')
     // A real failing insert: the database refuses version 6.6.6 of any story with an exception.
     await t.tdb.db.execute(
       sql.raw(`create function spkg_test_refuse_version() returns trigger language plpgsql as $$
@@ -61,10 +55,6 @@ describe('an upload that is not recorded leaves no file', () => {
       sql.raw(`create trigger spkg_test_refuse_version before insert on story_versions
         for each row when (new.version = '6.6.6') execute function spkg_test_refuse_version()`),
     )
-  }, 60_000)
-  afterAll(async () => {
-    await t?.close()
-    await rm(storage.root, { recursive: true, force: true })
   }, 60_000)
 
   it('removes the package and cover it stored when the version insert throws (500, no row)', async () => {

@@ -8,27 +8,16 @@ import { createServer, type Server, type Socket } from 'node:net'
 import { buffer } from 'node:stream/consumers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { packageKey, S3Storage, StorageError } from '../../src/storage/create-storage'
-import {
-  bearer,
-  buildPublishingApp,
-  createStory,
-  type PublishingApp,
-  storyPackage,
-  upload,
-} from '../helpers/publishing'
+import { bearer, createStory, storyPackage, upload, usePublishingApp } from '../helpers/publishing'
 import { S3_TEST_CREDENTIALS, startTestS3, type TestS3 } from '../storage/s3-server'
 
 let s3: TestS3
-let t: PublishingApp
 beforeAll(async () => {
   s3 = await startTestS3()
-  t = await buildPublishingApp({ storage: await s3.storage() })
-  await createStory(t.app, 's3-inn')
 }, 60_000)
-afterAll(async () => {
-  await t?.close()
-  await s3?.close()
-}, 60_000)
+afterAll(async () => s3?.close(), 60_000)
+// Closed before the server (afterAll hooks run in reverse order).
+const t = usePublishingApp(async () => ({ storage: await s3.storage() }), 's3-inn')
 
 describe('publishing on S3', () => {
   it('stores the package and its cover in the bucket, and nothing for a refused upload', async () => {

@@ -4,24 +4,19 @@
  */
 import { rename, rm, writeFile } from 'node:fs/promises'
 import { buildArchive, buildPackage, deflateBomb } from '@spkg/test-utils'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { FsStorage, type PutInfo, packageKey } from '../../src/storage/create-storage'
 import {
   bearer,
   buildPublishingApp,
   createStory,
   filesIn,
-  type PublishingApp,
   storyPackage,
   upload,
+  usePublishingApp,
 } from '../helpers/publishing'
 
-let t: PublishingApp
-beforeAll(async () => {
-  t = await buildPublishingApp()
-  await createStory(t.app, 'the-inn')
-}, 60_000)
-afterAll(async () => t?.close(), 60_000)
+const t = usePublishingApp({}, 'the-inn')
 
 describe('uploading a package version', () => {
   it('stores a valid package: 201 with hash, size, signature status and warnings; the file is stored', async () => {

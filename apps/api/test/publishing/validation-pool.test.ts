@@ -4,15 +4,9 @@
  * user never holds two places. And the upload route with the real worker and such a manifest.
  */
 import { buildPackage } from '@spkg/test-utils'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createValidationPool, VALIDATION_RETRY_AFTER_S } from '../../src/publishing/validation-pool'
-import {
-  buildPublishingApp,
-  createStory,
-  type PublishingApp,
-  storyPackage,
-  upload,
-} from '../helpers/publishing'
+import { storyPackage, upload, usePublishingApp } from '../helpers/publishing'
 
 const worker = new URL('../helpers/misbehaving-worker.mjs', import.meta.url)
 const job = (file: string, user?: string) => ({
@@ -112,13 +106,8 @@ describe('the wait for a place', () => {
 })
 
 describe('an upload whose valid manifest has a field nested 5,000 deep (a few hundred bytes)', () => {
-  let t: PublishingApp
-  beforeAll(async () => {
-    // A time budget far above the test's own: the answer must not wait for it.
-    t = await buildPublishingApp({ settings: { timeoutMs: 600_000, workers: 1, queue: 0 } })
-    await createStory(t.app, 'deep-inn')
-  }, 60_000)
-  afterAll(async () => t?.close(), 60_000)
+  // A time budget far above the test's own: the answer must not wait for it.
+  const t = usePublishingApp({ settings: { timeoutMs: 600_000, workers: 1, queue: 0 } }, 'deep-inn')
 
   it('is answered 422 at once and leaves the pool free', async () => {
     const base = JSON.stringify({
