@@ -2,17 +2,20 @@
  * Removes the wrapper folder a repository host puts around every entry of a zipball
  * (`owner-repo-<sha>/`) and leaves out the repository files a package does not carry.
  *
- * The download is read by `@spkg/zip` (`readZipDirectory`: end record, central directory, every
- * local header, the byte layout, overlapping entries, unsafe names, symbolic links...), with room
- * for the wrapper folder and the repository files on top of a package's entries and no limit on
- * declared bytes (the reader enforces the package limits on the result). Its fatal findings refuse
- * the download; the others are left to the reader, which finds them again in the result.
+ * The download is read by `@spkg/zip`'s `readZipLayout` (end record, central directory, every
+ * local header, the byte layout, overlapping entries), with room for the wrapper folder and the
+ * repository files on top of a package's entries and no limit on declared bytes (the reader
+ * enforces the package limits on the result). What refuses the archive refuses the download; a
+ * finding about one entry (an unsafe name, a symbolic link, encryption...) refuses it only when the
+ * entry is kept, so that a repository whose README.md is a link, or whose left-out folder entries
+ * differ only in case, still loads. Names are compared with one another by the reader, on the
+ * result; the download's other findings are left to it too, as it finds them again there.
  *
  * Only names change: each kept entry's compressed bytes are copied verbatim into a new archive.
  * Its records keep the download's fields as the central directory holds them
  * (`readCentralRecords`: version made by and needed, flags but the data descriptor's, time,
  * attributes and the raw name bytes less the wrapper's), with the method, CRC-32 and sizes the
- * directory reader confirmed, so the reader opens the same entries under the same names
+ * layout reader confirmed, so the reader opens the same entries under the same names
  * (a CP437 name stays CP437, with its warning) with the same findings. Nothing is inflated here,
  * so every check of `@spkg/reader` (entry count, real inflated sizes, bombs, CRC-32, traversal,
  * duplicates, layout, integrity) still runs on the result exactly as on a `.spkg`; since no two
@@ -23,8 +26,9 @@ import {
   encodeZipRecords,
   findEndRecord,
   readCentralRecords,
-  readZipDirectory,
+  readZipLayout,
   type ZipCentralFields,
+  type ZipDiagnostic,
   type ZipEntry,
   type ZipRecord,
 } from '@spkg/zip'
@@ -85,22 +89,20 @@ const stripped = (name: string) => name.slice(name.indexOf('/') + 1)
  */
 const rootPath = (path: string) => stripped(path) || path
 
+/** The fatal findings of the ZIP reader as the unwrap's diagnostics. */
+const refusals = (findings: readonly ZipDiagnostic[]): Diagnostic[] =>
+  findings
+    .filter((d) => d.severity === 'fatal')
+    .map((d) => createDiagnostic(d.code, d.message, d.path === undefined ? {} : { path: rootPath(d.path) }))
+
 /** Strips the wrapper folder of a zipball: see the module comment. Never throws on bad input. */
 export function unwrapZipball(zip: Uint8Array): UnwrapResult {
-  const read = readZipDirectory(zip, {
+  const read = readZipLayout(zip, {
     // The wrapper folder entry and the ignored files come on top of the package's own entries.
     maxEntries: LIMITS.maxEntries * 2 + 64,
     maxUncompressedBytes: Number.POSITIVE_INFINITY,
   })
-  if (!read.directory)
-    return {
-      ok: false,
-      diagnostics: read.diagnostics
-        .filter((d) => d.severity === 'fatal')
-        .map((d) =>
-          createDiagnostic(d.code, d.message, d.path === undefined ? {} : { path: rootPath(d.path) }),
-        ),
-    }
+  if (!read.directory) return { ok: false, diagnostics: refusals(read.diagnostics) }
   // The directory reader found this end record and read these records already.
   const end = findEndRecord(zip, [])
   const raw = end && readCentralRecords(zip, end)
@@ -139,6 +141,11 @@ export function unwrapZipball(zip: Uint8Array): UnwrapResult {
     }
     kept.push(e)
   }
+  // A finding about one entry (its name, a link, encryption...) refuses the download unless the
+  // entry is left out; the reader makes the same findings, duplicates included, on the result.
+  const keptNames = new Set(kept.map((e) => e.entry.name))
+  const refused = refusals(read.diagnostics.filter((d) => d.path !== undefined && keptNames.has(d.path)))
+  if (refused.length > 0) return { ok: false, diagnostics: refused }
   return {
     ok: true,
     bytes: rebuild(zip, kept, prefix.length),

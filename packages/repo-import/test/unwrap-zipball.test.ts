@@ -1,4 +1,7 @@
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { deflateRawSync } from 'node:zlib'
 import { buildArchive, type EntrySpec } from '@spkg/test-utils'
 import {
@@ -85,6 +88,59 @@ describe.skipIf(!hasTools)('unwrapZipball on zipballs the real tools write', () 
       expect(a.extra).toEqual(new Uint8Array(0)) // extra fields (times, Unix ids) are dropped
     }
     expect(opened(r.bytes).codes).toEqual([])
+  })
+})
+
+/** `git archive` of a repository of `files` whose README.md is a link to docs/README.md. */
+function linkedReadmeZipball(files: Record<string, string>): Uint8Array {
+  const dir = mkdtempSync(join(tmpdir(), 'spkg-link-'))
+  for (const [path, data] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), data)
+  }
+  symlinkSync('docs/README.md', join(dir, 'README.md'))
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], { cwd: dir })
+  git('init', '-q')
+  git('add', '-A')
+  git('commit', '-q', '-m', 'release')
+  return new Uint8Array(git('archive', '--format=zip', `--prefix=${W}`, 'HEAD'))
+}
+
+describe.skipIf(!hasTools)('unwrapZipball and the entries it leaves out', () => {
+  it('loads a repository whose README.md is a link and whose folders differ only in case', () => {
+    const { 'README.md': _, ...files } = storyRepository() as Record<string, string>
+    const zip = linkedReadmeZipball({
+      ...files,
+      'docs/README.md': '# The Inn\n',
+      'assets/a.txt': 'a',
+      'Assets/b.txt': 'b',
+    })
+    // Either would refuse the download were the link and the folder entries kept.
+    expect(readZipDirectory(zip).diagnostics.map((d) => d.code)).toEqual(['pkg/unsafe-path'])
+    const folders = zipball([
+      { name: 'assets/', data: '' },
+      { name: 'assets/a.txt', data: 'a' },
+      { name: 'Assets/', data: '' },
+      { name: 'Assets/b.txt', data: 'b' },
+    ])
+    expect(readZipDirectory(folders).diagnostics.map((d) => d.code)).toEqual(['pkg/duplicate-entry'])
+    expect(opened(unwrapped(folders).bytes).codes).toEqual([])
+    const r = unwrapped(zip)
+    expect(r.diagnostics.map((d) => d.path)).toContain('README.md')
+    expect(opened(r.bytes).codes).toEqual([])
+    expect(opened(r.bytes).files.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['Assets/b.txt', 'assets/a.txt', 'docs/README.md']),
+    )
+  })
+
+  it('leaves names that collide among kept entries to the reader', () => {
+    const zip = zipball([
+      { name: 'story/Inn.sty', data: 'a' },
+      { name: 'story/inn.sty', data: 'b' },
+    ])
+    const r = unwrapped(zip)
+    expect(opened(r.bytes).codes).toEqual(['pkg/duplicate-entry'])
   })
 })
 

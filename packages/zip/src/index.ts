@@ -35,6 +35,7 @@ export {
 } from './inflate-wasm'
 export type { ReadDirectoryOptions } from './read-zip-directory'
 export { readZipDirectory } from './read-zip-directory'
+export { readZipLayout } from './read-zip-layout'
 export type { ZipDirectory, ZipDirectoryResult, ZipEntry, ZipLimits } from './types'
 export { ZIP_LIMITS } from './types'
 export { isAscii, isUtf8 } from './utf8'
