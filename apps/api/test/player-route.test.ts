@@ -4,9 +4,9 @@
  * the API's routes first, no way out of the folder, and a clear 404 `PLAYER_NOT_BUILT` without a build.
  */
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
-import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { rawGet } from '@spkg/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   isSafeRelativePath,
@@ -21,21 +21,6 @@ let outside: string
 let t: TestApp
 let missing: TestApp
 let port: number
-
-/** One raw HTTP/1.1 GET of `path` exactly as written (no client normalises the dot segments); the status line. */
-function rawGet(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () =>
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
-    )
-    let data = ''
-    socket.on('data', (d) => {
-      data += d
-    })
-    socket.on('error', reject)
-    socket.on('end', () => resolve(data))
-  })
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'spkg-player-route-'))
@@ -146,7 +131,7 @@ describe('the player at /', () => {
       '/assets/index-AbCd1234.js%00.png',
     ]) {
       // Sent raw: inject and fetch resolve `..` and `%2e%2e` before sending, which would test nothing.
-      const res = await rawGet(url)
+      const res = await rawGet(port, url)
       expect(res.split('\r\n')[0], url).toMatch(/^HTTP\/1\.1 (400|404) /)
       expect(res, url).not.toContain('secret')
       expect(res, url).not.toContain('root:')

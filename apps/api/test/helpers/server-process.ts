@@ -18,8 +18,8 @@
  * afterAll(() => stopAllServerProcesses())
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '@spkg/test-utils'
 
 const API_DIR = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -68,17 +68,8 @@ export interface ServerProcess {
 const running = new Set<ServerProcess>()
 let exitHookInstalled = false
 
-/** A loopback port that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-  })
-}
+/** A loopback port that was free a moment ago (the one helper, in @spkg/test-utils). */
+export { freePort }
 
 /** Probes every `intervalMs` until `probe` returns a value; fails naming `what` after `timeoutMs`. */
 export async function waitFor<T>(

@@ -25,10 +25,10 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '@spkg/test-utils'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { ensurePlayerBuilt, newest, PLAYER_DIST, snapshotPlayer } from './build'
 
@@ -100,18 +100,6 @@ export interface StartPlayerOptions {
   seedTemplate?: boolean
   /** Internal: run in this folder and keep it at `close()` (the seed template is made this way). */
   dataDir?: string
-}
-
-/** A loopback port that was free a moment ago. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-  })
 }
 
 /** Runs a snippet with apps/api's own `postgres` module (the player does not depend on it). */

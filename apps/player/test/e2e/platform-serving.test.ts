@@ -4,7 +4,7 @@
  * error, Chromium finds the app installable (manifest, icons, service worker), assets have the right types and
  * caching, the service worker and manifest are served right, and no path leaves the player's folder.
  */
-import { connect } from 'node:net'
+import { rawGet } from '@spkg/test-utils'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { noBrowser, screenshot } from './harness'
@@ -22,22 +22,6 @@ async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
     })
   })
   return () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)
-}
-
-/** One raw HTTP/1.1 GET of `path` as written (clients resolve `..` before sending); the whole answer. */
-function rawGet(path: string): Promise<string> {
-  const { port } = new URL(e2e.player.apiBase)
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () =>
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
-    )
-    let data = ''
-    socket.on('data', (d) => {
-      data += d
-    })
-    socket.on('error', reject)
-    socket.on('end', () => resolve(data))
-  })
 }
 
 describe.skipIf(noBrowser)('the served player', () => {
@@ -182,7 +166,7 @@ describe.skipIf(noBrowser)('the served player', () => {
       '/assets/%2e%2e%2f%2e%2e%2fvite.config.ts',
       '/.gitignore',
     ]) {
-      const answer = await rawGet(path)
+      const answer = await rawGet(Number(new URL(e2e.player.apiBase).port), path)
       expect(answer.split('\r\n')[0], path).toMatch(/^HTTP\/1\.1 (400|404) /)
       expect(answer, path).not.toContain('"name"')
       expect(answer, path).not.toContain('defineConfig')
