@@ -4,7 +4,7 @@
  */
 
 import { type ExtraFields, scanExtra, u16, u32, u64 } from './bytes'
-import { type ZipFindings, zipDiagnostic } from './diagnostic'
+import { type ZipCode, type ZipFindings, zipDiagnostic } from './diagnostic'
 import { type HeaderReader, headerReader } from './header-reader'
 import type { Entry, RawRecords } from './read-records'
 
@@ -14,15 +14,24 @@ const DESCRIPTOR = 0x08074b50
 /** Scratch for {@link scanExtra} (headers are read one at a time). */
 const extra: ExtraFields = { zip64: -1, zip64Length: 0, unicodePath: -1, unicodePathLength: 0 }
 
-function mismatch(r: Entry, what: string, out: ZipFindings): undefined {
-  out.push(
-    zipDiagnostic(
-      'pkg/header-mismatch',
-      `"${r.name}": the local header's ${what} differs from the central directory.`,
-      { path: r.name },
-    ),
-  )
+/** Pushes a refusal (about the entry named `path`, when given) and gives `undefined` to return. */
+function refuse(out: ZipFindings, code: ZipCode, message: string, path?: string): undefined {
+  out.push(zipDiagnostic(code, message, { path }))
   return undefined
+}
+
+/** A refusal about entry `r`: its message is the quoted name followed by `rest`. */
+function refuseEntry(out: ZipFindings, code: ZipCode, r: Entry, rest: string): undefined {
+  return refuse(out, code, `"${r.name}"${rest}`, r.name)
+}
+
+function mismatch(r: Entry, what: string, out: ZipFindings): undefined {
+  return refuseEntry(
+    out,
+    'pkg/header-mismatch',
+    r,
+    `: the local header's ${what} differs from the central directory.`,
+  )
 }
 
 /** True when `b[at, at + length)` repeats `name[from, from + length)`. */
@@ -33,31 +42,12 @@ function sameBytes(b: Uint8Array, at: number, name: Uint8Array, from: number, le
 
 /** The wording of the local-header refusals, compiled only when one happens. */
 const report = {
-  noHeader: (r: Entry, out: ZipFindings): undefined => {
-    out.push(
-      zipDiagnostic(
-        'pkg/corrupt-archive',
-        `"${r.name}": no local header where the central directory points.`,
-        {
-          path: r.name,
-        },
-      ),
-    )
-  },
-  headerIntoDirectory: (r: Entry, out: ZipFindings): undefined => {
-    out.push(
-      zipDiagnostic('pkg/corrupt-archive', `"${r.name}": its local header runs into the central directory.`, {
-        path: r.name,
-      }),
-    )
-  },
-  dataIntoDirectory: (r: Entry, out: ZipFindings): undefined => {
-    out.push(
-      zipDiagnostic('pkg/overlapping-entries', `"${r.name}": its data runs into the central directory.`, {
-        path: r.name,
-      }),
-    )
-  },
+  noHeader: (r: Entry, out: ZipFindings) =>
+    refuseEntry(out, 'pkg/corrupt-archive', r, ': no local header where the central directory points.'),
+  headerIntoDirectory: (r: Entry, out: ZipFindings) =>
+    refuseEntry(out, 'pkg/corrupt-archive', r, ': its local header runs into the central directory.'),
+  dataIntoDirectory: (r: Entry, out: ZipFindings) =>
+    refuseEntry(out, 'pkg/overlapping-entries', r, ': its data runs into the central directory.'),
 }
 
 /**
@@ -153,16 +143,13 @@ function fileOrder(records: Entry[], out: ZipFindings): number[] | undefined {
   for (let i = 1; i < order.length; i++) {
     const a = records[order[i - 1]!]!
     const c = records[order[i]!]!
-    if (a.localHeaderOffset === c.localHeaderOffset) {
-      out.push(
-        zipDiagnostic(
-          'pkg/overlapping-entries',
-          `"${a.name}" and "${c.name}" point at the same data: several records for one entry are refused.`,
-          { path: c.name },
-        ),
+    if (a.localHeaderOffset === c.localHeaderOffset)
+      return refuse(
+        out,
+        'pkg/overlapping-entries',
+        `"${a.name}" and "${c.name}" point at the same data: several records for one entry are refused.`,
+        c.name,
       )
-      return undefined
-    }
   }
   return order
 }
@@ -207,29 +194,18 @@ function checkOffsetsInFileOrder(
   for (let i = 0; i < order.length; i++) {
     const r = entries[order[i]!]!
     const o = r.localHeaderOffset
-    if (i === 0 && o > 0) {
-      out.push(
-        zipDiagnostic(
-          'pkg/unexpected-data',
-          `${o} bytes of unknown data sit before the first entry (a prepended stub?).`,
-        ),
+    if (i === 0 && o > 0)
+      return refuse(
+        out,
+        'pkg/unexpected-data',
+        `${o} bytes of unknown data sit before the first entry (a prepended stub?).`,
       )
-      return undefined
-    }
     const next = i + 1 < order.length ? entries[order[i + 1]!]! : undefined
     const limit = next ? next.localHeaderOffset : cdOffset
-    if (o + 30 + nameLength[order[i]!]! + r.compressedSize > limit) {
-      out.push(
-        zipDiagnostic(
-          'pkg/overlapping-entries',
-          next
-            ? `"${r.name}" runs into "${next.name}".`
-            : `"${r.name}": its data runs into the central directory.`,
-          { path: r.name },
-        ),
-      )
-      return undefined
-    }
+    if (o + 30 + nameLength[order[i]!]! + r.compressedSize > limit)
+      return next
+        ? refuseEntry(out, 'pkg/overlapping-entries', r, ` runs into "${next.name}".`)
+        : report.dataIntoDirectory(r, out)
   }
   return entries
 }
@@ -251,34 +227,23 @@ export function checkLayout(
   let pos = 0
   for (let k = 0; k < order.length; k++) {
     const e = entries[order[k]!]!
-    if (e.localHeaderOffset < pos) {
-      out.push(
-        zipDiagnostic('pkg/overlapping-entries', `"${e.name}" overlaps the entry before it.`, {
-          path: e.name,
-        }),
-      )
-      return undefined
-    }
+    if (e.localHeaderOffset < pos)
+      return refuseEntry(out, 'pkg/overlapping-entries', e, ' overlaps the entry before it.')
     if (e.localHeaderOffset > pos) {
       const where = pos === 0 ? 'before the first entry (a prepended stub?)' : `before "${e.name}"`
-      out.push(
-        zipDiagnostic(
-          'pkg/unexpected-data',
-          `${e.localHeaderOffset - pos} bytes of unknown data sit ${where}.`,
-        ),
+      return refuse(
+        out,
+        'pkg/unexpected-data',
+        `${e.localHeaderOffset - pos} bytes of unknown data sit ${where}.`,
       )
-      return undefined
     }
     pos = e.end
   }
-  if (pos !== cdOffset) {
-    out.push(
-      zipDiagnostic(
-        'pkg/unexpected-data',
-        `${cdOffset - pos} bytes of unknown data sit before the central directory.`,
-      ),
+  if (pos !== cdOffset)
+    return refuse(
+      out,
+      'pkg/unexpected-data',
+      `${cdOffset - pos} bytes of unknown data sit before the central directory.`,
     )
-    return undefined
-  }
   return entries
 }
