@@ -3,16 +3,12 @@
  * holds at most CSP_REPORTS_PER_SOURCE distinct reports, so one anonymous caller cannot replace the history.
  */
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { queryRows } from '../src/db/connection'
 import { CSP_REPORTS_PER_SOURCE } from '../src/db/csp-reports'
-import { buildTestApp, type TestApp } from './helpers/app'
+import { useTestApp } from './helpers/app'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-}, 60_000)
-afterAll(async () => t?.close())
+const t = useTestApp()
 
 const report = (i: number | string) => ({
   type: 'csp-violation',

@@ -1,14 +1,10 @@
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { queryRows } from '../src/db/connection'
 import { storeCspViolations } from '../src/db/csp-reports'
-import { buildTestApp, type TestApp } from './helpers/app'
+import { useTestApp } from './helpers/app'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-}, 60_000)
-afterAll(async () => t?.close())
+const t = useTestApp()
 
 const send = (contentType: string, payload: string) =>
   t.app.inject({ method: 'POST', url: '/api/csp-report', headers: { 'content-type': contentType }, payload })

@@ -10,14 +10,10 @@ import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { insertReport } from '../src/db/reports'
 import { handleError } from '../src/errors'
-import { buildTestApp, type TestApp } from './helpers/app'
+import { useTestApp } from './helpers/app'
 import { createTestDb, type TestDb } from './helpers/db'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-}, 60_000)
-afterAll(async () => t?.close())
+const t = useTestApp()
 
 describe('413 and parse errors of the CSP report intake', () => {
   it('names the route limit (64 KiB), not the global 1 MB', async () => {

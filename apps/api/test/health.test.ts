@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { closeDb } from '../src/db/connection'
-import { buildTestApp, type TestApp } from './helpers/app'
+import { buildTestApp, useTestApp } from './helpers/app'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-}, 60_000)
-afterAll(async () => t?.close())
+const t = useTestApp()
 
 describe('health', () => {
   it('reports process and database without a token', async () => {

@@ -2,15 +2,11 @@
  * The input rules (src/input.ts): every JSON body is scanned (depth, values) before JSON.parse and every
  * incoming string (body, query, params) refuses U+0000 and lone surrogates with a 400, on every route.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { findBadString, MAX_BODY_DEPTH, scanJson } from '../src/input'
-import { bearer, buildTestApp, type TestApp } from './helpers/app'
+import { bearer, useTestApp } from './helpers/app'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-}, 60_000)
-afterAll(async () => t?.close())
+const t = useTestApp()
 
 const creator = bearer('creator-1', 'creator')
 const moderator = bearer('mod-1', 'moderator')

@@ -3,14 +3,10 @@
  * at most one `profile_changed` auth event per profile an hour, so `auth_events` stays bounded per user.
  */
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, buildTestApp, type TestApp } from './helpers/app'
+import { describe, expect, it } from 'vitest'
+import { bearer, useTestApp } from './helpers/app'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-}, 60_000)
-afterAll(async () => t?.close())
+const t = useTestApp()
 
 const put = (who: string, body: unknown) =>
   t.app.inject({

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, buildTestApp, type TestApp } from './helpers/app'
+import { describe, expect, it } from 'vitest'
+import { bearer, useTestApp } from './helpers/app'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-}, 60_000)
-afterAll(async () => t?.close())
+const t = useTestApp()
 
 const put = (role: string, payload: unknown, headers = bearer('pat', 'creator', 'reader')) =>
   t.app.inject({ method: 'PUT', url: `/api/auth/profiles/${role}`, headers, payload: payload as object })

@@ -3,14 +3,14 @@
  * validation, the stored text sent back without re-validation, and the per-user quota (count and bytes).
  */
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { PROGRESS_QUOTA } from '../src/db/progress'
 import {
   READING_STATE_MAX_BYTES,
   READING_STATE_MAX_MEMBERS,
   READING_STATE_MAX_VALUES,
 } from '../src/routes/progress/progress-routes'
-import { bearer, buildTestApp, type TestApp } from './helpers/app'
+import { bearer, useTestApp } from './helpers/app'
 import {
   emptyArraysState,
   emptyGroupsState,
@@ -19,11 +19,7 @@ import {
   realLikeState,
 } from './helpers/reading-states'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-}, 60_000)
-afterAll(async () => t?.close())
+const t = useTestApp()
 
 const base = minimalState
 

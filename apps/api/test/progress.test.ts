@@ -1,15 +1,11 @@
 import { createStateStore } from '@spkg/state'
 import { createHttpDriver } from '@spkg/state/drivers/http'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { queryRows } from '../src/db/connection'
-import { bearer, buildTestApp, type TestApp } from './helpers/app'
+import { bearer, useTestApp } from './helpers/app'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-}, 60_000)
-afterAll(async () => t?.close())
+const t = useTestApp()
 
 const state = (id: string, renderedParagraph = 0) => ({
   format: 1,

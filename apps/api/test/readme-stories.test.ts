@@ -3,8 +3,8 @@
  * lists as required is refused when missing (400 naming it), and a body with only the required fields is accepted.
  */
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, buildTestApp, type TestApp } from './helpers/app'
+import { describe, expect, it } from 'vitest'
+import { bearer, useTestApp } from './helpers/app'
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 
@@ -16,11 +16,7 @@ function requiredFields(): string[] {
   return [...part.replace(/\(.*?\)/g, '').matchAll(/`([a-z]+)`/g)].map((m) => m[1] as string)
 }
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-}, 60_000)
-afterAll(() => t?.close())
+const t = useTestApp()
 
 const full = { slug: 'readme-story', title: 'T', author: 'A', genre: 'g', content: 'c' }
 const post = (payload: Record<string, unknown>) =>

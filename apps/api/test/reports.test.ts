@@ -1,16 +1,12 @@
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { closeDb, createDb, queryRows } from '../src/db/connection'
 import { insertReport } from '../src/db/reports'
-import { bearer, buildTestApp, type TestApp, testAuthPlugin } from './helpers/app'
+import { bearer, testAuthPlugin, useTestApp } from './helpers/app'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-}, 60_000)
-afterAll(async () => t?.close())
+const t = useTestApp()
 
 const report = (sub: string, body: unknown = { reason: 'spam', storySlug: 'some-story', details: 'x' }) =>
   t.app.inject({

@@ -8,7 +8,7 @@ import { createAuth } from '@spkg/client/auth'
 import { CHROMIUM_PATH, launchChromium } from '@spkg/test-utils/chromium'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestIdp, type TestIdp } from '../helpers/auth'
-import { REDIRECT, signInAtProvider } from './sign-in'
+import { memoryStorage, REDIRECT, signInAtProvider, webClient } from './sign-in'
 
 let idp: TestIdp
 beforeAll(async () => {
@@ -18,28 +18,14 @@ afterAll(async () => {
   await idp?.close()
 })
 
-function memoryStorage() {
-  const m = new Map<string, string>()
-  return {
-    map: m,
-    getItem: (k: string) => m.get(k) ?? null,
-    setItem: (k: string, v: string) => void m.set(k, v),
-    removeItem: (k: string) => void m.delete(k),
-  }
-}
-
 function setup(extra: { now?: () => number; currentUrl?: () => string; fetch?: typeof fetch } = {}) {
   const storage = memoryStorage()
   const navigations: string[] = []
   const auth = createAuth({
-    issuer: idp.issuer,
-    clientId: 'spkg-web',
-    redirectUri: REDIRECT,
-    extraParams: { resource: 'urn:spkg:api' },
+    ...webClient(idp.issuer),
     storage,
     navigate: (u) => navigations.push(u),
     currentUrl: extra.currentUrl ?? (() => 'http://127.0.0.1:5173/stories'),
-    allowHttp: true,
     ...(extra.now && { now: extra.now }),
     ...(extra.fetch && { fetch: extra.fetch }),
   })

@@ -7,6 +7,26 @@ import type { Browser } from 'playwright-core'
 /** The callback registered for `spkg-web` at the development provider. */
 export const REDIRECT = 'http://127.0.0.1:5173/callback'
 
+/** The `createAuth` settings of the development provider's browser client `spkg-web` (loopback http allowed). */
+export const webClient = (issuer: string) => ({
+  issuer,
+  clientId: 'spkg-web',
+  redirectUri: REDIRECT,
+  extraParams: { resource: 'urn:spkg:api' },
+  allowHttp: true,
+})
+
+/** Web Storage over a Map (`map`, for the test to look into). */
+export function memoryStorage() {
+  const m = new Map<string, string>()
+  return {
+    map: m,
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+  }
+}
+
 /** Opens `authorizeUrl`, signs `login` in (any password), consents, and returns the callback URL. */
 export async function signInAtProvider(
   browser: Browser,

@@ -10,7 +10,7 @@ import { bundleForBrowser, CHROMIUM_PATH, launchChromium } from '@spkg/test-util
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestIdp, type TestIdp } from '../helpers/auth'
-import { REDIRECT, signInAtProvider } from './sign-in'
+import { memoryStorage, REDIRECT, signInAtProvider, webClient } from './sign-in'
 
 const run = existsSync(CHROMIUM_PATH) || process.env.CI !== undefined
 /** Enough rounds that the race between the lock grant and the channel message shows (before the fix: in 3 runs of 3). */
@@ -46,21 +46,12 @@ beforeAll(async () => {
   browser = await launchChromium(['--disable-features=LocalNetworkAccessChecks'])
 
   // A real session: PKCE login at the provider's pages, code exchanged in Node.
-  const storage = new Map<string, string>()
   const navigations: string[] = []
   const auth = createAuth({
-    issuer: idp.issuer,
-    clientId: 'spkg-web',
-    redirectUri: REDIRECT,
-    extraParams: { resource: 'urn:spkg:api' },
-    storage: {
-      getItem: (k) => storage.get(k) ?? null,
-      setItem: (k, v) => void storage.set(k, v),
-      removeItem: (k) => void storage.delete(k),
-    },
+    ...webClient(idp.issuer),
+    storage: memoryStorage(),
     navigate: (u) => navigations.push(u),
     currentUrl: () => 'http://127.0.0.1:5173/stories',
-    allowHttp: true,
   })
   await auth.login()
   tokens = await auth.handleCallback(await signInAtProvider(browser, navigations[0] as string))

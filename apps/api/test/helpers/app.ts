@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { afterAll, beforeAll } from 'vitest'
 import { buildApp } from '../../src/app'
 import { type Config, loadConfig } from '../../src/config'
 import { ApiError } from '../../src/errors'
@@ -92,4 +93,21 @@ export async function buildTestApp(
       await tdb.dispose()
     },
   }
+}
+
+/**
+ * The route-test app of a test file or `describe` block: a `beforeAll` that builds it with {@link buildTestApp}'s
+ * arguments and an `afterAll` that closes it. The returned object is filled in by that `beforeAll`.
+ *
+ * @example
+ * const t = useTestApp()
+ * it('answers', async () => expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(200))
+ */
+export function useTestApp(...args: Parameters<typeof buildTestApp>): TestApp {
+  const t = {} as TestApp
+  beforeAll(async () => {
+    Object.assign(t, await buildTestApp(...args))
+  }, 60_000)
+  afterAll(async () => t.close?.())
+  return t
 }

@@ -34,6 +34,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '../../config'
 import { errorBody } from '../../errors'
 import type { ThrottleTier } from '../../plugins/rate-limit'
+import { COVER_TYPES } from '../../storage/types'
 
 /** The player's build in this repository (apps/player/dist), used when `PLAYER_DIR` is unset. */
 export const DEFAULT_PLAYER_DIR = fileURLToPath(new URL('../../../../player/dist', import.meta.url))
@@ -86,13 +87,8 @@ const TYPES: Record<string, string> = {
   json: 'application/json; charset=utf-8',
   map: 'application/json; charset=utf-8',
   webmanifest: 'application/manifest+json; charset=utf-8',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  gif: 'image/gif',
+  // The image types are the ones covers are stored with (png, jpeg, webp, avif, gif, svg).
+  ...COVER_TYPES,
   ico: 'image/x-icon',
   woff2: 'font/woff2',
   woff: 'font/woff',
