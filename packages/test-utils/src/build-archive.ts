@@ -103,13 +103,11 @@ function unicodePathExtra(headerName: Uint8Array, name: string): Uint8Array {
   return zipExtraField(0x7075, body)
 }
 
-const concat = (...parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
+/** `a` then `b` in one array (an extra field's Unicode path record before the spec's own extra bytes). */
+const join = (a: Uint8Array, b: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
   return out
 }
 
@@ -146,7 +144,7 @@ function toRecord(spec: EntrySpec, level: BuildArchiveOptions['level']): ZipReco
     compressedSize: l.compressedSize ?? (descriptor ? 0 : csize),
     size: l.size ?? (descriptor ? 0 : size),
     name: l.name === undefined ? nameBytes : toBytes(l.name),
-    extra: concat(uni, spec.localExtra ?? EMPTY),
+    extra: join(uni, spec.localExtra ?? EMPTY),
   }
   const dd = spec.descriptor ?? {}
   return {
@@ -172,7 +170,7 @@ function toRecord(spec: EntrySpec, level: BuildArchiveOptions['level']): ZipReco
       compressedSize: csize,
       size,
       name: nameBytes,
-      extra: concat(uni, spec.extra ?? EMPTY),
+      extra: join(uni, spec.extra ?? EMPTY),
       diskStart: spec.diskStart ?? 0,
       externalAttributes:
         spec.externalAttributes ?? (spec.unixMode !== undefined ? spec.unixMode * 0x10000 : isDir ? 0x10 : 0),
