@@ -25,9 +25,15 @@ export async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
  * // 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
  */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await sha256(bytes)
-  // One string built from character codes: a cold page runs this once per file of a package, and
-  // 32 concatenations each leave 31 intermediate strings behind.
+  return hexOfDigest(await sha256(bytes))
+}
+
+/**
+ * A 32-byte digest as 64 lowercase hex digits, the one hex builder of both digests: one string built
+ * from character codes, since a cold page runs this once per file of a package and 32 concatenations
+ * each leave 31 intermediate strings behind.
+ */
+function hexOfDigest(digest: Uint8Array): string {
   for (let i = 0; i < 32; i++) {
     HEX_CHARS[2 * i] = HEX_CODES[2 * digest[i]!]!
     HEX_CHARS[2 * i + 1] = HEX_CODES[2 * digest[i]! + 1]!
@@ -53,6 +59,7 @@ const K = /* @__PURE__ */ new Int32Array([
 const W = /* @__PURE__ */ new Int32Array(64)
 const H = /* @__PURE__ */ new Int32Array(8)
 const TAIL = /* @__PURE__ */ new Uint8Array(128)
+const DIGEST = /* @__PURE__ */ new Uint8Array(32)
 
 /** Runs the compression function over the 64-byte blocks of `p` from `start` to `end`. */
 function blocks(p: Uint8Array, start: number, end: number): void {
@@ -150,10 +157,13 @@ export function sha256HexSync(data: Uint8Array): string {
   tail[len - 2] = bits >>> 8
   tail[len - 1] = bits
   blocks(tail, 0, len)
-  let s = ''
+  const digest = DIGEST
   for (let i = 0; i < 8; i++) {
     const v = H[i]!
-    s += HEX[v >>> 24]! + HEX[(v >>> 16) & 255]! + HEX[(v >>> 8) & 255]! + HEX[v & 255]!
+    digest[4 * i] = v >>> 24
+    digest[4 * i + 1] = v >>> 16
+    digest[4 * i + 2] = v >>> 8
+    digest[4 * i + 3] = v
   }
-  return s
+  return hexOfDigest(digest)
 }
