@@ -64,4 +64,4 @@ export const TAB_BAR_SECTIONS = ['actions', 'character', 'bag', 'map', 'help'] a
 
 /** Manifest and story-language versions this library knows. */
 export const KNOWN_MANIFEST_VERSIONS: readonly string[] = ['1.0']
-export const KNOWN_STORY_LANG_VERSIONS: readonly string[] = ['1.0']
+export const KNOWN_STORY_LANG_VERSIONS: readonly string[] = ['1.0', '1.1']

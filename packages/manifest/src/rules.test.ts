@@ -82,7 +82,7 @@ describe('cross-field rules', () => {
     ])
   })
   it('warns about unknown versions but still loads', () => {
-    const r = parseManifest({ id: ID, story_lang: '1.1', manifest: '2.0' })
+    const r = parseManifest({ id: ID, story_lang: '1.2', manifest: '2.0' })
     expect(r.manifest).toBeDefined()
     expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([
       ['manifest/unknown-version', 'warning'],

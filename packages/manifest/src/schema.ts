@@ -87,8 +87,8 @@ export const BuildSchema = z
 
 /** The zod schema of each manifest field, in the SPEC's order. */
 export const MANIFEST_FIELDS = {
-  story_lang: str("story-language version the story is authored in (current '1.0')"),
-  manifest: str("manifest schema version (current '1.0')"),
+  story_lang: str("story-language version the story is authored in ('1.0' or '1.1'; absent means '1.0')"),
+  manifest: str("manifest schema version ('1.0' or '1.1'; absent means '1.0')"),
   type: z.enum(['story', 'instruction']).meta({ description: "'story' (default) or 'instruction'" }),
   id: z.string().min(1).meta({ description: 'stable story identifier (UUID); always present' }),
   title: str('display title'),

@@ -21,6 +21,12 @@ export interface StorySourceLike {
   hasAsset?(path: string): boolean
   /** The story `id` written into saved states (manifest `id`; for a flat story, its entry file name). @default 'story' */
   id?: string
+  /**
+   * `manifest.story_lang`: the story-language version the parts and modules are read at (absent:
+   * `1.0`). A version the engine cannot read (another major, a newer 1.x) is refused with
+   * `story/lang-version`.
+   */
+  lang?: string
   /** The package `version` written into saved states, when the manifest has one. */
   version?: string
   /**

@@ -1,5 +1,5 @@
 /**
- * @spkg/story: the story language 1.0 (`.sty` parts and `.xty` modules): parser, static checker
+ * @spkg/story: the story language 1.0 and 1.1 (`.sty` parts and `.xty` modules): parser, static checker
  * and interpreter. Runs the same in browsers and Node; it never touches the DOM, files or network.
  * Every export is listed here and described in the README ("Exports").
  */
@@ -22,6 +22,8 @@ export type {
 } from './ast.ts'
 export type { CheckStoryInput } from './check/check-story.ts'
 export { checkStory } from './check/check-story.ts'
+export type { StoryLang } from './lang.ts'
+export { readingLang, STORY_LANG, STORY_LANG_VERSIONS, storyLangOf } from './lang.ts'
 export { translateDiagnosticNames, translateEventNames } from './minify/event-names.ts'
 export type { MinifyOptions, MinifyResult, StoryFile } from './minify/minify-story.ts'
 export { MinifyError, minifyStory, unminifyStory } from './minify/minify-story.ts'

@@ -4,7 +4,7 @@
  * names map), builds the map, adds random-walk reach and writes it.
  */
 import { hasErrors } from '@spkg/manifest'
-import { createStoryRun, type PartAst, parseStory, unminifyStory } from '@spkg/story'
+import { createStoryRun, type PartAst, parseStory, readingLang, unminifyStory } from '@spkg/story'
 import { type CommandContext, EXIT, type ExitCode, UsageError } from '../cli-types'
 import { resolvePath, writeOutputAtomic } from '../io'
 import { loadStory } from '../play/load-story'
@@ -48,6 +48,7 @@ export async function runMap({ values, positionals, io }: CommandContext): Promi
       return EXIT.invalid
     }
     const asts: PartAst[] = []
+    const lang = readingLang(source.lang)
     for (const path of source.parts) {
       let text: string | undefined
       try {
@@ -57,8 +58,8 @@ export async function runMap({ values, positionals, io }: CommandContext): Promi
       }
       if (text === undefined) continue
       // A minified package is drawn with the author's names, as `spkg unminify` restores them.
-      if (source.names) text = unminifyStory([{ path, text }], source.names)[0]!.text
-      asts.push(parseStory(text, { path }).ast)
+      if (source.names) text = unminifyStory([{ path, text }], source.names, { lang })[0]!.text
+      asts.push(parseStory(text, { path, lang }).ast)
     }
     let storyMap = buildStoryMap(asts)
     const names = source.names

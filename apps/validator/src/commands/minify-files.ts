@@ -4,7 +4,15 @@
  * map at `META-PKG/names.json`, and back. Never renames anything a reader sees.
  */
 import type { Manifest } from '@spkg/manifest'
-import { MinifyError, minifyStory, type NamesMap, type StoryFile, unminifyStory } from '@spkg/story'
+import {
+  MinifyError,
+  minifyStory,
+  type NamesMap,
+  readingLang,
+  type StoryFile,
+  type StoryLang,
+  unminifyStory,
+} from '@spkg/story'
 
 /** Where `spkg pack --minify` writes the names map (SPEC, manifest `build.names_map`). */
 export const NAMES_MAP_PATH = 'META-PKG/names.json'
@@ -40,6 +48,18 @@ function sessionKeys(files: ReadonlyMap<string, Uint8Array>): string[] {
   }
 }
 
+/** The manifest's `story_lang`, the version the sources are read at (absent or unreadable: 1.0). */
+function storyLangOf(files: ReadonlyMap<string, Uint8Array>): StoryLang {
+  const bytes = files.get('manifest.json')
+  if (!bytes) return '1.0'
+  try {
+    const value = JSON.parse(decoder.decode(bytes)) as { story_lang?: unknown } | null
+    return typeof value?.story_lang === 'string' ? readingLang(value.story_lang) : '1.0'
+  } catch {
+    return '1.0'
+  }
+}
+
 /**
  * Minifies the sources among `files`: returns the files with the sources replaced (the manifest's
  * `integrity` dropped, the builder recomputes it) and the names map's bytes.
@@ -51,7 +71,10 @@ export function minifyPackageFiles(files: ReadonlyMap<string, Uint8Array>): {
   namesMap: Uint8Array
   names: NamesMap
 } {
-  const { files: minified, names } = minifyStory(sources(files), { keep: sessionKeys(files) })
+  const { files: minified, names } = minifyStory(sources(files), {
+    keep: sessionKeys(files),
+    lang: storyLangOf(files),
+  })
   const out = new Map(files)
   for (const f of minified) out.set(f.path, encoder.encode(f.text))
   const manifest = out.get('manifest.json')
@@ -96,7 +119,7 @@ export function unminifyPackageFiles(files: ReadonlyMap<string, Uint8Array>): Ma
   } catch {
     throw new MinifyError('minify/bad-names-map', `${mapPath} is not JSON`)
   }
-  const restored = unminifyStory(sources(files), names)
+  const restored = unminifyStory(sources(files), names, { lang: storyLangOf(files) })
   const out = new Map<string, Uint8Array>()
   for (const [path, bytes] of files) if (!path.startsWith('META-PKG/')) out.set(path, bytes)
   for (const f of restored) out.set(f.path, encoder.encode(f.text))

@@ -13,9 +13,9 @@ const lines = jsonLines
 const where = (e: Json) => `${e.path}:${e.line ?? '-'}:${e.column ?? '-'} ${e.severity} ${e.code}`
 const ID = '6f1c2a8e-4b7d-4e39-9a51-2f0d3c8b7e14'
 
-/** A draft with a gate to a missing part, a duplicate across modules and a newer story_lang. */
+/** A draft with a gate to a missing part and a duplicate across modules. */
 const draft = {
-  'manifest.json': JSON.stringify({ id: ID, story_lang: '2.0', parts: ['story/0001-inn.sty'] }),
+  'manifest.json': JSON.stringify({ id: ID, story_lang: '1.1', parts: ['story/0001-inn.sty'] }),
   'story/0001-inn.sty': '{use combat}\n# Inn\nDawn, ${hp} hp.\n[[ 0009-cellar.sty ]]\n',
   'extensions/combat.xty': '{const hp = 3}\n',
   'extensions/more.xty': '{const hp = 4}\n',
@@ -31,7 +31,6 @@ describe('spkg play reports what spkg validate finds, before play starts', () =>
     const before = events.slice(0, first).map(where)
     expect(before).toEqual(
       expect.arrayContaining([
-        'manifest.json:-:- error story/lang-version',
         'story/0001-inn.sty:4:4 error story/unknown-part',
         'extensions/more.xty:1:8 error story/duplicate-declaration',
       ]),
@@ -54,8 +53,21 @@ describe('spkg play reports what spkg validate finds, before play starts', () =>
     expect(r.stderr).toContain(
       "story/0001-inn.sty:4:4: error story/unknown-part: no part 'story/0009-cellar.sty' in this package",
     )
-    expect(r.stderr).toMatch(/has 3 errors, 1 warning \(above; 'spkg validate' says more\); playing on\n/)
+    expect(r.stderr).toMatch(/has 2 errors \(above; 'spkg validate' says more\); playing on\n/)
     expect(r.stdout).toContain('Dawn, 3 hp.')
+  })
+
+  it('refuses a story in a language version it cannot read, saying so, and plays nothing', async () => {
+    for (const storyLang of ['1.2', '2.0']) {
+      const dir = writeTree(freshDir(), {
+        ...draft,
+        'manifest.json': JSON.stringify({ id: ID, story_lang: storyLang }),
+      })
+      const r = await runCli(['play', dir])
+      expect(r.code).toBe(1)
+      expect(r.stderr).toContain(`manifest.json: error story/lang-version: story_lang '${storyLang}'`)
+      expect(r.stdout).not.toContain('Dawn')
+    }
   })
 
   it('reports a part that is not UTF-8 as story/encoding with its line and column', async () => {

@@ -12,6 +12,7 @@ import { serializeReadingState } from '@spkg/state'
 import {
   createStoryRun,
   parseStory,
+  readingLang,
   resumeStoryRun,
   type StoryEvent,
   type StoryRun,
@@ -238,12 +239,15 @@ async function playLoaded(
     const catalogue: CatalogueOption[] = []
     const sections: CatalogueSection[] = []
     const ends: { ends: CatalogueEnd[]; nesting: OptionNesting } = { ends: [], nesting: new Map() }
+    const lang = readingLang(source.lang)
     for (const path of source.parts) {
       const read = await readPartText(source, path)
       if (read === undefined) continue
       // The catalogue of a minified package in the author's names, as the walk's events are.
-      const text = source.names ? unminifyStory([{ path, text: read }], source.names)[0]!.text : read
-      const { ast } = parseStory(text, { path })
+      const text = source.names
+        ? unminifyStory([{ path, text: read }], source.names, { lang })[0]!.text
+        : read
+      const { ast } = parseStory(text, { path, lang })
       catalogue.push(...catalogueOptions(ast))
       sections.push(...catalogueSections(ast))
       const found = catalogueEnds(ast)

@@ -3,7 +3,7 @@
  * symbols. Positions in and out are LSP positions (0-based lines, UTF-16 characters); the story
  * language counts columns in code points, converted here.
  */
-import { parseModule, resolveModulePath, resolveTarget } from '@spkg/story'
+import { parseModule, readingLang, resolveModulePath, resolveTarget } from '@spkg/story'
 import type { StoryFolder } from '../node/story-folder.ts'
 import { BUILTIN_DOCS, BUILTIN_NAMES } from './builtins.ts'
 
@@ -85,7 +85,7 @@ function locateId(folder: StoryFolder, part: string, id: string | undefined): Fi
 /** A module function, constant or passage, or a variable's first plain `{set}` in a part. */
 function locateName(folder: StoryFolder, from: string, name: string): FileLocation | undefined {
   for (const m of folder.modulePaths()) {
-    const ast = parseModule(folder.text(m)!, { path: m }).ast
+    const ast = parseModule(folder.text(m)!, { path: m, lang: readingLang(folder.storyLang) }).ast
     const decl = [
       ...ast.fns,
       ...ast.passages,
@@ -164,7 +164,7 @@ function names(folder: StoryFolder): CompletionEntry[] {
   const out: CompletionEntry[] = []
   const fns = new Set<string>()
   for (const m of folder.modulePaths()) {
-    const ast = parseModule(folder.text(m)!, { path: m }).ast
+    const ast = parseModule(folder.text(m)!, { path: m, lang: readingLang(folder.storyLang) }).ast
     for (const d of ast.defaults) vars.add(d.name)
     for (const c of ast.consts) vars.add(c.name)
     for (const f of ast.fns) fns.add(f.name)

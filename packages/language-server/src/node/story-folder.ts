@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { checkManifestBounds, type Diagnostic, parseManifestText } from '@spkg/manifest'
-import { type CheckStoryInput, parseStory, resolveTarget } from '@spkg/story'
+import { type CheckStoryInput, parseStory, readingLang, resolveTarget } from '@spkg/story'
 import { indexPart, type PartIndex } from '../analysis/part-index.ts'
 import { summarizePart, summaryHead } from '../analysis/summarize-part.ts'
 
@@ -190,7 +190,7 @@ export class StoryFolder {
   index(path: string): PartIndex | undefined {
     const e = this.files.get(path)
     if (!e || !path.endsWith('.sty')) return undefined
-    e.index ??= indexPart(parseStory(e.text, { path }).ast)
+    e.index ??= indexPart(parseStory(e.text, { path, lang: readingLang(this.storyLang) }).ast)
     return e.index
   }
 

@@ -139,7 +139,8 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
   'story/not-a-target':
     'Jump to a heading, anchor or group id instead (give the line above the options an anchor).',
   'story/link-in-label': 'Move the link into a paragraph, or use an option with a gate in its body.',
-  'story/lang-version': 'Set `story_lang` to `1.0`, or update the tools.',
+  'story/lang-version':
+    'Set `story_lang` to `1.0` or `1.1`, or update the tools (or the reader app) to one that reads the newer version.',
   'story/unclosed-brace': 'Close the command with `}` on the same line.',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the fix names the `${` opener
   'story/unclosed-interpolation': 'Close `${` with `}` on the same line.',

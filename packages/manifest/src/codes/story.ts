@@ -19,7 +19,9 @@ export const STORY_CODES = defineCodes({
   'story/unknown-part': error('a gate or link names a part that is not in the archive'),
   'story/not-a-target': error('a jump names an option id, which is not a jump target'),
   'story/link-in-label': error('a link inside a heading or option label'),
-  'story/lang-version': error('`story_lang` has a major version other than 1'),
+  'story/lang-version': error(
+    '`story_lang` has a major version other than 1, or is a 1.x newer than this library reads (it reads 1.0 and 1.1)',
+  ),
   'story/unclosed-brace': error('a command is not closed on its line'),
   'story/unclosed-interpolation': error('`${` is not closed'),
   'story/bad-expression': error(

@@ -554,7 +554,7 @@ describe.each(backends)('openPackage, %s', (_, openPackage) => {
       const pkg = opened(
         await open(
           buildPackage({
-            manifest: { version: '1.2', storage: 'none', requires: ['host'] },
+            manifest: { version: '1.2', storage: 'none', requires: ['host'], story_lang: '1.1' },
             extensions: { 'extensions/a.xty': 'fn a() {}' },
             session: { n: 1 },
           }),
@@ -565,6 +565,7 @@ describe.each(backends)('openPackage, %s', (_, openPackage) => {
       expect(src).toMatchObject({
         id: TEST_STORY_ID,
         version: '1.2',
+        lang: '1.1',
         parts: ['story/0001-start.sty'],
         session: { n: 1 },
         modules: [{ path: 'extensions/a.xty', source: 'fn a() {}' }],

@@ -82,6 +82,7 @@ export function createPackage(p: PackageParts): SpkgPackage {
       return {
         id: p.manifest?.id ?? p.entry,
         ...(p.manifest?.version !== undefined ? { version: p.manifest.version } : {}),
+        ...(p.manifest?.story_lang !== undefined ? { lang: p.manifest.story_lang } : {}),
         parts: p.parts,
         readPart: async (path) => (parts.has(path) ? readText(path) : undefined),
         hasAsset: (path) => store.files.has(path),

@@ -395,10 +395,12 @@ describe('runtime errors that literals make certain', () => {
 })
 
 describe('manifest and placement', () => {
-  it('reports a story_lang of another major version', () => {
-    const ds = checkStory({ parts: { 'a.sty': 'x' }, order: ['a.sty'], storyLang: '2.0' })
-    expect(ds).toMatchObject([{ code: 'story/lang-version', path: 'manifest.json', field: 'story_lang' }])
-    expect(checkStory({ parts: { 'a.sty': 'x' }, order: ['a.sty'], storyLang: '1.3' })).toEqual([])
+  it('reports a story_lang of another major version, or a 1.x newer than the library', () => {
+    for (const storyLang of ['2.0', '1.3']) {
+      const ds = checkStory({ parts: { 'a.sty': 'x' }, order: ['a.sty'], storyLang })
+      expect(ds).toMatchObject([{ code: 'story/lang-version', path: 'manifest.json', field: 'story_lang' }])
+    }
+    expect(checkStory({ parts: { 'a.sty': 'x' }, order: ['a.sty'], storyLang: '1.1' })).toEqual([])
   })
 
   it('takes the first listed part that exists as the entry', () => {

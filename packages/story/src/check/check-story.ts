@@ -3,6 +3,7 @@
  * package and checks what only the whole package can tell.
  */
 import { createDiagnostic, type Diagnostic, type DiagnosticCode, isVariableName } from '@spkg/manifest'
+import { readingLang, type StoryLang, storyLangOf } from '../lang.ts'
 import { parseModule } from '../parse/parse-module.ts'
 import { parseStory } from '../parse/parse-story.ts'
 import { type CheckContext, PHASE } from './context.ts'
@@ -24,7 +25,10 @@ export interface CheckStoryInput {
   requires?: string[]
   /** The values of `session.json`; its keys declare story variables. */
   session?: Record<string, unknown>
-  /** `manifest.story_lang` (`"1.0"`); another major version is `story/lang-version`. */
+  /**
+   * `manifest.story_lang` (`"1.0"`, `"1.1"`; absent: 1.0): the version the parts and modules are
+   * read at. Another major version, or a 1.x newer than this library, is `story/lang-version`.
+   */
   storyLang?: string
   /** `manifest.extensions`: module load order; otherwise lexicographic. */
   extensions?: string[]
@@ -90,10 +94,10 @@ export function checkStory(input: CheckStoryInput): Diagnostic[] {
       )
     },
   }
-  checkManifestFields(cx, input)
+  const lang = checkManifestFields(cx, input)
   // Modules first (they are small and every part's scope needs them), then the parts one by one.
   for (const path of moduleOrder) {
-    const r = parseModule(modules[path]!, { path })
+    const r = parseModule(modules[path]!, { path, lang })
     for (const d of r.diagnostics) findings.add(d, PHASE.parse)
     cx.modules.set(path, r.ast)
   }
@@ -102,7 +106,7 @@ export function checkStory(input: CheckStoryInput): Diagnostic[] {
   const names = new NameChecks(cx, moduleScopes)
   const parts = new PartChecks(cx)
   for (const path of partOrder) {
-    const r = parseStory(input.parts[path]!, { path })
+    const r = parseStory(input.parts[path]!, { path, lang })
     for (const d of r.diagnostics) findings.add(d, PHASE.parse)
     parts.scan(path, r.ast)
     cx.phase = PHASE.partUses
@@ -150,18 +154,10 @@ class Findings {
   }
 }
 
-function checkManifestFields(cx: CheckContext, input: CheckStoryInput): void {
-  if (input.storyLang !== undefined) {
-    const major = /^(\d+)(?:\.\d+)*$/.exec(input.storyLang)?.[1]
-    if (major !== '1')
-      cxReport(
-        cx,
-        'manifest.json',
-        'story/lang-version',
-        'story_lang',
-        `story_lang '${input.storyLang}' is not a 1.x version of the story language; this library reads 1.x`,
-      )
-  }
+/** Reports `story_lang` and `session.json` problems; returns the version to read the files at. */
+function checkManifestFields(cx: CheckContext, input: CheckStoryInput): StoryLang {
+  const declared = storyLangOf(input.storyLang)
+  if ('error' in declared) cxReport(cx, 'manifest.json', 'story/lang-version', 'story_lang', declared.error)
   for (const [key, value] of Object.entries(input.session ?? {})) {
     if (!isVariableName(key))
       cxReport(
@@ -175,6 +171,8 @@ function checkManifestFields(cx: CheckContext, input: CheckStoryInput): void {
       cxReport(cx, 'session.json', 'story/session-name', key, `session key '${key}' is null; it is ignored`)
     else cx.sessionKeys.push(key)
   }
+  // A version this library cannot read is still checked as far as it can: at the newest it knows.
+  return readingLang(input.storyLang)
 }
 
 function cxReport(

@@ -17,6 +17,7 @@
 import { type NamesMap, RESERVED_WORDS } from '@spkg/manifest'
 import type { Expr, Inline, JumpNode, ModuleAst, Node, PartAst, Pos, SetStmt } from '../ast.ts'
 import { BUILTINS, REF_BUILTINS } from '../builtins.ts'
+import type { StoryLang } from '../lang.ts'
 import { parseModule } from '../parse/parse-module.ts'
 import { parseStory } from '../parse/parse-story.ts'
 import { renameId } from './state-names.ts'
@@ -43,6 +44,8 @@ export interface MinifyOptions {
    * @default false
    */
   renameAll?: boolean
+  /** The story-language version the files are written in (`manifest.story_lang`). @default '1.0' */
+  lang?: StoryLang
 }
 
 /** A refusal of the minifier; `code` is stable. */
@@ -57,7 +60,7 @@ export class MinifyError extends Error {
   }
 }
 
-type Parsed = { file: StoryFile; ast: PartAst | ModuleAst }
+type Parsed = { file: StoryFile; ast: PartAst | ModuleAst; lang: StoryLang }
 
 /** A place a name is written: its position, the name, and whether it is an id (else a variable or a definition). */
 interface Occurrence {
@@ -66,11 +69,11 @@ interface Occurrence {
   id?: true
 }
 
-function parse(file: StoryFile): Parsed {
+function parse(file: StoryFile, lang: StoryLang): Parsed {
   const isModule = file.path.endsWith('.xty')
   const r = isModule
-    ? parseModule(file.text, { path: file.path })
-    : parseStory(file.text, { path: file.path })
+    ? parseModule(file.text, { path: file.path, lang })
+    : parseStory(file.text, { path: file.path, lang })
   const bad = r.diagnostics.find((d) => d.severity === 'error' || d.severity === 'fatal')
   if (bad)
     throw new MinifyError(
@@ -78,7 +81,7 @@ function parse(file: StoryFile): Parsed {
       `${file.path}:${bad.line}:${bad.column}: ${bad.message} (fix the story before minifying)`,
       file.path,
     )
-  return { file, ast: r.ast }
+  return { file, ast: r.ast, lang }
 }
 
 /** The 1-based code-point column of the code-unit index `at` of `line`. */
@@ -366,7 +369,7 @@ function renameFiles(
   return parsed.map((p, i) => {
     const text0 = rewrite(p.file, collectors[i]!.occurrences, rename)
     const text = squeezeText ? squeeze(text0) : text0
-    const again = parse({ path: p.file.path, text })
+    const again = parse({ path: p.file.path, text }, p.lang)
     if (shape(again.ast, NO_RENAMES) !== shape(p.ast, rename))
       throw new MinifyError(
         'minify/unsafe',
@@ -395,7 +398,7 @@ function collect(parsed: readonly Parsed[]): Collector[] {
  * const { files, names } = minifyStory([{ path: 'story/0001-inn.sty', text }], { keep: ['name'] })
  */
 export function minifyStory(files: readonly StoryFile[], options: MinifyOptions = {}): MinifyResult {
-  const parsed = files.map(parse)
+  const parsed = files.map((f) => parse(f, options.lang ?? '1.0'))
   const collectors = collect(parsed)
   const fixed = new Set<string>(options.keep ?? [])
   const used = new Set<string>()
@@ -468,7 +471,11 @@ export function minifyStory(files: readonly StoryFile[], options: MinifyOptions 
  * @example
  * const original = unminifyStory(minified.files, minified.names)
  */
-export function unminifyStory(files: readonly StoryFile[], names: NamesMap): StoryFile[] {
+export function unminifyStory(
+  files: readonly StoryFile[],
+  names: NamesMap,
+  options: { lang?: StoryLang } = {},
+): StoryFile[] {
   const record = (r: unknown) =>
     r === undefined ||
     (typeof r === 'object' && r !== null && Object.values(r).every((v) => typeof v === 'string'))
@@ -485,7 +492,7 @@ export function unminifyStory(files: readonly StoryFile[], names: NamesMap): Sto
       'minify/bad-names-map',
       'the names map is not {version: 1, variables: {short: original}, functions?: {...}, ids?: {...}}',
     )
-  const parsed = files.map(parse)
+  const parsed = files.map((f) => parse(f, options.lang ?? '1.0'))
   return renameFiles(
     parsed,
     collect(parsed),

@@ -4,6 +4,7 @@
  */
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '@spkg/manifest'
 import type { Pos } from '../ast.ts'
+import type { StoryLang } from '../lang.ts'
 
 /** The message of `story/unclosed-brace` for a command whose `}` is missing. */
 export const UNCLOSED_COMMAND =
@@ -12,7 +13,16 @@ export const UNCLOSED_COMMAND =
 /** Collects diagnostics for one file. */
 export class ParseContext {
   readonly diagnostics: Diagnostic[] = []
-  constructor(readonly file: string) {}
+  /** True when the file is read at 1.1 or later: its syntax is unlocked. */
+  readonly v11: boolean
+
+  constructor(
+    readonly file: string,
+    /** The story-language version the file is read at. */
+    readonly lang: StoryLang = '1.0',
+  ) {
+    this.v11 = lang !== '1.0'
+  }
 
   report(code: DiagnosticCode, message: string, pos: Pos): void {
     this.diagnostics.push(

@@ -24,7 +24,7 @@ const ALLOWED = "a module holds only '{use}', '{set}', '{const}', '{fn}', '{pass
  * ```
  */
 export function parseModule(source: string | Uint8Array, options: ParseOptions): ParseResult<ModuleAst> {
-  const ctx = new ParseContext(options.path)
+  const ctx = new ParseContext(options.path, options.lang)
   const lines = splitLines(sourceText(ctx, source))
   const lp = new BodyParser(ctx, lines)
   lp.passage = true

@@ -3,6 +3,7 @@
  */
 import type { Diagnostic } from '@spkg/manifest'
 import type { DeclarationBlock, PartAst } from '../ast.ts'
+import type { StoryLang } from '../lang.ts'
 import { BodyParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
 import { ParseContext, UNCLOSED_COMMAND } from './context.ts'
@@ -14,6 +15,11 @@ import { sourceText } from './source.ts'
 export interface ParseOptions {
   /** The archive-relative path of the file (`story/0001-inn.sty`); every diagnostic carries it. */
   path: string
+  /**
+   * The story-language version to read the file at (`manifest.story_lang`): `1.1` unlocks its
+   * syntax; a 1.0 file reads the same at either. @default '1.0'
+   */
+  lang?: StoryLang
 }
 
 /** What {@link parseStory} and {@link parseModule} return. */
@@ -38,7 +44,7 @@ export interface ParseResult<T> {
  * ```
  */
 export function parseStory(source: string | Uint8Array, options: ParseOptions): ParseResult<PartAst> {
-  const ctx = new ParseContext(options.path)
+  const ctx = new ParseContext(options.path, options.lang)
   const lines = splitLines(sourceText(ctx, source))
   const lp = new BodyParser(ctx, lines)
   const declarations = parseDeclarations(ctx, lines, lp)

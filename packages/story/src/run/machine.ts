@@ -13,6 +13,7 @@ import {
   type StorySourceLike,
 } from '@spkg/manifest'
 import type { Pos } from '../ast.ts'
+import { storyLangOf } from '../lang.ts'
 import { translateDiagnosticNames } from '../minify/event-names.ts'
 import { translateStateNames } from '../minify/state-names.ts'
 import { type COption, type Instr, Op } from './code.ts'
@@ -125,7 +126,14 @@ export class Machine implements StoryRun, DecisionState {
       this.vars.set(key, v)
     }
     const entry = source.parts[0]
-    if (entry === undefined) {
+    const lang = storyLangOf(source.lang)
+    if ('error' in lang) {
+      // A story in a language this engine does not read is refused, not played half-understood.
+      this.emitDiagnostic(
+        createDiagnostic('story/lang-version', lang.error, { path: 'manifest.json', field: '/story_lang' }),
+      )
+      this.finish()
+    } else if (entry === undefined) {
       this.emitDiagnostic(createDiagnostic('story/load-failed', 'the story has no parts'))
       this.finish()
     } else this.pending = { target: entry, initial: true }

@@ -2,8 +2,10 @@
  * Extension modules (section 8): resolving `{use}`, binding names, evaluating constants and
  * collecting `{set}` defaults in load order. Modules are parsed on first use. Internal.
  */
+
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
 import type { ModuleAst, ModuleUse, Pos } from '../ast.ts'
+import type { StoryLang } from '../lang.ts'
 import { parseModule } from '../parse/parse-module.ts'
 import { modulePathCandidates } from '../paths.ts'
 import { BUILTIN_NAMES } from './builtins.ts'
@@ -37,7 +39,11 @@ export class ModuleRegistry {
   private readonly loading = new Set<string>()
   private sink: Diagnostic[] = []
 
-  constructor(sources: ReadonlyArray<{ path: string; source: string }>) {
+  constructor(
+    sources: ReadonlyArray<{ path: string; source: string }>,
+    /** The story-language version the modules are read at. */
+    private readonly lang: StoryLang = '1.0',
+  ) {
     sources.forEach((s, i) => {
       if (!this.byPath.has(s.path)) this.byPath.set(s.path, { source: s.source, order: i })
     })
@@ -97,7 +103,7 @@ export class ModuleRegistry {
     const cached = this.loaded.get(path)
     if (cached !== undefined) return cached
     const src = this.byPath.get(path)!
-    const { ast, diagnostics } = parseModule(src.source, { path })
+    const { ast, diagnostics } = parseModule(src.source, { path, lang: this.lang })
     const saved = this.sink
     this.sink = diagnostics
     this.loading.add(path)

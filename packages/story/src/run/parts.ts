@@ -3,6 +3,7 @@
  * source so that later runs of it (a resume) reuse the code. Internal.
  */
 import type { Diagnostic, StorySourceLike } from '@spkg/manifest'
+import { readingLang, type StoryLang } from '../lang.ts'
 import { parseStory } from '../parse/parse-story.ts'
 import type { Instr } from './code.ts'
 import { compileBody, compileDefault } from './compile.ts'
@@ -25,13 +26,15 @@ export interface Part {
 /** Compiled parts and modules per story source, shared by its runs (resume replays without re-parsing). */
 const CACHE = new WeakMap<
   object,
-  { registry: ModuleRegistry; parts: Map<string, { text: string; part: Part }> }
+  { lang: StoryLang; registry: ModuleRegistry; parts: Map<string, { text: string; part: Part }> }
 >()
 
 function cacheOf(source: StorySourceLike) {
   let c = CACHE.get(source)
   if (!c) {
-    c = { registry: new ModuleRegistry(source.modules ?? []), parts: new Map() }
+    // A version the engine cannot read never gets here (the run refuses it).
+    const lang = readingLang(source.lang)
+    c = { lang, registry: new ModuleRegistry(source.modules ?? [], lang), parts: new Map() }
     CACHE.set(source, c)
   }
   return c
@@ -42,13 +45,13 @@ export function compilePart(source: StorySourceLike, path: string, text: string)
   const cache = cacheOf(source)
   const hit = cache.parts.get(path)
   if (hit && hit.text === text) return hit.part
-  const part = compile(path, text, cache.registry)
+  const part = compile(path, text, cache.registry, cache.lang)
   cache.parts.set(path, { text, part })
   return part
 }
 
-function compile(path: string, text: string, registry: ModuleRegistry): Part {
-  const { ast, diagnostics } = parseStory(text, { path })
+function compile(path: string, text: string, registry: ModuleRegistry, lang: StoryLang): Part {
+  const { ast, diagnostics } = parseStory(text, { path, lang })
   const mods = registry.bindPart(ast.declarations.uses, path, diagnostics)
   const module = mergeScopes(mods.map((m) => m.own))
   const body = compileBody(ast.body, { file: path, module, params: [], part: true })
