@@ -127,7 +127,7 @@ describe('spkg-language-server --stdio', () => {
   it('completes gate and link targets, ids after # and variable names', async () => {
     type Item = { label: string; kind: number }
     const labels = (items: Item[]) => items.map((i) => i.label)
-    client.change(INN, 4, `${FIXTURE[INN]!}[[ 00\nGo [there > 0\n-> #\n{set g\n`)
+    client.change(INN, 4, `${FIXTURE[INN]!}[[ 00\nGo [there > 0\n-> #\n{set g\n\${h\n[[ 0002-road.sty:f\n`)
     await client.diagnostics(INN, (p) => p.version === 4)
     const gate = labels(await client.request<Item[]>('textDocument/completion', INN, 10, 5))
     expect(gate).toEqual(
@@ -144,19 +144,47 @@ describe('spkg-language-server --stdio', () => {
     expect(link).toContain('0002-road.sty:fork')
     const ids = labels(await client.request<Item[]>('textDocument/completion', INN, 12, 4))
     expect(ids).toEqual(['inn', 'bar', 'out'])
+    // Filtered by what is typed: `{set g` offers the names starting with g.
     const names = await client.request<Item[]>('textDocument/completion', INN, 13, 6)
-    expect(labels(names)).toEqual(expect.arrayContaining(['gold', 'hp', 'hurt', 'pick', 'visits']))
-    expect(names.find((i) => i.label === 'gold')?.kind).toBe(6) // Variable
+    expect(labels(names)).toEqual(['gold'])
+    expect(names[0]?.kind).toBe(6) // Variable
+    expect(labels(await client.request<Item[]>('textDocument/completion', INN, 14, 3))).toEqual([
+      'hp',
+      'hurt',
+    ])
     expect(await client.request<Item[]>('textDocument/completion', INN, 3, 3)).toEqual([])
     const modules = await client.request<Item[]>('textDocument/completion', INN, 0, 6)
     expect(modules.map((i) => [i.label, i.kind])).toEqual([['combat', 9]]) // Module
     client.change(INN, 5, FIXTURE[INN]!)
   })
 
+  it('completes the ids of the part named before the colon, replacing what is typed', async () => {
+    type Item = {
+      label: string
+      textEdit: { range: { start: { character: number }; end: { character: number } } }
+    }
+    client.change(INN, 6, `${FIXTURE[INN]!}[[ 0002-road.sty:f\n`)
+    await client.diagnostics(INN, (p) => p.version === 6)
+    const items = await client.request<Item[]>('textDocument/completion', INN, 10, 18)
+    expect(items.map((i) => i.label)).toEqual(['0002-road.sty:fork'])
+    expect(items[0]!.textEdit.range).toMatchObject({ start: { character: 3 }, end: { character: 18 } })
+    client.change(INN, 7, FIXTURE[INN]!)
+  })
+
   it('shows the documentation of a built-in on hover, and nothing on other words', async () => {
     const h = await client.request<{ contents: { value: string } }>('textDocument/hover', INN, 3, 45)
     expect(h.contents.value).toContain('len(x): the number of code points')
     expect(await client.request('textDocument/hover', INN, 3, 3)).toBeNull()
+  })
+
+  it("shows a variable's type and where it is declared, a module function and an id on hover", async () => {
+    type Hover = { contents: { value: string } }
+    const gold = await client.request<Hover>('textDocument/hover', INN, 3, 12)
+    expect(gold.contents.value).toBe('`gold`: story variable (number)\n\n- default in story/0001-inn.sty:2')
+    const hp = await client.request<Hover>('textDocument/hover', INN, 3, 30)
+    expect(hp.contents.value).toContain('`hurt(n)`: module function, extensions/combat.xty:2')
+    const out = await client.request<Hover>('textDocument/hover', INN, 7, 13)
+    expect(out.contents.value).toBe('`#out`: heading, story/0001-inn.sty:9')
   })
 
   it('lists the headings as nested document symbols', async () => {

@@ -6,6 +6,7 @@
 import { parseModule, readingLang, resolveModulePath, resolveTarget } from '@spkg/story'
 import type { StoryFolder } from '../node/story-folder.ts'
 import { BUILTIN_DOCS, BUILTIN_NAMES } from './builtins.ts'
+import { literalType } from './part-index.ts'
 
 /** A 0-based LSP position. */
 export interface LspPos {
@@ -85,7 +86,7 @@ function locateId(folder: StoryFolder, part: string, id: string | undefined): Fi
 /** A module function, constant or passage, or a variable's first plain `{set}` in a part. */
 function locateName(folder: StoryFolder, from: string, name: string): FileLocation | undefined {
   for (const m of folder.modulePaths()) {
-    const ast = parseModule(folder.text(m)!, { path: m, lang: readingLang(folder.storyLang) }).ast
+    const ast = moduleAst(folder, m)
     const decl = [
       ...ast.fns,
       ...ast.passages,
@@ -113,36 +114,53 @@ export interface CompletionEntry {
   label: string
   kind: 'part' | 'scene' | 'variable' | 'function' | 'module'
   detail?: string
+  /** The text the item replaces: the prefix typed so far, on the cursor's line (LSP positions). */
+  range: { start: LspPos; end: LspPos }
 }
 
 /**
  * Completions at a position: targets in a gate or link, modules after `{use`, ids after `#`, and
- * names inside `{…}` and `${…}`.
+ * names inside `{…}` and `${…}`. Only the items that start with what is typed so far are returned,
+ * each with the range of that prefix (so accepting one replaces it): after `[[ 0004-endings.sty:`,
+ * the ids of that part.
  */
 export function complete(folder: StoryFolder, path: string, pos: LspPos): CompletionEntry[] {
   const text = folder.text(path)
   if (text === undefined) return []
   const before = lineOf(text, pos.line).slice(0, pos.character)
-  if (/(\[\[\s*|\[[^\]]*\s>\s)[^\]\s]*$/.test(before)) return targets(folder, path)
-  if (/\{use\s+[^}\s]*$/.test(before)) {
-    return folder.modulePaths().map((m) => {
-      const short = /^extensions\/([^/]+)\.xty$/.exec(m)?.[1] ?? (folder.flat ? m.replace(/\.xty$/, '') : m)
-      return { label: short, kind: 'module' as const, detail: m }
-    })
+  const typed = (prefix: string, items: Array<Omit<CompletionEntry, 'range'>>): CompletionEntry[] => {
+    const range = { start: { line: pos.line, character: pos.character - prefix.length }, end: pos }
+    return items.filter((i) => i.label.startsWith(prefix)).map((i) => ({ ...i, range }))
   }
-  if (/#[\w-]*$/.test(before) && path.endsWith('.sty')) {
-    return folder
-      .index(path)!
-      .ids.filter((d) => d.kind !== 'option')
-      .map((d) => ({ label: d.id, kind: 'scene' as const, detail: d.kind }))
+  const target = /(?:\[\[\s*|\[[^\]]*\s>\s)([^\]\s]*)$/.exec(before)
+  if (target) return typed(target[1]!, targets(folder, path))
+  const use = /\{use\s+([^}\s]*)$/.exec(before)
+  if (use) {
+    return typed(
+      use[1]!,
+      folder.modulePaths().map((m) => {
+        const short = /^extensions\/([^/]+)\.xty$/.exec(m)?.[1] ?? (folder.flat ? m.replace(/\.xty$/, '') : m)
+        return { label: short, kind: 'module' as const, detail: m }
+      }),
+    )
+  }
+  const id = /#([\w-]*)$/.exec(before)
+  if (id && path.endsWith('.sty')) {
+    return typed(
+      id[1]!,
+      folder
+        .index(path)!
+        .ids.filter((d) => d.kind !== 'option')
+        .map((d) => ({ label: d.id, kind: 'scene' as const, detail: d.kind })),
+    )
   }
   if (!/\{[^}]*$/.test(before)) return []
-  return names(folder)
+  return typed(/[A-Za-z_][\w]*$/.exec(before)?.[0] ?? '', names(folder))
 }
 
-function targets(folder: StoryFolder, from: string): CompletionEntry[] {
+function targets(folder: StoryFolder, from: string): Array<Omit<CompletionEntry, 'range'>> {
   const dir = from.includes('/') ? from.slice(0, from.lastIndexOf('/') + 1) : ''
-  const out: CompletionEntry[] = []
+  const out: Array<Omit<CompletionEntry, 'range'>> = []
   for (const part of folder.partPaths()) {
     const written =
       dir && part.startsWith(dir) && !part.slice(dir.length).includes('/') ? part.slice(dir.length) : part
@@ -154,17 +172,17 @@ function targets(folder: StoryFolder, from: string): CompletionEntry[] {
   return out
 }
 
-function names(folder: StoryFolder): CompletionEntry[] {
+function names(folder: StoryFolder): Array<Omit<CompletionEntry, 'range'>> {
   const vars = new Set<string>(Object.keys(folder.session ?? {}))
   for (const p of folder.partPaths()) {
     const index = folder.index(p)!
     for (const n of index.declared) vars.add(n)
     for (const n of index.locals) vars.add(n)
   }
-  const out: CompletionEntry[] = []
+  const out: Array<Omit<CompletionEntry, 'range'>> = []
   const fns = new Set<string>()
   for (const m of folder.modulePaths()) {
-    const ast = parseModule(folder.text(m)!, { path: m, lang: readingLang(folder.storyLang) }).ast
+    const ast = moduleAst(folder, m)
     for (const d of ast.defaults) vars.add(d.name)
     for (const c of ast.consts) vars.add(c.name)
     for (const f of ast.fns) fns.add(f.name)
@@ -175,15 +193,76 @@ function names(folder: StoryFolder): CompletionEntry[] {
   return out
 }
 
-/** The hover text of a built-in under the cursor, when followed by `(`. */
+/**
+ * The hover text (markdown) of the name under the cursor inside `{…}` or `${…}`: a built-in or a
+ * module function followed by `(`, with its documentation or where it is declared; a variable,
+ * with its type (from the first literal it is given) and every place that declares it; an id
+ * after `#`, with what it names and where.
+ */
 export function hover(folder: StoryFolder, path: string, pos: LspPos): string | undefined {
   const text = folder.text(path)
   if (text === undefined) return undefined
   const line = lineOf(text, pos.line)
   const { word, start } = wordAt(line, pos.character)
-  const doc = BUILTIN_DOCS.get(word)
-  if (!doc || !/^\s*\(/.test(line.slice(start + word.length))) return undefined
-  return doc
+  if (!word) return undefined
+  if (line[start - 1] === '#' && path.endsWith('.sty')) {
+    const d = folder.index(path)?.ids.find((i) => i.id === word)
+    return d && `\`#${d.id}\`: ${d.kind}${d.explicit ? '' : ' (implicit id)'}, ${path}:${d.pos.line}`
+  }
+  if (!/\{[^}]*$/.test(line.slice(0, start))) return undefined
+  if (/^\s*\(/.test(line.slice(start + word.length))) {
+    const doc = BUILTIN_DOCS.get(word)
+    if (doc) return `\`${doc.split(':')[0]}\`\n\n${doc}`
+    for (const m of folder.modulePaths()) {
+      const fn = moduleAst(folder, m).fns.find((f) => f.name === word)
+      if (fn) return `\`${fn.name}(${fn.params.join(', ')})\`: module function, ${m}:${fn.namePos.line}`
+    }
+    return undefined
+  }
+  return describeVariable(folder, word)
+}
+
+function moduleAst(folder: StoryFolder, path: string) {
+  return parseModule(folder.text(path)!, { path, lang: readingLang(folder.storyLang) }).ast
+}
+
+const KIND_WORDS = { default: 'default', set: 'assigned', local: 'local' } as const
+
+/** A variable's type and declarations, or undefined when nothing declares the name. */
+function describeVariable(folder: StoryFolder, name: string): string | undefined {
+  const places: string[] = []
+  let type: string | undefined
+  let what = 'story variable'
+  const session = folder.session?.[name]
+  if (session !== undefined && session !== null) {
+    type = Array.isArray(session) ? 'list' : typeof session === 'object' ? 'map' : typeof session
+    places.push('`session.json` key')
+  }
+  for (const m of folder.modulePaths()) {
+    const ast = moduleAst(folder, m)
+    const c = ast.consts.find((x) => x.name === name)
+    if (c) {
+      what = 'module constant'
+      type ??= literalType(c.e)
+      places.push(`constant in ${m}:${c.namePos.line}`)
+    }
+    for (const d of ast.defaults.filter((x) => x.name === name)) {
+      type ??= literalType(d.e)
+      places.push(`module default in ${m}:${d.namePos.line}`)
+    }
+  }
+  for (const p of folder.partPaths()) {
+    for (const d of folder.index(p)!.decls) {
+      if (d.name !== name) continue
+      if (d.kind === 'local' && places.length === 0) what = 'local variable'
+      type ??= d.type
+      places.push(`${KIND_WORDS[d.kind]} in ${p}:${d.pos.line}`)
+    }
+  }
+  if (places.length === 0) return undefined
+  const shown = places.slice(0, 8).map((p) => `- ${p}`)
+  if (places.length > 8) shown.push(`- and ${places.length - 8} more`)
+  return `\`${name}\`: ${what}${type ? ` (${type})` : ''}\n\n${shown.join('\n')}`
 }
 
 /** A heading as a document symbol, its subsections nested. */

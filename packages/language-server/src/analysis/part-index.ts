@@ -29,6 +29,21 @@ export interface HeadingInfo {
   silent: boolean
 }
 
+/** A place a part gives a variable a value: a default, a plain `{set n = e}` or a `{local}`. */
+export interface VariableDecl {
+  name: string
+  kind: 'default' | 'set' | 'local'
+  /** The name's position. */
+  pos: Pos
+  /** The value's type when the expression is a literal (`number`, `string`, `boolean`, `list`). */
+  type?: string
+}
+
+/** The type of a literal expression, or undefined when only running it would tell. */
+export function literalType(e: { k: string }): string | undefined {
+  return { num: 'number', dice: 'number', str: 'string', bool: 'boolean', list: 'list' }[e.k]
+}
+
 /** The facts of one part. */
 export interface PartIndex {
   ids: DefinedId[]
@@ -37,6 +52,8 @@ export interface PartIndex {
   declared: Set<string>
   /** Names of `{local}` variables. */
   locals: Set<string>
+  /** Every default, plain `{set n = e}` and `{local}`, in document order (for hover). */
+  decls: VariableDecl[]
   uses: Array<{ module: string; pos: Pos }>
   headings: HeadingInfo[]
   /** The last top-level line is a jump or gate: the part never falls through to the next one. */
@@ -50,11 +67,16 @@ export function indexPart(ast: PartAst): PartIndex {
     targets: [],
     declared: new Set(),
     locals: new Set(),
+    decls: [],
     uses: ast.declarations.uses.map((u) => ({ module: u.module, pos: u.namePos })),
     headings: [],
     endsWithJump: false,
   }
-  for (const d of ast.declarations.defaults) if (d.op === '=') index.declared.add(d.name)
+  for (const d of ast.declarations.defaults) {
+    if (d.op !== '=') continue
+    index.declared.add(d.name)
+    index.decls.push({ name: d.name, kind: 'default', pos: d.namePos, type: literalType(d.e) })
+  }
   walkNodes(ast.body, index)
   const last = ast.body[ast.body.length - 1]
   index.endsWithJump = last?.kind === 'jump' || last?.kind === 'gate'
@@ -78,10 +100,19 @@ function walkNodes(nodes: Node[], index: PartIndex): void {
         for (const line of n.lines) walkInline(line, index)
         break
       case 'set':
-        if (n.stmt.op === '=') index.declared.add(n.stmt.name)
+        if (n.stmt.op === '=') {
+          index.declared.add(n.stmt.name)
+          index.decls.push({
+            name: n.stmt.name,
+            kind: 'set',
+            pos: n.stmt.namePos,
+            type: literalType(n.stmt.e),
+          })
+        }
         break
       case 'local':
         index.locals.add(n.name)
+        index.decls.push({ name: n.name, kind: 'local', pos: n.namePos, type: literalType(n.e) })
         break
       case 'if':
         for (const b of n.branches) walkNodes(b.body, index)
@@ -107,7 +138,10 @@ function walkInline(inlines: Inline[], index: PartIndex): void {
       index.targets.push({ target: i.target, pos: i.targetPos, gate: false })
       walkInline(i.body, index)
     } else if (i.k === 'set') {
-      if (i.stmt.op === '=') index.declared.add(i.stmt.name)
+      if (i.stmt.op === '=') {
+        index.declared.add(i.stmt.name)
+        index.decls.push({ name: i.stmt.name, kind: 'set', pos: i.stmt.namePos, type: literalType(i.stmt.e) })
+      }
     } else if (i.k === 'if') {
       for (const b of i.branches) walkInline(b.body, index)
       walkInline(i.otherwise, index)

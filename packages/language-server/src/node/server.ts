@@ -263,6 +263,7 @@ export function serveConnection(connection: Connection, options: LanguageServerO
         label: c.label,
         kind: kinds[c.kind],
         detail: c.detail,
+        textEdit: { range: c.range, newText: c.label },
       }))
     }),
   )
@@ -270,7 +271,7 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     safe(null, (p) => {
       const at = locate(p.textDocument.uri)
       const text = at && hover(at.folder, at.path, p.position)
-      return text ? { contents: { kind: 'markdown', value: `\`${text.split(':')[0]}\`\n\n${text}` } } : null
+      return text ? { contents: { kind: 'markdown', value: text } } : null
     }),
   )
   connection.onDocumentSymbol(
