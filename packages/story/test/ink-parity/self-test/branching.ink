@@ -1,0 +1,6 @@
+-> hub
+== hub ==
+At the hub.
++ [A] -> hub
++ [B] -> hub
++ [C] -> hub

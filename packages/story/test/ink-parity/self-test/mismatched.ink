@@ -1,0 +1,6 @@
+The door is red.
+* [Open it]
+  It opens.
+* [Knock]
+  Nobody answers.
+- -> END

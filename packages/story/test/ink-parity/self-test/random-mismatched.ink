@@ -1,0 +1,2 @@
+You roll {RANDOM(1, 3)}.
+-> END
