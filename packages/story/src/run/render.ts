@@ -225,9 +225,17 @@ function renderPieces(pieces: Piece[], m: Vm): Rendered {
   let closers: Set<number> | undefined
   const stack: number[] = []
   for (let i = 0; i < segs.length; i++) {
-    const s = segs[i]
+    let s = segs[i]
     if (s !== 1 && s !== 2) continue
     if (!isSpace(charBefore(segs, i))) {
+      // A closing `***` is `**` then `*`; when the innermost open style is the `*`, close it first
+      // (`**bold *and italic***`, `***both***`), as CommonMark and ink do.
+      const top = stack.length > 0 ? segs[stack[stack.length - 1]!] : undefined
+      if (top !== undefined && top !== s && segs[i + 1] === top) {
+        segs[i + 1] = s
+        segs[i] = top
+        s = top
+      }
       let j = stack.length - 1
       while (j >= 0 && segs[stack[j]!] !== s) j--
       if (j >= 0) {

@@ -40,6 +40,25 @@ describe('blocks and inline content', () => {
     ])
     expect(texts(events)).toEqual(['A bold and em text and 2 * 3 * 4 and *open'])
   })
+  it('closes strong and em together with one run of three stars, whichever opened first', async () => {
+    const runs = async (text: string) => {
+      const b = (await one(text)).events.find((e) => e.type === 'block')
+      return b?.type === 'block' ? b.block.runs : []
+    }
+    expect(await runs('It was ***really*** late.')).toEqual([
+      { text: 'It was ' },
+      { text: 'really', strong: true, em: true },
+      { text: ' late.' },
+    ])
+    expect(await runs('**bold *and italic***')).toEqual([
+      { text: 'bold ', strong: true },
+      { text: 'and italic', strong: true, em: true },
+    ])
+    expect(await runs('*italic **and bold***')).toEqual([
+      { text: 'italic ', em: true },
+      { text: 'and bold', strong: true, em: true },
+    ])
+  })
   it('treats an escaped star as text', async () => {
     const { events } = await one('not \\*em\\*')
     expect(texts(events)).toEqual(['not *em*'])
