@@ -3,6 +3,7 @@
  * severity table `createDiagnostic` reads (`codes/severities.ts`).
  */
 import { CODES } from './codes'
+import { DETAILS } from './codes/details'
 import { FIXES } from './codes/fixes'
 
 /** Renders the code catalogue as a Markdown table per area. */
@@ -17,12 +18,19 @@ export function renderCodesMarkdown(): string {
     '# Diagnostic codes\n\nGenerated from `CODES` in `@spkg/manifest` (`pnpm --filter @spkg/manifest generate`); do not edit by hand.\n' +
     'Severity is the default: `fatal` refuses a package, `error` fails validation, `warning` and `info` never fail.\n' +
     'A project may change the severity of a non-fatal code (`spkg validate --rule <code>=<level>`, `spkg.config.json`).\n' +
-    'Each code has an anchor, its name with `/` as `-` (`#story-unreachable`); the fixes are in `src/codes/fixes.ts`.\n'
+    'Each code has an anchor, its name with `/` as `-` (`#story-unreachable`); the fixes are in `src/codes/fixes.ts`, the rules and examples of some codes in `src/codes/details.ts`.\n'
   const cell = (text: string) => text.replace(/\|/g, '\\|')
   for (const [area, rows] of byArea) {
     out += `\n## ${area}/\n\n| Code | Severity | Meaning | How to fix |\n|---|---|---|---|\n`
-    for (const [code, info] of rows)
-      out += `| <a id="${code.replace('/', '-')}"></a>\`${code}\` | ${info.severity} | ${cell(info.description)} | ${cell(FIXES[code as keyof typeof FIXES] ?? '')} |\n`
+    for (const [code, info] of rows) {
+      const anchor = code.replace('/', '-')
+      const more = DETAILS[code as keyof typeof DETAILS] ? ` ([rule and example](#${anchor}-rule))` : ''
+      out += `| <a id="${anchor}"></a>\`${code}\` | ${info.severity} | ${cell(info.description)}${more} | ${cell(FIXES[code as keyof typeof FIXES] ?? '')} |\n`
+    }
+    const detailed = rows.filter(([code]) => DETAILS[code as keyof typeof DETAILS])
+    if (detailed.length) out += `\n### ${area}/: rules and examples\n`
+    for (const [code] of detailed)
+      out += `\n#### <a id="${code.replace('/', '-')}-rule"></a>\`${code}\`\n\n${DETAILS[code as keyof typeof DETAILS]!.trim()}\n`
   }
   return out
 }

@@ -133,6 +133,11 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
   'story/unknown-id': 'Fix the id, or add `[#id]` to the heading, anchor or group you mean.',
   'story/unreachable': 'Remove the lines, or add a jump, gate, link or option that leads there.',
   'story/tag-text': 'Put tags last on the line, or write `\\#` for a literal `#`.',
+  'story/dedented-body':
+    'Indent the line under the option it belongs to; to start a new menu on purpose, put a blank line and an anchor (`[#id]`) above its first option.',
+  'story/ink-syntax':
+    'Write it in the story language, as the message shows: `{set x = 1}`, `# Knot [#knot]`, a line after the group, `-> #x` on its own line.',
+  'story/id-before-jump': 'Write the id last, after the label and the jump: `* Go -> #yard [#n]`.',
   'story/bad-target': 'Write the target as a part file ending `.sty`, relative, without `..`.',
   'story/unknown-part':
     'Create the part and list it in `parts`, or fix the file name; a flat story has only one part.',

@@ -15,6 +15,15 @@ export const STORY_CODES = defineCodes({
   'story/tag-text': warning(
     'a word after the start of a tag list that is not a tag; it is ignored (`\\#` writes a literal `#`)',
   ),
+  'story/dedented-body': warning(
+    'a line of an option body at the bullet’s indentation or less, with options of the same group below it: it ends the group and splits the menu',
+  ),
+  'story/ink-syntax': warning(
+    'a text line written in ink (`~ x = 1`, `VAR`, `=== knot ===`, a `-` gather, `<>`, a divert at the end of a line); it prints as text',
+  ),
+  'story/id-before-jump': warning(
+    'an option’s `[#id]` written before its jump or inside its label: the menu shows it and it is not the option’s id',
+  ),
   'story/bad-target': error('a gate or link target does not end `.sty`, has `..` or a leading `/`'),
   'story/unknown-part': error('a gate or link names a part that is not in the archive'),
   'story/not-a-target': error('a jump names an option id, which is not a jump target'),

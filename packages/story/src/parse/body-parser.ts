@@ -7,6 +7,7 @@ import type { Inline, JumpNode, Node, OptionNode, Pos } from '../ast.ts'
 import { classify } from './classify.ts'
 import { commandLineNode } from './command-line.ts'
 import { type ParseContext, UNCLOSED_COMMAND } from './context.ts'
+import { inkSyntax } from './ink.ts'
 import type { InlineToken } from './inline.ts'
 import { buildInline, tokenizeInline } from './inline.ts'
 import { singleLineNode } from './line-nodes.ts'
@@ -131,6 +132,8 @@ export class BodyParser implements LineParser {
         continue
       }
       if (kind === 'text') {
+        const prev = nodes[nodes.length - 1]
+        if (prev?.kind === 'group' && !this.blankBefore(this.i)) this.checkGather(line, prev)
         push(this.paragraph(parentIndent), line)
         continue
       }
@@ -149,7 +152,7 @@ export class BodyParser implements LineParser {
         const prev = nodes[nodes.length - 1]
         const named = prev?.kind === 'anchor' && prev.pos.line === line.no - 1 ? prev : undefined
         if (named) nodes.pop()
-        push(this.group(line.indent, named), line)
+        push(this.group(line.indent, named, parentIndent), line)
         continue
       }
       this.i++
@@ -180,12 +183,20 @@ export class BodyParser implements LineParser {
 
   private checkTagWords(line: Line, list: string, offset: number): void {
     const word = /(?:^|\s)([^#\s]\S*)/.exec(list)
-    if (word)
+    if (word) {
+      const w = word[1]!
+      // a jump or an id written after the tags is lost with them: say where it goes
+      const fix = w.startsWith('->')
+        ? 'write the jump before the tags (and an option id after the jump)'
+        : /^\[#[^\]]*\]$/.test(w)
+          ? 'write the id before the tags'
+          : "write \\# for a literal '#' in text"
       this.ctx.report(
         'story/tag-text',
-        `'${word[1]!.slice(0, 20)}' follows the tags, so it is ignored; write \\# for a literal '#' in text`,
-        posAt(line, offset + word.index + word[0].length - word[1]!.length),
+        `'${w.slice(0, 20)}' follows the tags, so it is ignored; ${fix}`,
+        posAt(line, offset + word.index + word[0].length - w.length),
       )
+    }
   }
 
   badId(id: string, pos: Pos): void {
@@ -214,6 +225,8 @@ export class BodyParser implements LineParser {
       this.lines[this.i]!.indent >= minIndent
     ) {
       const line = this.lines[this.i]!
+      const ink = inkSyntax(line.text)
+      if (ink) this.ctx.report('story/ink-syntax', ink.message, posAt(line, line.start + ink.at))
       const split = this.splitTagsAt(line, line.text, line.start)
       tags.push(...split.tags)
       let content = split.content
@@ -244,7 +257,72 @@ export class BodyParser implements LineParser {
     return buildInline(this.ctx, tokenizeInline(this.ctx, line, from, to, { noLinks: where }))
   }
 
-  private group(indent: number, named: Extract<Node, { kind: 'anchor' }> | undefined): Node {
+  /** True when a blank line comes between line `k` and the content line before it (comments are skipped). */
+  private blankBefore(k: number): boolean {
+    for (let j = k - 1; j >= 0; j--) {
+      if (this.kinds[j] === 'blank') return true
+      if (this.kinds[j] !== 'comment') return false
+    }
+    return false
+  }
+
+  /**
+   * `story/ink-syntax` for an ink gather: a `- ` line right after a group (no blank line between),
+   * at the options' indentation or less. Other `- ` lines are prose (a dialogue dash).
+   */
+  private checkGather(line: Line, group: Extract<Node, { kind: 'group' }>): void {
+    const first = group.options[0]
+    if (!/^-(?:\s|$)/.test(line.text) || !first || line.indent > this.indentOf(first.pos.line)) return
+    if (inkSyntax(line.text)) return // reported with the paragraph's lines
+    const rest = line.text.slice(1).trim()
+    this.ctx.report(
+      'story/ink-syntax',
+      `'- ' starts an ink gather, and prints as text here; after the group the story goes on by itself: write the line without '- '${rest ? ` ('${rest.slice(0, 30)}')` : ''} at the options' indentation, after the group`,
+      posAt(line, line.start),
+    )
+  }
+
+  private indentOf(lineNo: number): number {
+    return this.lines[lineNo - 1]?.indent ?? 0
+  }
+
+  /**
+   * `story/dedented-body`: the group that just ended (its options at `indent`) is followed, with
+   * no blank line, by lines at the bullets' indentation or less and then by an option at the same
+   * indentation again. The first of those lines most likely belongs to the option body above: as
+   * written it ends the group and the options below make a second menu.
+   */
+  private checkDedented(indent: number, parentIndent: number, options: OptionNode[]): void {
+    const k = this.i
+    const first = this.lines[k]
+    if (!first || first.indent <= parentIndent || this.blankBefore(k)) return
+    const firstKind = this.kinds[k]!
+    if (firstKind !== 'text' && firstKind !== 'media' && firstKind !== 'command') return
+    if (firstKind === 'text' && /^-(?:\s|$)/.test(first.text)) return // an ink gather (story/ink-syntax)
+    for (let j = k; j < this.lines.length; j++) {
+      const kind = this.kinds[j]!
+      const l = this.lines[j]!
+      if (kind === 'comment') continue
+      if (kind === 'option') {
+        if (l.indent !== indent) return
+        const last = options[options.length - 1]!
+        this.ctx.report(
+          'story/dedented-body',
+          `this line is not indented under the option on line ${last.pos.line}, so it ends the choice group: the options from line ${l.no} start a new menu, and the menu of line ${options[0]!.pos.line} offers only the ${options.length === 1 ? 'option' : `${options.length} options`} above it; indent the line under the option, or put a blank line and an anchor ([#id]) above line ${l.no} to start a new menu on purpose`,
+          posAt(first, first.start),
+        )
+        return
+      }
+      if (l.indent <= parentIndent || (kind !== 'text' && kind !== 'media' && kind !== 'command')) return
+      if (kind === 'command' && /^\{\s*(?:if|elif|else|end)\b/.test(l.text)) return
+    }
+  }
+
+  private group(
+    indent: number,
+    named: Extract<Node, { kind: 'anchor' }> | undefined,
+    parentIndent: number,
+  ): Node {
     const first = this.lines[this.i]!
     const options: OptionNode[] = []
     for (;;) {
@@ -261,6 +339,7 @@ export class BodyParser implements LineParser {
       opt.body = this.seq(indent)
       options.push(opt)
     }
+    this.checkDedented(indent, parentIndent, options)
     if (named) this.ids.set(named.id, { line: named.pos.line, kind: 'group' })
     return {
       kind: 'group',

@@ -7,7 +7,10 @@ import type { JumpNode, OptionNode } from '../ast.ts'
 import { parseCommand } from './command.ts'
 import { jumpNode } from './line-nodes.ts'
 import type { LineParser } from './line-parser.ts'
-import { findClose, type Line, posAt, trailingId } from './scan.ts'
+import { findClose, ID, type Line, posAt, trailingId } from './scan.ts'
+
+/** An `[#id]` inside a label: one written before the jump, or in the middle of the text. */
+const LABEL_ID = new RegExp(`\\[#(${ID})\\]`)
 
 /** An option line (its body is parsed by the caller): bullet, guard, label, id, jump and tags. */
 export function optionNode(p: LineParser, line: Line, n: number): OptionNode {
@@ -64,6 +67,11 @@ export function optionNode(p: LineParser, line: Line, n: number): OptionNode {
     }
   }
   const labelText = content.slice(from).trimEnd()
+  const leaked = LABEL_ID.exec(labelText)
+  if (leaked) {
+    const tags = split.tags.map((t) => ` #${t}`).join('')
+    reportLabelId(p, line, from, leaked, { head: content.slice(0, from), labelText, tags }, jump, id)
+  }
   const label = p.label(line, line.start + from, line.start + from + labelText.length, 'an option label')
   return {
     kind: 'option',
@@ -78,6 +86,36 @@ export function optionNode(p: LineParser, line: Line, n: number): OptionNode {
     tags: split.tags,
     body: [],
   }
+}
+
+/**
+ * `story/id-before-jump`: the grammar reads an option line from its end (tags, `[#id]`, then the
+ * jump), so an `[#id]` written before the jump, or inside the text, stays in the label: the menu
+ * shows it, and the option keeps its positional id.
+ */
+function reportLabelId(
+  p: LineParser,
+  line: Line,
+  from: number,
+  m: RegExpExecArray,
+  parts: { head: string; labelText: string; tags: string },
+  jump: JumpNode | undefined,
+  id: string | undefined,
+): void {
+  const { head, labelText, tags } = parts
+  const text = (labelText.slice(0, m.index) + labelText.slice(m.index + m[0].length))
+    .replace(/\s+/g, ' ')
+    .trim()
+  const to = jump ? ` -> ${jump.target === null ? 'END' : `#${jump.target}`}` : ''
+  const fixed = `${head.trimEnd()} ${text}${to} [#${id ?? m[1]}]${tags}`
+  const at = line.start + from + m.index
+  p.ctx.report(
+    'story/id-before-jump',
+    `'${m[0]}' is ${jump ? 'before the jump' : 'inside the label'}, so it is not the option's id: the menu shows it as text${
+      id ? '' : ' and the option is saved by its position'
+    }; write the id last, after the label${jump ? ' and the jump' : ''}: '${fixed}'`,
+    posAt(line, at),
+  )
 }
 
 /**

@@ -1,0 +1,82 @@
+/**
+ * The exact rule of a code whose one-line description cannot hold it, with an example: the
+ * "rules and examples" sections of docs/diagnostic-codes.md (rendered by `codes-doc.ts`, never
+ * bundled with the runtime). Markdown; story examples in `sty` fences.
+ */
+import type { DiagnosticCode } from './index'
+
+export const DETAILS: Partial<Record<DiagnosticCode, string>> = {
+  'story/dedented-body': `
+A choice group is the option lines at one indentation, with only blank lines and comments between
+them; an option's body is the lines indented deeper than its bullet. A line at the bullet's
+indentation or less ends the group, and options after it start a new group, a second menu: the
+reader first sees only the options above the line.
+
+The warning is given on the first line after a group when, with **no blank line** before it, it is
+text, media or a command (not \`{if}\`, \`{elif}\`, \`{else}\`, \`{end}\`), and the lines after it
+(still without a blank line, an anchor, a heading, a jump or a gate) reach an option at the
+indentation of the group's options. That is almost always a body line that lost its indentation.
+
+\`\`\`sty
+* Go north [#n]
+  You walk.
+The wind.
+* Go south [#s]
+\`\`\`
+
+\`story.sty:3:1: warning story/dedented-body\`: \`The wind.\` ends the group, so the first menu offers
+only "Go north". Indent \`The wind.\` under \`* Go north\`. To start a second menu on purpose, put a
+blank line before the text (and, better, an anchor naming the new group):
+
+\`\`\`sty
+* Go north [#n]
+  You walk.
+
+The wind rises. Which way now?
+[#second]
+* Go south [#s]
+\`\`\`
+
+A \`- \` line in that place is an ink gather and is reported as \`story/ink-syntax\` instead.
+`,
+  'story/ink-syntax': `
+A text line that is ink, not the story language, prints as text. The rule, on every text line
+(indentation removed):
+
+| Ink | Written in 1.x |
+|---|---|
+| \`~ x = 1\`, \`~ x += 1\`, \`~ x++\` | \`{set x = 1}\`, \`{set x += 1}\` |
+| \`~ temp x = 1\` | \`{local x = 1}\` |
+| \`VAR x = 1\` | \`{set x = 1}\` in the part's top lines (its declaration block) |
+| \`CONST x = 1\` | \`{const x = 1}\` in a module, or \`{set x = 1}\` in the top lines |
+| \`=== knot ===\`, \`== knot\` | \`# Knot [#knot]\` |
+| \`= stitch\` | \`## Stitch [#stitch]\` |
+| a gather: a \`-\` line right after a group (no blank line between), at the options' indentation or less; or \`-\` followed by \`*\`, \`+\`, \`(\`, \`->\` or another \`-\`, anywhere; or a lone \`-\` | the line without \`- \`, after the group at the options' indentation (the story goes on after a group by itself) |
+| \`<>\` (glue) | nothing yet (1.1 adds glue): write the text on one line |
+| \`text -> #x\`, \`text -> knot\`, \`text -> END\` at the end of a line | \`-> #x\` on a line of its own (1.1 will allow it at a line's end) |
+
+A \`- \` line anywhere else is prose (a dialogue dash: \`- Yes, she said.\`) and is not reported.
+
+\`\`\`sty
+VAR gold = 3
+~ gold = gold - 1
+You pay. -> #road
+\`\`\`
+
+Reported on each line; written in the language: \`{set gold = 3}\` in the top lines,
+\`{set gold -= 1}\`, and \`-> #road\` on its own line.
+`,
+  'story/id-before-jump': `
+An option line is read from its end: tags, then \`[#id]\`, then \` -> #id\` or \` -> END\`; what is
+left after the bullet and the guard is the label. An \`[#id]\` written before the jump (or anywhere
+inside the label) is therefore label text: the menu shows it, and the option keeps its positional
+id (\`1\`, \`2\`…), so the id you meant protects no saved reading state.
+
+\`\`\`sty
+* Go [#n] -> #yard
+\`\`\`
+
+The menu shows "Go [#n]". Write \`* Go -> #yard [#n]\`. (An id or a jump written after the tags,
+\`* Go #loud -> #yard\`, is lost with the tag list: \`story/tag-text\` says where it goes.)
+`,
+}

@@ -1,0 +1,83 @@
+/**
+ * `story/ink-syntax`: text lines that are ink, not the story language, and would print as text.
+ * Each finding's message is the 1.x way to write it. Internal; called by the line parser on every
+ * text line (a `- ` gather right after a group is checked there, as it needs the group).
+ */
+
+/** The offset in the line and the message of an ink construct on a text line, if it has one. */
+export interface InkFinding {
+  at: number
+  message: string
+}
+
+const NAME = '[A-Za-z_][A-Za-z0-9_]*'
+const TILDE = new RegExp(`^~\\s*(?:(temp)\\s+)?(${NAME})\\s*(\\+\\+|--|\\+=|-=|=)\\s*(.*)$`)
+const VAR = new RegExp(`^(VAR|CONST)\\s+(${NAME})\\s*=\\s*(.+)$`)
+const KNOT = new RegExp(`^(={1,})\\s*(${NAME})\\s*(?:\\([^)]*\\))?\\s*=*\\s*$`)
+/** A gather with an ink marker after the dash: a choice, a label, a divert or a nested gather. */
+const MARKED_GATHER = /^-\s*(?:[*+]\s|\(|->|-(?:\s|$))|^-\s*$/
+/** A divert at the end of a text line: `-> #id`, `-> END`, or ink's `-> knot` / `-> knot.stitch`. */
+const END_DIVERT =
+  /(?:^|\s)->\s*(#[A-Za-z][A-Za-z0-9_-]*|END|DONE|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)?)\s*$/
+
+const title = (name: string) => (name[0] ?? '').toUpperCase() + name.slice(1).replace(/_/g, ' ')
+
+/** The ink construct of the text line `text` (indentation removed), if any. */
+export function inkSyntax(text: string): InkFinding | undefined {
+  const inkText = (what: string) => `${what} is ink, and prints as text here`
+  if (text.startsWith('~')) {
+    const m = TILDE.exec(text)
+    if (!m) return { at: 0, message: `${inkText("'~'")}; write an assignment as '{set name = value}'` }
+    const [, temp, name, op, value] = m as unknown as [string, string | undefined, string, string, string]
+    const e = op === '++' ? '+= 1' : op === '--' ? '-= 1' : `${op} ${value.trim()}`
+    const cmd = temp && op === '=' ? `{local ${name} = ${value.trim()}}` : `{set ${name} ${e}}`
+    return { at: 0, message: `${inkText(`'${text.trim()}'`)}; write '${cmd}'` }
+  }
+  let m = VAR.exec(text)
+  if (m) {
+    const [, kw, name, value] = m as unknown as [string, string, string, string]
+    const set = `{set ${name} = ${value.trim()}}`
+    return {
+      at: 0,
+      message:
+        kw === 'VAR'
+          ? `${inkText(`'${kw} ${name}'`)}; write '${set}' in the part's top lines (its declaration block)`
+          : `${inkText(`'${kw} ${name}'`)}; write '{const ${name} = ${value.trim()}}' in a module, or '${set}' in the part's top lines`,
+    }
+  }
+  m = KNOT.exec(text)
+  if (m) {
+    const [, eq, name] = m as unknown as [string, string, string]
+    const heading = `${eq.length === 1 ? '##' : '#'} ${title(name)} [#${name}]`
+    return {
+      at: 0,
+      message: `${inkText(`'${text.trim()}'`)} (a ${eq.length === 1 ? 'stitch' : 'knot'}); write a heading with an id: '${heading}'`,
+    }
+  }
+  if (MARKED_GATHER.test(text))
+    return {
+      at: 0,
+      message: `${inkText("'-' before a choice, label or divert (a gather)")}; after a group the story goes on by itself: write the line without '-', at the options' indentation after the group (a label is an anchor line '[#id]')`,
+    }
+  const glue = text.indexOf('<>')
+  if (glue >= 0)
+    return {
+      at: glue,
+      message: `${inkText("'<>' (glue)")}; 1.0 has no glue (story language 1.1 adds it): write the text that should join on one line`,
+    }
+  m = END_DIVERT.exec(text)
+  if (m) {
+    const target = m[1]!
+    const jump =
+      target === 'END' || target === 'DONE'
+        ? '-> END'
+        : target.startsWith('#')
+          ? `-> ${target}`
+          : `-> #${target.replace('.', '_')}`
+    return {
+      at: m.index + m[0].indexOf('->'),
+      message: `a jump at the end of a text line prints as text in 1.0; put '${jump}' on a line of its own (story language 1.1 will allow it at a line's end)`,
+    }
+  }
+  return undefined
+}
