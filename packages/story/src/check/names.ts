@@ -7,6 +7,7 @@
 import type { Expr, Node, PartAst, Pos, SetStmt } from '../ast.ts'
 import { BUILTINS, describeArity } from '../builtins.ts'
 import { inlineSets, nodeExprs, optionExprs, visitNodes, walkExpr } from '../parse/walk.ts'
+import { didYouMean } from '../suggest.ts'
 import { type CheckContext, PHASE, type Scope } from './context.ts'
 
 /** One use of a name, with the chain of sections (innermost last) it appears in. */
@@ -185,7 +186,14 @@ export class NameChecks {
       if (p.k === 'shadowing' && isDeclared)
         cx.reportAt(p.seq, PHASE.names, p.file, 'story/shadowing', shadowingMessage(p.name), p.pos)
       else if (p.k === 'undeclared' && !isDeclared)
-        cx.reportAt(p.seq, PHASE.names, p.file, 'story/undeclared', undeclaredMessage(p.name), p.pos)
+        cx.reportAt(
+          p.seq,
+          PHASE.names,
+          p.file,
+          'story/undeclared',
+          undeclaredMessage(p.name, this.declared),
+          p.pos,
+        )
     }
     cx.phase = PHASE.names
     for (const fu of this.moduleFiles) {
@@ -195,7 +203,13 @@ export class NameChecks {
           continue
         }
         const open = unresolvedUse(cx, fu, u, this.moduleLocals, this.declared)
-        if (open) cx.report(fu.file, 'story/undeclared', undeclaredMessage(open.name), open.pos)
+        if (open)
+          cx.report(
+            fu.file,
+            'story/undeclared',
+            undeclaredMessage(open.name, [...this.declared, ...fu.scope.consts.keys(), ...fu.params]),
+            open.pos,
+          )
       }
       checkCalls(cx, fu)
     }
@@ -204,8 +218,11 @@ export class NameChecks {
 
 const shadowingMessage = (name: string) =>
   `the local '${name}' hides the story variable '${name}' in this section`
-const undeclaredMessage = (name: string) =>
-  `'${name}' is never given a value: declare it with '{set ${name} = …}' in a declaration block, a module or session.json`
+const undeclaredMessage = (name: string, declared: Iterable<string>) => {
+  const meant = didYouMean(name, declared)
+  const declare = `declare it with '{set ${name} = …}' in a declaration block, a module or session.json`
+  return `'${name}' is never given a value${meant ? `${meant} Otherwise ${declare}` : `: ${declare}`}`
+}
 
 function reportShadowing(cx: CheckContext, file: string, name: string, pos: Pos): void {
   cx.report(file, 'story/shadowing', shadowingMessage(name), pos)
@@ -263,8 +280,8 @@ function checkCalls(cx: CheckContext, fu: FileUses): void {
         fu.file,
         'story/unknown-function',
         e.callee.includes('.')
-          ? `no '{extern ${e.callee}}' in the modules this file uses`
-          : `no function '${e.callee}': it is not a built-in and no module this file uses declares it`,
+          ? `no '{extern ${e.callee}}' in the modules this file uses${didYouMean(e.callee, fu.scope.externs.keys())}`
+          : `no function '${e.callee}': it is not a built-in and no module this file uses declares it${didYouMean(e.callee, [...fu.scope.fns.keys(), ...BUILTINS.keys()])}`,
         e.pos,
       )
   }
@@ -275,7 +292,7 @@ function checkCalls(cx: CheckContext, fu: FileUses): void {
       cx.report(
         fu.file,
         'story/unknown-function',
-        `no passage '${i.name}' in the modules this file uses`,
+        `no passage '${i.name}' in the modules this file uses${didYouMean(i.name, fu.scope.passages.keys())}`,
         i.pos,
       )
   }
@@ -286,7 +303,7 @@ function checkCalls(cx: CheckContext, fu: FileUses): void {
       cx.report(
         fu.file,
         'story/unknown-function',
-        `no '{extern ${c.ns}.${c.fn}}' in the modules this file uses`,
+        `no '{extern ${c.ns}.${c.fn}}' in the modules this file uses${didYouMean(`${c.ns}.${c.fn}`, fu.scope.externs.keys())}`,
         c.pos,
       )
   }

@@ -6,6 +6,7 @@
 import type { IdKind, Node, PartAst, Pos } from '../ast.ts'
 import { visitInline, visitNodes } from '../parse/walk.ts'
 import { resolveTarget } from '../paths.ts'
+import { didYouMean } from '../suggest.ts'
 import { type CheckContext, PHASE } from './context.ts'
 
 interface Target {
@@ -132,7 +133,10 @@ export class PartChecks {
           cx.report(
             file,
             'story/unknown-id',
-            `'${r.part}' has no heading, anchor or group '#${r.id}'`,
+            `'${r.part}' has no heading, anchor or group '#${r.id}'${didYouMean(
+              r.id,
+              [...dest].filter(([id, k]) => k !== 'option' && !/^h[0-9]+$/.test(id)).map(([id]) => id),
+            )}`,
             idPos(t),
           )
         else if (kind === 'option')

@@ -4,6 +4,7 @@
 
 import { RESERVED_WORDS } from '@spkg/manifest'
 import type { Expr, Pos, SetStmt } from '../ast.ts'
+import { editDistance } from '../suggest.ts'
 import type { ParseContext } from './context.ts'
 import { parseExpr, withExprParser } from './expression.ts'
 import { ID_ONLY, type Line, posAt } from './scan.ts'
@@ -263,17 +264,8 @@ function meantCommand(word: string | undefined, inner: string): string | undefin
   const meant = MEANT[lower] ?? (COMMANDS.has(lower) ? lower : undefined)
   if (meant) return meant
   if (word.length < 3) return undefined
-  for (const c of COMMANDS) if (c.length >= 3 && oneEditApart(lower, c)) return c
+  for (const c of COMMANDS) if (c.length >= 3 && editDistance(lower, c, 1) === 1) return c
   return undefined
-}
-
-/** True when `a` becomes `b` by one insertion, deletion or substitution. */
-function oneEditApart(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1 || a === b) return false
-  let i = 0
-  while (i < a.length && a[i] === b[i]) i++
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1)
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1)
 }
 
 /** True for the reserved words of clarification 18 and `d<digits>`. */

@@ -4,6 +4,7 @@
  */
 
 import type { Expr, IdKind, Node, PartAst } from '../ast.ts'
+import { didYouMean } from '../suggest.ts'
 import type { ParseContext } from './context.ts'
 import type { LineParser } from './line-parser.ts'
 import { nodeExprs, optionExprs, visitNodes, walkExpr } from './walk.ts'
@@ -52,11 +53,19 @@ export function resolvePart(ctx: ParseContext, lp: LineParser, ast: PartAst): Ma
       section = outer.pop()!
     },
   })
+  // "did you mean": the ids an author wrote (implicit ids are positions, not names)
+  const named = (...kinds: IdKind[]) =>
+    [...lp.ids].filter(([, info]) => kinds.includes(info.kind)).map(([id]) => id)
+  const hash = (id: string) => `#${id}`
   for (const j of lp.jumps) {
     if (j.target === null) continue
     const kind = ids.get(j.target)
     if (kind === undefined)
-      ctx.report('story/unknown-id', `no heading, anchor or group '#${j.target}'`, j.pos)
+      ctx.report(
+        'story/unknown-id',
+        `no heading, anchor or group '#${j.target}'${didYouMean(j.target, named('heading', 'anchor', 'group'), hash)}`,
+        j.pos,
+      )
     else if (kind === 'option')
       ctx.report(
         'story/not-a-target',
@@ -75,7 +84,7 @@ export function resolvePart(ctx: ParseContext, lp: LineParser, ast: PartAst): Ma
           ctx.report(
             'story/unknown-id',
             kind === undefined
-              ? `no heading '#${arg.id}' in this file`
+              ? `no heading '#${arg.id}' in this file${didYouMean(arg.id, named('heading'), hash)}`
               : `'#${arg.id}' names ${article(kind)}; visits() counts headings only`,
             arg.pos,
           )
@@ -83,7 +92,7 @@ export function resolvePart(ctx: ParseContext, lp: LineParser, ast: PartAst): Ma
           ctx.report(
             'story/unknown-id',
             kind === undefined
-              ? `no choice group '#${arg.id}' in this file`
+              ? `no choice group '#${arg.id}' in this file${didYouMean(arg.id, named('group'), hash)}`
               : `'#${arg.id}' names ${article(kind)}; ${e.callee}() takes a choice group`,
             arg.pos,
           )
