@@ -37,4 +37,14 @@ describe('spkg validate: traps of a port from ink', () => {
       'port: valid: 5 warnings',
     ])
   })
+  it('names both sections of a fall-through into a section that a jump also enters', async () => {
+    const cwd = freshDir()
+    const story =
+      '## Kitchen [#kitchen]\nThe kettle sings.\n## Cellar [#cellar]\nDark.\n-> #kitchen\n## Hall [#hall]\n-> #cellar\n'
+    writeTree(join(cwd, 'house'), { 'story.sty': story })
+    const r = await runCli(['validate', 'house'], { cwd })
+    expect(r.stdout).toContain(
+      "story.sty:3:1: warning story/fall-through: the section 'Kitchen' (line 1) ends without a jump, so play falls through into 'Cellar', which line 7 also enters; end 'Kitchen' with a jump or '-> END', or write '-> #cellar' right above this heading if falling through is meant\n",
+    )
+  })
 })

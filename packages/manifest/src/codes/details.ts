@@ -39,6 +39,36 @@ The wind rises. Which way now?
 
 A \`- \` line in that place is an ink gather and is reported as \`story/ink-syntax\` instead.
 `,
+  'story/fall-through': `
+Flow falls through headings like a document (STORY-LANGUAGE.md §12.3), so a section that ends
+without a jump goes on into the next heading. That is the normal way to write a plain document,
+and stays silent. It is reported when the next heading is a **sibling or an ancestor's sibling**
+(its level is the level of the section that ends, or higher: \`## Kitchen\` falls into \`## Cellar\`
+or \`# Part two\`, not into its own \`### Pantry\`), and that heading's id is **also the target** of a
+jump, an option's jump, a gate or a link somewhere in the package: a scene that is entered by jumps
+is rarely meant to be entered by accident as well. A silent heading (\`## [#loop]\`) prints
+nothing and is, like an anchor, a place to come back to: falling into it is never reported.
+
+A section "ends without a jump" when its last line is not \`-> #id\`, \`-> END\` or a gate, and it
+is not a group all of whose options end in a jump (an option whose body and line have no jump
+goes on after the group, and so falls through), nor an \`{if}\` whose every branch, \`{else}\`
+included, ends in one. Content before the first heading (\`h0\`) is the part's opening, and an
+empty section (a heading right above another) has no content to end: neither is reported.
+
+\`\`\`sty
+## Kitchen [#kitchen]
+The kettle sings.
+## Cellar [#cellar]
+It is dark.
+-> #kitchen
+## Hall [#hall]
+-> #cellar
+\`\`\`
+
+\`story.sty:3:1: warning story/fall-through\`: Kitchen falls into Cellar, which line 7 jumps to.
+End Kitchen with a jump or \`-> END\`; if going on into the cellar is meant, say so with
+\`-> #cellar\` right above its heading (that silences the warning).
+`,
   'story/ink-syntax': `
 A text line that is ink, not the story language, prints as text. The rule, on every text line
 (indentation removed):

@@ -135,6 +135,8 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
   'story/tag-text': 'Put tags last on the line, or write `\\#` for a literal `#`.',
   'story/dedented-body':
     'Indent the line under the option it belongs to; to start a new menu on purpose, put a blank line and an anchor (`[#id]`) above its first option.',
+  'story/fall-through':
+    'End the section with a jump or `-> END`; if falling into the next section is meant, write its jump (`-> #cellar`) right above its heading.',
   'story/ink-syntax':
     'Write it in the story language, as the message shows: `{set x = 1}`, `# Knot [#knot]`, a line after the group, `-> #x` on its own line.',
   'story/id-before-jump': 'Write the id last, after the label and the jump: `* Go -> #yard [#n]`.',

@@ -18,6 +18,9 @@ export const STORY_CODES = defineCodes({
   'story/dedented-body': warning(
     'a line of an option body at the bullet’s indentation or less, with options of the same group below it: it ends the group and splits the menu',
   ),
+  'story/fall-through': warning(
+    'a section ends without a jump and falls into the next sibling heading, which a jump, gate or link also targets',
+  ),
   'story/ink-syntax': warning(
     'a text line written in ink (`~ x = 1`, `VAR`, `=== knot ===`, a `-` gather, `<>`, a divert at the end of a line); it prints as text',
   ),

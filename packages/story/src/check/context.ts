@@ -20,6 +20,9 @@ export const PHASE = {
   partUses: 9,
   names: 10,
   calls: 11,
+  fallThrough: 12,
+  loops: 13,
+  unused: 14,
 } as const
 
 /** Shared state of one check run. */

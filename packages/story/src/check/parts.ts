@@ -30,11 +30,20 @@ interface DeadCandidate {
   prev: { kind: string; line: number }
 }
 
+/** A heading that the section above it falls into (no jump ends that section): reported when the heading is also a target. */
+interface FallCandidate {
+  /** The section that falls through: its name for the message, and its heading's line. */
+  from: { name: string; line: number }
+  /** The heading it falls into. */
+  into: { id: string; name: string; pos: Pos }
+}
+
 /** What the cross-part checks keep of a part once its syntax tree is dropped. */
 interface PartSummary {
   file: string
   targets: Target[]
   dead: DeadCandidate[]
+  falls: FallCandidate[]
   /** The last top-level node is a jump or a gate: play does not fall through to the next part. */
   endsInJump: boolean
 }
@@ -47,14 +56,19 @@ interface PartSummary {
 export class PartChecks {
   /** Parts reached by a jump, gate or link, each with the ids targeted in it. */
   private readonly targeted = new Map<string, Set<string>>()
+  /** The first jump, gate or link to `<part>\0<id>`, as a message names it (`line 7`, `a gate in story/b.sty`). */
+  private readonly firstEntry = new Map<string, string>()
   private readonly summaries: PartSummary[] = []
 
   constructor(private readonly cx: CheckContext) {}
 
-  private target(part: string, id?: string): void {
+  private target(part: string, id?: string, from?: string): void {
     const ids = this.targeted.get(part) ?? new Set<string>()
     this.targeted.set(part, ids)
-    if (id !== undefined) ids.add(id)
+    if (id === undefined) return
+    ids.add(id)
+    const key = `${part}\0${id}`
+    if (from !== undefined && !this.firstEntry.has(key)) this.firstEntry.set(key, from)
   }
 
   /** Runs the checks of one part and keeps what {@link PartChecks.finish} needs. */
@@ -71,7 +85,7 @@ export class PartChecks {
           if (n.explicitId) ids.set(n.id, 'group')
           checkImplicitIds(cx, file, n)
         } else if (n.kind === 'jump') {
-          if (n.target !== null) this.target(file, n.target)
+          if (n.target !== null) this.target(file, n.target, `line ${n.pos.line}`)
         } else if (n.kind === 'media') {
           if (cx.assets && !cx.assets.has(n.path)) {
             cx.phase = PHASE.media
@@ -86,7 +100,7 @@ export class PartChecks {
       },
       option: (o) => {
         if (o.explicitId) ids.set(o.id, 'option')
-        if (o.jump?.target) this.target(file, o.jump.target)
+        if (o.jump?.target) this.target(file, o.jump.target, `line ${o.jump.pos.line}`)
       },
     })
     cx.partIds.set(file, ids)
@@ -103,7 +117,13 @@ export class PartChecks {
     const last = ast.body.at(-1)
     const dead: DeadCandidate[] = []
     collectDeadCandidates(ast.body, dead)
-    this.summaries.push({ file, targets, dead, endsInJump: last?.kind === 'jump' || last?.kind === 'gate' })
+    this.summaries.push({
+      file,
+      targets,
+      dead,
+      falls: collectFalls(ast.body),
+      endsInJump: last?.kind === 'jump' || last?.kind === 'gate',
+    })
   }
 
   /** Checks targets, then unreachable sections and parts, once every part is scanned. */
@@ -146,9 +166,21 @@ export class PartChecks {
             `'#${r.id}' in '${r.part}' names an option, not a place to enter`,
             idPos(t),
           )
-        else this.target(r.part, r.id)
+        else this.target(r.part, r.id, `a ${t.kind} in ${file}`)
       }
     }
+    cx.phase = PHASE.fallThrough
+    for (const { file, falls } of this.summaries)
+      for (const f of falls) {
+        const entry = this.firstEntry.get(`${file}\0${f.into.id}`)
+        if (entry === undefined) continue
+        cx.report(
+          file,
+          'story/fall-through',
+          `the section ${f.from.name} (line ${f.from.line}) ends without a jump, so play falls through into ${f.into.name}, which ${entry} also enters; end ${f.from.name} with a jump or '-> END', or write '-> #${f.into.id}' right above this heading if falling through is meant`,
+          f.into.pos,
+        )
+      }
     cx.phase = PHASE.deadSections
     for (const { file, dead } of this.summaries)
       for (const c of dead) {
@@ -216,6 +248,54 @@ function collectDeadCandidates(nodes: Node[], out: DeadCandidate[]): void {
       n.kind === 'heading' || n.kind === 'anchor' || (n.kind === 'group' && n.explicitId) ? n.id : undefined
     if (id !== undefined) out.push({ id, pos: n.pos, prev: { kind: prev.kind, line: prev.pos.line } })
   }
+}
+
+/**
+ * Headings of the part's top level that the section above falls into (STORY-LANGUAGE.md §12.3):
+ * the heading is a sibling of that section or higher (not its own subsection) and not silent, the
+ * section is not `h0` and not empty, and its last line does not end the flow (see {@link endsFlow}). Whether the heading is
+ * also a target is only known once every part is scanned.
+ */
+function collectFalls(body: Node[]): FallCandidate[] {
+  const out: FallCandidate[] = []
+  const open: Array<{ level: number; name: string; line: number }> = []
+  for (let i = 0; i < body.length; i++) {
+    const n = body[i]!
+    if (n.kind !== 'heading') continue
+    const section = open[open.length - 1]
+    // a silent heading (`## [#loop]`) prints nothing: like an anchor, a place to come back to
+    // (an empty section, a heading right above another, has no content that could end with a jump)
+    const prev = body[i - 1]
+    if (section && n.level <= section.level && !n.silent && prev?.kind !== 'heading' && !endsFlow(prev))
+      out.push({ from: section, into: { id: n.id, name: headingName(n), pos: n.pos } })
+    while (open.length && open[open.length - 1]!.level >= n.level) open.pop()
+    open.push({ level: n.level, name: headingName(n), line: n.pos.line })
+  }
+  return out
+}
+
+/** `'Kitchen'` for a heading with text, `#id` for a silent one. */
+function headingName(h: Extract<Node, { kind: 'heading' }>): string {
+  const text = h.label
+    .map((i) => (i.k === 'text' ? i.v : ''))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim()
+  return text ? `'${text.length > 40 ? `${text.slice(0, 39)}…` : text}'` : `#${h.id}`
+}
+
+/**
+ * True when flow cannot go on past `n`: a jump or gate, a group each of whose options ends in one
+ * (its line's jump or its body's last line), or an `{if}` with an `{else}` whose every branch does.
+ */
+function endsFlow(n: Node | undefined): boolean {
+  if (!n) return false
+  if (n.kind === 'jump' || n.kind === 'gate') return true
+  const list = (nodes: Node[]) => endsFlow(nodes.filter((x) => x.kind !== 'tags').at(-1))
+  if (n.kind === 'group') return n.options.every((o) => o.jump !== undefined || list(o.body))
+  if (n.kind === 'if')
+    return n.otherwise.length > 0 && list(n.otherwise) && n.branches.every((b) => list(b.body))
+  return false
 }
 
 /** Clarification 4: once-only options in a group without explicit ids (info). */
