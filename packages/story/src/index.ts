@@ -21,7 +21,7 @@ export type {
   SetStmt,
 } from './ast.ts'
 export type { CheckStoryInput } from './check/check-story.ts'
-export { checkStory } from './check/check-story.ts'
+export { checkStory, tabBarVariables } from './check/check-story.ts'
 export type { StoryLang } from './lang.ts'
 export { readingLang, STORY_LANG, STORY_LANG_VERSIONS, storyLangOf } from './lang.ts'
 export { translateDiagnosticNames, translateEventNames } from './minify/event-names.ts'

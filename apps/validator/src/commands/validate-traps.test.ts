@@ -47,4 +47,15 @@ describe('spkg validate: traps of a port from ink', () => {
       "story.sty:3:1: warning story/fall-through: the section 'Kitchen' (line 1) ends without a jump, so play falls through into 'Cellar', which line 7 also enters; end 'Kitchen' with a jump or '-> END', or write '-> #cellar' right above this heading if falling through is meant\n",
     )
   })
+  it('names the variable meant by an assignment nothing reads', async () => {
+    const cwd = freshDir()
+    const story =
+      '{set muddyshoes = false}\nYou cross the yard.\n{set mudyshoes = true}\n{if muddyshoes}The maid frowns.{end}\n'
+    writeTree(join(cwd, 'yard'), { 'story.sty': story })
+    const r = await runCli(['validate', 'yard'], { cwd })
+    expect(r.stdout.trimEnd().split('\n')).toEqual([
+      "story.sty:3:6: warning story/unused-variable: 'mudyshoes' is assigned but nothing in the story reads it; did you mean 'muddyshoes'?",
+      'yard: valid: 1 warning',
+    ])
+  })
 })

@@ -275,7 +275,8 @@ describe('spkg validate', () => {
   it('validates one .sty as the flat package play makes of it, its modules referenced', async () => {
     const cwd = freshDir()
     writeTree(join(cwd, 'duel'), {
-      'duel.sty': '{use combat}\n{set points = 0}\n# Duel\n{set points = hp(3)}\nYou fight.\n-> END\n',
+      'duel.sty':
+        '{use combat}\n{set points = 0}\n# Duel\n{set points = hp(3)}\n{if points > 0}You fight.{end}\n-> END\n',
       'combat.xty': '{fn hp(x) = x * 2}\n',
       'notes/draft.sty': '{nope}\n',
     })

@@ -5,7 +5,7 @@
  * externs against `requires`, functions and arity, once-only options without ids.
  */
 import type { Diagnostic, Manifest } from '@spkg/manifest'
-import { checkStory } from '@spkg/story'
+import { checkStory, tabBarVariables } from '@spkg/story'
 
 /** The story files of a package and what the checker needs to know about the package. */
 export interface StoryCheckInput {
@@ -42,5 +42,6 @@ export function storyChecks(input: StoryCheckInput): Diagnostic[] {
     ...(m?.story_lang !== undefined ? { storyLang: m.story_lang } : {}),
     ...(m?.extensions ? { extensions: m.extensions } : {}),
     ...(input.session ? { session: input.session } : {}),
+    hostVariables: tabBarVariables(m),
   })
 }

@@ -15,6 +15,13 @@
 import type { PartIndex } from './part-index.ts'
 
 /**
+ * Codes a check against stand-ins cannot decide, since a stand-in keeps no reads: whether a
+ * variable is read anywhere (`story/unused-variable`). Left out of the check of one part and
+ * shown by the whole-folder check.
+ */
+export const WHOLE_FOLDER_CODES: ReadonlySet<string> = new Set(['story/unused-variable'])
+
+/**
  * Writes the stand-in source of a part from its {@link PartIndex}: the cached `head` (everything
  * but the targets) when `targets` is empty, else the head with those gates and links appended.
  */

@@ -25,6 +25,7 @@ import {
   hover,
   utf16Column,
 } from '../analysis/features.ts'
+import { WHOLE_FOLDER_CODES } from '../analysis/summarize-part.ts'
 import { BackgroundChecker } from './background-check.ts'
 import { findStoryRoot, StoryFolder } from './story-folder.ts'
 
@@ -99,7 +100,9 @@ export function serveConnection(connection: Connection, options: LanguageServerO
   /** Checks one part against stand-ins of the others: the fast path after a keystroke. */
   const checkPart = (folder: StoryFolder, path: string) => {
     if (!path.endsWith('.sty')) return checkFolder(folder)
-    const found = checkStory(folder.checkInput(path)).filter((d) => d.path === path)
+    const found = checkStory(folder.checkInput(path)).filter(
+      (d) => d.path === path && !WHOLE_FOLDER_CODES.has(d.code),
+    )
     publish(folder, path, found)
     // Remembered even before the folder's first full check, which clears it once fixed elsewhere.
     let paths = published.get(folder)

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { checkManifestBounds, type Diagnostic, parseManifestText } from '@spkg/manifest'
-import { type CheckStoryInput, parseStory, readingLang, resolveTarget } from '@spkg/story'
+import { type CheckStoryInput, parseStory, readingLang, resolveTarget, tabBarVariables } from '@spkg/story'
 import { indexPart, type PartIndex } from '../analysis/part-index.ts'
 import { summarizePart, summaryHead } from '../analysis/summarize-part.ts'
 
@@ -52,6 +52,8 @@ export class StoryFolder {
   assets: string[] = []
   order: string[] = []
   requires: string[] = []
+  /** The variables the manifest's tab bar shows (read by the host). */
+  hostVariables: string[] = []
   extensions: string[] = []
   session: Record<string, unknown> | undefined
   storyLang: string | undefined
@@ -143,6 +145,7 @@ export class StoryFolder {
         this.requires = Array.isArray(m.requires) ? m.requires.filter((r) => typeof r === 'string') : []
         this.extensions = Array.isArray(m.extensions) ? m.extensions.filter((r) => typeof r === 'string') : []
         this.storyLang = typeof m.story_lang === 'string' ? m.story_lang : undefined
+        this.hostVariables = tabBarVariables(m)
       } catch {
         // an unreadable manifest: the parts on disk in name order
       }
@@ -236,6 +239,7 @@ export class StoryFolder {
       storyLang: this.storyLang,
       extensions: this.extensions,
       flat: this.flat,
+      hostVariables: this.hostVariables,
     }
   }
 }

@@ -109,4 +109,29 @@ id (\`1\`, \`2\`…), so the id you meant protects no saved reading state.
 The menu shows "Go [#n]". Write \`* Go -> #yard [#n]\`. (An id or a jump written after the tags,
 \`* Go #loud -> #yard\`, is lost with the tag list: \`story/tag-text\` says where it goes.)
 `,
+  'story/unused-variable': `
+A story variable (a name some \`{set name = …}\` assigns) that no expression anywhere in the
+package reads: no \`\${name}\`, condition, guard, argument, module function or passage, and no
+\`{set name += …}\` counts as a read. It is reported once, at its first assignment (in play order
+of the parts, then the modules), with the nearest name that *is* read when one is close enough to
+be a typo.
+
+\`\`\`sty
+{set muddyshoes = false}
+You cross the yard.
+{set mudyshoes = true}
+{if muddyshoes}The maid frowns.{end}
+\`\`\`
+
+\`story.sty:3:6: warning story/unused-variable: 'mudyshoes' is assigned but nothing in the story
+reads it; did you mean 'muddyshoes'?\`
+
+The value of an unread variable is still saved in the reading state, and a host app may read it
+there. So the keys of \`session.json\` and the variables \`manifest.reader.tabBar\` shows (the
+\`name\`s of its sections' \`variables\`) are never reported. To silence the warning for a
+variable only a host reads, give it a key in \`session.json\` (its start value), or turn the rule
+off for the story (\`"story/unused-variable": "off"\` in \`spkg.config.json\`). The language
+server shows it from its whole-folder check only (a check of one part cannot see the reads of the
+others).
+`,
 }

@@ -178,6 +178,8 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
     'Give the variable a default with `{set name = value}` at the top of a part, in a module or in session.json.',
   'story/uninitialised': 'Move the `{local}` line above the first read.',
   'story/shadowing': 'Rename the local so it does not hide the story variable.',
+  'story/unused-variable':
+    'Fix the name if it is misspelt (the message suggests the nearest name read); a variable only a host reads: give it a key in session.json, or turn the rule off.',
   'story/implicit-ids':
     'Give the group an anchor (`[#talk]` on the line above) and each option an id (`* Ask [#ask]`).',
   'story/exhausted-group': 'Add a fallback option (`* -> #next`), a sticky `+` option, or loosen the guards.',

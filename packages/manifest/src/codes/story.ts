@@ -65,6 +65,9 @@ export const STORY_CODES = defineCodes({
   'story/undeclared': error('a variable that no part default, module or session declares'),
   'story/uninitialised': error('a `{local}` read before its line has run'),
   'story/shadowing': warning('a `{local}` hides a story variable'),
+  'story/unused-variable': warning(
+    'a story variable is assigned but nothing in the package reads it (a misspelt name, or a value only a host reads)',
+  ),
   'story/implicit-ids': info(
     'a group of once-only options without explicit ids; an insertion above would shift saved choices',
   ),

@@ -34,6 +34,33 @@ export interface CheckStoryInput {
   extensions?: string[]
   /** A flat archive: modules sit at the root (`{use combat}` is `combat.xty`). @default false */
   flat?: boolean
+  /**
+   * Story variables a host app shows or reads (the `variables` of `manifest.reader.tabBar`'s
+   * sections, see {@link tabBarVariables}): never `story/unused-variable`. @default []
+   */
+  hostVariables?: string[]
+}
+
+/**
+ * The story variables `manifest.reader.tabBar` shows: the `name` of every entry of a section's
+ * `variables` list. A host reads them, so they are read even when no line of the story is.
+ *
+ * @example
+ * tabBarVariables({ reader: { tabBar: { bag: { variables: [{ name: 'coins' }] } } } }) // ['coins']
+ */
+export function tabBarVariables(manifest: unknown): string[] {
+  const bar = (manifest as { reader?: { tabBar?: unknown } } | undefined)?.reader?.tabBar
+  if (!bar || typeof bar !== 'object') return []
+  const out: string[] = []
+  for (const section of Object.values(bar)) {
+    const vars = (section as { variables?: unknown } | null)?.variables
+    if (Array.isArray(vars))
+      for (const v of vars) {
+        const name = (v as { name?: unknown } | null)?.name
+        if (typeof name === 'string') out.push(name)
+      }
+  }
+  return out
 }
 
 /**
@@ -79,6 +106,7 @@ export function checkStory(input: CheckStoryInput): Diagnostic[] {
     assets: input.assets ? new Set(input.assets) : undefined,
     requires: new Set(input.requires ?? []),
     sessionKeys: [],
+    hostVariables: new Set(input.hostVariables ?? []),
     flat: input.flat ?? false,
     phase: PHASE.manifest,
     report(file, code, message, pos, field) {

@@ -39,6 +39,8 @@ export interface CheckContext {
   assets: Set<string> | undefined
   requires: Set<string>
   sessionKeys: string[]
+  /** Variables a host app reads (`CheckStoryInput.hostVariables`). */
+  hostVariables: ReadonlySet<string>
   flat: boolean
   /** The phase {@link CheckContext.report} files findings under. */
   phase: number

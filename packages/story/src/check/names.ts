@@ -120,6 +120,10 @@ export class NameChecks {
   private readonly moduleFiles: FileUses[] = []
   private readonly moduleLocals: Locals = new Map()
   private readonly pending: Pending[] = []
+  /** Every name some expression reads, in any file (story/unused-variable). */
+  private readonly read = new Set<string>()
+  /** The first `=` assignment of each story variable: in a part (play order), else in a module. */
+  private readonly firstSet = new Map<string, { file: string; pos: Pos; inPart: boolean }>()
 
   constructor(
     private readonly cx: CheckContext,
@@ -148,10 +152,18 @@ export class NameChecks {
   }
 
   /** Story variables: `=` assignments that are not to a local or parameter. */
-  private declare(locals: Locals, fu: FileUses): void {
-    for (const u of fu.uses)
-      if (u.k === 'set' && u.stmt.op === '=' && !isLocal(locals, fu, u.stmt.name, u.sections))
+  private declare(locals: Locals, fu: FileUses, inPart = false): void {
+    for (const u of fu.uses) {
+      if (u.k === 'read') this.read.add(u.name)
+      if (u.k === 'set' && u.stmt.op === '=' && !isLocal(locals, fu, u.stmt.name, u.sections)) {
         this.declared.add(u.stmt.name)
+        const first = this.firstSet.get(u.stmt.name)
+        // (an assignment to a module constant is story/const-assign, not a variable)
+        if (fu.scope.consts.has(u.stmt.name)) continue
+        if (!first || (inPart && !first.inPart))
+          this.firstSet.set(u.stmt.name, { file: fu.file, pos: u.stmt.namePos, inPart })
+      }
+    }
   }
 
   /** Checks the names of one part seen with `scope`. */
@@ -161,7 +173,7 @@ export class NameChecks {
     collect(fu, ast.body, ast.declarations.defaults)
     const locals: Locals = new Map()
     addLocals(locals, fu)
-    this.declare(locals, fu)
+    this.declare(locals, fu, true)
     cx.phase = PHASE.names
     for (const u of fu.uses) {
       if (u.k === 'local') {
@@ -212,6 +224,30 @@ export class NameChecks {
           )
       }
       checkCalls(cx, fu)
+    }
+    this.checkUnused()
+  }
+
+  /**
+   * `story/unused-variable`: a story variable that some `=` assigns and no expression of the
+   * package reads (`+=`/`-=` only change it), reported at its first assignment. Session keys and
+   * the variables the manifest's tab bar shows are left alone: a host reads them.
+   */
+  private checkUnused(): void {
+    const cx = this.cx
+    cx.phase = PHASE.unused
+    const session = new Set(cx.sessionKeys)
+    for (const [name, at] of this.firstSet) {
+      if (this.read.has(name) || session.has(name) || cx.hostVariables.has(name)) continue
+      const meant = didYouMean(name, this.read)
+      cx.report(
+        at.file,
+        'story/unused-variable',
+        meant
+          ? `'${name}' is assigned but nothing in the story reads it${meant}`
+          : `'${name}' is assigned but nothing in the story reads it; remove the assignment, or, if a host app reads it, give it a key in session.json`,
+        at.pos,
+      )
     }
   }
 }

@@ -70,3 +70,35 @@ describe('story/fall-through', () => {
     ])
   })
 })
+
+describe('story/unused-variable', () => {
+  const code = 'story/unused-variable'
+  it('reports a variable nothing reads once, at its first assignment, with the name meant', () => {
+    const src =
+      '{set muddyshoes = false}\nYou cross the yard.\n{set mudyshoes = true}\n{set mudyshoes = false}\n{if muddyshoes}The maid frowns.{end}'
+    const ds = checkStory({ parts: { 'story/a.sty': src }, order: ['story/a.sty'] })
+    expect(ds.map((d) => `${d.line}:${d.column} ${d.severity} ${d.code}: ${d.message}`)).toEqual([
+      "3:6 warning story/unused-variable: 'mudyshoes' is assigned but nothing in the story reads it; did you mean 'muddyshoes'?",
+    ])
+  })
+
+  it.each([
+    ['read in another part', '{set gold = 1}\n[[ b.sty ]]', { 'story/b.sty': '${gold}' }, []],
+    ['read by a module function', '{use m}\n{set gold = 1}\n${double()}', {}, []],
+    ['`+=` is no read', '{set score = 0}\n{set score += 1}', {}, ['story/a.sty:1:6']],
+    ['a local is no story variable', '# A\n{local x = 1}', {}, []],
+  ])('%s', (_name, src, parts, expected) => {
+    const input = {
+      order: ['story/a.sty', ...Object.keys(parts)],
+      parts: { 'story/a.sty': src, ...parts },
+      modules: { 'extensions/m.xty': '{fn double() = gold * 2}' },
+    }
+    expect(run(input, code)).toEqual(expected)
+  })
+
+  it('leaves session keys and the tab bar’s variables to the host', () => {
+    const input = { order: ['story/a.sty'], parts: { 'story/a.sty': '{set hint = "x"}\n{set seen = 1}' } }
+    expect(run(input, code)).toEqual(['story/a.sty:1:6', 'story/a.sty:2:6'])
+    expect(run({ ...input, session: { seen: 0 }, hostVariables: ['hint'] }, code)).toEqual([])
+  })
+})
