@@ -58,4 +58,14 @@ describe('spkg validate: traps of a port from ink', () => {
       'yard: valid: 1 warning',
     ])
   })
+  it('fails a story with a loop that never pauses, at the jump that closes it', async () => {
+    const cwd = freshDir()
+    writeTree(join(cwd, 'loop'), { 'story.sty': '## [#a]\nText.\n-> #b\n## [#b]\nMore.\n-> #a\n' })
+    const r = await runCli(['validate', 'loop'], { cwd })
+    expect(r.code).toBe(1)
+    expect(r.stdout.trimEnd().split('\n')).toEqual([
+      "story.sty:6:4: error story/endless-loop: this jump closes a loop that never pauses: #a → #b → #a runs again and again with no choice, link or '-> END' on the way, and play stops it; add an option group or '-> END' to the loop, or put a jump inside an {if} that can leave it",
+      'loop: invalid (a reader still opens it): 1 error',
+    ])
+  })
 })

@@ -134,4 +134,26 @@ off for the story (\`"story/unused-variable": "off"\` in \`spkg.config.json\`). 
 server shows it from its whole-folder check only (a check of one part cannot see the reads of the
 others).
 `,
+  'story/endless-loop': `
+**Statically** (\`spkg validate\`): a cycle of jumps in one part that is certain to run forever
+without a pause. From a jump target the flow is followed line by line; it is certain only when
+nothing on the way can stop or turn it: no option group, no paragraph with a link, no gate, no
+\`-> END\`, no end of the part, and no \`{if}\` holding a jump, a gate or a group. When such a walk
+comes back to where it started, the jump that closes the cycle is reported, naming the cycle.
+
+\`\`\`sty
+## [#a]
+Text.
+-> #b
+## [#b]
+More.
+-> #a
+\`\`\`
+
+\`story.sty:6:4: error story/endless-loop\`: the jump to \`#a\` closes the loop \`#a → #b → #a\`.
+
+**At run time** a loop the checker cannot prove (one behind an \`{if}\`, or across parts) is stopped
+after 100,000 steps without a block or a pause (a loop that shows nothing), or after 10,000 blocks
+without a pause (a loop that prints text forever), naming the file and line where it stopped.
+`,
 }

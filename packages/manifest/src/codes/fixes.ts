@@ -200,7 +200,7 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
     'Nothing for readers; authors: give options and groups explicit ids so edits keep saved places.',
   'story/invalid-choice': 'Answer with an option id, menu number or link target the pause offers.',
   'story/endless-loop':
-    'Break the loop: a jump cycle that shows nothing needs an option, a text line or `-> END`.',
+    'Break the loop: a cycle of jumps needs a choice (an option group) or `-> END` on its way, or an `{if}` that leaves it.',
   'state/not-json': 'The saved state is damaged: start again or restore a backup.',
   'state/not-object': 'The saved state is damaged: start again or restore a backup.',
   'state/unknown-format': 'Save it again with this library (`@spkg/state`), or update the reader.',

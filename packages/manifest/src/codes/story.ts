@@ -91,6 +91,6 @@ export const STORY_CODES = defineCodes({
     'the host answered a pause with an option id or link that the pause does not offer',
   ),
   'story/endless-loop': error(
-    'play ran 100,000 steps without showing a block or pausing; the story stops there',
+    'a loop of jumps with no choice: `spkg validate` finds one that is certain; play stops one after 100,000 steps without a block or 10,000 blocks without a pause',
   ),
 })

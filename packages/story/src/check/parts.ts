@@ -3,7 +3,7 @@
  * sections that nothing reaches, and once-only groups without explicit ids. Internal.
  */
 
-import type { IdKind, Node, PartAst, Pos } from '../ast.ts'
+import type { IdKind, JumpNode, Node, PartAst, Pos } from '../ast.ts'
 import { visitInline, visitNodes } from '../parse/walk.ts'
 import { resolveTarget } from '../paths.ts'
 import { didYouMean } from '../suggest.ts'
@@ -117,6 +117,8 @@ export class PartChecks {
     const last = ast.body.at(-1)
     const dead: DeadCandidate[] = []
     collectDeadCandidates(ast.body, dead)
+    cx.phase = PHASE.loops
+    checkEndlessLoops(cx, file, ast.body)
     this.summaries.push({
       file,
       targets,
@@ -296,6 +298,104 @@ function endsFlow(n: Node | undefined): boolean {
   if (n.kind === 'if')
     return n.otherwise.length > 0 && list(n.otherwise) && n.branches.every((b) => list(b.body))
   return false
+}
+
+/** A place in a body: the node `i` of `list`, and where the flow goes when `list` ends. */
+interface Place {
+  list: Node[]
+  i: number
+  /** After the group or `{if}` holding `list`; undefined at the top level (the end of the part). */
+  cont: Place | undefined
+}
+
+/** The places of the headings and anchors of `list` and everything nested in it. */
+function indexPlaces(list: Node[], cont: Place | undefined, out: Map<string, Place>): void {
+  for (let i = 0; i < list.length; i++) {
+    const n = list[i]!
+    if (n.kind === 'heading' || n.kind === 'anchor') out.set(n.id, { list, i, cont })
+    else if (n.kind === 'group') for (const o of n.options) indexPlaces(o.body, { list, i: i + 1, cont }, out)
+    else if (n.kind === 'if') {
+      for (const b of n.branches) indexPlaces(b.body, { list, i: i + 1, cont }, out)
+      indexPlaces(n.otherwise, { list, i: i + 1, cont }, out)
+    }
+  }
+}
+
+/** True when `n` can pause, leave or turn the flow: a jump, gate or group, or a link to tap. */
+function turnsFlow(n: Node): boolean {
+  if (n.kind === 'jump' || n.kind === 'gate' || n.kind === 'group') return true
+  if (n.kind === 'paragraph') {
+    let link = false
+    for (const line of n.lines)
+      visitInline(line, (i) => {
+        if (i.k === 'link') link = true
+      })
+    return link
+  }
+  if (n.kind === 'if') return [...n.branches.map((b) => b.body), n.otherwise].some((l) => l.some(turnsFlow))
+  return false
+}
+
+/**
+ * Where the flow from `from` certainly jumps next, or undefined when it may pause, end, leave
+ * the part or turn (a group, a link, a gate, `-> END`, the end of the part, an `{if}` that holds a
+ * jump, gate, group or link).
+ */
+function nextJump(from: Place): JumpNode | undefined {
+  let at: Place | undefined = from
+  while (at) {
+    const n: Node | undefined = at.list[at.i]
+    if (n === undefined) {
+      at = at.cont
+      continue
+    }
+    if (n.kind === 'jump') return n.target === null ? undefined : n
+    if (turnsFlow(n)) return undefined
+    at = { list: at.list, i: at.i + 1, cont: at.cont }
+  }
+  return undefined
+}
+
+/**
+ * `story/endless-loop`, statically: a cycle of jumps of one part that no pause, link, gate,
+ * `-> END` or condition can leave (STORY-LANGUAGE.md has no loop limit; play stops one at run
+ * time). Reported at the jump back to the cycle's first place in the file, naming the cycle.
+ */
+function checkEndlessLoops(cx: CheckContext, file: string, body: Node[]): void {
+  const places = new Map<string, Place>()
+  indexPlaces(body, undefined, places)
+  const next = new Map<string, JumpNode | undefined>()
+  const step = (id: string) => {
+    if (!next.has(id)) {
+      const place = places.get(id)
+      next.set(id, place && nextJump(place))
+    }
+    return next.get(id)
+  }
+  const done = new Set<string>()
+  const order = [...places.keys()]
+  for (const start of order) {
+    const path: string[] = []
+    let id: string | undefined = start
+    while (id !== undefined && !done.has(id) && !path.includes(id)) {
+      path.push(id)
+      id = step(id)?.target ?? undefined
+    }
+    if (id !== undefined && path.includes(id)) {
+      const cycle = path.slice(path.indexOf(id))
+      const first = [...cycle].sort((a, b) => order.indexOf(a) - order.indexOf(b))[0]!
+      const k = cycle.indexOf(first)
+      const named = [...cycle.slice(k), ...cycle.slice(0, k), first].map((c) => `#${c}`).join(' → ')
+      const closing = step(cycle[(k + cycle.length - 1) % cycle.length]!)!
+      cx.report(
+        file,
+        'story/endless-loop',
+        `this jump closes a loop that never pauses: ${named} runs again and again with no choice, link or '-> END' on the way, and play stops it; add an option group or '-> END' to the loop, or put a jump inside an {if} that can leave it`,
+        closing.pos,
+      )
+    }
+    for (const p of path) done.add(p)
+  }
 }
 
 /** Clarification 4: once-only options in a group without explicit ids (info). */

@@ -102,3 +102,32 @@ describe('story/unused-variable', () => {
     expect(run({ ...input, session: { seen: 0 }, hostVariables: ['hint'] }, code)).toEqual([])
   })
 })
+
+describe('story/endless-loop, statically', () => {
+  const code = 'story/endless-loop'
+  it.each([
+    [
+      'two sections jumping to each other',
+      '## [#a]\nText.\n-> #b\n## [#b]\nMore.\n-> #a',
+      ['story/a.sty:6:4'],
+    ],
+    ['a jump to itself', '[#a]\n-> #a', ['story/a.sty:2:4']],
+    [
+      'a group on the way, its option going on after it',
+      '# A [#a]\n* Go [#g]\n  x\n-> #b\n[#b]\nText.\n-> #a',
+      [],
+    ],
+    ['an {if} with no jump inside', '[#a]\n{if x}\nHi.\n{end}\n-> #a', ['story/a.sty:5:4']],
+  ])('%s', (_name, src, expected) => {
+    expect(one(src, code)).toEqual(expected)
+  })
+
+  it.each([
+    ['a group on the way', '[#a]\nText.\n* Again [#g] -> #a'],
+    ['an {if} that can leave', '[#a]\nText.\n{if x}\n-> END\n{end}\n-> #a'],
+    ['a link on the way', '[#a]\nGo [on > b.sty].\n-> #a'],
+    ['a gate or -> END', '[#a]\n-> #b\n[#b]\n[[ a.sty ]]'],
+  ])('silent: %s', (_name, src) => {
+    expect(one(src, code, { 'story/b.sty': 'B.' })).toEqual([])
+  })
+})

@@ -95,6 +95,8 @@ export interface CompiledBody {
   code: Instr[]
   /** Heading, anchor and named-group ids → addresses. */
   ids: Map<string, number>
+  /** The source line of each instruction (0 for the final `eof`/`ret`), for messages only. */
+  lines: number[]
 }
 
 /** Compiles a part body (ending in `eof`) or a passage body (ending in `ret`). */
@@ -105,6 +107,7 @@ export function compileBody(nodes: Node[], env: BodyEnv): CompiledBody {
 class Compiler {
   readonly code: Instr[] = []
   readonly ids = new Map<string, number>()
+  readonly lines: number[] = []
   readonly result: CompiledBody
   private readonly locals = new Map<string, Set<string>>()
   private readonly headings = new Set<string>()
@@ -126,7 +129,8 @@ class Compiler {
       this.code[f.at] =
         to === undefined ? { op: Op.BADJUMP, id: f.id, file: env.file, pos: f.pos } : { op: Op.GOTO, to }
     }
-    this.result = { code: this.code, ids: this.ids }
+    for (let i = 0; i < this.code.length; i++) this.lines[i] ??= 0
+    this.result = { code: this.code, ids: this.ids, lines: this.lines }
   }
 
   private makeScope(): Scope {
@@ -178,7 +182,12 @@ class Compiler {
   }
 
   private nodes(list: Node[]): void {
-    for (const n of list) this.node(n)
+    for (const n of list) {
+      const at = this.code.length
+      this.node(n)
+      // nested nodes have named their own instructions already
+      for (let i = at; i < this.code.length; i++) this.lines[i] ??= n.pos.line
+    }
   }
 
   private node(n: Node): void {

@@ -47,6 +47,8 @@ export interface DecisionState extends Vm {
   idle: number
   /** Blocks since the last decision or part entry while replaying. */
   sinceDecision: number
+  /** Blocks since the last pause (a loop that shows text and never pauses is endless). */
+  sincePause: number
   emitDiagnostic(d: Diagnostic): void
 }
 
@@ -110,6 +112,7 @@ export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GRO
  */
 export function openPause(m: DecisionState, key: string, options: COption[]): void {
   m.idle = 0
+  m.sincePause = 0
   const n = options.length
   const opts: PauseOption[] = new Array(n)
   for (let i = 0; i < n; i++) {

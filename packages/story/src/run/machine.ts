@@ -48,6 +48,13 @@ import type { ReplayHooks } from './vm.ts'
 const STEP_LIMIT = 100_000
 
 /**
+ * Blocks without a pause before the machine gives up on a loop that shows text forever. Half of
+ * {@link REPLAY_BLOCKS}, so a state saved live always replays; no example or bench story comes
+ * near it (README, "Decisions of the interpreter").
+ */
+const BLOCK_LIMIT = 10_000
+
+/**
  * While replaying, more blocks than this between two decisions mean the story loops where the saved
  * reading did not (no reader reads that far without choosing): the replay counts as diverged.
  */
@@ -87,6 +94,8 @@ export class Machine implements StoryRun, DecisionState {
   sinceDecision = 0
   /** Steps since the last block, pause or part entry: a loop that makes none is endless. */
   idle = 0
+  /** Blocks since the last pause: a loop that shows text and never pauses is endless. */
+  sincePause = 0
   links: PauseLink[] = []
   pauseOptions: COption[] = []
   /** Scratch list of the options a group offers at an arrival (copied only when the pause stays open). */
@@ -96,6 +105,7 @@ export class Machine implements StoryRun, DecisionState {
   private calls: Array<{ code: Instr[]; pc: number; frame: Value[]; visitsKey: string | undefined }> = []
   /** The current part's compiled code and path (for {@link progress}). */
   private partCode: Instr[] | undefined
+  private partLines: number[] = []
   private partPath: string | undefined
   pending: { target: string; initial: boolean } | undefined
   private readonly parts = new Map<string, Part | null>()
@@ -294,6 +304,7 @@ export class Machine implements StoryRun, DecisionState {
     this.code = part.code
     this.pc = 0
     this.partCode = part.code
+    this.partLines = part.lines
     this.partPath = path
     if (scene !== undefined) {
       const at = part.ids.get(scene)
@@ -329,8 +340,26 @@ export class Machine implements StoryRun, DecisionState {
       this.queue.push(e)
       this.replayed?.push(e)
     } else this.queue.push({ type: 'block', index, block: b })
-    if (this.replay && (++this.sinceDecision > REPLAY_BLOCKS || this.queue.length > this.maxEvents))
-      this.replay.diverged = true
+    if (this.replay) {
+      // a replay that loops where the saved reading did not diverges (resume restarts the part)
+      if (++this.sinceDecision > REPLAY_BLOCKS || this.queue.length > this.maxEvents)
+        this.replay.diverged = true
+    } else if (++this.sincePause > BLOCK_LIMIT)
+      this.stopLoop(`the story showed ${BLOCK_LIMIT} blocks without a choice`)
+  }
+
+  /** Ends play in an endless loop, naming the line the loop was at (not on the hot path). */
+  private stopLoop(what: string): void {
+    const pc = this.code === this.partCode ? this.pc : this.calls.find((c) => c.code === this.partCode)?.pc
+    const line = pc === undefined ? 0 : (this.partLines[pc - 1] ?? 0)
+    const at = line ? `${this.curFile}:${line}` : this.curFile
+    this.report(
+      'story/endless-loop',
+      `${what}: it loops at ${at} with no option, link or '-> END' on the way; play stops here`,
+      this.curFile,
+      line ? { line, column: 1 } : undefined,
+    )
+    this.finish()
   }
 
   /** Runs instructions until an event is queued (when `pull`), a pause, the end or a part load. */
@@ -339,12 +368,7 @@ export class Machine implements StoryRun, DecisionState {
       if (this.replay?.diverged) return
       if (pull && this.queue.length > this.qh) return
       if (++this.idle > STEP_LIMIT) {
-        this.report(
-          'story/endless-loop',
-          'the story loops without showing anything; play stops here',
-          this.curFile,
-        )
-        this.finish()
+        this.stopLoop('the story loops without showing anything')
         return
       }
       const ins = this.code[this.pc++]!

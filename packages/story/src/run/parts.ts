@@ -16,6 +16,8 @@ export interface Part {
   code: Instr[]
   /** Heading, anchor and named-group ids → addresses. */
   ids: Map<string, number>
+  /** The source line of each instruction, for the messages of a stopped loop. */
+  lines: number[]
   tags: string[]
   seed: number | undefined
   defaults: Array<(m: Vm) => void>
@@ -69,6 +71,7 @@ function compile(path: string, text: string, registry: ModuleRegistry, lang: Sto
     file: path,
     code: body.code,
     ids: body.ids,
+    lines: body.lines,
     tags: ast.declarations.tags,
     seed: ast.declarations.seed?.value,
     defaults,

@@ -412,6 +412,26 @@ describe('robustness', () => {
     expect(codes(events)).toEqual(['story/endless-loop'])
     expect(events.at(-1)?.type).toBe('end')
   })
+  it('stops a loop that shows text forever after 10,000 blocks without a pause, naming its line', async () => {
+    const { events } = await one('## [#a]\nText.\n-> #b\n## [#b]\nMore.\n-> #a')
+    const blocks = events.filter((e) => e.type === 'block')
+    expect(blocks).toHaveLength(10_001)
+    const d = events.find((e) => e.type === 'diagnostic')
+    expect(d?.type === 'diagnostic' && d.diagnostic).toMatchObject({
+      code: 'story/endless-loop',
+      line: 2,
+      message:
+        "the story showed 10000 blocks without a choice: it loops at x.sty:2 with no option, link or '-> END' on the way; play stops here",
+    })
+    expect(events.at(-1)?.type).toBe('end')
+  })
+  it('counts blocks from the last pause: a long loop through a choice plays on', async () => {
+    // 3,000 blocks between pauses, four times over: never 10,000 without a pause
+    const src = `[#top]\n{set n = 0}\n[#again]\nLine \${n}.\n{set n += 1}\n{if n < 3000}\n-> #again\n{end}\n+ Again -> #top [#go]\n+ Stop -> END [#stop]`
+    const { events } = await one(src, ['go', 'go', 'go', 'stop'])
+    expect(codes(events)).toEqual([])
+    expect(events.filter((e) => e.type === 'block')).toHaveLength(12_000)
+  })
   it('stops a loop that only reports runtime errors', async () => {
     const { events } = await one('[#a]\n{set x = 1 / 0}\n-> #a')
     expect(codes(events).at(-1)).toBe('story/endless-loop')
