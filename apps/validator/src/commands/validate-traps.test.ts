@@ -33,7 +33,7 @@ describe('spkg validate: traps of a port from ink', () => {
       'story.sty:5:1: warning story/dedented-body: this line is not indented under the option on line 3, so it ends the choice group: the options from line 6 start a new menu, and the menu of line 3 offers only the option above it; indent the line under the option, or put a blank line and an anchor ([#id]) above line 6 to start a new menu on purpose',
       "story.sty:7:9: warning story/id-before-jump: '[#l]' is before the jump, so it is not the option's id: the menu shows it as text and the option is saved by its position; write the id last, after the label and the jump: '* Leave -> #road [#l]'",
       "story.sty:8:1: warning story/ink-syntax: '- ' starts an ink gather, and prints as text here; after the group the story goes on by itself: write the line without '- ' ('They meet.') at the options' indentation, after the group",
-      "story.sty:12:12: warning story/ink-syntax: a jump at the end of a text line prints as text in 1.0; put '-> #yard' on a line of its own (story language 1.1 will allow it at a line's end)",
+      "story.sty:12:12: warning story/ink-syntax: a jump at the end of a text line prints as text in 1.0; put '-> #yard' on a line of its own, or set story_lang to 1.1, which allows it at a line's end",
       'port: valid: 5 warnings',
     ])
   })

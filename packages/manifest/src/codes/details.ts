@@ -12,10 +12,12 @@ them; an option's body is the lines indented deeper than its bullet. A line at t
 indentation or less ends the group, and options after it start a new group, a second menu: the
 reader first sees only the options above the line.
 
-The warning is given on the first line after a group when, with **no blank line** before it, it is
-text, media or a command (not \`{if}\`, \`{elif}\`, \`{else}\`, \`{end}\`), and the lines after it
+The warning is given on the first line after a group whose last option has a body when, with
+**no blank line** before it, it is text, media or a command (not \`{if}\`, \`{elif}\`, \`{else}\`, \`{end}\`), and the lines after it
 (still without a blank line, an anchor, a heading, a jump or a gate) reach an option at the
 indentation of the group's options. That is almost always a body line that lost its indentation.
+After an option without a body the line is a gather (ink's \`-\`: where every option goes on) and
+is not reported.
 
 \`\`\`sty
 * Go north [#n]
@@ -82,8 +84,8 @@ A text line that is ink, not the story language, prints as text. The rule, on ev
 | \`=== knot ===\`, \`== knot\` | \`# Knot [#knot]\` |
 | \`= stitch\` | \`## Stitch [#stitch]\` |
 | a gather: a \`-\` line right after a group (no blank line between), at the options' indentation or less; or \`-\` followed by \`*\`, \`+\`, \`(\`, \`->\` or another \`-\`, anywhere; or a lone \`-\` | the line without \`- \`, after the group at the options' indentation (the story goes on after a group by itself) |
-| \`<>\` (glue) | nothing yet (1.1 adds glue): write the text on one line |
-| \`text -> #x\`, \`text -> knot\`, \`text -> END\` at the end of a line | \`-> #x\` on a line of its own (1.1 will allow it at a line's end) |
+| \`<>\` (glue) | the text on one line, or \`story_lang\` 1.1, which has glue |
+| \`text -> #x\`, \`text -> knot\`, \`text -> END\` at the end of a line | \`-> #x\` on a line of its own, or \`story_lang\` 1.1, where it is a mid-line jump |
 
 A \`- \` line anywhere else is prose (a dialogue dash: \`- Yes, she said.\`) and is not reported.
 

@@ -225,7 +225,7 @@ export class BodyParser implements LineParser {
       this.lines[this.i]!.indent >= minIndent
     ) {
       const line = this.lines[this.i]!
-      const ink = inkSyntax(line.text)
+      const ink = inkSyntax(line.text, this.ctx.v11)
       if (ink) this.ctx.report('story/ink-syntax', ink.message, posAt(line, line.start + ink.at))
       const split = this.splitTagsAt(line, line.text, line.start)
       tags.push(...split.tags)
@@ -273,7 +273,7 @@ export class BodyParser implements LineParser {
   private checkGather(line: Line, group: Extract<Node, { kind: 'group' }>): void {
     const first = group.options[0]
     if (!/^-(?:\s|$)/.test(line.text) || !first || line.indent > this.indentOf(first.pos.line)) return
-    if (inkSyntax(line.text)) return // reported with the paragraph's lines
+    if (inkSyntax(line.text, this.ctx.v11)) return // reported with the paragraph's lines
     const rest = line.text.slice(1).trim()
     this.ctx.report(
       'story/ink-syntax',
@@ -290,9 +290,12 @@ export class BodyParser implements LineParser {
    * `story/dedented-body`: the group that just ended (its options at `indent`) is followed, with
    * no blank line, by lines at the bullets' indentation or less and then by an option at the same
    * indentation again. The first of those lines most likely belongs to the option body above: as
-   * written it ends the group and the options below make a second menu.
+   * written it ends the group and the options below make a second menu. Only after an option
+   * with a body: a line after an option without one is a gather (ink's `-`), the way to write a
+   * weave's next step.
    */
   private checkDedented(indent: number, parentIndent: number, options: OptionNode[]): void {
+    if (options[options.length - 1]!.body.length === 0) return
     const k = this.i
     const first = this.lines[k]
     if (!first || first.indent <= parentIndent || this.blankBefore(k)) return

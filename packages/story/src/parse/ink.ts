@@ -22,8 +22,11 @@ const END_DIVERT =
 
 const title = (name: string) => (name[0] ?? '').toUpperCase() + name.slice(1).replace(/_/g, ' ')
 
-/** The ink construct of the text line `text` (indentation removed), if any. */
-export function inkSyntax(text: string): InkFinding | undefined {
+/**
+ * The ink construct of the text line `text` (indentation removed), if any. At 1.1 (`v11`), glue
+ * and a jump to `#id` or `END` at a line's end are the language's own syntax, not findings.
+ */
+export function inkSyntax(text: string, v11 = false): InkFinding | undefined {
   const inkText = (what: string) => `${what} is ink, and prints as text here`
   if (text.startsWith('~')) {
     const m = TILDE.exec(text)
@@ -59,14 +62,14 @@ export function inkSyntax(text: string): InkFinding | undefined {
       at: 0,
       message: `${inkText("'-' before a choice, label or divert (a gather)")}; after a group the story goes on by itself: write the line without '-', at the options' indentation after the group (a label is an anchor line '[#id]')`,
     }
-  const glue = text.indexOf('<>')
+  const glue = v11 ? -1 : text.indexOf('<>')
   if (glue >= 0)
     return {
       at: glue,
-      message: `${inkText("'<>' (glue)")}; 1.0 has no glue (story language 1.1 adds it): write the text that should join on one line`,
+      message: `${inkText("'<>' (glue)")}; 1.0 has no glue: write the text that should join on one line, or set story_lang to 1.1, which has it`,
     }
   m = END_DIVERT.exec(text)
-  if (m) {
+  if (m && !(v11 && (m[1] === 'END' || m[1]!.startsWith('#')))) {
     const target = m[1]!
     const jump =
       target === 'END' || target === 'DONE'
@@ -76,7 +79,9 @@ export function inkSyntax(text: string): InkFinding | undefined {
           : `-> #${target.replace('.', '_')}`
     return {
       at: m.index + m[0].indexOf('->'),
-      message: `a jump at the end of a text line prints as text in 1.0; put '${jump}' on a line of its own (story language 1.1 will allow it at a line's end)`,
+      message: v11
+        ? `'-> ${target}' is an ink divert; write '${jump}' (a jump names an id)`
+        : `a jump at the end of a text line prints as text in 1.0; put '${jump}' on a line of its own, or set story_lang to 1.1, which allows it at a line's end`,
     }
   }
   return undefined

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parse, where } from '../../test/helpers/parse.ts'
+import { parseStory } from './parse-story.ts'
 
 const CASES: Array<[string, string, string[]]> = [
   // story/dedented-body
@@ -13,7 +14,7 @@ const CASES: Array<[string, string, string[]]> = [
     '* Go north [#n]\n  You walk.\nThe wind.\n* Go south [#s]',
     ['story/dedented-body@3:1'],
   ],
-  ['an option without a body, then text', '* A [#a]\nThe wind.\n* B [#b]', ['story/dedented-body@2:1']],
+  ['clean: a gather after an option without a body', '* A [#a]\nThe wind.\n* B [#b]', []],
   [
     'several dedented lines and a {set}: reported once, at the first',
     '* A [#a]\n  aa\nThe wind.\n{set x = 1}\nMore.\n* B [#b]',
@@ -98,9 +99,9 @@ describe('silent traps of a port from ink', () => {
     )
     expect(messages('= pantry')[0]).toMatch(/'## Pantry \[#pantry\]'$/)
     expect(messages('Go. -> yard')[0]).toBe(
-      "a jump at the end of a text line prints as text in 1.0; put '-> #yard' on a line of its own (story language 1.1 will allow it at a line's end)",
+      "a jump at the end of a text line prints as text in 1.0; put '-> #yard' on a line of its own, or set story_lang to 1.1, which allows it at a line's end",
     )
-    expect(messages('a <> b')[0]).toMatch(/1\.1 adds it/)
+    expect(messages('a <> b')[0]).toMatch(/or set story_lang to 1\.1, which has it$/)
     expect(messages('* A [#a]\n- They meet.')[0]).toMatch(/write the line without '- ' \('They meet\.'\)/)
   })
 
@@ -122,6 +123,16 @@ describe('silent traps of a port from ink', () => {
     expect(messages('* Go [#n] #loud')).toEqual([])
     expect(messages('* Go #loud [#n]')).toEqual([
       "story/tag-text: '[#n]' follows the tags, so it is ignored; write the id before the tags",
+    ])
+  })
+
+  it("at 1.1, leaves glue and a jump to an id at a line's end alone, and still names an ink divert", () => {
+    const at11 = (src: string) =>
+      parseStory(src, { path: 't.sty', lang: '1.1' }).diagnostics.filter((d) => d.code === 'story/ink-syntax')
+    expect(at11('He waited <>')).toEqual([])
+    expect(at11('He turned away -> END')).toEqual([])
+    expect(at11('Go. -> yard').map((d) => d.message)).toEqual([
+      "'-> yard' is an ink divert; write '-> #yard' (a jump names an id)",
     ])
   })
 })
