@@ -78,7 +78,19 @@ export interface JumpNode {
 
 /** A node of a part body. */
 export type Node =
-  | { kind: 'paragraph'; pos: Pos; lines: Inline[][]; tags: string[] }
+  | {
+      kind: 'paragraph'
+      pos: Pos
+      lines: Inline[][]
+      tags: string[]
+      /**
+       * 1.1 only (absent otherwise): how the paragraph joins the text around it at play time.
+       * `start`: its first line starts with `<>` (`tight`: no space after the glue, `space`: one);
+       * `end`: its last line ends with `<>` (`tight`, `space`: a space before it) or with a jump
+       * (`jump`: the next text continues the paragraph after one space).
+       */
+      glue?: { start?: GlueSide; end?: GlueSide | 'jump' }
+    }
   | {
       kind: 'heading'
       pos: Pos
@@ -116,6 +128,9 @@ export type Node =
   | { kind: 'insert'; pos: Pos; name: string; namePos: Pos; args: Expr[] }
   | { kind: 'call'; pos: Pos; ns: string; fn: string; namePos: Pos; args: Expr[] }
   | { kind: 'tags'; pos: Pos; tags: string[] }
+
+/** The side of a 1.1 glue `<>`: written with no space next to it (`tight`) or with one (`space`). */
+export type GlueSide = 'tight' | 'space'
 
 /** The kind of a media block, from its extension. */
 export type MediaKind = 'image' | 'audio' | 'video'

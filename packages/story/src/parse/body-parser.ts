@@ -3,17 +3,17 @@
  * recovering line by line. Internal; see parse-story.ts and parse-module.ts.
  */
 
-import type { Inline, JumpNode, Node, OptionNode, Pos } from '../ast.ts'
+import type { GlueSide, Inline, JumpNode, Node, OptionNode, Pos } from '../ast.ts'
 import { classify } from './classify.ts'
 import { commandLineNode } from './command-line.ts'
 import { type ParseContext, UNCLOSED_COMMAND } from './context.ts'
 import { inkSyntax } from './ink.ts'
 import type { InlineToken } from './inline.ts'
 import { buildInline, tokenizeInline } from './inline.ts'
-import { singleLineNode } from './line-nodes.ts'
+import { jumpNode, singleLineNode } from './line-nodes.ts'
 import type { IdInfo, LineKind, LineParser } from './line-parser.ts'
 import { optionNode } from './option-line.ts'
-import { type Line, parseTagList, posAt, splitTags } from './scan.ts'
+import { type Line, lineGlue, parseTagList, posAt, splitTags } from './scan.ts'
 
 /** How deeply blocks (`{if}`, option bodies) may nest before the rest is skipped. */
 const MAX_DEPTH = 100
@@ -134,7 +134,7 @@ export class BodyParser implements LineParser {
       if (kind === 'text') {
         const prev = nodes[nodes.length - 1]
         if (prev?.kind === 'group' && !this.blankBefore(this.i)) this.checkGather(line, prev)
-        push(this.paragraph(parentIndent), line)
+        for (const n of this.paragraph(parentIndent)) push(n, line)
         continue
       }
       if (kind === 'tags') {
@@ -211,11 +211,15 @@ export class BodyParser implements LineParser {
     this.ctx.report('story/module-content', `${what} cannot be part of a passage`, pos)
   }
 
-  private paragraph(parentIndent: number): Node {
+  private paragraph(parentIndent: number): Node[] {
     const first = this.lines[this.i]!
     const tokens: InlineToken[] = []
     const tags: string[] = []
     let join: InlineToken | undefined
+    let glue: NonNullable<Extract<Node, { kind: 'paragraph' }>['glue']> | undefined
+    let jump: JumpNode | undefined
+    let firstLine = true
+    let lastEnd: GlueSide | 'jump' | undefined
     // in an option body, a less indented line is not a continuation (see story/indentation)
     const minIndent = parentIndent < 0 ? 0 : first.indent
     while (
@@ -230,27 +234,58 @@ export class BodyParser implements LineParser {
       const split = this.splitTagsAt(line, line.text, line.start)
       tags.push(...split.tags)
       let content = split.content
+      let from = line.start
       let hard = false
+      // 1.1: `<>` at the line's start or end (glue), ` -> #id` or ` -> END` at its end (a jump)
+      let startGlue: GlueSide | undefined
+      let endGlue: GlueSide | 'jump' | undefined
+      if (this.ctx.v11) {
+        const g = lineGlue(content)
+        if (g.jumpAt >= 0) {
+          if (this.passage) this.notInPassage('a jump', posAt(line, line.start + g.jumpAt))
+          else jump = jumpNode(this, line, line.start + g.jumpAt, line.start + g.jumpEnd)
+          if (jump) endGlue = 'jump'
+        }
+        startGlue = g.start
+        // a jump after the glue: the space before its arrow is written, as ink reads `A<> -> k`
+        if (!jump) endGlue = g.end
+        from += g.from
+        content = content.slice(g.from, g.to)
+      }
       let back = 0
       while (back < content.length && content[content.length - 1 - back] === '\\') back++
-      if (back % 2 === 1 && split.tags.length === 0) {
+      if (back % 2 === 1 && split.tags.length === 0 && endGlue === undefined) {
         hard = true
         content = content.slice(0, -1)
       }
-      if (join) tokens.push(join)
+      if (firstLine) {
+        if (startGlue) glue = { start: startGlue }
+      } else if (join && startGlue === undefined) tokens.push(join)
+      firstLine = false
       tokens.push(
         ...tokenizeInline(
           this.ctx,
           line,
-          line.start,
-          line.start + content.length,
+          from,
+          from + content.length,
           this.passage ? { noLinks: 'a passage', linkCode: 'story/module-content' } : {},
         ),
       )
-      join = hard ? { k: 'break' } : { k: 'text', v: ' ' }
+      // glue at the end of a line joins it to the next text line with nothing between
+      join = endGlue !== undefined ? undefined : hard ? { k: 'break' } : { k: 'text', v: ' ' }
       this.i++
+      lastEnd = endGlue
+      if (endGlue === 'jump') break
     }
-    return { kind: 'paragraph', pos: posAt(first, first.start), lines: [buildInline(this.ctx, tokens)], tags }
+    if (lastEnd) glue = { ...glue, end: lastEnd }
+    const para: Node = {
+      kind: 'paragraph',
+      pos: posAt(first, first.start),
+      lines: [buildInline(this.ctx, tokens)],
+      tags,
+    }
+    if (glue) para.glue = glue
+    return jump ? [para, jump] : [para]
   }
 
   label(line: Line, from: number, to: number, where: string): Inline[] {

@@ -210,3 +210,45 @@ export function unescapePunctuation(s: string): string {
 
 /** The syntax of a target `path[:id]` (without the safety checks). */
 export const TARGET_RE = new RegExp(`^([^\\s:]+\\.sty)(?::(${ID}))?$`)
+
+/**
+ * The 1.1 glue and jump of a text line's content (tags already split off): `<>` at its start or
+ * end, and a trailing ` -> #id` or ` -> END` (whitespace before the arrow; `\\->` is text).
+ * `from`/`to` bound the text left between them; `jumpAt`/`jumpEnd` the jump (-1 when none). A line
+ * of `<>` alone glues on both sides. Linear time.
+ */
+export function lineGlue(content: string): {
+  from: number
+  to: number
+  start?: 'tight' | 'space'
+  end?: 'tight' | 'space'
+  jumpAt: number
+  jumpEnd: number
+} {
+  let to = content.length
+  while (to > 0 && /\s/.test(content[to - 1]!)) to--
+  let jumpAt = -1
+  const jumpEnd = to
+  const arrow = content.lastIndexOf('->', to)
+  if (arrow > 0 && /\s/.test(content[arrow - 1]!) && /^\s*(?:#\S*|END)$/.test(content.slice(arrow + 2, to))) {
+    jumpAt = arrow
+    to = arrow
+    while (to > 0 && /\s/.test(content[to - 1]!)) to--
+  }
+  let from = 0
+  let start: 'tight' | 'space' | undefined
+  if (content.startsWith('<>') && to >= 2) {
+    from = 2
+    start = /\s/.test(content[2] ?? '') ? 'space' : 'tight'
+  }
+  let end: 'tight' | 'space' | undefined
+  if (to - from >= 2 && content.startsWith('<>', to - 2)) {
+    let back = 0
+    while (to - 3 - back >= from && content[to - 3 - back] === '\\') back++
+    if (back % 2 === 0) {
+      to -= 2
+      end = to > from && /\s/.test(content[to - 1]!) ? 'space' : 'tight'
+    }
+  } else if (start && content.slice(from, to).trim() === '') end = 'tight'
+  return { from, to, jumpAt, jumpEnd, ...(start ? { start } : {}), ...(end ? { end } : {}) }
+}

@@ -71,9 +71,23 @@ export const Op = {
   BADJUMP: 13,
 } as const
 
+/** The glue sides of a 1.1 paragraph (`Instr` PARA `start`/`end`): none, `<>` with no space, with a space, a jump. */
+export const GLUE = { none: 0, tight: 1, space: 2, jump: 3 } as const
+
 /** One instruction. */
 export type Instr =
-  | { op: typeof Op.PARA; inline: CompiledInline; tags: string[] }
+  | {
+      op: typeof Op.PARA
+      inline: CompiledInline
+      tags: string[]
+      /**
+       * 1.1 only: the paragraph is held until the next text shows whether it continues (glue, a
+       * mid-line jump); `start` and `end` are its glue ({@link GLUE}), 0 when none.
+       */
+      hold?: true
+      start?: number
+      end?: number
+    }
   | {
       op: typeof Op.HEAD
       level: number

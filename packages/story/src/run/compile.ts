@@ -4,7 +4,7 @@
  */
 import type { Node, OptionNode, Pos, SetStmt } from '../ast.ts'
 import { resolveTarget } from '../paths.ts'
-import { type COption, type Instr, Op } from './code.ts'
+import { type COption, GLUE, type Instr, Op } from './code.ts'
 import { add, arith, compileExpr, localKey, sectionVisitsKey } from './expr.ts'
 import { compileInline } from './render.ts'
 import type { Value } from './types.ts'
@@ -88,6 +88,8 @@ export interface BodyEnv {
   params: readonly string[]
   /** True for a part; false for a passage body. */
   part: boolean
+  /** True when the file is read at 1.1: paragraphs are held for glue and mid-line jumps. */
+  v11?: boolean
 }
 
 /** The result of compiling a body. */
@@ -199,7 +201,18 @@ class Compiler {
           n.lines.length === 1
             ? n.lines[0]!
             : n.lines.flatMap((l, i) => (i ? [{ k: 'text' as const, v: ' ' }, ...l] : l))
-        code.push({ op: Op.PARA, inline: this.inline(inl), tags: n.tags })
+        if (!this.env.v11) {
+          code.push({ op: Op.PARA, inline: this.inline(inl), tags: n.tags })
+          return
+        }
+        code.push({
+          op: Op.PARA,
+          inline: this.inline(inl),
+          tags: n.tags,
+          hold: true,
+          start: n.glue?.start ? GLUE[n.glue.start] : GLUE.none,
+          end: n.glue?.end ? GLUE[n.glue.end] : GLUE.none,
+        })
         return
       }
       case 'heading': {

@@ -50,6 +50,10 @@ export interface DecisionState extends Vm {
   /** Blocks since the last pause (a loop that shows text and never pauses is endless). */
   sincePause: number
   emitDiagnostic(d: Diagnostic): void
+  /** 1.1: the paragraph held open for glue, if any (a pause emits it first). */
+  held: unknown
+  /** Emits the held paragraph. */
+  flushPara(): void
 }
 
 /** Marks a choice group (or a part's `@end`) visited. */
@@ -111,6 +115,7 @@ export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GRO
  * open) and the live links. While replaying, applies the recorded entry at once.
  */
 export function openPause(m: DecisionState, key: string, options: COption[]): void {
+  if (m.held) m.flushPara()
   m.idle = 0
   m.sincePause = 0
   const n = options.length

@@ -16,7 +16,7 @@ import type { Pos } from '../ast.ts'
 import { storyLangOf } from '../lang.ts'
 import { translateDiagnosticNames } from '../minify/event-names.ts'
 import { translateStateNames } from '../minify/state-names.ts'
-import { type COption, type Instr, Op } from './code.ts'
+import { type COption, GLUE, type Instr, Op } from './code.ts'
 import {
   arrive,
   choose,
@@ -39,6 +39,7 @@ import type {
   StoryEvent,
   StoryRun,
   StoryRunOptions,
+  TextRun,
   Value,
 } from './types.ts'
 import { fromJson, truthy } from './values.ts'
@@ -59,6 +60,41 @@ const BLOCK_LIMIT = 10_000
  * reading did not (no reader reads that far without choosing): the replay counts as diverged.
  */
 const REPLAY_BLOCKS = 20_000
+
+/** A 1.1 paragraph held open (see `holdPara`): its text so far and how it ends. */
+interface Held {
+  text: string
+  runs: TextRun[]
+  tags: string[]
+  /** Its glue at the end ({@link GLUE}). */
+  end: number
+  /** True once `runs` is a copy this paragraph may change (rendered runs may be shared constants). */
+  own: boolean
+}
+
+/** Appends rendered text and runs to a held paragraph, with one space between when `space`. */
+function joinHeld(h: Held, text: string, runs: TextRun[], space: boolean): void {
+  if (!h.own) {
+    h.runs = h.runs.map((r) => ({ ...r }))
+    h.own = true
+  }
+  h.text += space ? ` ${text}` : text
+  let last = h.runs[h.runs.length - 1]
+  if (space && last) {
+    // the space between is plain text, as between two styled words of one paragraph
+    if (last.strong || last.em || last.link !== undefined) {
+      last = { text: ' ' }
+      h.runs.push(last)
+    } else last.text += ' '
+  }
+  let i = 0
+  const r = runs[0]
+  if (last && r && !!r.strong === !!last.strong && !!r.em === !!last.em && r.link === last.link) {
+    last.text += r.text
+    i = 1
+  }
+  for (; i < runs.length; i++) h.runs.push({ ...runs[i]! })
+}
 
 /** The interpreter. Implements {@link StoryRun}. */
 export class Machine implements StoryRun, DecisionState {
@@ -110,6 +146,8 @@ export class Machine implements StoryRun, DecisionState {
   pending: { target: string; initial: boolean } | undefined
   private readonly parts = new Map<string, Part | null>()
   private readonly seedOption: number | undefined
+  /** 1.1: the paragraph being built, emitted when a paragraph after it does not continue it or something closes it. */
+  held: Held | undefined
 
   constructor(
     readonly source: StorySourceLike,
@@ -228,6 +266,7 @@ export class Machine implements StoryRun, DecisionState {
   }
 
   private finish(): void {
+    if (this.held) this.flushPara()
     this.ended = true
     this.pause = undefined
     this.queue.push(this.replaying ? { type: 'end', replay: true } : { type: 'end' })
@@ -278,6 +317,7 @@ export class Machine implements StoryRun, DecisionState {
         (part.seed !== undefined && part.seed >= 0 && part.seed <= 0xffffffff ? part.seed : randomSeed())
       this.rng = createRng(seed)
     }
+    if (this.held) this.flushPara()
     this.entered.push(path)
     this.idle = 0
     this.sinceDecision = 0
@@ -374,6 +414,10 @@ export class Machine implements StoryRun, DecisionState {
       const ins = this.code[this.pc++]!
       switch (ins.op) {
         case Op.PARA: {
+          if (ins.hold) {
+            this.holdPara(ins)
+            break
+          }
           if (ins.inline.plain) {
             const text = renderPlain(ins.inline, this)
             if (text)
@@ -397,6 +441,7 @@ export class Machine implements StoryRun, DecisionState {
         case Op.HEAD: {
           this.vars.set(ins.key, ((this.vars.get(ins.key) as number | undefined) ?? 0) + 1)
           if (!ins.silent) {
+            if (this.held) this.flushPara()
             const r = render(ins.inline, this)
             this.block(
               this.replaying
@@ -422,6 +467,7 @@ export class Machine implements StoryRun, DecisionState {
           break
         }
         case Op.MEDIA:
+          if (this.held) this.flushPara()
           if (this.source.hasAsset && !this.source.hasAsset(ins.path))
             this.report(
               'story/missing-media',
@@ -453,6 +499,7 @@ export class Machine implements StoryRun, DecisionState {
           this.finish()
           break
         case Op.GATE:
+          if (this.held) this.flushPara()
           this.links.length = 0
           this.pending = { target: ins.target, initial: false }
           break
@@ -491,6 +538,56 @@ export class Machine implements StoryRun, DecisionState {
     }
   }
 
+  /**
+   * A 1.1 paragraph: held, not emitted, until the next text shows whether it continues it (`<>`
+   * at the start of that text, or glue or a mid-line jump at the end of this one). What closes a
+   * paragraph (a printed heading, media, a pause, a gate, a part entry, the end) emits it first.
+   */
+  private holdPara(ins: Extract<Instr, { op: typeof Op.PARA }>): void {
+    let text: string
+    let runs: TextRun[]
+    if (ins.inline.plain) {
+      text = renderPlain(ins.inline, this)
+      runs = text ? [{ text }] : []
+    } else {
+      const r = render(ins.inline, this)
+      if (r.links.length) for (const l of r.links) this.links.push(l)
+      text = r.text
+      runs = r.runs
+    }
+    const end = ins.end ?? GLUE.none
+    const start = ins.start ?? GLUE.none
+    const h = this.held
+    if (!text) {
+      // nothing to show: the glue written on this line still carries on (or closes) the chain
+      if (h && (start || end)) h.end = end
+      return
+    }
+    if (h) {
+      if (h.end === GLUE.none && start === GLUE.none) this.flushPara()
+      else {
+        joinHeld(h, text, runs, h.end >= GLUE.space || start === GLUE.space)
+        if (ins.tags.length) h.tags = h.tags.concat(ins.tags)
+        h.end = end
+        return
+      }
+    }
+    this.held = { text, runs, tags: ins.tags, end, own: false }
+  }
+
+  /** Emits the held 1.1 paragraph, if any. */
+  flushPara(): void {
+    const h = this.held
+    if (h === undefined) return
+    this.held = undefined
+    const { text, runs, tags } = h
+    this.block(
+      this.replaying
+        ? { kind: 'paragraph', text, runs, tags, seen: true }
+        : { kind: 'paragraph', text, runs, tags },
+    )
+  }
+
   private insert(ins: Extract<Instr, { op: typeof Op.INSERT }>): void {
     const def = ins.def
     if (!def) {
@@ -521,6 +618,7 @@ export class Machine implements StoryRun, DecisionState {
 
   private endOfFile(): void {
     this.pc--
+    if (this.held) this.flushPara()
     if (this.links.length) {
       endOfPartPause(this)
       return

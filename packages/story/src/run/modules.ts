@@ -164,7 +164,14 @@ export class ModuleRegistry {
         file,
         params: p.params,
         code: undefined,
-        compile: () => compileBody(p.body, { file, module: visible, params: p.params, part: false }).code,
+        compile: () =>
+          compileBody(p.body, {
+            file,
+            module: visible,
+            params: p.params,
+            part: false,
+            v11: this.lang !== '1.0',
+          }).code,
       }
       own.passages.set(p.name, def)
       visible.passages.set(p.name, def)

@@ -56,7 +56,7 @@ function compile(path: string, text: string, registry: ModuleRegistry, lang: Sto
   const { ast, diagnostics } = parseStory(text, { path, lang })
   const mods = registry.bindPart(ast.declarations.uses, path, diagnostics)
   const module = mergeScopes(mods.map((m) => m.own))
-  const body = compileBody(ast.body, { file: path, module, params: [], part: true })
+  const body = compileBody(ast.body, { file: path, module, params: [], part: true, v11: lang !== '1.0' })
   const scope = {
     file: path,
     module,
