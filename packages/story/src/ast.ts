@@ -60,7 +60,14 @@ export interface OptionNode {
   id: string
   explicitId: boolean
   guard?: Expr
+  /** The text the menu shows (in 1.1 choice text `* Hello[.] there`: `Hello.`). */
   label: Inline[]
+  /**
+   * 1.1 choice text only (absent otherwise): what the story shows once the option is chosen,
+   * before its body: the first `keep` nodes of `label` (the text before the brackets), then
+   * `after` (the text after them). `* Hello[.] there` has `{ keep: 1, after: [' there'] }`.
+   */
+  echo?: { keep: number; after: Inline[] }
   /** True when the label is empty: a fallback. */
   fallback: boolean
   jump?: JumpNode

@@ -123,6 +123,7 @@ function walkNodes(nodes: Node[], index: PartIndex): void {
         for (const o of n.options) {
           if (o.explicitId) index.ids.push({ id: o.id, kind: 'option', explicit: true, pos: o.pos })
           walkInline(o.label, index)
+          if (o.echo) walkInline(o.echo.after, index)
           walkNodes(o.body, index)
         }
         break

@@ -57,6 +57,8 @@ function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = []): void {
     },
     option(o) {
       for (const stmt of inlineSets(o.label)) fu.uses.push({ k: 'set', stmt, sections: secs })
+      if (o.echo)
+        for (const stmt of inlineSets(o.echo.after)) fu.uses.push({ k: 'set', stmt, sections: secs })
       for (const e of optionExprs(o)) addExpr(fu, e, secs)
       outer.push({ stack: stack.slice(), secs })
     },

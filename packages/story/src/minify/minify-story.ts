@@ -222,6 +222,7 @@ class Collector {
             if (o.explicitId) this.optionIds.add(o.id)
             if (o.guard) this.expr(o.guard)
             this.inlines(o.label)
+            if (o.echo) this.inlines(o.echo.after)
             this.jump(o.jump)
             this.nodes(o.body)
           }

@@ -3,11 +3,13 @@
  * trailing `[#id]`, `-> #id` and tags. Internal; called by the line parser (_parse-lines.ts).
  */
 
-import type { JumpNode, OptionNode } from '../ast.ts'
+import type { Inline, JumpNode, OptionNode } from '../ast.ts'
 import { parseCommand } from './command.ts'
+import { ParseContext } from './context.ts'
+import { buildInline, tokenizeInline } from './inline.ts'
 import { jumpNode } from './line-nodes.ts'
 import type { LineParser } from './line-parser.ts'
-import { findClose, ID, type Line, posAt, trailingId } from './scan.ts'
+import { createCloser, findClose, ID, type Line, posAt, TARGET_RE, trailingId } from './scan.ts'
 
 /** An `[#id]` inside a label: one written before the jump, or in the middle of the text. */
 const LABEL_ID = new RegExp(`\\[#(${ID})\\]`)
@@ -72,8 +74,26 @@ export function optionNode(p: LineParser, line: Line, n: number): OptionNode {
     const tags = split.tags.map((t) => ` #${t}`).join('')
     reportLabelId(p, line, from, leaked, { head: content.slice(0, from), labelText, tags }, jump, id)
   }
-  const label = p.label(line, line.start + from, line.start + from + labelText.length, 'an option label')
-  return {
+  const lat = line.start + from
+  const brackets = p.ctx.v11 ? choiceBrackets(labelText) : undefined
+  let label: Inline[]
+  let echo: OptionNode['echo']
+  if (brackets) {
+    // 1.1 choice text: before [inside] after; the menu shows before + inside, the story before + after
+    const where = { noLinks: 'an option label' }
+    const before = tokenizeInline(p.ctx, line, lat, lat + brackets.open, where)
+    const inside = tokenizeInline(p.ctx, line, lat + brackets.open + 1, lat + brackets.close, where)
+    const after = tokenizeInline(p.ctx, line, lat + brackets.close + 1, lat + labelText.length, where)
+    label = buildInline(p.ctx, [...before, ...inside])
+    const keep = before.some((t) => t.k === 'cmd')
+      ? buildInline(new ParseContext(p.ctx.file), before).length
+      : before.length
+    echo = { keep, after: buildInline(p.ctx, after) }
+  } else label = p.label(line, lat, lat + labelText.length, 'an option label')
+  const menuText = brackets
+    ? labelText.slice(0, brackets.open) + labelText.slice(brackets.open + 1, brackets.close)
+    : labelText
+  const node: OptionNode = {
     kind: 'option',
     pos,
     sticky,
@@ -81,11 +101,39 @@ export function optionNode(p: LineParser, line: Line, n: number): OptionNode {
     explicitId: id !== undefined,
     guard,
     label,
-    fallback: labelText === '',
+    fallback: menuText.trim() === '',
     jump,
     tags: split.tags,
     body: [],
   }
+  if (echo) node.echo = echo
+  return node
+}
+
+/**
+ * The first `[…]` of a 1.1 option label that is choice text: not escaped, not inside `{}` or
+ * `${}`, not a link `[text > target]` and not an id `[#id]`. Offsets into `label`; linear time.
+ */
+function choiceBrackets(label: string): { open: number; close: number } | undefined {
+  const findClose = createCloser(label)
+  for (let i = 0; i < label.length; i++) {
+    const c = label[i]
+    if (c === '\\') i++
+    else if (c === '{') {
+      const close = findClose(i)
+      if (close < 0) return undefined
+      i = close
+    } else if (c === '[') {
+      const close = findClose(i)
+      if (close < 0) return undefined
+      const inner = label.slice(i + 1, close)
+      const sep = inner.lastIndexOf(' > ')
+      const isLink = sep >= 0 && TARGET_RE.test(inner.slice(sep + 3).trim())
+      if (!isLink && !inner.startsWith('#')) return { open: i, close }
+      i = close
+    }
+  }
+  return undefined
 }
 
 /**

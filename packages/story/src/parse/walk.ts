@@ -86,9 +86,10 @@ export function nodeExprs(n: Node): Expr[] {
   }
 }
 
-/** The root expressions of an option line (guard and label). */
+/** The root expressions of an option line (guard, label and, for 1.1 choice text, the text after its brackets). */
 export function optionExprs(o: OptionNode): Expr[] {
   const out = inlineExprs(o.label)
+  if (o.echo) inlineExprs(o.echo.after, out)
   if (o.guard) out.unshift(o.guard)
   return out
 }

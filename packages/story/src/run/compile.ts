@@ -353,6 +353,14 @@ class Compiler {
     const text = c.label.constant?.text
     if (text !== undefined)
       c.shown = o.sticky ? { id: o.id, text, tags: o.tags, sticky: true } : { id: o.id, text, tags: o.tags }
+    // 1.1 choice text: the chosen option's text (before and after its brackets) is shown first
+    if (o.echo && (o.echo.keep > 0 || o.echo.after.length > 0))
+      this.node({
+        kind: 'paragraph',
+        pos: o.pos,
+        lines: [[...o.label.slice(0, o.echo.keep), ...o.echo.after]],
+        tags: [],
+      })
     this.nodes(o.body)
     if (o.jump) this.node(o.jump)
     else {
