@@ -70,9 +70,28 @@ export interface OptionNode {
   echo?: { keep: number; after: Inline[] }
   /** True when the label is empty: a fallback. */
   fallback: boolean
+  /**
+   * 1.1 only: the option is inside a block `{if}` among the group's options: `if` indexes the
+   * group's `ifs`, `branch` the condition whose branch holds it (`-1`: the `{else}` branch).
+   */
+  under?: { if: number; branch: number }
   jump?: JumpNode
   tags: string[]
   body: Node[]
+}
+
+/**
+ * A 1.1 block `{if}`…`{elif}`…`{else}`…`{end}` at the indentation of a group's options, holding
+ * options of the group (`OptionNode.under` points here). `conds` are the `{if}` and `{elif}`
+ * conditions; `at` is the number of the group's options before the `{if}` line (its conditions
+ * are evaluated, once per arrival, just before option `at`'s guard); `parent` is the branch of
+ * the `{if}` it is nested in.
+ */
+export interface GroupIf {
+  pos: Pos
+  conds: Expr[]
+  at: number
+  parent?: { if: number; branch: number }
 }
 
 /** A jump `-> #id` or `-> END`. */
@@ -127,7 +146,10 @@ export type Node =
       /** The anchor's id when `explicitId`, else the implicit `<section>@<k>` (`search@1`, `h0@2`). */
       id: string
       explicitId: boolean
+      /** Every option of the group in source order, also those inside a 1.1 block `{if}`. */
       options: OptionNode[]
+      /** 1.1 only: the block `{if}`s among the options, in source order (see {@link GroupIf}). */
+      ifs?: GroupIf[]
     }
   | { kind: 'set'; pos: Pos; stmt: SetStmt }
   | { kind: 'local'; pos: Pos; name: string; namePos: Pos; e: Expr }

@@ -218,6 +218,7 @@ class Collector {
             this.ids.add(n.id)
             this.id(n.id, { line: n.pos.line, column: n.pos.column + 2 })
           }
+          for (const f of n.ifs ?? []) for (const c of f.conds) this.expr(c)
           for (const o of n.options) {
             if (o.explicitId) this.optionIds.add(o.id)
             if (o.guard) this.expr(o.guard)

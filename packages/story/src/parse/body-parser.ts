@@ -3,8 +3,9 @@
  * recovering line by line. Internal; see parse-story.ts and parse-module.ts.
  */
 
-import type { GlueSide, Inline, JumpNode, Node, OptionNode, Pos } from '../ast.ts'
+import type { GlueSide, GroupIf, Inline, JumpNode, Node, OptionNode, Pos } from '../ast.ts'
 import { classify } from './classify.ts'
+import { parseCommand } from './command.ts'
 import { commandLineNode } from './command-line.ts'
 import { type ParseContext, UNCLOSED_COMMAND } from './context.ts'
 import { inkSyntax } from './ink.ts'
@@ -120,6 +121,21 @@ export class BodyParser implements LineParser {
             posAt(line, line.start),
           )
         deadAfter = undefined
+      }
+      if (
+        kind === 'command' &&
+        word === 'if' &&
+        this.ctx.v11 &&
+        !this.passage &&
+        (parentIndent < 0 || line.indent > parentIndent) &&
+        this.startsGroup()
+      ) {
+        // 1.1: an `{if}` with options inside, before options at its indentation: one group
+        const prev = nodes[nodes.length - 1]
+        const named = prev?.kind === 'anchor' && prev.pos.line === line.no - 1 ? prev : undefined
+        if (named) nodes.pop()
+        push(this.group(line.indent, named), line)
+        continue
       }
       if (kind === 'command') {
         const node = commandLineNode(this, line, word, parentIndent)
@@ -363,28 +379,145 @@ export class BodyParser implements LineParser {
   ): Node {
     const first = this.lines[this.i]!
     const options: OptionNode[] = []
-    for (;;) {
-      let j = this.i
-      while (j < this.lines.length && (this.kinds[j] === 'blank' || this.kinds[j] === 'comment')) j++
-      if (
-        options.length > 0 &&
-        (j >= this.lines.length || this.kinds[j] !== 'option' || this.lines[j]!.indent !== indent)
-      )
-        break
-      this.i = j
-      const line = this.lines[this.i++]!
-      const opt = optionNode(this, line, options.length + 1)
-      opt.body = this.seq(indent)
-      options.push(opt)
-    }
+    const ifs: GroupIf[] = []
+    this.groupItems(indent, options, ifs, undefined)
     this.checkDedented(indent, parentIndent, options)
     if (named) this.ids.set(named.id, { line: named.pos.line, kind: 'group' })
-    return {
+    const group: Node = {
       kind: 'group',
       pos: named?.pos ?? posAt(first, first.start),
       id: named?.id ?? '',
       explicitId: !!named,
       options,
     }
+    if (ifs.length) group.ifs = ifs
+    return group
   }
+
+  /**
+   * Reads a group's options at `indent` (and, at 1.1, the block `{if}`s among them) until a line
+   * that is neither; inside an `{if}` branch (`under`), up to its `{elif}`, `{else}` or `{end}`.
+   */
+  private groupItems(
+    indent: number,
+    options: OptionNode[],
+    ifs: GroupIf[],
+    under: OptionNode['under'],
+  ): void {
+    for (;;) {
+      let j = this.i
+      while (j < this.lines.length && (this.kinds[j] === 'blank' || this.kinds[j] === 'comment')) j++
+      if (j >= this.lines.length || this.lines[j]!.indent !== indent) return
+      if (this.kinds[j] === 'option') {
+        this.i = j
+        const line = this.lines[this.i++]!
+        const opt = optionNode(this, line, options.length + 1)
+        if (under) opt.under = under
+        opt.body = this.seq(indent)
+        options.push(opt)
+        continue
+      }
+      // an `{if}` inside a branch was checked with the one around it
+      if (!this.ctx.v11 || (under ? !isIfLine(this.lines[j]!) : this.groupIfEnd(j) < 0)) return
+      this.i = j
+      this.groupIf(indent, options, ifs, under)
+    }
+  }
+
+  /** A 1.1 block `{if}` among a group's options (its shape checked by {@link groupIfEnd}). */
+  private groupIf(indent: number, options: OptionNode[], ifs: GroupIf[], parent: OptionNode['under']): void {
+    const line = this.lines[this.i++]!
+    const pos = posAt(line, line.start)
+    const cmd = parseCommand(this.ctx, line, line.start, line.start + line.text.length - 1)
+    const node: GroupIf = {
+      pos,
+      conds: [cmd?.c === 'if' ? cmd.cond : { k: 'bool', v: false, pos }],
+      at: options.length,
+    }
+    if (parent) node.parent = parent
+    const k = ifs.length
+    ifs.push(node)
+    let branch = 0
+    let sawElse = false
+    for (;;) {
+      this.groupItems(indent, options, ifs, { if: k, branch })
+      while (
+        this.i < this.lines.length &&
+        (this.kinds[this.i] === 'blank' || this.kinds[this.i] === 'comment')
+      )
+        this.i++
+      const l = this.lines[this.i]
+      if (!l || l.indent !== indent || this.kinds[this.i] !== 'command') {
+        this.ctx.report('story/missing-end', "'{if}' is not closed by '{end}'", pos)
+        return
+      }
+      const c = parseCommand(this.ctx, l, l.start, l.start + l.text.length - 1)
+      this.i++
+      if (c?.c === 'elif' || c?.c === 'else') {
+        if (sawElse) this.ctx.report('story/else-without-if', `'{${c.c}}' after '{else}'`, posAt(l, l.start))
+        if (c.c === 'elif') node.conds.push(c.cond)
+        sawElse ||= c.c === 'else'
+        branch = c.c === 'else' ? -1 : node.conds.length - 1
+        continue
+      }
+      return
+    }
+  }
+
+  /**
+   * At 1.1, where the block `{if}` on line `j` closes when it is one of a group's (made only of
+   * options with their bodies, blanks, comments and such `{if}`s at its indentation), else -1.
+   * Linear: the ends of the `{if}`s nested in it are remembered.
+   */
+  private groupIfEnd(j: number): number {
+    const known = this.groupIfEnds.get(j)
+    if (known !== undefined) return known
+    const indent = this.lines[j]!.indent
+    const open = [j]
+    let afterOption = false
+    for (let k = j + 1; k < this.lines.length; k++) {
+      const kind = this.kinds[k]
+      if (kind === 'blank' || kind === 'comment') continue
+      const l = this.lines[k]!
+      if (l.indent > indent && afterOption) continue
+      if (l.indent !== indent) break
+      if (kind === 'option') {
+        afterOption = true
+        continue
+      }
+      const w = kind === 'command' ? /^\{\s*([a-z]+)/.exec(l.text)?.[1] : undefined
+      afterOption = false
+      if (w === 'if') {
+        // deeper nesting is read as ordinary blocks, which stop at the nesting limit
+        if (open.push(k) > MAX_DEPTH) break
+      } else if (w === 'end') {
+        this.groupIfEnds.set(open.pop()!, k)
+        if (open.length === 0) return k
+      } else if (w !== 'elif' && w !== 'else') break
+    }
+    this.groupIfEnds.set(j, -1)
+    return -1
+  }
+
+  /** True when the `{if}` at `this.i` (1.1) begins a run of options and such `{if}`s with an option outside them: one group. */
+  private startsGroup(): boolean {
+    const indent = this.lines[this.i]!.indent
+    let j = this.i
+    for (;;) {
+      const end = this.groupIfEnd(j)
+      if (end < 0) return false
+      j = end + 1
+      while (j < this.lines.length && (this.kinds[j] === 'blank' || this.kinds[j] === 'comment')) j++
+      if (j >= this.lines.length || this.lines[j]!.indent !== indent) return false
+      if (this.kinds[j] === 'option') return true
+      if (!isIfLine(this.lines[j]!) || this.kinds[j] !== 'command') return false
+    }
+  }
+
+  private readonly groupIfEnds = new Map<number, number>()
+}
+
+/** True for a command line `{if …}`. */
+function isIfLine(line: Line): boolean {
+  return /^\{\s*if\b/.test(line.text)
 }

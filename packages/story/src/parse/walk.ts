@@ -78,6 +78,8 @@ export function nodeExprs(n: Node): Expr[] {
       return [n.e]
     case 'if':
       return n.branches.map((b) => b.cond)
+    case 'group':
+      return n.ifs ? n.ifs.flatMap((f) => f.conds) : []
     case 'insert':
     case 'call':
       return [...n.args]

@@ -42,6 +42,10 @@ export interface COption {
   tags: string[]
   /** Address of the option body. */
   body: number
+  /** 1.1: the index of the group's block `{if}` ({@link CGroupIf}) that holds the option, if any. */
+  under?: number
+  /** With `under`: the branch that holds it (its condition's index; -1 for `{else}`). */
+  branch?: number
   /**
    * The option as a pause offers it, built once when its label is constant: every pause that
    * offers the option shares this object (events are read-only), so neither play nor a resume's
@@ -73,6 +77,16 @@ export const Op = {
 
 /** The glue sides of a 1.1 paragraph (`Instr` PARA `start`/`end`): none, `<>` with no space, with a space, a jump. */
 export const GLUE = { none: 0, tight: 1, space: 2, jump: 3 } as const
+
+/** A 1.1 block `{if}` among a group's options (see `GroupIf` in the syntax tree). */
+export interface CGroupIf {
+  conds: Ev[]
+  /** Evaluated just before the guard of option `at`. */
+  at: number
+  /** The `{if}` it is nested in (-1: none) and the branch of it that holds it. */
+  parent: number
+  parentBranch: number
+}
 
 /** One instruction. */
 export type Instr =
@@ -110,7 +124,7 @@ export type Instr =
   | { op: typeof Op.GOTO; to: number }
   | { op: typeof Op.END }
   | { op: typeof Op.GATE; target: string }
-  | { op: typeof Op.GROUP; key: string; options: COption[]; after: number }
+  | { op: typeof Op.GROUP; key: string; options: COption[]; after: number; ifs?: CGroupIf[] }
   | {
       op: typeof Op.INSERT
       name: string

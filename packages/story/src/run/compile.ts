@@ -330,6 +330,13 @@ class Compiler {
       options: [],
       after: -1,
     }
+    if (n.ifs)
+      instr.ifs = n.ifs.map((f) => ({
+        conds: f.conds.map((c) => compileExpr(c, this.scope)),
+        at: f.at,
+        parent: f.parent?.if ?? -1,
+        parentBranch: f.parent?.branch ?? 0,
+      }))
     code.push(instr)
     const exits: number[] = []
     for (const o of n.options) instr.options.push(this.option(o, exits))
@@ -349,6 +356,10 @@ class Compiler {
       tags: o.tags,
       body: this.code.length,
       shown: undefined,
+    }
+    if (o.under) {
+      c.under = o.under.if
+      c.branch = o.under.branch
     }
     const text = c.label.constant?.text
     if (text !== undefined)

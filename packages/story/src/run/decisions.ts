@@ -6,7 +6,7 @@
  * run call the rest. Internal.
  */
 import { createDiagnostic, type Diagnostic, type ReadingState, type StorySourceLike } from '@spkg/manifest'
-import type { COption, Instr, Op } from './code.ts'
+import type { CGroupIf, COption, Instr, Op } from './code.ts'
 import { render, renderPlain } from './render.ts'
 import type { PauseEvent, PauseLink, PauseOption, StoryAnswer, StoryEvent } from './types.ts'
 import { truthy } from './values.ts'
@@ -84,12 +84,26 @@ export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GRO
   // Guards run in source order for every option (they may draw rolls or call functions).
   const offered = m.offered
   offered.length = 0
-  for (const o of ins.options) {
+  const ifs = ins.ifs
+  // 1.1 block `{if}`s among the options: the branch each takes (-1: `{else}`, -2: not reached)
+  let taken: number[] | undefined
+  let nextIf = 0
+  const options = ins.options
+  for (let i = 0; i < options.length; i++) {
+    const o = options[i]!
+    if (ifs !== undefined) {
+      taken ??= []
+      while (nextIf < ifs.length && ifs[nextIf]!.at <= i) taken.push(branchOf(m, ifs[nextIf++]!, taken))
+      if (o.under !== undefined && taken[o.under] !== o.branch) continue
+    }
     if (o.guard && !truthy(o.guard(m))) continue
     if (!o.sticky && list !== undefined && (used ? used.has(o.id) : list.includes(o.id))) continue
     if (o.fallback) fallback ??= o
     else offered.push(o)
   }
+  // conditions of `{if}`s after the last option still run, in source order (they may roll)
+  if (ifs !== undefined)
+    for (taken ??= []; nextIf < ifs.length; ) taken.push(branchOf(m, ifs[nextIf++]!, taken))
   if (offered.length) {
     openPause(m, key, offered)
     return
@@ -108,6 +122,13 @@ export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GRO
     m.curFile,
   )
   m.pc = ins.after
+}
+
+/** The branch a group's block `{if}` takes at an arrival: its first condition that holds, -1 for none (`{else}`), -2 when the branch around it was not taken. */
+function branchOf(m: DecisionState, f: CGroupIf, taken: readonly number[]): number {
+  if (f.parent >= 0 && taken[f.parent] !== f.parentBranch) return -2
+  for (let i = 0; i < f.conds.length; i++) if (truthy(f.conds[i]!(m))) return i
+  return -1
 }
 
 /**
