@@ -177,6 +177,16 @@ export interface DeclarationBlock {
   uses: ModuleUse[]
   seed?: { value: number; pos: Pos }
   defaults: SetStmt[]
+  /** 1.1 only (absent otherwise): `{const N = e}`, constants visible in this part, as a module's. */
+  consts?: ConstDecl[]
+}
+
+/** A `{const N = e}` declaration (of a module, or at 1.1 of a part). */
+export interface ConstDecl {
+  name: string
+  e: Expr
+  pos: Pos
+  namePos: Pos
 }
 
 /** A parsed part (`.sty`). */
@@ -193,7 +203,7 @@ export interface ModuleAst {
   file: string
   uses: ModuleUse[]
   defaults: SetStmt[]
-  consts: Array<{ name: string; e: Expr; pos: Pos; namePos: Pos }>
+  consts: ConstDecl[]
   fns: Array<{ name: string; params: string[]; e: Expr; pos: Pos; namePos: Pos }>
   passages: Array<{ name: string; params: string[]; body: Node[]; pos: Pos; namePos: Pos }>
   /** `namePos` is the first character of `ns.fn`. */

@@ -178,6 +178,7 @@ function names(folder: StoryFolder): Array<Omit<CompletionEntry, 'range'>> {
     const index = folder.index(p)!
     for (const n of index.declared) vars.add(n)
     for (const n of index.locals) vars.add(n)
+    for (const n of index.consts) vars.add(n)
   }
   const out: Array<Omit<CompletionEntry, 'range'>> = []
   const fns = new Set<string>()

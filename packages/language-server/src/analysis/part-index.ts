@@ -54,6 +54,8 @@ export interface PartIndex {
   locals: Set<string>
   /** Every default, plain `{set n = e}` and `{local}`, in document order (for hover). */
   decls: VariableDecl[]
+  /** 1.1: names of the part's own `{const}` declarations (visible in that part only). */
+  consts: Set<string>
   uses: Array<{ module: string; pos: Pos }>
   headings: HeadingInfo[]
   /** The last top-level line is a jump or gate: the part never falls through to the next one. */
@@ -68,6 +70,7 @@ export function indexPart(ast: PartAst): PartIndex {
     declared: new Set(),
     locals: new Set(),
     decls: [],
+    consts: new Set(ast.declarations.consts?.map((c) => c.name)),
     uses: ast.declarations.uses.map((u) => ({ module: u.module, pos: u.namePos })),
     headings: [],
     endsWithJump: false,

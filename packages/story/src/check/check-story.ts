@@ -7,7 +7,7 @@ import { readingLang, type StoryLang, storyLangOf } from '../lang.ts'
 import { parseModule } from '../parse/parse-module.ts'
 import { parseStory } from '../parse/parse-story.ts'
 import { type CheckContext, PHASE } from './context.ts'
-import { checkModules, scopeOf } from './modules.ts'
+import { checkModules, checkPartConsts, scopeOf } from './modules.ts'
 import { NameChecks } from './names.ts'
 import { PartChecks } from './parts.ts'
 
@@ -139,6 +139,7 @@ export function checkStory(input: CheckStoryInput): Diagnostic[] {
     parts.scan(path, r.ast)
     cx.phase = PHASE.partUses
     const scope = scopeOf(cx, path, r.ast.declarations.uses, true)
+    if (r.ast.declarations.consts) checkPartConsts(cx, path, r.ast.declarations.consts, scope)
     names.scanPart(path, r.ast, scope)
   }
   parts.finish()

@@ -4,7 +4,7 @@
  * Internal.
  */
 
-import type { Expr, ModuleAst, ModuleUse, Pos } from '../ast.ts'
+import type { ConstDecl, Expr, ModuleAst, ModuleUse, Pos } from '../ast.ts'
 import { BUILTINS, IMPURE_BUILTINS } from '../builtins.ts'
 import { nodeExprs, visitNodes, walkExpr } from '../parse/walk.ts'
 import { modulePathCandidates } from '../paths.ts'
@@ -97,16 +97,49 @@ export function checkModules(cx: CheckContext): Map<string, Scope> {
     }
     addModule(scope, path, mod)
     scopes.set(path, scope)
-    checkConsts(cx, path, mod, scope)
+    checkConsts(cx, path, mod.consts, scope)
   }
   checkCycles(cx)
   checkRecursion(cx, scopes)
   return scopes
 }
 
+/**
+ * The 1.1 constants of a part (`{const}` in its declaration block): added to the part's `scope`,
+ * with the module rules: no built-in's name, no name declared twice in the part or by a module
+ * the part uses, values from literals, pure built-ins and other constants.
+ */
+export function checkPartConsts(
+  cx: CheckContext,
+  path: string,
+  consts: readonly ConstDecl[],
+  scope: Scope,
+): void {
+  const own = new Map<string, number>()
+  for (const c of consts) {
+    const line = own.get(c.name)
+    const message = BUILTINS.has(c.name)
+      ? `'${c.name}' is a built-in function; name the constant otherwise`
+      : line !== undefined
+        ? `'${c.name}' is already declared on line ${line}`
+        : scope.consts.has(c.name)
+          ? `'${c.name}' is already declared in '${scope.consts.get(c.name)}'`
+          : scope.fns.has(c.name) || scope.passages.has(c.name)
+            ? `'${c.name}' is already declared in '${(scope.fns.get(c.name) ?? scope.passages.get(c.name))!.module}'`
+            : undefined
+    if (message) {
+      cx.report(path, 'story/duplicate-declaration', message, c.namePos)
+      continue
+    }
+    own.set(c.name, c.namePos.line)
+    scope.consts.set(c.name, path)
+  }
+  checkConsts(cx, path, consts, scope)
+}
+
 /** `{const}` values are built from literals, built-ins without side effects and other constants. */
-function checkConsts(cx: CheckContext, path: string, mod: ModuleAst, scope: Scope): void {
-  for (const c of mod.consts)
+function checkConsts(cx: CheckContext, path: string, consts: readonly ConstDecl[], scope: Scope): void {
+  for (const c of consts)
     walkExpr(c.e, (e) => {
       const bad =
         e.k === 'name' && !scope.consts.has(e.name)

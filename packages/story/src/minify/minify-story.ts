@@ -260,6 +260,10 @@ class Collector {
   file(ast: PartAst | ModuleAst): void {
     if (ast.kind === 'part') {
       for (const s of ast.declarations.defaults) this.set(s)
+      for (const c of ast.declarations.consts ?? []) {
+        this.def(c.name, c.namePos)
+        this.expr(c.e)
+      }
       this.nodes(ast.body)
       return
     }

@@ -60,7 +60,13 @@ export function commandLineNode(
       p.ctx.report('story/seed-placement', "'{seed}' belongs in the declaration block of the entry part", pos)
       return undefined
     default:
-      p.ctx.report('story/unknown-command', `'{${cmd.c}}' is only allowed in a module (.xty)`, pos)
+      p.ctx.report(
+        'story/unknown-command',
+        cmd.c === 'const' && p.ctx.v11 && !p.passage
+          ? "'{const}' belongs in the declaration block at the top of the part, or in a module (.xty)"
+          : `'{${cmd.c}}' is only allowed in a module (.xty)`,
+        pos,
+      )
       return undefined
   }
 }

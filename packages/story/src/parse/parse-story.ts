@@ -56,7 +56,7 @@ export function parseStory(source: string | Uint8Array, options: ParseOptions): 
 
 /**
  * Reads the declaration block (section 4): leading blank lines, comments, tag lines, `{use}`,
- * `{seed}` and `{set}`. Leaves `lp.i` at the first line of the body.
+ * `{seed}` and `{set}`, and at 1.1 `{const}`. Leaves `lp.i` at the first line of the body.
  */
 function parseDeclarations(ctx: ParseContext, lines: Line[], lp: BodyParser): DeclarationBlock {
   const block: DeclarationBlock = { tags: [], uses: [], defaults: [] }
@@ -70,7 +70,7 @@ function parseDeclarations(ctx: ParseContext, lines: Line[], lp: BodyParser): De
       continue
     }
     const word = /^\{\s*([a-z]+)\b/.exec(line.text)?.[1]
-    if (word !== 'use' && word !== 'seed' && word !== 'set') break
+    if (word !== 'use' && word !== 'seed' && word !== 'set' && !(word === 'const' && ctx.v11)) break
     const pos = posAt(line, line.start)
     if (kind === 'unclosed') {
       ctx.report('story/unclosed-brace', UNCLOSED_COMMAND, pos)
@@ -80,6 +80,8 @@ function parseDeclarations(ctx: ParseContext, lines: Line[], lp: BodyParser): De
     const cmd = parseCommand(ctx, line, line.start, line.start + line.text.length - 1)
     if (!cmd) continue
     if (cmd.c === 'use') block.uses.push({ module: cmd.module, pos, namePos: cmd.namePos })
+    else if (cmd.c === 'const')
+      (block.consts ??= []).push({ name: cmd.name, e: cmd.e, pos, namePos: cmd.namePos })
     else if (cmd.c === 'seed') {
       if (block.seed)
         ctx.report(

@@ -186,7 +186,7 @@ export class ModuleRegistry {
 }
 
 /** The machine constants are evaluated on: no variables, no host, a fixed generator. */
-function constVm(file: string, out: Diagnostic[]): Vm {
+export function constVm(file: string, out: Diagnostic[]): Vm {
   return {
     vars: new Map(),
     rng: createRng(0),

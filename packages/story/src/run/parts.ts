@@ -7,7 +7,8 @@ import { readingLang, type StoryLang } from '../lang.ts'
 import { parseStory } from '../parse/parse-story.ts'
 import type { Instr } from './code.ts'
 import { compileBody, compileDefault } from './compile.ts'
-import { ModuleRegistry, mergeScopes, moduleClosure } from './modules.ts'
+import { compileExpr } from './expr.ts'
+import { constVm, ModuleRegistry, mergeScopes, moduleClosure } from './modules.ts'
 import type { Vm } from './vm.ts'
 
 /** A compiled part. */
@@ -56,6 +57,12 @@ function compile(path: string, text: string, registry: ModuleRegistry, lang: Sto
   const { ast, diagnostics } = parseStory(text, { path, lang })
   const mods = registry.bindPart(ast.declarations.uses, path, diagnostics)
   const module = mergeScopes(mods.map((m) => m.own))
+  // 1.1: the part's own constants, evaluated once from literals and the constants before them
+  if (ast.declarations.consts) {
+    const cvm = constVm(path, diagnostics)
+    for (const c of ast.declarations.consts)
+      module.consts.set(c.name, compileExpr(c.e, { file: path, module, params: [] })(cvm))
+  }
   const body = compileBody(ast.body, { file: path, module, params: [], part: true, v11: lang !== '1.0' })
   const scope = {
     file: path,
@@ -65,7 +72,19 @@ function compile(path: string, text: string, registry: ModuleRegistry, lang: Sto
     locals: new Map(),
     headings: new Set<string>(),
   }
-  const defaults = ast.declarations.defaults.map((d) => compileDefault(d, scope))
+  const own = new Set(ast.declarations.consts?.map((c) => c.name))
+  const defaults = ast.declarations.defaults.map((d) =>
+    // a default of the part's own constant changes nothing (the checker reports it too)
+    own.has(d.name)
+      ? (m: Vm) =>
+          m.report(
+            'story/const-assign',
+            `'${d.name}' is a constant of this part and cannot be assigned`,
+            path,
+            d.pos,
+          )
+      : compileDefault(d, scope),
+  )
   for (const m of moduleClosure(mods)) defaults.push(...m.defaults)
   return {
     file: path,
