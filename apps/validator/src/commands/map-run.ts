@@ -9,6 +9,7 @@ import { type CommandContext, EXIT, type ExitCode, UsageError } from '../cli-typ
 import { resolvePath, writeOutputAtomic } from '../io'
 import { loadStory } from '../play/load-story'
 import { withOriginalNames } from '../play/named-run'
+import { parseLangOption } from '../play/story-lang'
 import { formatDiagnosticLine, useColor } from '../report'
 import { readDecryptionKey } from '../validate/decryption-key'
 import { readNamespaces } from '../validate/trusted-keys'
@@ -33,8 +34,10 @@ export async function runMap({ values, positionals, io }: CommandContext): Promi
   const seed = parseNumber(values.seed, '--seed', 0, 0xffffffff) ?? 0
   const decryptionKey = await readDecryptionKey(io, values['decryption-key'])
   const target = positionals[0]!
+  const lang = parseLangOption(values.lang)
   const loaded = await loadStory(resolvePath(io, target), {
     ...(decryptionKey ? { decryptionKey } : {}),
+    ...(lang ? { lang } : {}),
     hostNamespaces: readNamespaces(values['host-namespace']),
   })
   try {

@@ -31,3 +31,11 @@ export const FORMAT_OPTION: OptionSpec = {
 
 /** `--format text|json|github`, for the commands that report findings (validate, manifest check). */
 export const FINDINGS_FORMAT_OPTION: OptionSpec = { ...FORMAT_OPTION, valueName: 'text|json|github' }
+
+/** `--lang <version>`, for the commands that read a story folder or a `.sty` file (play, validate, map). */
+export const LANG_OPTION: OptionSpec = {
+  type: 'string',
+  valueName: '<version>',
+  description:
+    "story-language version (1.0 or 1.1) of a folder or .sty without a manifest's story_lang (a manifest's wins)",
+}

@@ -49,6 +49,7 @@ import {
 import { playRun } from '../play/play-loop'
 import { randomWalk } from '../play/random-walk'
 import { diagnosticToJson, eventToJson, eventToText } from '../play/render-event'
+import { checkLangInput, parseLangOption } from '../play/story-lang'
 import { writeWalkReport } from '../play/walk-report'
 import { formatDiagnosticLine, parseFormat, summarize, useColor } from '../report'
 import { readRepository } from '../repository-input'
@@ -127,6 +128,8 @@ export async function run({ values, positionals, io }: CommandContext): Promise<
     ...(decryptionKey ? { decryptionKey } : {}),
     hostNamespaces: readNamespaces(values['host-namespace']),
   }
+  const lang = parseLangOption(values.lang)
+  if (lang) loadOptions.lang = lang
   let loaded: LoadedStory
   try {
     loaded = await loadInput(io, target, format, loadOptions)
@@ -151,6 +154,8 @@ async function loadInput(
   loadOptions: LoadStoryOptions,
 ): Promise<LoadedStory> {
   const input = await classifyInput(io, target)
+  if (loadOptions.lang && (input.kind === 'repository' || input.kind === 'url' || input.kind === 'stdin'))
+    await checkLangInput(loadOptions.lang, { kind: 'package' })
   let loaded: LoadedStory
   if (input.kind === 'repository') {
     const got = await readRepository(io, input.url)

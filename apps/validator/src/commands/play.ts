@@ -6,14 +6,14 @@
  * reader refuses the package (a fatal problem), and the exit code is 1 when there was an error.
  */
 import type { Command } from '../cli-types'
-import { DECRYPTION_KEY_OPTION, FORMAT_OPTION, HOST_NAMESPACE_OPTION } from './options'
+import { DECRYPTION_KEY_OPTION, FORMAT_OPTION, HOST_NAMESPACE_OPTION, LANG_OPTION } from './options'
 
 /** `spkg play`: see the module comment and `--help`. */
 export const play: Command = {
   path: ['play'],
   summary: 'play a story in the terminal, scripted with --choose, or as seeded random walks',
   usage:
-    'play <pkg|folder|file.sty|repo-url> [--seed N] [--choose 1,map,>part.sty:scene] [--session file] [--save file] [--resume file] [--format text|json] [--random-walk N] [--host-namespace ns]...',
+    'play <pkg|folder|file.sty|repo-url> [--seed N] [--choose 1,map,>part.sty:scene] [--session file] [--save file] [--resume file] [--format text|json] [--random-walk N] [--host-namespace ns]... [--lang 1.0|1.1]',
   description: `Plays a .spkg archive, a story folder (with or without manifest.json, as 'spkg pack' would
 pack it), one .sty file (with the .xty modules and media beside it) or a repository URL. Before play starts it prints
 what 'spkg validate' finds in the story (errors and warnings, with line and column); play then
@@ -33,6 +33,9 @@ and reports the endings reached (one per '-> END', with the ways into each liste
 never offered, sections never reached, runtime diagnostics and the longest path.
 A story whose manifest "requires" a host namespace plays with --host-namespace (its host
 functions are absent here: each call reports story/host-error).
+--lang 1.1 reads a story folder or .sty file at that story-language version when no manifest
+says which (a manifest's "story_lang" wins, and a --lang that differs from it is a usage error; a
+package is always read at its manifest's version).
 Exits 1 when the story has errors or an answer is refused.`,
   positionals: [1, 1],
   options: {
@@ -67,6 +70,7 @@ Exits 1 when the story has errors or an answer is refused.`,
     },
     'decryption-key': DECRYPTION_KEY_OPTION,
     'host-namespace': HOST_NAMESPACE_OPTION,
+    lang: LANG_OPTION,
   },
   examples: [
     'spkg play examples/crooked-inn',

@@ -13,6 +13,7 @@ import { EXIT, UsageError } from '../cli-types'
 import { classifyInput, inputFailure, isRefusal, readPackageInput } from '../io'
 import { packFolder, packStoryFile } from '../pack/pack-folder'
 import { createProgress } from '../pack/progress'
+import { checkLangInput, parseLangOption } from '../play/story-lang'
 import {
   formatArchiveAnnotation,
   formatGithubAnnotation,
@@ -80,6 +81,16 @@ async function validateInput(
     values,
   )
   const storyFile = input.kind === 'file' && input.path.endsWith('.sty') && (await isFile(input.path))
+  const lang = parseLangOption(values.lang)
+  if (lang)
+    await checkLangInput(
+      lang,
+      input.kind === 'folder'
+        ? { kind: 'folder', path: input.path }
+        : storyFile
+          ? { kind: 'sty' }
+          : { kind: 'package' },
+    )
   // The paths of a folder's (or a .sty's folder's) findings are files of the checkout.
   const folder = input.kind === 'folder' || storyFile
   let report: ValidationReport
@@ -99,6 +110,7 @@ async function validateInput(
         before: packed.diagnostics,
         built: true,
         maxDiagnostics: ALL,
+        ...(lang ? { storyLang: lang } : {}),
       })
     } else report = refusedReport(packed.diagnostics)
   } else if (input.kind === 'repository') {

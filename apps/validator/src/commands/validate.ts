@@ -3,14 +3,14 @@
  * know before publishing. A folder is validated as the package `spkg pack` would make of it.
  */
 import type { Command } from '../cli-types'
-import { DECRYPTION_KEY_OPTION, FINDINGS_FORMAT_OPTION, HOST_NAMESPACE_OPTION } from './options'
+import { DECRYPTION_KEY_OPTION, FINDINGS_FORMAT_OPTION, HOST_NAMESPACE_OPTION, LANG_OPTION } from './options'
 
 /** `spkg validate`: the reader's checks plus author and story checks, as text, JSON or GitHub annotations. */
 export const validate: Command = {
   path: ['validate'],
   summary: 'check a package (or the folder it is packed from) as a reader would, plus author checks',
   usage:
-    'validate <file.spkg|file.sty|folder|repo-url> [--format text|json|github] [--trusted-key <pub>]... [--host-namespace <ns>]... [--decryption-key <key-file>] [--rule <code>=<level>]... [--max-warnings <n>] [--max-diagnostics <n|all>] [--quiet]',
+    'validate <file.spkg|file.sty|folder|repo-url> [--format text|json|github] [--trusted-key <pub>]... [--host-namespace <ns>]... [--decryption-key <key-file>] [--rule <code>=<level>]... [--max-warnings <n>] [--max-diagnostics <n|all>] [--quiet] [--lang 1.0|1.1]',
   description: `Opens the package exactly as a player does (ZIP structure, names, limits, layout, manifest,
 parts, extensions, integrity, checksums, signature) and adds the author checks: assets listed but
 missing, files referenced by nothing, no cover, already-compressed media stored with deflate, a
@@ -18,6 +18,9 @@ manifest not in canonical form. A folder is validated as the package 'spkg pack'
 one .sty file as the flat package 'spkg play' plays of it (with the .xty modules and media beside it).
 A repository URL (https://github.com/<owner>/<repo>, or .../tree/<ref>) is downloaded and
 its root read as the package root; SPKG_REPO_* variables configure the hosts (see the README).
+--lang 1.1 reads a story folder or .sty file at that story-language version when no manifest
+says which (a manifest's "story_lang" wins, and a --lang that differs from it is a usage error; a
+package is always read at its manifest's version).
 
 --format json prints one object {loads, valid, layout, type, entry, parts, manifest, diagnostics};
 "loads" means a reader opens it (no fatal problem), "valid" means no fatal problem and no error.
@@ -45,6 +48,7 @@ there are more than n warnings. Exit 0 valid (warnings allowed), 1 invalid, 2 us
       description: 'a public key (.pub file or ed25519: fingerprint) the embedder trusts; repeatable',
     },
     'host-namespace': HOST_NAMESPACE_OPTION,
+    lang: LANG_OPTION,
     'decryption-key': DECRYPTION_KEY_OPTION,
     quiet: { type: 'boolean', short: 'q', description: 'print only errors and fatal problems, no progress' },
     rule: {

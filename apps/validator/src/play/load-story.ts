@@ -25,11 +25,13 @@ import {
   type SpkgPackage,
   type StorySource,
 } from '@spkg/reader/node'
+import type { StoryLang } from '@spkg/story'
 import { IOFailure } from '../cli-types'
 import { packFolder, packStoryFile } from '../pack/pack-folder'
 import { mergeDiagnostics } from '../validate/author-checks'
 import { withCliAdvice } from '../validate/decryption-key'
 import { packageStoryChecks } from '../validate/validate-package'
+import { checkLangInput } from './story-lang'
 
 /** Options of {@link loadStory}. */
 export interface LoadStoryOptions {
@@ -39,6 +41,11 @@ export interface LoadStoryOptions {
   decryptionKey?: Uint8Array
   /** Host namespaces registered as an embedder would (`--host-namespace`). */
   hostNamespaces?: string[]
+  /**
+   * The story-language version to read a folder or `.sty` at (`--lang`), checked by
+   * {@link checkLangInput} against the folder's manifest (which wins) before anything is read.
+   */
+  lang?: StoryLang
 }
 
 /** The outcome of {@link loadStory}. */
@@ -83,6 +90,11 @@ export async function loadStory(path: string, options: LoadStoryOptions = {}): P
     if (e instanceof IOFailure) throw e
     throw new IOFailure(`cannot read '${path}': no such file or directory`, 'pkg/fetch-failed')
   }
+  if (options.lang)
+    await checkLangInput(
+      options.lang,
+      !isFile ? { kind: 'folder', path } : path.endsWith('.sty') ? { kind: 'sty' } : { kind: 'package' },
+    )
   const open = openOptions(options)
   let before: Diagnostic[] = []
   let opened: Awaited<ReturnType<typeof openPackage>>
@@ -152,8 +164,10 @@ async function finishLoad(
   if (!opened.ok) return { diagnostics: mergeDiagnostics(before, withCliAdvice(opened.diagnostics)) }
   const pkg = opened.package
   const diagnostics = mergeDiagnostics(before, opened.diagnostics)
-  diagnostics.push(...(await packageStoryChecks(pkg)))
-  const source = pkg.storySource()
+  diagnostics.push(...(await packageStoryChecks(pkg, undefined, options.lang)))
+  const read = pkg.storySource()
+  // `--lang`: the folder or .sty is read at that version (its manifest, if any, declared none or the same)
+  const source = options.lang ? { ...read, lang: options.lang } : read
   return {
     package: pkg,
     source: options.session ? { ...source, session: options.session } : source,

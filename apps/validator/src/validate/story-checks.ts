@@ -21,6 +21,8 @@ export interface StoryCheckInput {
   /** `session.json` values. */
   session?: Record<string, unknown>
   layout: 'packaged' | 'flat'
+  /** The story-language version to read the files at, beating the manifest's (`--lang`). */
+  storyLang?: string
 }
 
 /**
@@ -39,7 +41,11 @@ export function storyChecks(input: StoryCheckInput): Diagnostic[] {
     assets: [...input.files],
     flat: input.layout === 'flat',
     ...(m?.requires ? { requires: m.requires } : {}),
-    ...(m?.story_lang !== undefined ? { storyLang: m.story_lang } : {}),
+    ...(input.storyLang !== undefined
+      ? { storyLang: input.storyLang }
+      : m?.story_lang !== undefined
+        ? { storyLang: m.story_lang }
+        : {}),
     ...(m?.extensions ? { extensions: m.extensions } : {}),
     ...(input.session ? { session: input.session } : {}),
     hostVariables: tabBarVariables(m),

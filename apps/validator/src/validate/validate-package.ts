@@ -91,6 +91,11 @@ export interface ValidateOptions {
    * files it re-packs here instead of opening the package a second time). Not called when refused.
    */
   onOpened?: (pkg: SpkgPackage) => Promise<void>
+  /**
+   * The story-language version to read the story at instead of the manifest's (`spkg validate
+   * --lang` on a folder or a `.sty` whose manifest, if any, declares none).
+   */
+  storyLang?: string
 }
 
 /**
@@ -131,6 +136,8 @@ async function partTexts(pkg: SpkgPackage): Promise<Map<string, string | Uint8Ar
 export async function packageStoryChecks(
   pkg: SpkgPackage,
   texts?: ReadonlyMap<string, string | Uint8Array>,
+  /** The version to read the story at instead of its manifest's (`--lang` on a folder or `.sty`). */
+  storyLang?: string,
 ): Promise<Diagnostic[]> {
   const all = new Map(texts ?? (await partTexts(pkg)))
   // checkStory wants every .sty of the archive, not only the listed parts.
@@ -147,6 +154,7 @@ export async function packageStoryChecks(
     layout: pkg.layout,
     ...(pkg.manifest ? { manifest: pkg.manifest } : {}),
     ...(pkg.session ? { session: pkg.session } : {}),
+    ...(storyLang !== undefined ? { storyLang } : {}),
   })
   // A minified package's findings name the author's variables and ids (lines are the minified file's).
   const names = pkg.storySource().names
@@ -222,7 +230,7 @@ async function validateUncapped(
     let diagnostics = mergeDiagnostics(before, opened.diagnostics)
     diagnostics.push(...(await secretKeyFindings(pkg)))
     diagnostics = mergeDiagnostics(diagnostics, author)
-    const story = await packageStoryChecks(pkg, texts)
+    const story = await packageStoryChecks(pkg, texts, options.storyLang)
     diagnostics = [...diagnostics, ...story]
     await options.onOpened?.(pkg)
     return {
