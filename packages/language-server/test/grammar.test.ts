@@ -30,6 +30,12 @@ describe('TextMate grammar (editors/vscode/syntaxes/spkg.tmLanguage.json)', () =
     expect(r.status).toBe(0)
   })
 
+  it('gives the 1.1 glue, mid-line jumps and choice text their scopes', () => {
+    const r = grammarTest('test-fixtures/part-1.1.sty')
+    expect(r.output).toContain('test-fixtures/part-1.1.sty run successfuly')
+    expect(r.status).toBe(0)
+  })
+
   it('fails a fixture whose assertion the grammar does not meet', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spkg-grammar-'))
     const file = join(dir, 'wrong.sty')
