@@ -7,8 +7,11 @@
 export type { NamesMap, StorySourceLike } from '@spkg/manifest'
 export type {
   BinOp,
+  ConstDecl,
   DeclarationBlock,
   Expr,
+  GlueSide,
+  GroupIf,
   Inline,
   JumpNode,
   MediaKind,

@@ -127,6 +127,9 @@ describe('glue <>', () => {
       { text: 'it', em: true },
     ])
   })
+  it('matches styles within each source paragraph: a * opened before glue and closed after stays literal', async () => {
+    expect(await shown('A *it <>\n{set x = 1}\nmore* B')).toEqual(['A *it more* B'])
+  })
   it('keeps an escaped \\<> as text, and <> inside a line as text', async () => {
     expect(await shown('A \\<>\nB <> C')).toEqual(['A <> B <> C'])
   })
