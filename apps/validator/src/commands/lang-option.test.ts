@@ -119,6 +119,13 @@ describe('spkg play --lang', () => {
       expect.arrayContaining(['Knock.', 'Wait till dawn', 'Leave']),
     )
   })
+  it('walks a 1.1 story at random: every option, those under the {if} too, is offered', async () => {
+    const file = join(folder({ 'story.sty': STORY }), 'story.sty')
+    const r = await runCli(['play', file, '--lang', '1.1', '--random-walk', '30', '--explore'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/options never offered \(0\)/)
+    expect(r.stdout).toMatch(/runtime diagnostics \(0\)/)
+  })
   it('is documented in --help', async () => {
     for (const command of ['play', 'validate', 'map']) {
       const r = await runCli([command, '--help'])
