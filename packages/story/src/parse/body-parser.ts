@@ -134,7 +134,7 @@ export class BodyParser implements LineParser {
         const prev = nodes[nodes.length - 1]
         const named = prev?.kind === 'anchor' && prev.pos.line === line.no - 1 ? prev : undefined
         if (named) nodes.pop()
-        push(this.group(line.indent, named), line)
+        push(this.group(line.indent, named, parentIndent), line)
         continue
       }
       if (kind === 'command') {

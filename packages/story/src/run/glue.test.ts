@@ -54,7 +54,7 @@ describe('mid-line jumps', () => {
       await shown('{set n = 0}\n## [#top]\n{set n += 1}\n{if n < 3}\nround ${n} -> #top\n{end}\ndone.'),
     ).toEqual(['round 1 round 2 done.'])
     const { lines } = await one('## [#top]\nagain -> #top')
-    expect(lines.at(-3)).toBe('! story/endless-loop')
+    expect(lines.at(-3)).toBe('! story/endless-loop 1:1')
     expect(lines.at(-2)).toMatch(/^#0 paragraph "again again again/)
   })
 })
