@@ -80,9 +80,10 @@ function parseDeclarations(ctx: ParseContext, lines: Line[], lp: BodyParser): De
     const cmd = parseCommand(ctx, line, line.start, line.start + line.text.length - 1)
     if (!cmd) continue
     if (cmd.c === 'use') block.uses.push({ module: cmd.module, pos, namePos: cmd.namePos })
-    else if (cmd.c === 'const')
-      (block.consts ??= []).push({ name: cmd.name, e: cmd.e, pos, namePos: cmd.namePos })
-    else if (cmd.c === 'seed') {
+    else if (cmd.c === 'const') {
+      block.consts ??= []
+      block.consts.push({ name: cmd.name, e: cmd.e, pos, namePos: cmd.namePos })
+    } else if (cmd.c === 'seed') {
       if (block.seed)
         ctx.report(
           'story/seed-placement',
