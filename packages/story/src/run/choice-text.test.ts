@@ -55,6 +55,19 @@ describe('choice text at 1.1', () => {
     expect(chosen?.type === 'chosen' && chosen.text).toBe('2 coins?')
     expect(events.flatMap((e) => (e.type === 'block' ? [e.block.text] : []))).toEqual(['2 coins for you'])
   })
+  it('reads the brackets after a guard and before a jump, an id and tags', async () => {
+    const text = '* {if true} Hi[!] there -> #out [#hi] #warm\n## [#out]\nOut.'
+    const r = parseStory(text, { path: 'x.sty', lang: '1.1' })
+    expect(where(r.diagnostics)).toEqual([])
+    const { lines } = await play(src(text), ['hi'], { seed: 1 })
+    expect(lines.slice(1)).toEqual([
+      '? [x.sty:h0@1] hi "Hi!"',
+      '> hi',
+      '#0 paragraph "Hi there"',
+      '#1 paragraph "Out."',
+      '-- end',
+    ])
+  })
   it('does not take a link or an [#id] for the brackets', async () => {
     const r = parseStory('* Go [#go]\n* Sure [#id-x] then [ok] -> END', { path: 'x.sty', lang: '1.1' })
     // an [#id] in the middle of a label is text, with the warning that says where an id goes

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { strip, where } from '../../test/helpers/parse.ts'
 import { memorySource, play } from '../../test/helpers/play.ts'
+import { checkStory } from '../check/check-story.ts'
 import type { StoryLang } from '../lang.ts'
 import { parseStory } from '../parse/parse-story.ts'
 import { resumeStoryRun } from './resume-story-run.ts'
@@ -104,6 +105,16 @@ describe('options under a block {if} at 1.1', () => {
       const first = r.ast.body[0]!
       expect(first.kind === 'group' && first.options.length).toBe(n > 100 ? 1 : 3)
     }
+  })
+  it('checks the conditions as any expression: ids, undeclared names', () => {
+    const r = parseStory('* A\n{if visits(#nowhere) > 0}\n* B\n{end}', { path: 'x.sty', lang: '1.1' })
+    expect(where(r.diagnostics)).toEqual(['story/unknown-id@2:12'])
+    const found = checkStory({
+      parts: { 'x.sty': '* A\n{if ghost}\n* B\n{end}' },
+      order: ['x.sty'],
+      storyLang: '1.1',
+    })
+    expect(found.map((d) => `${d.line}:${d.column} ${d.code}`)).toContain('2:5 story/undeclared')
   })
   it('resumes by replay inside such a group', async () => {
     const source = src(SHOP)
