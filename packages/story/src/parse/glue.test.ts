@@ -92,6 +92,24 @@ describe('glue at 1.1', () => {
   })
 })
 
+describe('hostile lines at 1.1', () => {
+  it('parse in linear time: runs of <>, arrows and brackets', () => {
+    const n = 60_000
+    for (const src of [
+      '<> '.repeat(n),
+      `x${' -> #a'.repeat(n)}`,
+      `* ${'['.repeat(n)}`,
+      `* ${'[a] '.repeat(n)}`,
+      `* ${'{'.repeat(n)}`,
+      `* ${'[#x] [y > a.sty] '.repeat(n / 4)}[z]`,
+    ]) {
+      const t0 = performance.now()
+      at(src)
+      expect(performance.now() - t0).toBeLessThan(3000)
+    }
+  })
+})
+
 describe('the same text at 1.0', () => {
   it('is text, as before', () => {
     const r = at('Go on -> #x <>\n<> B', '1.0')
