@@ -26,9 +26,21 @@ export type Expr =
   | { k: 'call'; callee: string; args: Expr[]; pos: Pos }
   | { k: 'index'; e: Expr; index: Expr; pos: Pos }
   | { k: 'field'; e: Expr; name: string; pos: Pos }
+  /**
+   * 1.1: a part target `path[:id]` as the argument of `visits()` or `turns()` (`visits(b.sty:hall)`),
+   * written as a gate's; `pos` is its first character.
+   */
+  | { k: 'target'; target: string; pos: Pos }
 
 /** A binary operator. */
 export type BinOp = 'or' | 'and' | '==' | '!=' | '<' | '<=' | '>' | '>=' | '+' | '-' | '*' | '/' | '%'
+
+/**
+ * 1.1: the kind of an alternative (section 2 of the 1.1 design): `seq` stops at its last item,
+ * `cycle` starts over, `once` shows nothing after its last, `shuffle` shows each item once per
+ * round in an order drawn from the story's generator.
+ */
+export type AltMode = 'seq' | 'cycle' | 'once' | 'shuffle'
 
 /** Inline content of a paragraph, heading, option label or passage line. */
 export type Inline =
@@ -39,6 +51,11 @@ export type Inline =
   | { k: 'if'; branches: Array<{ cond: Expr; body: Inline[] }>; otherwise: Inline[] }
   | { k: 'set'; stmt: SetStmt }
   | { k: 'link'; body: Inline[]; target: string; pos: Pos; targetPos: Pos }
+  /**
+   * 1.1: an inline alternative `{seq a|b|c}`; `id` is its implicit id `<section>~<k>` (in a passage
+   * `<passage>~<k>`), filled after parsing; `pos` is its `{`.
+   */
+  | { k: 'alt'; mode: AltMode; items: Inline[][]; id: string; pos: Pos }
 
 /** `{set n = e}`, `{set n += e}`, `{set n -= e}`. */
 export interface SetStmt {
@@ -157,6 +174,8 @@ export type Node =
   | { kind: 'insert'; pos: Pos; name: string; namePos: Pos; args: Expr[] }
   | { kind: 'call'; pos: Pos; ns: string; fn: string; namePos: Pos; args: Expr[] }
   | { kind: 'tags'; pos: Pos; tags: string[] }
+  /** 1.1: a block alternative `{seq}` … `{or}` … `{end}` (see the inline `alt`). */
+  | { kind: 'alt'; pos: Pos; mode: AltMode; id: string; branches: Node[][] }
 
 /** The side of a 1.1 glue `<>`: written with no space next to it (`tight`) or with one (`space`). */
 export type GlueSide = 'tight' | 'space'

@@ -138,7 +138,7 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
   'story/fall-through':
     'End the section with a jump or `-> END`; if falling into the next section is meant, write its jump (`-> #cellar`) right above its heading.',
   'story/ink-syntax':
-    'Write it in the story language, as the message shows: `{set x = 1}`, `# Knot [#knot]`, a line after the group, `-> #x` on its own line.',
+    'Write it in the story language, as the message shows: `{set x = 1}`, `# Knot [#knot]`, a line after the group, `-> #x` on its own line; for alternatives the keyword form: `{seq a|b}` for `{a|b}`, `{cycle a|b}` for `{&a|b}`, `{shuffle a|b}` for `{~a|b}`, `{once a|b}` for `{!a|b}`.',
   'story/id-before-jump': 'Write the id last, after the label and the jump: `* Go -> #yard [#n]`.',
   'story/bad-target': 'Write the target as a part file ending `.sty`, relative, without `..`.',
   'story/unknown-part':
@@ -146,6 +146,8 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
   'story/not-a-target':
     'Jump to a heading, anchor or group id instead (give the line above the options an anchor).',
   'story/link-in-label': 'Move the link into a paragraph, or use an option with a gate in its body.',
+  'story/empty-alternative':
+    'Give it items separated by `|` (`{seq first|second}`), or branches separated by `{or}` lines in the block form; or remove it.',
   'story/lang-version':
     'Set `story_lang` to `1.0` or `1.1`, or update the tools (or the reader app) to one that reads the newer version.',
   'story/unclosed-brace': 'Close the command with `}` on the same line.',

@@ -22,7 +22,7 @@ export const STORY_CODES = defineCodes({
     'a section ends without a jump and falls into the next sibling heading, which a jump, gate or link also targets',
   ),
   'story/ink-syntax': warning(
-    'a text line written in ink (`~ x = 1`, `VAR`, `=== knot ===`, a `-` gather, `<>`, a divert at the end of a line); it prints as text',
+    'a text line written in ink (`~ x = 1`, `VAR`, `=== knot ===`, a `-` gather, `<>`, a divert at the end of a line), which prints as text; or ink’s spelling of a 1.1 alternative (`{a|b}`, `{&a|b}`, `{~a|b}`, `{!a|b}`), which plays as the 1.1 equivalent',
   ),
   'story/id-before-jump': warning(
     'an option’s `[#id]` written before its jump or inside its label: the menu shows it and it is not the option’s id',
@@ -48,6 +48,7 @@ export const STORY_CODES = defineCodes({
   'story/bad-default': error('`+=` or `-=` in a declaration block'),
   'story/seed-placement': error('`{seed}` outside the entry part’s declaration block'),
   'story/seed-range': error('`{seed N}` outside 0..2^32-1; it is ignored'),
+  'story/empty-alternative': error('a sequence, cycle, shuffle or once-only alternative (1.1) with no items'),
   // Modules
   'story/use-placement': error('`{use}` outside a declaration block'),
   'story/unknown-module': error('`{use}` of a module that is not in the archive'),

@@ -108,6 +108,7 @@ export function checkStory(input: CheckStoryInput): Diagnostic[] {
     sessionKeys: [],
     hostVariables: new Set(input.hostVariables ?? []),
     flat: input.flat ?? false,
+    v11: false,
     phase: PHASE.manifest,
     report(file, code, message, pos, field) {
       const at = pos ? { path: file, line: pos.line, column: pos.column } : { path: file, field }
@@ -123,6 +124,7 @@ export function checkStory(input: CheckStoryInput): Diagnostic[] {
     },
   }
   const lang = checkManifestFields(cx, input)
+  cx.v11 = lang !== '1.0'
   // Modules first (they are small and every part's scope needs them), then the parts one by one.
   for (const path of moduleOrder) {
     const r = parseModule(modules[path]!, { path, lang })

@@ -42,6 +42,8 @@ export interface CheckContext {
   /** Variables a host app reads (`CheckStoryInput.hostVariables`). */
   hostVariables: ReadonlySet<string>
   flat: boolean
+  /** True when the story is read at 1.1 or later (`turns()` is a built-in). */
+  v11: boolean
   /** The phase {@link CheckContext.report} files findings under. */
   phase: number
   /** Reports at `pos` in `file`; without `pos`, a finding about a JSON file (with `field`). */

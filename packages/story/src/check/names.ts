@@ -313,6 +313,7 @@ function checkCalls(cx: CheckContext, fu: FileUses): void {
     const fn = fu.scope.fns.get(e.callee) ?? fu.scope.externs.get(e.callee)
     if (fn) arity(e.pos, `${e.callee}()`, [fn.params.length, fn.params.length], e.args.length)
     else if (BUILTINS.has(e.callee)) arity(e.pos, `${e.callee}()`, BUILTINS.get(e.callee)!, e.args.length)
+    else if (cx.v11 && e.callee === 'turns') arity(e.pos, 'turns()', [0, 1], e.args.length)
     else
       cx.report(
         fu.file,

@@ -3,8 +3,8 @@
  * sections that nothing reaches, and once-only groups without explicit ids. Internal.
  */
 
-import type { IdKind, JumpNode, Node, PartAst, Pos } from '../ast.ts'
-import { visitInline, visitNodes } from '../parse/walk.ts'
+import type { Expr, IdKind, JumpNode, Node, PartAst, Pos } from '../ast.ts'
+import { nodeExprs, optionExprs, visitInline, visitNodes, walkExpr } from '../parse/walk.ts'
 import { resolveTarget } from '../paths.ts'
 import { didYouMean } from '../suggest.ts'
 import { type CheckContext, PHASE } from './context.ts'
@@ -13,7 +13,8 @@ interface Target {
   target: string
   /** The first character of the target. */
   pos: Pos
-  kind: 'gate' | 'link'
+  /** `read`: 1.1, the part target of `visits()` or `turns()`, which reads a count and goes nowhere. */
+  kind: 'gate' | 'link' | 'read'
 }
 
 /** The position of the id after `:` in a target (`b.sty:hall` → `hall`). */
@@ -77,8 +78,15 @@ export class PartChecks {
     // The ids a part defines (explicit and implicit headings, anchors, named groups, explicit options).
     const ids = new Map<string, IdKind>()
     const targets: Target[] = []
+    const reads = (exprs: Expr[]) => {
+      for (const root of exprs)
+        walkExpr(root, (e) => {
+          if (e.k === 'target') targets.push({ target: e.target, pos: e.pos, kind: 'read' })
+        })
+    }
     visitNodes(ast.body, {
       node: (n) => {
+        reads(nodeExprs(n))
         if (n.kind === 'heading') ids.set(n.id, 'heading')
         else if (n.kind === 'anchor') ids.set(n.id, 'anchor')
         else if (n.kind === 'group') {
@@ -99,6 +107,7 @@ export class PartChecks {
             })
       },
       option: (o) => {
+        reads(optionExprs(o))
         if (o.explicitId) ids.set(o.id, 'option')
         if (o.jump?.target) this.target(file, o.jump.target, `line ${o.jump.pos.line}`)
       },
@@ -137,15 +146,27 @@ export class PartChecks {
         const r = resolveTarget(file, t.target)
         // clarification 10: a flat archive has exactly one part, its entry
         const dest = cx.flat && r.part !== cx.entry ? undefined : cx.partIds.get(r.part)
+        const what = t.kind === 'read' ? 'count' : t.kind
         if (!dest) {
           cx.report(
             file,
             'story/unknown-part',
             cx.flat
-              ? `a flat archive has one part, its entry; the ${t.kind} '${t.target}' names another file`
-              : `no part '${r.part}' in this package (${t.kind} '${t.target}')`,
+              ? `a flat archive has one part, its entry; the ${what} '${t.target}' names another file`
+              : `no part '${r.part}' in this package (${what} '${t.target}')`,
             t.pos,
           )
+          continue
+        }
+        if (t.kind === 'read') {
+          // a count reads any id, an option's too, and reaches nothing
+          if (r.id !== undefined && !dest.has(r.id))
+            cx.report(
+              file,
+              'story/unknown-id',
+              `'${r.part}' has no heading, anchor, group or option '#${r.id}' to count`,
+              idPos(t),
+            )
           continue
         }
         this.target(r.part)

@@ -38,6 +38,8 @@ interface Story {
   files: StoryFile[]
   parts?: string[]
   session?: Record<string, never>
+  /** The story language (`manifest.story_lang`); absent: 1.0. */
+  lang?: '1.1'
 }
 
 function start(story: Story, seed: number, names?: NamesMap): StoryRun {
@@ -49,6 +51,7 @@ function start(story: Story, seed: number, names?: NamesMap): StoryRun {
       modules: files.filter((f) => f.path.endsWith('.xty')).map((f) => ({ path: f.path, source: f.text })),
       ...(story.session ? { session: story.session } : {}),
       ...(names ? { names } : {}),
+      ...(story.lang ? { lang: story.lang } : {}),
     },
     { seed },
   )
@@ -108,7 +111,7 @@ async function sameOnBoth(
   renameAll = true,
 ): Promise<NamesMap> {
   const keep = Object.keys(story.session ?? {})
-  const { files: min, names } = minifyStory(story.files, { keep, renameAll })
+  const { files: min, names } = minifyStory(story.files, { keep, renameAll, lang: story.lang })
   const minStory = { ...story, files: min }
   const a = await walk(story, seed, picks)
   const b = await walk(minStory, seed, picks, names)
@@ -129,6 +132,7 @@ function sourceOf(story: Story) {
     readPart: (p: string) => files.find((f) => f.path === p)?.text,
     modules: files.filter((f) => f.path.endsWith('.xty')).map((f) => ({ path: f.path, source: f.text })),
     ...(story.session ? { session: story.session } : {}),
+    ...(story.lang ? { lang: story.lang } : {}),
   }
 }
 
@@ -318,6 +322,68 @@ const storyWithModule = fc
     ]
   })
 
+/**
+ * A random 1.1 story in two parts and a module: inline and block alternatives of every kind (nested
+ * too, in headings, paragraphs and option labels, and in a passage) in sections with explicit ids,
+ * `visits()` and `turns()` of headings, anchors, named groups and options, in this part and the
+ * other, and a shuffle drawing from the generator.
+ */
+const storyWithAlternatives = fc
+  .record({
+    words: names(6),
+    sections: fc.array(
+      fc.record({
+        mode: fc.constantFrom('seq', 'cycle', 'once', 'shuffle'),
+        block: fc.constantFrom('seq', 'cycle', 'once', 'shuffle'),
+        to: fc.array(fc.nat(), { minLength: 2, maxLength: 2 }),
+        comment: fc.boolean(),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+  })
+  .map(({ words, sections }): StoryFile[] => {
+    const [gold, pass, ...ids] = words as [string, string, ...string[]]
+    const sec = (i: number) => `${ids[i % ids.length]}-s${i}`
+    const a = ['// part one', '{use lib}', `{set ${gold} = 0}`, '']
+    sections.forEach((s, i) => {
+      const [x, y] = s.to.map((t) => t % sections.length) as [number, number]
+      a.push(`# Room ${i} {cycle lit|dark} [#${sec(i)}]`)
+      if (s.comment) a.push('// a comment   ')
+      a.push(
+        `{${s.mode} one ${i}|two {${s.mode === 'seq' ? 'cycle' : 'seq'} x|y} ${i}|} V\${visits(#${sec(i)})} A\${visits(#m${i})} G\${visits(#g${i})} O\${visits(#o${i})} T\${turns()} S\${turns(#${sec(x)})}`,
+        `B\${visits(0002-b.sty)} H\${visits(0002-b.sty:hall)} R\${turns(0002-b.sty:hall)} {shuffle p|q|r}`,
+        `{${s.block}}`,
+        `First \${${gold}}.`,
+        `{set ${gold} += 1}`,
+        '{or}',
+        `{insert ${pass}(${gold})}`,
+        '{end}',
+        `[#m${i}]`,
+        `[#g${i}]`,
+        `+ Go {once on|further} -> #${sec(x)} [#o${i}]`,
+        `+ Hop -> #${sec(y)}`,
+        '+ Hall',
+        '  [[0002-b.sty:hall]]',
+        '',
+      )
+    })
+    const b = [
+      '// part two',
+      '# Hall [#hall]',
+      `{cycle Echo|Silence} \${visits(0001-a.sty:${sec(0)})}`,
+      `+ Back`,
+      `  [[0001-a.sty:${sec(0)}]]`,
+    ]
+    return [
+      { path: 'story/0001-a.sty', text: `${a.join('\n')}\n` },
+      { path: 'story/0002-b.sty', text: `${b.join('\n')}\n` },
+      {
+        path: 'extensions/lib.xty',
+        text: `{passage ${pass}(n)}\n{cycle Tick|Tock} \${n}.\n{end}\n`,
+      },
+    ]
+  })
+
 describe('minifyStory', () => {
   it('shrinks the example story, renames its ids and plays the same transcripts on 30 walks', async () => {
     const files = innFiles()
@@ -381,6 +447,28 @@ describe('minifyStory', () => {
       expect(await transcript(back, seed, picks)).toEqual(await transcript(files, seed, picks))
     },
   )
+
+  test.prop([storyWithAlternatives, fc.nat({ max: 1000 }), fc.array(fc.nat({ max: 7 }), { maxLength: 14 })], {
+    numRuns: 40,
+  })(
+    '1.1 stories with alternatives, read counts and turns: identical transcripts, states cross builds',
+    async (files, seed, picks) => {
+      const names = await sameOnBoth({ files, lang: '1.1' }, seed, picks)
+      // the section ids the alternatives are named after were renamed
+      expect(Object.values(names.ids ?? {}).some((i) => /-s0$/.test(i))).toBe(true)
+    },
+  )
+
+  it('keeps the name of a passage whose alternatives name their state keys', () => {
+    const files = [
+      { path: 'story/a.sty', text: '{use lib}\n# Greet [#greet]\n{insert greet()}\n+ again -> #greet\n' },
+      { path: 'extensions/lib.xty', text: '{passage greet()}\n{cycle Hi|Hello}.\n{end}\n' },
+    ]
+    const { files: min, names } = minifyStory(files, { renameAll: true, lang: '1.1' })
+    expect(Object.values(names.functions ?? {})).not.toContain('greet')
+    expect(Object.values(names.ids ?? {})).not.toContain('greet')
+    expect(min[1]!.text).toContain('{passage greet()}')
+  })
 
   it('renames module functions and constants too; keeps kept names, locals and parameters', () => {
     const { files, names } = minifyStory(

@@ -130,6 +130,9 @@ class Collector {
       case 'ref':
         this.id(e.id, { line: e.pos.line, column: e.pos.column + 1 })
         break
+      case 'target':
+        this.target(e.target, e.pos)
+        break
       case 'field':
         this.expr(e.e)
         break
@@ -185,9 +188,15 @@ class Collector {
           this.inlines(b.body)
         }
         this.inlines(i.otherwise)
+      } else if (i.k === 'alt') {
+        this.alts++
+        for (const item of i.items) this.inlines(item)
       }
     }
   }
+
+  /** 1.1: alternatives seen; their state keys name their passage, which then keeps its name. */
+  alts = 0
 
   nodes(list: readonly Node[]): void {
     for (const n of list) {
@@ -251,6 +260,10 @@ class Collector {
           this.fixed.add(n.fn)
           for (const a of n.args) this.expr(a)
           break
+        case 'alt':
+          this.alts++
+          for (const b of n.branches) this.nodes(b)
+          break
         default:
           break
       }
@@ -280,7 +293,14 @@ class Collector {
     for (const p of ast.passages) {
       this.def(p.name, p.namePos)
       for (const q of p.params) this.fixed.add(q)
+      const before = this.alts
       this.nodes(p.body)
+      // The ids and state keys of a passage's alternatives (`greet~1`, `<module>:greet~1@seq`)
+      // name the passage: it keeps its name, and so does an id spelled like it.
+      if (this.alts > before) {
+        this.fixed.add(p.name)
+        this.optionIds.add(p.name)
+      }
     }
     for (const x of ast.externs) {
       this.fixed.add(x.ns)

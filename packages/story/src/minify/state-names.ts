@@ -24,15 +24,19 @@ export function namesLookup(names: NamesMap, to: NamesDirection): NamesLookup {
 }
 
 /**
- * An id as the tree, a state or an event writes it, renamed: `bar`, an implicit group `bar@2`, a
+ * An id as the tree, a state or an event writes it, renamed: `bar`, an implicit group `bar@2` or
+ * alternative `bar~2`, a
  * target or key `story/a.sty:bar`, `story/a.sty:bar@visits`, `story/a.sty:bar.asked`, a link answer
  * `>story/a.sty:bar`. A bare path (`a.sty`) and unknown ids stay as they are.
  */
 export function renameId(v: string, ids: ReadonlyMap<string, string>): string {
   const colon = v.lastIndexOf(':')
   if (colon < 0 && v.includes('.')) return v
+  // a module's keys name no id (its alternatives are named after their passage)
+  if (colon > 4 && v.startsWith('.xty', colon - 4)) return v
   const rest = v.slice(colon + 1)
-  const end = rest.search(colon < 0 ? /@/ : /[@.]/)
+  // `~` starts the counter of an alternative (1.1): `bar~2`, `story/a.sty:bar~2@seq`
+  const end = rest.search(colon < 0 ? /[@~]/ : /[@.~]/)
   const head = end < 0 ? rest : rest.slice(0, end)
   const to = ids.get(head)
   return to === undefined ? v : `${v.slice(0, colon + 1)}${to}${end < 0 ? '' : rest.slice(end)}`

@@ -5,7 +5,7 @@
 
 import type { GlueSide, GroupIf, Inline, JumpNode, Node, OptionNode, Pos } from '../ast.ts'
 import { classify } from './classify.ts'
-import { parseCommand } from './command.ts'
+import { ALT_MODES, isCommandWord, parseCommand } from './command.ts'
 import { commandLineNode } from './command-line.ts'
 import { type ParseContext, UNCLOSED_COMMAND } from './context.ts'
 import { inkSyntax } from './ink.ts'
@@ -15,6 +15,17 @@ import { jumpNode, singleLineNode } from './line-nodes.ts'
 import type { IdInfo, LineKind, LineParser } from './line-parser.ts'
 import { optionNode } from './option-line.ts'
 import { type Line, lineGlue, parseTagList, posAt, splitTags } from './scan.ts'
+
+/**
+ * 1.1: a command line that is an inline alternative with items (`{seq a|b}`), or ink's spelling of
+ * one (`{&a|b}`, `{a|b}`), rather than the head of a block alternative or a command.
+ */
+function isInlineAltLine(text: string): boolean {
+  const m = /^\{\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(text)
+  if (m && ALT_MODES.has(m[1]!)) return text.slice(m[0].length, -1).trim() !== ''
+  if (m && (isCommandWord(m[1]!) || m[1] === 'or')) return false
+  return /^\{[&~!]/.test(text) || text.includes('|')
+}
 
 /** How deeply blocks (`{if}`, option bodies) may nest before the rest is skipped. */
 const MAX_DEPTH = 100
@@ -28,6 +39,8 @@ export class BodyParser implements LineParser {
   headingCount = 0
   /** How many `{if}` blocks are open around the line being parsed. */
   ifDepth = 0
+  /** 1.1: how many block alternatives (`{seq}` … `{end}`) are open around the line being parsed. */
+  altDepth = 0
   /** Set by module parsing: where passages are parsed, what is not allowed. */
   passage = false
 
@@ -36,6 +49,10 @@ export class BodyParser implements LineParser {
     readonly lines: Line[],
   ) {
     this.kinds = lines.map(classify)
+    // 1.1: an inline alternative alone on its line (`{seq a|b}`, ink's `{&a|b}`) is a text line
+    if (ctx.v11)
+      for (let i = 0; i < lines.length; i++)
+        if (this.kinds[i] === 'command' && isInlineAltLine(lines[i]!.text)) this.kinds[i] = 'text'
   }
 
   /** Records an explicit id, reporting reserved and duplicate ids. */
@@ -109,6 +126,7 @@ export class BodyParser implements LineParser {
       }
       const word = kind === 'command' ? /^\{\s*([a-z]+)/.exec(line.text)?.[1] : undefined
       if (kind === 'command') {
+        if ((word === 'or' || word === 'end') && this.altDepth > 0) break
         if ((word === 'elif' || word === 'else' || word === 'end') && this.ifDepth > 0) break
         if (word === 'end' && this.passage && this.ifDepth === 0) break
       }

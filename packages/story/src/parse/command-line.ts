@@ -3,7 +3,7 @@
  * commands that do not belong there. Internal; called by the line parser (_parse-lines.ts).
  */
 
-import type { Expr, Node, Pos } from '../ast.ts'
+import type { AltMode, Expr, Node, Pos } from '../ast.ts'
 import { parseCommand } from './command.ts'
 import type { LineParser } from './line-parser.ts'
 import { type Line, posAt } from './scan.ts'
@@ -29,6 +29,15 @@ export function commandLineNode(
   switch (cmd.c) {
     case 'if':
       return blockIf(p, cmd.cond, pos, parentIndent)
+    case 'alt':
+      return blockAlt(p, cmd.mode, pos, parentIndent)
+    case 'or':
+      p.ctx.report(
+        'story/unexpected-end',
+        "'{or}' separates the branches of a block '{seq}', '{cycle}', '{once}' or '{shuffle}'; there is none open here",
+        pos,
+      )
+      return undefined
     case 'elif':
     case 'else':
       p.ctx.report('story/else-without-if', `'{${cmd.c}}' has no '{if}' before it`, pos)
@@ -88,6 +97,15 @@ export function blockIf(p: LineParser, cond: Expr, pos: Pos, parentIndent: numbe
     const cmd = parseCommand(p.ctx, line, line.start, close)
     p.i++
     if (cmd?.c === 'end') break
+    if (cmd?.c === 'or') {
+      p.ctx.report(
+        'story/missing-end',
+        "'{or}' inside an '{if}': close the '{if}' with '{end}' before the next branch of the alternative",
+        posAt(line, line.start),
+      )
+      current = p.seq(parentIndent)
+      continue
+    }
     if (cmd?.c === 'elif' || cmd?.c === 'else') {
       if (sawElse)
         p.ctx.report('story/else-without-if', `'{${cmd.c}}' after '{else}'`, posAt(line, line.start))
@@ -100,5 +118,47 @@ export function blockIf(p: LineParser, cond: Expr, pos: Pos, parentIndent: numbe
     current = p.seq(parentIndent)
   }
   p.ifDepth--
+  return node
+}
+
+/**
+ * 1.1: a block alternative: its branches, separated by `{or}` lines, up to the matching `{end}`
+ * (lines at `parentIndent` or left end it). A block whose only branch is empty has no items
+ * (`story/empty-alternative`).
+ */
+export function blockAlt(p: LineParser, mode: AltMode, pos: Pos, parentIndent: number): Node | undefined {
+  const node: Extract<Node, { kind: 'alt' }> = { kind: 'alt', pos, mode, id: '', branches: [] }
+  p.altDepth++
+  // an `{if}` open around the block does not own the block's `{or}` and `{end}` lines
+  const ifDepth = p.ifDepth
+  p.ifDepth = 0
+  node.branches.push(p.seq(parentIndent))
+  for (;;) {
+    const line = p.lines[p.i]
+    if (!line || p.kinds[p.i] !== 'command' || line.indent <= parentIndent) {
+      p.ctx.report('story/missing-end', `'{${mode}}' is not closed by '{end}'`, pos)
+      break
+    }
+    const close = line.start + line.text.length - 1
+    const cmd = parseCommand(p.ctx, line, line.start, close)
+    p.i++
+    if (cmd?.c === 'end') break
+    if (cmd?.c === 'or') node.branches.push(p.seq(parentIndent))
+    else {
+      if (cmd?.c === 'elif' || cmd?.c === 'else')
+        p.ctx.report('story/else-without-if', `'{${cmd.c}}' has no '{if}' before it`, posAt(line, line.start))
+      node.branches[node.branches.length - 1]!.push(...p.seq(parentIndent))
+    }
+  }
+  p.ifDepth = ifDepth
+  p.altDepth--
+  if (node.branches.length === 1 && node.branches[0]!.length === 0) {
+    p.ctx.report(
+      'story/empty-alternative',
+      `'{${mode}}' has no branches; put lines between '{${mode}}' and '{end}', separated by '{or}' lines`,
+      pos,
+    )
+    return undefined
+  }
   return node
 }

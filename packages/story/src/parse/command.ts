@@ -3,7 +3,7 @@
  */
 
 import { RESERVED_WORDS } from '@spkg/manifest'
-import type { Expr, Pos, SetStmt } from '../ast.ts'
+import type { AltMode, Expr, Pos, SetStmt } from '../ast.ts'
 import { editDistance } from '../suggest.ts'
 import type { ParseContext } from './context.ts'
 import { parseExpr, withExprParser } from './expression.ts'
@@ -23,6 +23,9 @@ export type Command =
   | { c: 'fn'; name: string; namePos: Pos; params: string[]; e: Expr }
   | { c: 'passage'; name: string; namePos: Pos; params: string[] }
   | { c: 'extern'; ns: string; fn: string; namePos: Pos; params: string[] }
+  /** 1.1: the head of a block alternative (`{seq}` alone on its line) and its branch separator. */
+  | { c: 'alt'; mode: AltMode }
+  | { c: 'or' }
 
 const COMMANDS = new Set([
   'if',
@@ -42,6 +45,14 @@ const COMMANDS = new Set([
 ])
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/
 
+/** True when `word` is a command keyword of 1.0 (`if`, `set`, …). */
+export function isCommandWord(word: string): boolean {
+  return COMMANDS.has(word)
+}
+
+/** 1.1: the keywords of alternatives (section 2 of the 1.1 design). */
+export const ALT_MODES: ReadonlySet<string> = new Set<AltMode>(['seq', 'cycle', 'once', 'shuffle'])
+
 /**
  * Parses the command between the braces at `open` and `close` of `line`. Reports a problem and
  * returns undefined when it cannot be read.
@@ -55,6 +66,17 @@ export function parseCommand(
   const pos = posAt(line, open)
   const inner = line.raw.slice(open + 1, close)
   const kw = /^\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(inner)
+  if (ctx.v11 && kw && (ALT_MODES.has(kw[1]!) || kw[1] === 'or')) {
+    // Inline alternatives are read by the inline tokenizer; here only the block form's lines.
+    const rest = inner.slice(kw[0].length)
+    if (rest.trim())
+      return bad(
+        ctx,
+        `'{${kw[1]}}' takes nothing after it on its own line: write '{${kw[1]}}' alone`,
+        posAt(line, open + 1 + kw[0].length + (/\S/.exec(rest)?.index ?? 0)),
+      )
+    return kw[1] === 'or' ? { c: 'or' } : { c: 'alt', mode: kw[1] as AltMode }
+  }
   if (!kw || !COMMANDS.has(kw[1]!)) {
     const shown = kw?.[1] ?? inner.trim().slice(0, 12)
     const meant = meantCommand(kw?.[1], inner)

@@ -15,6 +15,8 @@ function show(e: Expr): string {
       return `${e.n}d${e.m}`
     case 'ref':
       return `#${e.id}`
+    case 'target':
+      return e.target
     case 'name':
       return e.name
     case 'list':

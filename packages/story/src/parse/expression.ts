@@ -41,10 +41,14 @@ const MAX_NESTING = 256
 const ID_RE = /^[A-Za-z][A-Za-z0-9_-]{0,63}/
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*/
 const NUM_RE = /^[0-9]+(?:\.[0-9]+)?/
+/** 1.1: a part target as the only argument (`b.sty`, `story/b.sty:hall`), then the `)`. */
+const TARGET_ARG = /^([ \t]*)([^\s:(),"#]+\.sty(?::[A-Za-z][A-Za-z0-9_-]{0,63})?)[ \t]*\)/
 
 /** Parses expressions from `src`; `toPos(offset)` maps offsets to source positions. */
 export class ExprParser {
   i = 0
+  /** 1.1: `visits()` and `turns()` also take a part target (`visits(b.sty:hall)`). */
+  v11 = false
   constructor(
     readonly src: string,
     readonly toPos: (offset: number) => Pos,
@@ -251,7 +255,8 @@ export class ExprParser {
       if (this.src[this.i] === '(' || this.src[this.i] === '[' || this.src[this.i] === '.') this.enter()
       if (this.src[this.i] === '(' && e.k === 'name') {
         this.i++
-        e = { k: 'call', callee: e.name, args: this.args(')'), pos: e.pos }
+        const target = this.v11 && (e.name === 'visits' || e.name === 'turns') ? this.target() : undefined
+        e = { k: 'call', callee: e.name, args: target ? [target] : this.args(')'), pos: e.pos }
       } else if (this.src[this.i] === '(' && e.k === 'field' && e.e.k === 'name') {
         this.i++
         e = { k: 'call', callee: `${e.e.name}.${e.name}`, args: this.args(')'), pos: e.e.pos }
@@ -268,6 +273,18 @@ export class ExprParser {
         e = { k: 'field', e, name, pos: this.toPos(at) }
       } else return e
     }
+  }
+
+  /**
+   * 1.1: a part target `path[:id]` alone between the parentheses of `visits()` or `turns()`, and
+   * the `)`; `undefined` (nothing consumed) when the arguments are not one.
+   */
+  private target(): Expr | undefined {
+    const m = TARGET_ARG.exec(this.src.slice(this.i))
+    if (!m) return undefined
+    const at = this.i + m[1]!.length
+    this.i += m[0].length
+    return { k: 'target', target: m[2]!, pos: this.toPos(at) }
   }
 
   /** Parses arguments up to `close` (the opener already eaten). */
@@ -374,6 +391,7 @@ export function withExprParser<T>(
   parse: (p: ExprParser) => T,
 ): T | undefined {
   const p = new ExprParser(line.raw.slice(from, to), (o) => posAt(line, from + o))
+  p.v11 = ctx.v11
   try {
     return parse(p)
   } catch (e) {

@@ -4,8 +4,8 @@
  */
 
 import type { DiagnosticCode } from '@spkg/manifest'
-import type { Expr, Inline, Pos } from '../ast.ts'
-import { parseCommand } from './command.ts'
+import type { AltMode, Expr, Inline, Pos } from '../ast.ts'
+import { isCommandWord, parseCommand } from './command.ts'
 import { type ParseContext, UNCLOSED_COMMAND } from './context.ts'
 import { parseExpr } from './expression.ts'
 import { createCloser, isAsciiPunct, type Line, posAt, TARGET_RE } from './scan.ts'
@@ -77,6 +77,14 @@ export function tokenizeInline(
         return out
       }
       flush()
+      if (ctx.v11) {
+        const alt = inlineAlt(ctx, line, s, i, close, findClose, opts)
+        if (alt !== false) {
+          if (alt) out.push(alt)
+          i = close
+          continue
+        }
+      }
       const cmd = parseCommand(ctx, line, i, close)
       if (cmd) {
         if (cmd.c === 'if' || cmd.c === 'elif')
@@ -127,6 +135,108 @@ export function tokenizeInline(
   }
   flush()
   return out
+}
+
+const ALT_KEYWORD = /^\s*(seq|cycle|once|shuffle)(?![A-Za-z0-9_])/
+/** ink's sequence marks and the 1.1 keyword each means. */
+const INK_MARKS: Readonly<Record<string, AltMode>> = { '&': 'cycle', '~': 'shuffle', '!': 'once' }
+
+/** How deeply inline alternatives may nest in one another. */
+const MAX_ALT_DEPTH = 64
+let altDepth = 0
+
+/**
+ * 1.1: the inline alternative in the braces at `open` and `close` (`{seq a|b}`, also ink's
+ * `{a|b}`, `{&a|b}`, `{~a|b}`, `{!a|b}` with the warning `story/ink-syntax`); `undefined` after
+ * reporting one that cannot be read; `false` when the braces hold no alternative.
+ */
+function inlineAlt(
+  ctx: ParseContext,
+  line: Line,
+  s: string,
+  open: number,
+  close: number,
+  findClose: (open: number) => number,
+  opts: InlineOptions,
+): Extract<Inline, { k: 'alt' }> | undefined | false {
+  const inner = s.slice(open + 1, close)
+  const pos = posAt(line, open)
+  const kw = ALT_KEYWORD.exec(inner)
+  let mode: AltMode
+  let from: number
+  if (kw) {
+    mode = kw[1] as AltMode
+    from = open + 1 + kw[0].length
+  } else {
+    const word = /^\s*([A-Za-z_][A-Za-z0-9_]*)\b/.exec(inner)?.[1]
+    if (word !== undefined && (isCommandWord(word) || word === 'or')) return false
+    const ink = INK_MARKS[inner[0] ?? '']
+    if (ink === undefined && !hasTopLevelBar(s, open + 1, close, findClose)) return false
+    // ink's conditional text `{cond: a|b}` is not a sequence: left to the command parser
+    if (ink === undefined && /^[^|{[]*:/.test(inner)) return false
+    mode = ink ?? 'seq'
+    from = open + 1 + (ink === undefined ? 0 : 1)
+    const shown = ink === undefined ? '{a|b}' : `{${inner[0]}a|b}`
+    ctx.report(
+      'story/ink-syntax',
+      `ink's '${shown}' is written '{${mode} a|b}' in this language; write '{${mode} ${s.slice(from, close).trim().slice(0, 24)}}'`,
+      pos,
+    )
+  }
+  if (!s.slice(from, close).trim()) {
+    ctx.report(
+      'story/empty-alternative',
+      `'{${mode}}' has no items; write them separated by '|': '{${mode} first|second}'`,
+      pos,
+    )
+    return undefined
+  }
+  if (altDepth >= MAX_ALT_DEPTH) {
+    ctx.report(
+      'story/bad-expression',
+      `alternatives nest more than ${MAX_ALT_DEPTH} deep in one line; this one is ignored`,
+      pos,
+    )
+    return undefined
+  }
+  const items: Inline[][] = []
+  const item = (a: number, b: number) => {
+    while (a < b && (s[a] === ' ' || s[a] === '\t')) a++
+    while (b > a && (s[b - 1] === ' ' || s[b - 1] === '\t') && s[b - 2] !== '\\') b--
+    items.push(buildInline(ctx, tokenizeInline(ctx, line, a, b, opts)))
+  }
+  altDepth++
+  try {
+    let a = from
+    for (let j = from; j < close; j++) {
+      const ch = s[j]
+      if (ch === '\\' && isAsciiPunct(s[j + 1])) j++
+      else if (ch === '{' || ch === '[') {
+        const k = findClose(j)
+        if (k > j && k < close) j = k
+      } else if (ch === '|') {
+        item(a, j)
+        a = j + 1
+      }
+    }
+    item(a, close)
+  } finally {
+    altDepth--
+  }
+  return { k: 'alt', mode, items, id: '', pos }
+}
+
+/** True when `s` has a `|` between `from` and `to` outside nested braces and brackets. */
+function hasTopLevelBar(s: string, from: number, to: number, findClose: (open: number) => number): boolean {
+  for (let j = from; j < to; j++) {
+    const ch = s[j]
+    if (ch === '\\') j++
+    else if (ch === '{' || ch === '[') {
+      const k = findClose(j)
+      if (k > j && k < to) j = k
+    } else if (ch === '|') return true
+  }
+  return false
 }
 
 /** Reports `story/bad-target` for a target that escapes the archive. Returns true when it is safe. */

@@ -44,6 +44,8 @@ export interface LineParser {
   headingCount: number
   /** How many `{if}` blocks are open around the line being parsed. */
   ifDepth: number
+  /** 1.1: how many block alternatives are open around the line being parsed. */
+  altDepth: number
   /** Set by module parsing: where passages are parsed, what is not allowed. */
   passage: boolean
   /** Parses nodes until a line at or left of `parentIndent`, or a `{elif}`/`{else}`/`{end}` of an open `{if}`. */

@@ -7,6 +7,7 @@ import { BodyParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
 import { ParseContext, UNCLOSED_COMMAND } from './context.ts'
 import { type ParseOptions, type ParseResult, sortDiagnostics } from './parse-story.ts'
+import { AltIds } from './resolve.ts'
 import { posAt, splitLines } from './scan.ts'
 import { sourceText } from './source.ts'
 
@@ -28,6 +29,7 @@ export function parseModule(source: string | Uint8Array, options: ParseOptions):
   const lines = splitLines(sourceText(ctx, source))
   const lp = new BodyParser(ctx, lines)
   lp.passage = true
+  const alts = new AltIds()
   const ast: ModuleAst = {
     kind: 'module',
     file: options.path,
@@ -90,6 +92,7 @@ export function parseModule(source: string | Uint8Array, options: ParseOptions):
         i = lp.i
         if (i < lines.length && /^\{\s*end\s*\}$/.test(lines[i]!.text)) i++
         else ctx.report('story/missing-end', `'{passage ${cmd.name}}' is not closed by '{end}'`, pos)
+        if (ctx.v11) alts.nodes(body, cmd.name)
         ast.passages.push({ name: cmd.name, params: cmd.params, body, pos, namePos: cmd.namePos })
         break
       }

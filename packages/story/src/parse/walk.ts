@@ -14,13 +14,15 @@ export interface NodeVisitor {
   leave?(n: Node): void
 }
 
-/** Visits `nodes` and everything nested in them (if branches, options and their bodies). */
+/** Visits `nodes` and everything nested in them (if branches, alternatives, options and their bodies). */
 export function visitNodes(nodes: readonly Node[], v: NodeVisitor): void {
   for (const n of nodes) {
     v.node?.(n)
     if (n.kind === 'if') {
       for (const b of n.branches) visitNodes(b.body, v)
       visitNodes(n.otherwise, v)
+    } else if (n.kind === 'alt') {
+      for (const b of n.branches) visitNodes(b, v)
     } else if (n.kind === 'group') {
       for (const o of n.options) {
         v.option?.(o, n)
@@ -32,7 +34,7 @@ export function visitNodes(nodes: readonly Node[], v: NodeVisitor): void {
   }
 }
 
-/** Calls `fn` for each inline node, descending into `{if}` branches and link bodies. */
+/** Calls `fn` for each inline node, descending into `{if}` branches, alternatives' items and link bodies. */
 export function visitInline(inl: readonly Inline[], fn: (i: Inline) => void): void {
   for (const i of inl) {
     fn(i)
@@ -40,6 +42,7 @@ export function visitInline(inl: readonly Inline[], fn: (i: Inline) => void): vo
       for (const b of i.branches) visitInline(b.body, fn)
       visitInline(i.otherwise, fn)
     } else if (i.k === 'link') visitInline(i.body, fn)
+    else if (i.k === 'alt') for (const item of i.items) visitInline(item, fn)
   }
 }
 

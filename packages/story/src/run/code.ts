@@ -3,7 +3,7 @@
  * inline content. A leaf (no import from the package at run time), shared by the compiler, the
  * machine and the decisions.
  */
-import type { Pos } from '../ast.ts'
+import type { AltMode, Pos } from '../ast.ts'
 import type { PauseOption, TextRun } from './types.ts'
 import type { Ev, PassageDef, Vm } from './vm.ts'
 
@@ -16,6 +16,19 @@ export type Piece =
   | { k: 'if'; conds: Ev[]; bodies: Piece[][]; otherwise: Piece[] }
   | { k: 'set'; run: (m: Vm) => void }
   | { k: 'link'; body: Piece[]; target: string }
+  /** 1.1: an inline alternative; {@link altIndex} in alts.ts picks the item shown. */
+  | { k: 'alt'; alt: AltSpec; items: Piece[][] }
+
+/**
+ * 1.1: a compiled alternative (`{seq}`, `{cycle}`, `{once}`, `{shuffle}`): its kind, its number
+ * of items or branches, and its state keys (`<file>:<section>~<k>@seq`, and `…@bag` for a shuffle).
+ */
+export interface AltSpec {
+  mode: AltMode
+  n: number
+  seqKey: string
+  bagKey: string
+}
 
 /** Compiled inline content; `constant` is set when it renders the same every time. */
 export interface CompiledInline {
@@ -46,6 +59,8 @@ export interface COption {
   under?: number
   /** With `under`: the branch that holds it (its condition's index; -1 for `{else}`). */
   branch?: number
+  /** 1.1, an explicit id: its `<file>:<id>@turn` key, set to the turn it was chosen on (`turns(#id)`). */
+  turnKey: string | undefined
   /**
    * The option as a pause offers it, built once when its label is constant: every pause that
    * offers the option shares this object (events are read-only), so neither play nor a resume's
@@ -73,6 +88,8 @@ export const Op = {
   EOF: 11,
   RET: 12,
   BADJUMP: 13,
+  ALT: 14,
+  MARK: 15,
 } as const
 
 /** The glue sides of a 1.1 paragraph (`Instr` PARA `start`/`end`): none, `<>` with no space, with a space, a jump. */
@@ -110,6 +127,8 @@ export type Instr =
       tags: string[]
       silent: boolean
       key: string
+      /** 1.1: the `<file>:<id>@turn` key (`turns(#id)`); undefined at 1.0. */
+      turnKey: string | undefined
     }
   | {
       op: typeof Op.MEDIA
@@ -124,7 +143,16 @@ export type Instr =
   | { op: typeof Op.GOTO; to: number }
   | { op: typeof Op.END }
   | { op: typeof Op.GATE; target: string }
-  | { op: typeof Op.GROUP; key: string; options: COption[]; after: number; ifs?: CGroupIf[] }
+  | {
+      op: typeof Op.GROUP
+      key: string
+      options: COption[]
+      after: number
+      ifs?: CGroupIf[]
+      /** 1.1, a named group: its arrival count and turn keys; undefined otherwise. */
+      visitsKey?: string
+      turnKey?: string
+    }
   | {
       op: typeof Op.INSERT
       name: string
@@ -139,3 +167,7 @@ export type Instr =
   | { op: typeof Op.EOF }
   | { op: typeof Op.RET }
   | { op: typeof Op.BADJUMP; id: string; file: string; pos: Pos }
+  /** 1.1: a block alternative: the branch addresses, and where the block ends. */
+  | { op: typeof Op.ALT; alt: AltSpec; to: number[]; after: number }
+  /** 1.1: an anchor reached: its visit count and turn (`visits(#anchor)`, `turns(#anchor)`). */
+  | { op: typeof Op.MARK; visitsKey: string; turnKey: string }

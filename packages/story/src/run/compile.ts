@@ -2,8 +2,9 @@
  * Compiles a part's syntax tree (or a passage body) to a flat instruction list with resolved jump
  * addresses, so the machine runs a tight loop with no tree walking. Internal.
  */
-import type { Node, OptionNode, Pos, SetStmt } from '../ast.ts'
+import type { IdKind, Node, OptionNode, Pos, SetStmt } from '../ast.ts'
 import { resolveTarget } from '../paths.ts'
+import { altSpec } from './alts.ts'
 import { type COption, GLUE, type Instr, Op } from './code.ts'
 import { add, arith, compileExpr, localKey, sectionVisitsKey } from './expr.ts'
 import { compileInline } from './render.ts'
@@ -88,7 +89,7 @@ export interface BodyEnv {
   params: readonly string[]
   /** True for a part; false for a passage body. */
   part: boolean
-  /** True when the file is read at 1.1: paragraphs are held for glue and mid-line jumps. */
+  /** True when the file is read at 1.1: paragraphs are held for glue and mid-line jumps, and its ids count visits and turns. */
   v11?: boolean
 }
 
@@ -99,6 +100,8 @@ export interface CompiledBody {
   ids: Map<string, number>
   /** The source line of each instruction (0 for the final `eof`/`ret`), for messages only. */
   lines: number[]
+  /** 1.1: the decision key of each explicit option id (`visits(#option)` counts its choices). */
+  optionGroups: Map<string, string>
 }
 
 /** Compiles a part body (ending in `eof`) or a passage body (ending in `ret`). */
@@ -113,6 +116,8 @@ class Compiler {
   readonly result: CompiledBody
   private readonly locals = new Map<string, Set<string>>()
   private readonly headings = new Set<string>()
+  private readonly kinds = new Map<string, IdKind>()
+  private readonly optionGroups = new Map<string, string>()
   private readonly fixups: Array<{ at: number; id: string; pos: Pos }> = []
   private stack: Array<{ level: number; id: string }> = []
   private scope: Scope
@@ -132,14 +137,20 @@ class Compiler {
         to === undefined ? { op: Op.BADJUMP, id: f.id, file: env.file, pos: f.pos } : { op: Op.GOTO, to }
     }
     for (let i = 0; i < this.code.length; i++) this.lines[i] ??= 0
-    this.result = { code: this.code, ids: this.ids, lines: this.lines }
+    this.result = { code: this.code, ids: this.ids, lines: this.lines, optionGroups: this.optionGroups }
   }
 
   private makeScope(): Scope {
-    const { file, module, params } = this.env
-    if (!this.env.part) return { file, module, params }
+    const { file, module, params, v11 } = this.env
+    if (!this.env.part) return { file, module, params, v11 }
     const chain = this.stack.map((s) => s.id).reverse()
-    return { file, module, params, chain, locals: this.locals, headings: this.headings }
+    const scope: Scope = { file, module, params, chain, locals: this.locals, headings: this.headings }
+    if (v11) {
+      scope.v11 = true
+      scope.kinds = this.kinds
+      scope.optionGroups = this.optionGroups
+    }
+    return scope
   }
 
   private enterHeading(level: number, id: string): void {
@@ -153,8 +164,10 @@ class Compiler {
       for (const n of list) {
         if (n.kind === 'heading') {
           this.headings.add(n.id)
+          this.kinds.set(n.id, 'heading')
           this.enterHeading(n.level, n.id)
-        } else if (n.kind === 'local') {
+        } else if (n.kind === 'anchor') this.kinds.set(n.id, 'anchor')
+        else if (n.kind === 'local') {
           const s = this.stack[this.stack.length - 1]
           if (s) {
             let set = this.locals.get(s.id)
@@ -167,7 +180,18 @@ class Compiler {
         } else if (n.kind === 'if') {
           for (const b of n.branches) walk(b.body)
           walk(n.otherwise)
-        } else if (n.kind === 'group') for (const o of n.options) walk(o.body)
+        } else if (n.kind === 'alt') for (const b of n.branches) walk(b)
+        else if (n.kind === 'group') {
+          // implicit group ids are filled by the parser's resolution pass
+          if (n.explicitId) this.kinds.set(n.id, 'group')
+          for (const o of n.options) {
+            if (o.explicitId) {
+              this.kinds.set(o.id, 'option')
+              this.optionGroups.set(o.id, intern(`${this.env.file}:${n.id}`))
+            }
+            walk(o.body)
+          }
+        }
       }
     }
     walk(nodes)
@@ -228,12 +252,39 @@ class Compiler {
           tags: n.tags,
           silent: n.silent,
           key,
+          turnKey: this.env.v11 ? intern(`${file}:${n.id}@turn`) : undefined,
         })
         return
       }
       case 'anchor':
         this.ids.set(n.id, code.length)
+        // 1.1: an anchor counts its visits and turns (1.0 compiles no code for it)
+        if (this.env.v11)
+          code.push({
+            op: Op.MARK,
+            visitsKey: intern(`${file}:${n.id}@visits`),
+            turnKey: intern(`${file}:${n.id}@turn`),
+          })
         return
+      case 'alt': {
+        const ins: Extract<Instr, { op: typeof Op.ALT }> = {
+          op: Op.ALT,
+          alt: altSpec(file, n.id, n.mode, n.branches.length),
+          to: [],
+          after: -1,
+        }
+        code.push(ins)
+        const ends: number[] = []
+        for (const b of n.branches) {
+          ins.to.push(code.length)
+          this.nodes(b)
+          ends.push(code.length)
+          code.push({ op: Op.GOTO, to: -1 })
+        }
+        ins.after = code.length
+        for (const at of ends) (code[at] as { to: number }).to = code.length
+        return
+      }
       case 'jump':
         if (n.target === null) code.push({ op: Op.END })
         else {
@@ -337,6 +388,11 @@ class Compiler {
         parent: f.parent?.if ?? -1,
         parentBranch: f.parent?.branch ?? 0,
       }))
+    // 1.1: a named group counts its arrivals and turns (`visits(#group)`, `turns(#group)`)
+    if (this.env.v11 && n.explicitId) {
+      instr.visitsKey = intern(`${this.env.file}:${id}@visits`)
+      instr.turnKey = intern(`${this.env.file}:${id}@turn`)
+    }
     code.push(instr)
     const exits: number[] = []
     for (const o of n.options) instr.options.push(this.option(o, exits))
@@ -356,6 +412,7 @@ class Compiler {
       tags: o.tags,
       body: this.code.length,
       shown: undefined,
+      turnKey: this.env.v11 && o.explicitId ? intern(`${this.env.file}:${o.id}@turn`) : undefined,
     }
     if (o.under) {
       c.under = o.under.if

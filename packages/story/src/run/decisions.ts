@@ -70,6 +70,11 @@ export function visit(m: DecisionState, key: string): void {
 export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GROUP }>): void {
   const key = ins.key
   visit(m, key)
+  const visitsKey = ins.visitsKey
+  if (visitsKey !== undefined) {
+    m.vars.set(visitsKey, ((m.vars.get(visitsKey) as number | undefined) ?? 0) + 1)
+    m.vars.set(ins.turnKey!, m.turns)
+  }
   // Once-only filtering: a short record is searched, a long one (a loop) gets a set, kept up to date by `record`.
   const list = m.choices.get(key)
   let used: Set<string> | undefined
@@ -229,6 +234,9 @@ function record(m: DecisionState, key: string, id: string): void {
 
 function select(m: DecisionState, key: string, o: COption, text: string, auto: boolean): void {
   record(m, key, o.id)
+  // an automatic fallback answers no pause: it is no turn (ink's invisible default choice)
+  if (!auto) m.turns++
+  if (o.turnKey !== undefined) m.vars.set(o.turnKey, m.turns)
   const r = m.replaying
   m.queue.push(
     auto
@@ -247,6 +255,7 @@ function select(m: DecisionState, key: string, o: COption, text: string, auto: b
 function follow(m: DecisionState, key: string, link: PauseLink): void {
   const id = `>${link.target}`
   record(m, key, id)
+  m.turns++
   const e: StoryEvent = { type: 'chosen', option: id, text: link.text, tags: [], key }
   if (m.replaying) e.replay = true
   m.queue.push(e)
@@ -257,10 +266,14 @@ function follow(m: DecisionState, key: string, link: PauseLink): void {
 
 /** Restores choices and visited groups from a saved state (resume). */
 export function restoreDecisions(m: DecisionState, state: ReadingState): void {
+  let turns = 0
   for (const k of Object.keys(state.choices)) {
     const list = state.choices[k]!.slice()
     m.choices.set(k, list)
+    turns += list.length
   }
+  // Without a replay the automatic fallbacks cannot be told from answers: every entry counts.
+  m.turns = turns
   for (const g of state.visitedChoiceGroups) visit(m, g)
 }
 

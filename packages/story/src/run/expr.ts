@@ -5,6 +5,7 @@
 import type { JsonValue } from '@spkg/manifest'
 import type { BinOp, Expr, Pos } from '../ast.ts'
 import { REF_BUILTINS } from '../builtins.ts'
+import { resolveTarget } from '../paths.ts'
 import { BUILTINS, rollDice } from './builtins.ts'
 import type { Value } from './types.ts'
 import { equal, fromJson, show, truthy, typeName } from './values.ts'
@@ -29,6 +30,10 @@ export function compileExpr(e: Expr, scope: Scope): Ev {
     case 'ref': {
       const id = e.id
       return () => id
+    }
+    case 'target': {
+      const target = e.target
+      return () => target
     }
     case 'list': {
       // Lists are never mutated (`+` builds a new one), so a list of literals is built once.
@@ -229,6 +234,8 @@ export function localKey(name: string, scope: Scope): string | undefined {
 
 function compileCall(callee: string, argExprs: Expr[], pos: Pos, scope: Scope): Ev {
   const { file } = scope
+  if (scope.v11 && (callee === 'visits' || callee === 'turns') && !scope.module.fns.has(callee))
+    return compileCount(callee, argExprs, pos, scope)
   if (REF_BUILTINS.has(callee)) return compileRefBuiltin(callee, argExprs, pos, scope)
   const args = argExprs.map((x) => compileExpr(x, scope))
   const n = args.length
@@ -395,4 +402,95 @@ function compileRefBuiltin(callee: string, argExprs: Expr[], pos: Pos, scope: Sc
     const list = m.choices.get(keyOf(m))
     return list ? list[list.length - 1]! : ''
   }
+}
+
+/** The archive part and id a `visits()`/`turns()` argument names (`#id` in `file`, or a part target). */
+function countTarget(arg: Expr, file: string): { part: string; id: string | undefined } | undefined {
+  if (arg.k === 'ref') return { part: file, id: arg.id }
+  if (arg.k !== 'target') return undefined
+  const r = resolveTarget(file, arg.target)
+  return { part: r.part, id: r.id }
+}
+
+/**
+ * 1.1: `visits()` and `turns()` (section 3 of the 1.1 design). `visits(#id)` reads any id of the
+ * file: a heading's or an anchor's visits, a named group's arrivals (`<file>:<id>@visits`), an
+ * option's choices (counted in `choices`); `visits(part.sty:id)` the same in another part and
+ * `visits(part.sty)` that part's entries. `turns()` is the number of answered pauses, `turns(#id)`
+ * the turns since flow last reached the id (`<file>:<id>@turn`), -1 if never (ink's `TURNS_SINCE`).
+ */
+function compileCount(callee: 'visits' | 'turns', argExprs: Expr[], pos: Pos, scope: Scope): Ev {
+  const { file } = scope
+  const arg = argExprs[0]
+  if (argExprs.length > 1)
+    return (m) => {
+      m.report('story/arity', `${callee}() takes 0 or 1 argument(s)`, file, pos)
+      return false
+    }
+  const inPart = scope.chain !== undefined
+  if (arg === undefined) {
+    if (callee === 'turns') return (m) => m.turns
+    return compileRefBuiltin(callee, argExprs, pos, scope)
+  }
+  const t = countTarget(arg, file)
+  if (t === undefined)
+    return (m) => typeError(m, `${callee}() takes an id written #id, or a part target part.sty:id`, file, pos)
+  const { part, id } = t
+  if (id === undefined) {
+    if (callee === 'visits') return (m) => m.partEntries(part)
+    return (m) => {
+      m.report('story/type-error', `turns() takes an id: 'turns(${part}:id)' or 'turns(#id)'`, file, pos)
+      return false
+    }
+  }
+  // In module code `#id` is an id of the part being played.
+  const dynamic = arg.k === 'ref' && !inPart
+  if (callee === 'turns') {
+    if (dynamic)
+      return (m) => {
+        const at = m.vars.get(`${m.curFile}:${id}@turn`)
+        return typeof at === 'number' ? m.turns - at : -1
+      }
+    const key = intern(`${part}:${id}@turn`)
+    return (m) => {
+      const at = m.vars.get(key)
+      return typeof at === 'number' ? m.turns - at : -1
+    }
+  }
+  if (dynamic) return (m) => idVisits(m, `${m.curFile}:${id}@visits`, m.curFile, id)
+  const key = intern(`${part}:${id}@visits`)
+  if (part === file && scope.kinds) {
+    const kind = scope.kinds.get(id)
+    if (kind === undefined)
+      return (m) => {
+        m.report(
+          'story/unknown-id',
+          `${callee}(#${id}): no heading, anchor, group or option '#${id}' in this file`,
+          file,
+          pos,
+        )
+        return 0
+      }
+    const group = kind === 'option' ? scope.optionGroups?.get(id) : undefined
+    if (group !== undefined)
+      return (m) => {
+        const list = m.choices.get(group)
+        return list === undefined ? 0 : countOf(list, id)
+      }
+    return (m) => m.vars.get(key) ?? 0
+  }
+  return (m) => idVisits(m, key, part, id)
+}
+
+/** The visits of `id` in `part`: its count when it has one, else the times it was chosen (an option). */
+function idVisits(m: Vm, key: string, part: string, id: string): number {
+  const v = m.vars.get(key)
+  return typeof v === 'number' ? v : m.chosenCount(part, id)
+}
+
+/** How many entries of `list` are `id`. */
+export function countOf(list: readonly string[], id: string): number {
+  let n = 0
+  for (const x of list) if (x === id) n++
+  return n
 }

@@ -16,6 +16,7 @@ import type { Pos } from '../ast.ts'
 import { storyLangOf } from '../lang.ts'
 import { translateDiagnosticNames } from '../minify/event-names.ts'
 import { translateStateNames } from '../minify/state-names.ts'
+import { altIndex } from './alts.ts'
 import { type COption, GLUE, type Instr, Op } from './code.ts'
 import {
   arrive,
@@ -25,7 +26,7 @@ import {
   restoreDecisions,
   saveState,
 } from './decisions.ts'
-import { callHost } from './expr.ts'
+import { callHost, countOf } from './expr.ts'
 import { compilePart, type Part } from './parts.ts'
 import { render, renderPlain } from './render.ts'
 import { createRng, type Rng, randomSeed } from './rng.ts'
@@ -106,6 +107,8 @@ export class Machine implements StoryRun, DecisionState {
   visitsKey: string | undefined
   host: HostFunctions
   replaying = false
+  /** 1.1: answered pauses so far (`turns()`); rebuilt by replay on resume. */
+  turns = 0
   choices = new Map<string, string[]>()
   /** The chosen ids of decision keys with long records (see `arrive`); short records are searched. */
   readonly used = new Map<string, Set<string>>()
@@ -234,6 +237,21 @@ export class Machine implements StoryRun, DecisionState {
   partEntries(file: string): number {
     let n = 0
     for (const p of this.entered) if (p === file) n++
+    return n
+  }
+
+  chosenCount(file: string, id: string): number {
+    const part = this.parts.get(file)
+    if (part) {
+      const group = part.optionGroups.get(id)
+      const list = group === undefined ? undefined : this.choices.get(group)
+      return list === undefined ? 0 : countOf(list, id)
+    }
+    // A part not compiled in this run (entered before a resume that diverged): explicit option ids
+    // are unique in their file, so every decision of the file can be searched.
+    let n = 0
+    const prefix = `${file}:`
+    for (const [key, list] of this.choices) if (key.startsWith(prefix)) n += countOf(list, id)
     return n
   }
 
@@ -440,6 +458,7 @@ export class Machine implements StoryRun, DecisionState {
         }
         case Op.HEAD: {
           this.vars.set(ins.key, ((this.vars.get(ins.key) as number | undefined) ?? 0) + 1)
+          if (ins.turnKey !== undefined) this.vars.set(ins.turnKey, this.turns)
           if (!ins.silent) {
             if (this.held) this.flushPara()
             const r = render(ins.inline, this)
@@ -526,6 +545,15 @@ export class Machine implements StoryRun, DecisionState {
           this.visitsKey = f.visitsKey
           break
         }
+        case Op.ALT: {
+          const i = altIndex(this, ins.alt)
+          this.pc = i < 0 ? ins.after : ins.to[i]!
+          break
+        }
+        case Op.MARK:
+          this.vars.set(ins.visitsKey, ((this.vars.get(ins.visitsKey) as number | undefined) ?? 0) + 1)
+          this.vars.set(ins.turnKey, this.turns)
+          break
         case Op.BADJUMP:
           this.report(
             'story/unknown-id',

@@ -152,7 +152,8 @@ export class ModuleRegistry {
         file,
         params: f.params,
         body: undefined,
-        compile: () => compileExpr(f.e, { file, module: visible, params: f.params }),
+        compile: () =>
+          compileExpr(f.e, { file, module: visible, params: f.params, v11: this.lang !== '1.0' }),
       }
       own.fns.set(f.name, def)
       visible.fns.set(f.name, def)
@@ -198,7 +199,9 @@ export function constVm(file: string, out: Diagnostic[]): Vm {
     replaying: false,
     choices: new Map(),
     visited: new Set(),
+    turns: 0,
     partEntries: () => 0,
+    chosenCount: () => 0,
     report: (code, message, path, pos) =>
       out.push(createDiagnostic(code, message, { path, line: pos?.line, column: pos?.column })),
   }

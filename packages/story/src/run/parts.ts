@@ -19,6 +19,8 @@ export interface Part {
   ids: Map<string, number>
   /** The source line of each instruction, for the messages of a stopped loop. */
   lines: number[]
+  /** 1.1: the decision key of each explicit option id. */
+  optionGroups: Map<string, string>
   tags: string[]
   seed: number | undefined
   defaults: Array<(m: Vm) => void>
@@ -91,6 +93,7 @@ function compile(path: string, text: string, registry: ModuleRegistry, lang: Sto
     code: body.code,
     ids: body.ids,
     lines: body.lines,
+    optionGroups: body.optionGroups,
     tags: ast.declarations.tags,
     seed: ast.declarations.seed?.value,
     defaults,

@@ -4,6 +4,7 @@
  * delimiters left to right, then collapse spaces and trim. Internal.
  */
 import type { Inline } from '../ast.ts'
+import { altIndex, altSpec } from './alts.ts'
 import type { CompiledInline, Piece, Rendered } from './code.ts'
 import { compileExpr } from './expr.ts'
 import type { TextRun } from './types.ts'
@@ -39,6 +40,12 @@ export function compileInline(
           return { k: 'set', run: set(n.stmt) }
         case 'link':
           return { k: 'link', body: conv(n.body), target: resolve(n.target) }
+        case 'alt':
+          return {
+            k: 'alt',
+            alt: altSpec(scope.file, n.id, n.mode, n.items.length),
+            items: n.items.map(conv),
+          }
       }
       return ''
     })
@@ -53,6 +60,7 @@ function isPlain(pieces: Piece[]): boolean {
     if (typeof p === 'string') continue
     if (p.k === 'delim' || p.k === 'link') return false
     if (p.k === 'if' && (!p.bodies.every(isPlain) || !isPlain(p.otherwise))) return false
+    if (p.k === 'alt' && !p.items.every(isPlain)) return false
   }
   return true
 }
@@ -105,6 +113,11 @@ class PlainBuilder {
             break
           case 'if':
             this.pieces(branch(p, m), m)
+            break
+          case 'alt': {
+            const i = altIndex(m, p.alt)
+            if (i >= 0) this.pieces(p.items[i]!, m)
+          }
         }
     }
   }
@@ -162,6 +175,11 @@ function flatten(pieces: Piece[], m: Vm, out: Seg[]): void {
         case 'if':
           flatten(branch(p, m), m, out)
           break
+        case 'alt': {
+          const i = altIndex(m, p.alt)
+          if (i >= 0) flatten(p.items[i]!, m, out)
+          break
+        }
         case 'link':
           out.push({ target: p.target })
           flatten(p.body, m, out)

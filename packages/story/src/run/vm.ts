@@ -3,7 +3,7 @@
  * and the compile-time scope. Internal: nothing here is exported from the package.
  */
 import type { DiagnosticCode } from '@spkg/manifest'
-import type { Pos } from '../ast.ts'
+import type { IdKind, Pos } from '../ast.ts'
 import type { Rng } from './rng.ts'
 import type { HostFunctions, Value } from './types.ts'
 
@@ -25,8 +25,12 @@ export interface Vm {
   replaying: boolean
   choices: Map<string, string[]>
   visited: Set<string>
+  /** 1.1: the pauses answered so far (`turns()`; automatic fallbacks are not answers). */
+  turns: number
   /** How often the part was entered (`visits()` in `h0`). */
   partEntries(file: string): number
+  /** 1.1: how many times the option `id` of `file` (an explicit id) was chosen, from `choices`. */
+  chosenCount(file: string, id: string): number
   /** Reports a runtime diagnostic; play goes on. */
   report(code: DiagnosticCode, message: string, file: string, pos?: Pos): void
 }
@@ -84,6 +88,12 @@ export interface Scope {
   locals?: ReadonlyMap<string, ReadonlySet<string>>
   /** Part code only: heading ids of the file. */
   headings?: ReadonlySet<string>
+  /** True when the file is read at 1.1 or later. */
+  v11?: boolean
+  /** 1.1, part code only: every id of the file and what it names. */
+  kinds?: ReadonlyMap<string, IdKind>
+  /** 1.1, part code only: the decision key (`<file>:<group>`) of each explicit option id. */
+  optionGroups?: ReadonlyMap<string, string>
 }
 
 /** What resume plugs into the machine while it replays. */
