@@ -36,6 +36,12 @@ describe('TextMate grammar (editors/vscode/syntaxes/spkg.tmLanguage.json)', () =
     expect(r.status).toBe(0)
   })
 
+  it('gives the 1.1 alternatives their scopes, and turns() its builtin scope', () => {
+    const r = grammarTest('test-fixtures/alternatives.sty')
+    expect(r.output).toContain('test-fixtures/alternatives.sty run successfuly')
+    expect(r.status).toBe(0)
+  })
+
   it('fails a fixture whose assertion the grammar does not meet', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spkg-grammar-'))
     const file = join(dir, 'wrong.sty')

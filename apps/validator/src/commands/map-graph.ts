@@ -91,7 +91,7 @@ function collectIds(ast: PartAst, file: string, ids: Map<string, string>): void 
       } else if (n.kind === 'if') {
         for (const b of n.branches) visit(b.body)
         visit(n.otherwise)
-      }
+      } else if (n.kind === 'alt') for (const b of n.branches) visit(b)
     }
   }
   visit(ast.body)
@@ -176,7 +176,7 @@ export function buildStoryMap(asts: readonly PartAst[]): StoryMap {
         } else if (i.k === 'if') {
           for (const b of i.branches) links(b.body)
           links(i.otherwise)
-        }
+        } else if (i.k === 'alt') for (const item of i.items) links(item)
       }
     }
     /** Walks `body` from the predecessors `pending`; returns the predecessors after it. */
@@ -263,6 +263,15 @@ export function buildStoryMap(asts: readonly PartAst[]): StoryMap {
             depth++
             for (const b of n.branches) out.push(...walk(b.body, cur))
             out.push(...walk(n.otherwise, cur))
+            depth--
+            cur = dedupe(out)
+            break
+          }
+          case 'alt': {
+            // 1.1: one branch each time; a once-only block past its last branch shows none
+            const out: Pending[] = n.mode === 'once' ? [...cur] : []
+            depth++
+            for (const b of n.branches) out.push(...walk(b, cur))
             depth--
             cur = dedupe(out)
             break

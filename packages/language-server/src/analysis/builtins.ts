@@ -18,9 +18,16 @@ export const BUILTIN_DOCS: ReadonlyMap<string, string> = new Map([
   ['roll', 'roll(n, m): n dice of m sides summed, like NdM; n draws (1 ≤ n ≤ 100)'],
   ['pick', 'pick(list): one element at random; one draw (false for an empty list)'],
   ['chance', 'chance(p): true with probability p; one draw'],
-  ['visits', 'visits(#id?): how many times the heading #id (or the enclosing section) was reached'],
+  [
+    'visits',
+    'visits(#id?): how many times the heading #id (or the enclosing section) was reached; at 1.1 any id (an anchor or group: arrivals; an option: times chosen), part.sty:id or part.sty',
+  ],
   ['passed', 'passed(#group): whether the reader has arrived at the choice group'],
   ['picked', 'picked(#group): the id of the option last chosen in the group, or ""'],
+  [
+    'turns',
+    'turns() (1.1): the pauses answered so far; turns(#id) or turns(part.sty:id): the turns since flow last reached the id, -1 if never',
+  ],
 ])
 
 /** Names of the built-ins, for completion. */

@@ -121,6 +121,9 @@ function walkNodes(nodes: Node[], index: PartIndex): void {
         for (const b of n.branches) walkNodes(b.body, index)
         walkNodes(n.otherwise, index)
         break
+      case 'alt':
+        for (const b of n.branches) walkNodes(b, index)
+        break
       case 'group':
         index.ids.push({ id: n.id, kind: 'group', explicit: n.explicitId, pos: n.pos })
         for (const o of n.options) {
@@ -149,6 +152,6 @@ function walkInline(inlines: Inline[], index: PartIndex): void {
     } else if (i.k === 'if') {
       for (const b of i.branches) walkInline(b.body, index)
       walkInline(i.otherwise, index)
-    }
+    } else if (i.k === 'alt') for (const item of i.items) walkInline(item, index)
   }
 }
