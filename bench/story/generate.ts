@@ -32,13 +32,15 @@ export interface SpkgBenchStory {
 
 /** Generates the spkg version: `story/0001-rooms.sty` using `extensions/lib.xty`. */
 /** The generated story as the package-like source `createStoryRun` reads (one part and its module). */
-export function spkgBenchSource(story: { part: string; module: string }) {
+export function spkgBenchSource(story: { part: string; module: string; lang?: string }) {
   return {
     id: 'bench-rooms',
     version: '1.0.0',
     parts: ['story/0001-rooms.sty'],
     readPart: (p: string) => (p === 'story/0001-rooms.sty' ? story.part : undefined),
     modules: [{ path: 'extensions/lib.xty', source: story.module }],
+    // the story language the story is written in (`manifest.story_lang`); absent: 1.0
+    lang: story.lang,
   }
 }
 

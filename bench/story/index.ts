@@ -1,17 +1,21 @@
 /**
- * `pnpm bench story [sections] [choices]`: the story interpreter against inkjs on the same
- * generated story (default 2,000 sections, the shape of the inkjs baseline in
- * `shared/notes/if-anchors.md` §5). Both engines are walked by the same seeded random walker in
+ * `pnpm bench story [sections] [choices] [all|rooms|alts]`: the story interpreter against inkjs on
+ * the same generated story (default 2,000 sections, the shape of the inkjs baseline in
+ * `shared/notes/if-anchors.md` §5), then on the 1.1 story of generate-alts.ts (alts.ts), which
+ * uses sequences, shuffles, read counts and turns in every section. Both engines are walked by the same seeded random walker in
  * this one process; it reports blocks/s and choices/s side by side, the save and load time of the
  * state after 75,000 choices, and the resume-by-replay time for 5,000 recorded choices.
  */
 import { cpus } from 'node:os'
+import { benchAlts } from './alts'
 import { generateInkStory, generateSpkgStory } from './generate'
 import { createInkSide, type EngineFigures, type EngineSide } from './ink-side'
 import { createSpkgSide, type SpkgFigures } from './spkg-side'
 
 const sections = Number(process.argv[2] ?? 2000)
 const timedChoices = Number(process.argv[3] ?? 60_000)
+/** Which stories: `all` (default), `rooms` (the 1.0 story) or `alts` (the 1.1 story of generate-alts.ts). */
+const only = process.argv[4] ?? 'all'
 // Warm-up plus timed choices make the 75,000 choices after which the state is saved.
 const warmup = Math.max(0, 75_000 - timedChoices)
 const seed = 1
@@ -23,6 +27,10 @@ console.log(
 )
 console.log(`walker: seed ${seed}, ${warmup} warm-up choices, ${timedChoices} timed choices\n`)
 
+if (only === 'alts') {
+  await benchAlts(sections, timedChoices, warmup, seed)
+  process.exit(0)
+}
 const rounds = 10
 let spkgSide: Awaited<ReturnType<typeof createSpkgSide>> | undefined
 let spkgError: string | undefined
@@ -82,3 +90,5 @@ ${row('load typical state (ms)', (e) => e.typicalLoadMs, 3, 'lower')}
 | of which a fresh start (parse + compile the part, ms) | ${s ? f(s.startMs, 1) : 'n/a'} | | |
 | replay alone (resume minus fresh start, ms) | ${s ? f(s.resumeMs - s.startMs, 1) : 'n/a'} | | |
 `)
+
+if (only === 'all') await benchAlts(sections, timedChoices, warmup, seed)

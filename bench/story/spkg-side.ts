@@ -50,7 +50,7 @@ async function walk(run: StoryRun, pick: () => number, count: number) {
 
 /** Starts the spkg story (parse and compile of the part happen at the first event). */
 export async function createSpkgSide(
-  story: { part: string; module: string },
+  story: { part: string; module: string; lang?: string },
   seed: number,
   replayChoices: number,
 ): Promise<EngineSide<SpkgFigures> & { measureResume(): Promise<void> }> {
