@@ -86,4 +86,12 @@ describe('1.1 alternatives in spkg', () => {
     expect(report.walks).toBe(10)
     expect(report.endings.length).toBeGreaterThan(0)
   })
+
+  it('the random walk knows the options and endings inside block alternatives', async () => {
+    const dir = writeTree(freshDir(), story('{seq}\n* Go on -> END\n{or}\n* Never shown -> END\n{end}\n'))
+    const r = await runCli(['play', dir, '--random-walk', '5'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('5  story/a.sty:2:12 in #h0')
+    expect(r.stdout).toContain('story/a.sty:4:1  [story/a.sty:h0@2] 1 "Never shown"')
+  })
 })

@@ -21,7 +21,7 @@ function labelText(inlines: readonly Inline[]): string {
   for (const i of inlines) {
     if (i.k === 'text') out += i.v
     else if (i.k === 'interp') out += '…'
-    else if (i.k === 'if') out += '…'
+    else if (i.k === 'if' || i.k === 'alt') out += '…'
     else if (i.k === 'link') out += labelText(i.body)
     else if (i.k === 'break') out += ' '
   }
@@ -46,7 +46,7 @@ function collect(nodes: readonly Node[], file: string, out: CatalogueOption[]): 
     } else if (n.kind === 'if') {
       for (const b of n.branches) collect(b.body, file, out)
       collect(n.otherwise, file, out)
-    }
+    } else if (n.kind === 'alt') for (const b of n.branches) collect(b, file, out)
   }
 }
 
@@ -83,7 +83,7 @@ function collectSections(nodes: readonly Node[], file: string, out: CatalogueSec
     } else if (n.kind === 'if') {
       for (const b of n.branches) collectSections(b.body, file, out)
       collectSections(n.otherwise, file, out)
-    }
+    } else if (n.kind === 'alt') for (const b of n.branches) collectSections(b, file, out)
   }
 }
 
@@ -133,7 +133,8 @@ function collectEnds(
     } else if (n.kind === 'if') {
       for (const b of n.branches) collectEnds(b.body, file, section, within, ends, nesting)
       collectEnds(n.otherwise, file, section, within, ends, nesting)
-    }
+    } else if (n.kind === 'alt')
+      for (const b of n.branches) collectEnds(b, file, section, within, ends, nesting)
   }
   return section
 }

@@ -190,7 +190,10 @@ function names(folder: StoryFolder): Array<Omit<CompletionEntry, 'range'>> {
   }
   for (const v of [...vars].sort()) out.push({ label: v, kind: 'variable' })
   for (const f of [...fns].sort()) out.push({ label: f, kind: 'function', detail: 'module function' })
-  for (const b of BUILTIN_NAMES) out.push({ label: b, kind: 'function', detail: 'built-in' })
+  // turns() is a built-in from 1.1 on
+  const v10 = readingLang(folder.storyLang) === '1.0'
+  for (const b of BUILTIN_NAMES)
+    if (!(v10 && b === 'turns')) out.push({ label: b, kind: 'function', detail: 'built-in' })
   return out
 }
 
