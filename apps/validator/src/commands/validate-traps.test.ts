@@ -1,5 +1,5 @@
 /**
- * `spkg validate` on the mistakes of a hand port from ink (issue 33): each is printed with its
+ * `spkg validate` on the mistakes of a hand port from ink each is printed with its
  * file, line and column, its code and a message that ends with the fix, and none fails the story.
  */
 import { join } from 'node:path'

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: story sources use ${} interpolation
 /**
- * The whole-package checks for the silent traps of a port from ink (issue 33): each row gives a
+ * The whole-package checks for the silent traps of a port from ink each row gives a
  * one-part story (`story/a.sty`, extra parts after it) and exactly the findings it must give.
  */
 import { describe, expect, it } from 'vitest'

@@ -436,7 +436,8 @@ export class BodyParser implements LineParser {
         continue
       }
       // an `{if}` inside a branch was checked with the one around it
-      if (!this.ctx.v11 || (under ? !isIfLine(this.lines[j]!) : this.groupIfEnd(j) < 0)) return
+      // only an `{if}` line (a block `{seq}`'s `{or}` or `{end}` ends the group)
+      if (!this.ctx.v11 || !isIfLine(this.lines[j]!) || (!under && this.groupIfEnd(j) < 0)) return
       this.i = j
       this.groupIf(indent, options, ifs, under)
     }

@@ -1,5 +1,5 @@
 /**
- * Silent traps of a hand port from ink (issue 33): lines the parser reads one way while the author
+ * Silent traps of a hand port from ink lines the parser reads one way while the author
  * meant another. Each row gives a source and exactly the diagnostics it must give; the clean rows
  * are the legitimate look-alikes that must stay silent.
  */
