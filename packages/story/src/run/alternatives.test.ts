@@ -143,6 +143,30 @@ describe('alternatives (1.1)', () => {
     expect([...texts(part.events), ...texts(rest.events)]).toEqual(all)
   })
 
+  it('counts an alternative in a passage once for the passage, wherever it is inserted', async () => {
+    const files = {
+      'story/a.sty': '{use lib}\n# A [#a]\n{insert greet()}\n# B [#b]\n{insert greet()}\n+ again -> #a',
+      'extensions/lib.xty': '{passage greet()}\n{cycle Hi|Hello|Hey}.\n{end}\n',
+    }
+    const { events, run } = await play(v11(files), many(1))
+    expect(texts(events).filter((t) => t.startsWith('H'))).toEqual(['Hi.', 'Hello.', 'Hey.', 'Hi.'])
+    expect(run.saveState().variables['extensions/lib.xty:greet~1@seq']).toBe(4)
+  })
+
+  it('a shuffle saved before an edit that removed items goes on with the items there are', async () => {
+    const before = v11({ 'story/a.sty': loop('{shuffle a|b|c|d|e}') })
+    const part = await play(before, many(1), { seed: 3 })
+    const saved = part.run.saveState()
+    saved.variables['story/a.sty:loop~1@bag'] = [4, 3]
+    const after = v11({ 'story/a.sty': loop('{shuffle a|b|c}') })
+    const { run, diagnostics } = await resumeStoryRun(after, saved)
+    expect(diagnostics).toEqual([])
+    const rest = await play(run, many(3))
+    const shown = texts(rest.events).filter((t) => /^[a-e]$/.test(t))
+    expect(shown).toHaveLength(3)
+    expect([...shown].sort()).toEqual(['a', 'b', 'c'])
+  })
+
   it('a once-only alternative past its last item stays silent after a resume', async () => {
     const source = v11({ 'story/a.sty': loop('{once only once|}') })
     const part = await play(source, many(3))
