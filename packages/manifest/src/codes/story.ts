@@ -54,9 +54,11 @@ export const STORY_CODES = defineCodes({
   'story/unknown-module': error('`{use}` of a module that is not in the archive'),
   'story/module-cycle': error('modules `{use}` each other in a cycle'),
   'story/module-content': error('a module line that is not a declaration at column 1'),
-  'story/const-assign': error('an assignment to a module constant'),
+  'story/const-assign': error("an assignment to a constant (a module's, or in 1.1 a part's)"),
   'story/recursion': error('a module function calls itself, directly or not'),
-  'story/duplicate-declaration': error('a module name declared twice, or a module name that is a built-in'),
+  'story/duplicate-declaration': error(
+    "a module name (or in 1.1 a part's constant) declared twice, or one that is a built-in",
+  ),
   'story/extern-namespace': error('`{extern ns.f}` whose namespace is not in `manifest.requires`'),
   'story/unknown-function': error(
     'a call, `{insert}` or `{call}` names a function or passage that is not visible',
