@@ -435,9 +435,9 @@ export class BodyParser implements LineParser {
         options.push(opt)
         continue
       }
-      // an `{if}` inside a branch was checked with the one around it
-      // only an `{if}` line (a block `{seq}`'s `{or}` or `{end}` ends the group)
-      if (!this.ctx.v11 || !isIfLine(this.lines[j]!) || (!under && this.groupIfEnd(j) < 0)) return
+      // 1.1: a block `{if}` of options (one inside a branch was checked with the one around it)
+      if (!this.ctx.v11 || this.kinds[j] !== 'command' || !isIfLine(this.lines[j]!)) return
+      if (!under && this.groupIfEnd(j) < 0) return
       this.i = j
       this.groupIf(indent, options, ifs, under)
     }

@@ -90,6 +90,17 @@ describe('options under a block {if} at 1.1', () => {
     const { lines } = await play(src(story), [], { seed: 1 })
     expect(lines[1]).toBe('? [x.sty:g] 2 "Inner" | 3 "Outer" | 4 "Last"')
   })
+  it('ends the group at any other command line, also inside an ordinary {if}', async () => {
+    const story = '{set a = true}\n{if a}\n* A\n{set x = 1}\n* B\n{end}\nDone.'
+    const r = parseStory(story, { path: 'x.sty', lang: '1.1' })
+    expect(where(r.diagnostics)).toEqual([])
+    const block = r.ast.body[0]!
+    expect(block.kind === 'if' && block.branches[0]!.body.map((n) => n.kind)).toEqual([
+      'group',
+      'set',
+      'group',
+    ])
+  })
   it('keeps an {if} holding all of a group, or anything but options, a block as in 1.0', () => {
     const whole = parseStory('{if x}\n* A\n* B\n{end}\nText.', { path: 'x.sty', lang: '1.1' })
     expect(whole.ast.body.map((n) => n.kind)).toEqual(['if', 'paragraph'])
