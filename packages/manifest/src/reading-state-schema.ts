@@ -51,6 +51,10 @@ export const ReadingStateSchema = z
     renderedParagraph: z.number().int().min(-1).meta({
       description: 'index of the last block seen since the latest entry into the current part (−1: none)',
     }),
+    tunnels: z.array(z.string().min(1)).optional().meta({
+      description:
+        'story language 1.1: the open tunnels, outermost first, each the id of its call (`<file>:<section>-><k>`, the k-th tunnel call of its section); absent when none is open',
+    }),
   })
   .meta({
     id: 'ReadingState',

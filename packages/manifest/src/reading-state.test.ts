@@ -34,6 +34,14 @@ describe('parseReadingState', () => {
     expect(r.state).toEqual(example())
   })
 
+  it('keeps the open tunnels of a 1.1 state, ids of their calls', () => {
+    const state = { ...example(), tunnels: ['story/0003-forest.sty:edge->1', 'story/0003-forest.sty:h2->3'] }
+    expect(parseReadingState(state).state).toEqual(state)
+    expect(parseReadingStateWith(state, {}, false).state).toEqual(state)
+    expect(codes(parseReadingState({ ...example(), tunnels: [''] }))).toEqual(['state/invalid'])
+    expect(codes(parseReadingState({ ...example(), tunnels: 'a' }))).toEqual(['state/invalid'])
+  })
+
   it('round-trips through JSON text', () => {
     const r = parseReadingStateText(JSON.stringify(example()))
     expect(r.state).toEqual(example())
@@ -260,6 +268,7 @@ describe('parseReadingState', () => {
       currentPart: field(fc.string()),
       visitedParts: field(fc.array(fc.string({ maxLength: 2 }))),
       renderedParagraph: field(fc.oneof(fc.integer({ min: -3, max: 5 }), fc.double())),
+      tunnels: field(fc.array(fc.constantFrom('story/a.sty:h0->1', ''), { maxLength: 2 })),
     }),
   ])('accepts exactly what ReadingStateSchema accepts, and returns the same value', (raw) => {
     const value = JSON.parse(JSON.stringify(raw)) as Record<string, unknown>

@@ -119,8 +119,43 @@ export interface JumpNode {
   target: string | null
 }
 
+/**
+ * A tunnel call `-> #id ->` (1.1): `target` is the id (same file) or, when `part` is set, the part
+ * target `part.sty[:id]` as written. `pos` is the line's `->`, `targetPos` the `#` or the path.
+ */
+export interface TunnelNode {
+  kind: 'tunnel'
+  pos: Pos
+  target: string
+  targetPos: Pos
+  part: boolean
+}
+
+/**
+ * `->->` (1.1): returns from the innermost tunnel; with a `target`, then goes there (an id of this
+ * file, or when `part` is set a part target as a gate names it).
+ */
+export interface TunnelReturnNode {
+  kind: 'tunnel-return'
+  pos: Pos
+  target?: string
+  targetPos?: Pos
+  part?: boolean
+}
+
+/** A thread `<- #id` (1.1): the section's text, and its first group's options join the next pause. */
+export interface ThreadNode {
+  kind: 'thread'
+  pos: Pos
+  target: string
+  targetPos: Pos
+}
+
 /** A node of a part body. */
 export type Node =
+  | TunnelNode
+  | TunnelReturnNode
+  | ThreadNode
   | {
       kind: 'paragraph'
       pos: Pos

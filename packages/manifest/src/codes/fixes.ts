@@ -184,6 +184,10 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
     'Fix the name if it is misspelt (the message suggests the nearest name read); a variable only a host reads: give it a key in session.json, or turn the rule off.',
   'story/implicit-ids':
     'Give the group an anchor (`[#talk]` on the line above) and each option an id (`* Ask [#ask]`).',
+  'story/tunnel-return':
+    'Reach `->->` only through a tunnel call (`-> #id ->`); jump with `-> #id` or end with `-> END` instead.',
+  'story/tunnel-end':
+    'End every way out of the tunnelled section with `->->` (or `-> END`), so it returns to its caller.',
   'story/exhausted-group': 'Add a fallback option (`* -> #next`), a sticky `+` option, or loosen the guards.',
   'story/type-error': 'Check the values: `num()` and `str()` convert; only lists can be indexed.',
   'story/index-range': 'Check the index against `len(list)`; lists start at 0.',

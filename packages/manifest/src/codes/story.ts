@@ -96,4 +96,8 @@ export const STORY_CODES = defineCodes({
   'story/endless-loop': error(
     'a loop of jumps with no choice: `spkg validate` finds one that is certain; play stops one after 100,000 steps without a block or 10,000 blocks without a pause',
   ),
+  'story/tunnel-return': error('`->->` ran with no tunnel open (1.1); the story ends there'),
+  'story/tunnel-end': warning(
+    'a section entered by a tunnel can reach the end of its part without `->->` (1.1)',
+  ),
 })

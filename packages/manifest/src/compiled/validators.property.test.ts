@@ -139,6 +139,7 @@ const readingState = fc.record(
     currentPart: fc.oneof(fc.constantFrom('story/0001-a.sty', ''), fc.constant(undefined)),
     visitedParts: fc.array(fc.constantFrom('story/0001-a.sty', ''), { maxLength: 3 }),
     renderedParagraph: fc.oneof(fc.integer({ min: -2, max: 40 }), fc.constant(0.5)),
+    tunnels: fc.array(fc.constantFrom('story/0001-a.sty:h0->1', ''), { maxLength: 2 }),
     extra: json,
   },
   {

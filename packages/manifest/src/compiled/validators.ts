@@ -164,7 +164,8 @@ const p54: Parser = /* @__PURE__ */ checked(number, [
   /* @__PURE__ */ safeInt(false),
   /* @__PURE__ */ bound(true, -1, true, false),
 ])
-const p55: Parser = /* @__PURE__ */ object(
+const p55: Parser = /* @__PURE__ */ optional(p53)
+const p56: Parser = /* @__PURE__ */ object(
   [
     ['format', p45, 0],
     ['id', p2, 0],
@@ -177,17 +178,18 @@ const p55: Parser = /* @__PURE__ */ object(
     ['currentPart', p3, 1],
     ['visitedParts', p53, 0],
     ['renderedParagraph', p54, 0],
+    ['tunnels', p55, 1],
   ],
   false,
 )
-const p56: Parser = /* @__PURE__ */ record(p0)
-const p57: Parser = /* @__PURE__ */ optional(p56)
-const p58: Parser = /* @__PURE__ */ object(
+const p57: Parser = /* @__PURE__ */ record(p0)
+const p58: Parser = /* @__PURE__ */ optional(p57)
+const p59: Parser = /* @__PURE__ */ object(
   [
     ['version', p45, 0],
-    ['variables', p56, 0],
-    ['functions', p57, 1],
-    ['ids', p57, 1],
+    ['variables', p57, 0],
+    ['functions', p58, 1],
+    ['ids', p58, 1],
   ],
   false,
 )
@@ -245,8 +247,8 @@ export const MANIFEST_FIELD_CHECKS: Record<ManifestField, FieldCheck> = {
 /** `JsonValueSchema.safeParse`. */
 export const checkJsonValue = /* @__PURE__ */ validator(p39)
 /** `ReadingStateSchema.safeParse`. */
-export const checkReadingState = /* @__PURE__ */ validator(p55)
+export const checkReadingState = /* @__PURE__ */ validator(p56)
 /** The `savedAt` format of a reading state (`z.iso.datetime({ offset: true })`). */
 export const checkSavedAt = /* @__PURE__ */ validator(p46)
 /** `NamesMapSchema.safeParse`. */
-export const checkNamesMap = /* @__PURE__ */ validator(p58)
+export const checkNamesMap = /* @__PURE__ */ validator(p59)

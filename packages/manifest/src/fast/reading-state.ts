@@ -39,7 +39,8 @@ export function quickReadingState(v: Record<string, unknown>): ReadingState | un
     isStringArray(v.visitedParts, true) &&
     typeof v.renderedParagraph === 'number' &&
     Number.isInteger(v.renderedParagraph) &&
-    v.renderedParagraph >= -1
+    v.renderedParagraph >= -1 &&
+    (v.tunnels === undefined || isStringArray(v.tunnels, true))
   if (!ok) return undefined
   const state: ReadingState = {
     format: READING_STATE_FORMAT,
@@ -54,5 +55,6 @@ export function quickReadingState(v: Record<string, unknown>): ReadingState | un
   if (v.version !== undefined) state.version = v.version as string
   if (v.savedAt !== undefined) state.savedAt = v.savedAt as string
   if (v.currentPart !== undefined) state.currentPart = v.currentPart as string
+  if (v.tunnels !== undefined) state.tunnels = v.tunnels as string[]
   return state
 }

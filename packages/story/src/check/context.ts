@@ -23,6 +23,7 @@ export const PHASE = {
   fallThrough: 12,
   loops: 13,
   unused: 14,
+  tunnelEnds: 15,
 } as const
 
 /** Shared state of one check run. */

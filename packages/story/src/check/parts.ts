@@ -8,13 +8,14 @@ import { nodeExprs, optionExprs, visitInline, visitNodes, walkExpr } from '../pa
 import { resolveTarget } from '../paths.ts'
 import { didYouMean } from '../suggest.ts'
 import { type CheckContext, PHASE } from './context.ts'
+import { placesReachingEnd } from './tunnels.ts'
 
 interface Target {
   target: string
   /** The first character of the target. */
   pos: Pos
   /** `read`: 1.1, the part target of `visits()` or `turns()`, which reads a count and goes nowhere. */
-  kind: 'gate' | 'link' | 'read'
+  kind: 'gate' | 'link' | 'read' | 'tunnel' | 'return'
 }
 
 /** The position of the id after `:` in a target (`b.sty:hall` → `hall`). */
@@ -45,8 +46,12 @@ interface PartSummary {
   targets: Target[]
   dead: DeadCandidate[]
   falls: FallCandidate[]
-  /** The last top-level node is a jump or a gate: play does not fall through to the next part. */
+  /** The last top-level node is a jump, a gate or `->->`: play does not fall through to the next part. */
   endsInJump: boolean
+  /** 1.1: top-level places (`''`: the first line) that can run off the part's end without `->->`. */
+  reachEnd: Map<string, Pos> | undefined
+  /** 1.1: the tunnel calls of the part, by target part and id (`undefined`: the part's first line). */
+  tunnels: Array<{ part: string; id: string | undefined; line: number }>
 }
 
 /**
@@ -84,6 +89,7 @@ export class PartChecks {
           if (e.k === 'target') targets.push({ target: e.target, pos: e.pos, kind: 'read' })
         })
     }
+    const tunnels: PartSummary['tunnels'] = []
     visitNodes(ast.body, {
       node: (n) => {
         reads(nodeExprs(n))
@@ -99,6 +105,19 @@ export class PartChecks {
             cx.phase = PHASE.media
             cx.report(file, 'story/missing-media', `media file '${n.path}' is not in the package`, n.pathPos)
           }
+        } else if (n.kind === 'tunnel') {
+          if (n.part) {
+            targets.push({ target: n.target, pos: n.targetPos, kind: 'tunnel' })
+            const r = resolveTarget(file, n.target)
+            tunnels.push({ part: r.part, id: r.id, line: n.pos.line })
+          } else {
+            this.target(file, n.target)
+            tunnels.push({ part: file, id: n.target, line: n.pos.line })
+          }
+        } else if (n.kind === 'tunnel-return' || n.kind === 'thread') {
+          if (n.target === undefined) return
+          if ('part' in n && n.part) targets.push({ target: n.target, pos: n.targetPos!, kind: 'return' })
+          else this.target(file, n.target)
         } else if (n.kind === 'gate') targets.push({ target: n.target, pos: n.targetPos, kind: 'gate' })
         else if (n.kind === 'paragraph')
           for (const line of n.lines)
@@ -133,7 +152,10 @@ export class PartChecks {
       targets,
       dead,
       falls: collectFalls(ast.body),
-      endsInJump: last?.kind === 'jump' || last?.kind === 'gate',
+      endsInJump: last?.kind === 'jump' || last?.kind === 'gate' || last?.kind === 'tunnel-return',
+      // only a 1.1 part has tunnels; any part may be tunnelled into from one
+      reachEnd: cx.v11 ? placesReachingEnd(ast.body) : undefined,
+      tunnels,
     })
   }
 
@@ -217,6 +239,28 @@ export class PartChecks {
       }
     cx.phase = PHASE.deadParts
     this.checkDeadParts()
+    cx.phase = PHASE.tunnelEnds
+    this.checkTunnelEnds()
+  }
+
+  /** `story/tunnel-end`: once per tunnelled place that can run off its part without `->->`. */
+  private checkTunnelEnds(): void {
+    const byFile = new Map(this.summaries.map((s) => [s.file, s]))
+    const warned = new Set<string>()
+    for (const { file, tunnels } of this.summaries)
+      for (const t of tunnels) {
+        const pos = byFile.get(t.part)?.reachEnd?.get(t.id ?? '')
+        const key = `${t.part}:${t.id ?? ''}`
+        if (!pos || warned.has(key)) continue
+        warned.add(key)
+        const what = t.id === undefined ? 'this part, entered by a tunnel' : `'#${t.id}', entered by a tunnel`
+        this.cx.report(
+          t.part,
+          'story/tunnel-end',
+          `${what} (${file}:${t.line}), can reach the end of the part without '->->' (play then returns there); end each way out with '->->'`,
+          pos,
+        )
+      }
   }
 
   /**
@@ -266,10 +310,11 @@ function collectDeadCandidates(nodes: Node[], out: DeadCandidate[]): void {
       collectDeadCandidates(n.otherwise, out)
     } else if (n.kind === 'group') for (const o of n.options) collectDeadCandidates(o.body, out)
     const prev = nodes[i - 1]
-    if (!prev || (prev.kind !== 'jump' && prev.kind !== 'gate')) continue
+    if (!prev || (prev.kind !== 'jump' && prev.kind !== 'gate' && prev.kind !== 'tunnel-return')) continue
     const id =
       n.kind === 'heading' || n.kind === 'anchor' || (n.kind === 'group' && n.explicitId) ? n.id : undefined
-    if (id !== undefined) out.push({ id, pos: n.pos, prev: { kind: prev.kind, line: prev.pos.line } })
+    const kind = prev.kind === 'tunnel-return' ? "'->->'" : prev.kind
+    if (id !== undefined) out.push({ id, pos: n.pos, prev: { kind, line: prev.pos.line } })
   }
 }
 

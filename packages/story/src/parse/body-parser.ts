@@ -48,7 +48,7 @@ export class BodyParser implements LineParser {
     readonly ctx: ParseContext,
     readonly lines: Line[],
   ) {
-    this.kinds = lines.map(classify)
+    this.kinds = lines.map((l) => classify(l, ctx.v11))
     // 1.1: an inline alternative alone on its line (`{seq a|b}`, ink's `{&a|b}`) is a text line
     if (ctx.v11)
       for (let i = 0; i < lines.length; i++)
@@ -84,9 +84,9 @@ export class BodyParser implements LineParser {
         pendingTags = []
       }
       nodes.push(n)
-      if (n.kind === 'jump' || n.kind === 'gate') {
+      if (n.kind === 'jump' || n.kind === 'gate' || n.kind === 'tunnel-return') {
         deadAfter = line.no
-        this.deadWhat = n.kind === 'jump' ? 'jump' : 'gate'
+        this.deadWhat = n.kind === 'tunnel-return' ? "'->->'" : n.kind
       }
     }
     if (++this.depth > MAX_DEPTH) {

@@ -20,8 +20,17 @@ for (const e of 'mp4 webm'.split(' ')) MEDIA_KINDS[e] = 'video'
 export function singleLineNode(p: LineParser, kind: LineKind, line: Line): Node | undefined {
   const t = line.text
   const pos = posAt(line, line.start)
-  if (p.passage && (kind === 'heading' || kind === 'gate' || kind === 'anchor' || kind === 'jump')) {
-    p.notInPassage(`a ${kind}`, pos)
+  if (
+    p.passage &&
+    (kind === 'heading' ||
+      kind === 'gate' ||
+      kind === 'anchor' ||
+      kind === 'jump' ||
+      kind === 'tunnel' ||
+      kind === 'tunnel-return' ||
+      kind === 'thread')
+  ) {
+    p.notInPassage(kind === 'tunnel-return' ? "'->->'" : `a ${kind}`, pos)
     return undefined
   }
   switch (kind) {
@@ -82,6 +91,10 @@ export function singleLineNode(p: LineParser, kind: LineKind, line: Line): Node 
     }
     case 'jump':
       return jumpNode(p, line, line.start)
+    case 'tunnel':
+    case 'tunnel-return':
+    case 'thread':
+      return flowNode(p, kind, line)
     case 'media': {
       const m = /^!\[([^\]]*)\]\(([^)]*)\)/.exec(t)!
       const after = ` ${t.slice(m[0].length)}`
@@ -135,6 +148,62 @@ export function singleLineNode(p: LineParser, kind: LineKind, line: Line): Node 
     }
   }
   return undefined
+}
+
+/** `#id`, or a part target `part.sty[:id]`, alone (a tunnel's, a thread's or a return's target). */
+const FLOW_TARGET = new RegExp(`^(?:#(${ID})|([^\\s#][^\\s]*))$`)
+
+/**
+ * The 1.1 flow lines: a tunnel call `-> #id ->` / `-> part.sty[:id] ->`, a return `->->` /
+ * `->-> #id` / `->-> part.sty[:id]`, a thread `<- #id`.
+ */
+function flowNode(p: LineParser, kind: 'tunnel' | 'tunnel-return' | 'thread', line: Line): Node | undefined {
+  const t = line.text
+  const pos = posAt(line, line.start)
+  const from = kind === 'tunnel-return' ? 4 : 2
+  const to = kind === 'tunnel' ? t.length - 2 : t.length
+  const inner = t.slice(from, to)
+  const written = inner.trim()
+  const at = line.start + from + (inner.length - inner.trimStart().length)
+  const targetPos = posAt(line, at)
+  const shape =
+    kind === 'tunnel'
+      ? "a tunnel is written '-> #id ->' or '-> part.sty:id ->'"
+      : kind === 'thread'
+        ? "a thread is written '<- #id' (write '\\<-' for text that starts with '<-')"
+        : "a return is written '->->', '->-> #id' or '->-> part.sty:id'"
+  if (kind === 'tunnel-return' && written === '') return { kind: 'tunnel-return', pos }
+  const m = FLOW_TARGET.exec(written)
+  if (!m || (kind !== 'thread' && m[2] === 'END')) {
+    p.ctx.report('story/bad-expression', shape, written === '' ? pos : targetPos)
+    return undefined
+  }
+  if (m[1] !== undefined) {
+    // a same-file id: checked with the jumps (story/unknown-id, story/not-a-target)
+    p.jumps.push({ kind: 'jump', pos: targetPos, target: m[1] })
+    if (kind === 'tunnel') return { kind, pos, target: m[1], targetPos, part: false }
+    if (kind === 'thread') return { kind, pos, target: m[1], targetPos }
+    return { kind, pos, target: m[1], targetPos, part: false }
+  }
+  const target = m[2]!
+  if (!TARGET_RE.test(target) && !target.includes('..') && !target.startsWith('/')) {
+    p.ctx.report(
+      'story/bad-target',
+      `'${target}' is not a target (#id, or a path ending .sty, optionally :id)${/^[A-Za-z0-9_-]+$/.test(target) ? `; did you mean '#${target}' or '${target}.sty'?` : ''}`,
+      targetPos,
+    )
+    return undefined
+  }
+  if (!checkTarget(p.ctx, target, targetPos)) return undefined
+  if (kind === 'thread') {
+    p.ctx.report(
+      'story/bad-target',
+      `a thread gathers options from a section of its own part ('<- #id'); '${target}' is another part (threads across parts are not in 1.1): tunnel there with '-> ${target} ->', or move the section into this part`,
+      targetPos,
+    )
+    return undefined
+  }
+  return { kind, pos, target, targetPos, part: true }
 }
 
 /** A jump `-> #id` or `-> END` from `at` to `end` of the line (also the end of an option line). */

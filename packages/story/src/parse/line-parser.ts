@@ -15,6 +15,9 @@ export type LineKind =
   | 'gate'
   | 'anchor'
   | 'jump'
+  | 'tunnel'
+  | 'tunnel-return'
+  | 'thread'
   | 'option'
   | 'media'
   | 'command'
@@ -38,7 +41,7 @@ export interface LineParser {
   i: number
   /** Explicit ids of the file. */
   readonly ids: Map<string, IdInfo>
-  /** Every jump of the file, for the resolution pass. */
+  /** Every jump of the file, and the same-file targets of tunnels and threads, for the resolution pass. */
   readonly jumps: JumpNode[]
   /** Headings seen so far (implicit ids `h<n>`). */
   headingCount: number

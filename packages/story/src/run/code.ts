@@ -90,6 +90,9 @@ export const Op = {
   BADJUMP: 13,
   ALT: 14,
   MARK: 15,
+  TUNNEL: 16,
+  TRET: 17,
+  THREAD: 18,
 } as const
 
 /** The glue sides of a 1.1 paragraph (`Instr` PARA `start`/`end`): none, `<>` with no space, with a space, a jump. */
@@ -146,6 +149,7 @@ export type Instr =
   | {
       op: typeof Op.GROUP
       key: string
+      id: string
       options: COption[]
       after: number
       ifs?: CGroupIf[]
@@ -171,3 +175,34 @@ export type Instr =
   | { op: typeof Op.ALT; alt: AltSpec; to: number[]; after: number }
   /** 1.1: an anchor reached: its visit count and turn (`visits(#anchor)`, `turns(#anchor)`). */
   | { op: typeof Op.MARK; visitsKey: string; turnKey: string }
+  /**
+   * A tunnel call (1.1): to `to` in this part, or into the part `target` (`path[:id]`). `id` is the
+   * call's id in the reading state, `<file>:<section>-><k>`.
+   */
+  | { op: typeof Op.TUNNEL; id: string; to: number; target: string | undefined }
+  /** `->->` (1.1): return; then jump to `to` (this part) or go to `target` (a part), when set. */
+  | { op: typeof Op.TRET; to: number; target: string | undefined; file: string; pos: Pos }
+  /** `<- #id` (1.1): runs the code at `to` as a thread, up to its first group. */
+  | { op: typeof Op.THREAD; to: number }
+
+/** An open tunnel (1.1): where `->->` returns to. A call is always in part code. */
+export interface TunnelFrame {
+  /** The call's id, `<file>:<section>-><k>` (the reading state's `tunnels`). */
+  id: string
+  /** The caller's part: its path, code and part tags. */
+  file: string
+  code: Instr[]
+  tags: string[]
+  /** The instruction after the call. */
+  pc: number
+}
+
+/** The options a thread (1.1) gathered for the next pause: its first group's, filtered at arrival. */
+export interface ThreadGather {
+  /** The group's decision key (`file:group`) and its id in the file. */
+  key: string
+  gid: string
+  options: COption[]
+  /** The open tunnels where the thread started: a thread's option goes on with them (ink forks the call stack). */
+  tunnels: TunnelFrame[]
+}

@@ -118,10 +118,12 @@ class Compiler {
   private readonly headings = new Set<string>()
   private readonly kinds = new Map<string, IdKind>()
   private readonly optionGroups = new Map<string, string>()
-  private readonly fixups: Array<{ at: number; id: string; pos: Pos }> = []
+  /** Jumps to resolve once every id has its address; `patch`: set the instruction's `to` instead of replacing it. */
+  private readonly fixups: Array<{ at: number; id: string; pos: Pos; patch?: boolean }> = []
   private stack: Array<{ level: number; id: string }> = []
   private scope: Scope
   private readonly groupCount = new Map<string, number>()
+  private readonly tunnelCount = new Map<string, number>()
 
   constructor(
     nodes: Node[],
@@ -133,8 +135,9 @@ class Compiler {
     this.code.push(env.part ? { op: Op.EOF } : { op: Op.RET })
     for (const f of this.fixups) {
       const to = this.ids.get(f.id)
-      this.code[f.at] =
-        to === undefined ? { op: Op.BADJUMP, id: f.id, file: env.file, pos: f.pos } : { op: Op.GOTO, to }
+      if (to === undefined) this.code[f.at] = { op: Op.BADJUMP, id: f.id, file: env.file, pos: f.pos }
+      else if (f.patch) (this.code[f.at] as { to: number }).to = to
+      else this.code[f.at] = { op: Op.GOTO, to }
     }
     for (let i = 0; i < this.code.length; i++) this.lines[i] ??= 0
     this.result = { code: this.code, ids: this.ids, lines: this.lines, optionGroups: this.optionGroups }
@@ -295,6 +298,31 @@ class Compiler {
       case 'gate':
         code.push({ op: Op.GATE, target: archiveTarget(file, n.target) })
         return
+      case 'tunnel': {
+        // the call's id: the k-th tunnel call of its section, as groups are numbered
+        const section = this.stack[this.stack.length - 1]?.id ?? 'h0'
+        const k = (this.tunnelCount.get(section) ?? 0) + 1
+        this.tunnelCount.set(section, k)
+        const id = intern(`${file}:${section}->${k}`)
+        if (!n.part) this.fixups.push({ at: code.length, id: n.target, pos: n.targetPos, patch: true })
+        code.push({ op: Op.TUNNEL, id, to: -1, target: n.part ? archiveTarget(file, n.target) : undefined })
+        return
+      }
+      case 'tunnel-return':
+        if (n.target !== undefined && !n.part)
+          this.fixups.push({ at: code.length, id: n.target, pos: n.targetPos!, patch: true })
+        code.push({
+          op: Op.TRET,
+          to: -1,
+          target: n.target !== undefined && n.part ? archiveTarget(file, n.target) : undefined,
+          file,
+          pos: n.pos,
+        })
+        return
+      case 'thread':
+        this.fixups.push({ at: code.length, id: n.target, pos: n.targetPos, patch: true })
+        code.push({ op: Op.THREAD, to: -1 })
+        return
       case 'media':
         code.push({ op: Op.MEDIA, path: n.path, alt: n.alt, media: n.media, tags: n.tags, pos: n.pos })
         return
@@ -378,6 +406,7 @@ class Compiler {
     const instr: Extract<Instr, { op: typeof Op.GROUP }> = {
       op: Op.GROUP,
       key: intern(`${this.env.file}:${id}`),
+      id,
       options: [],
       after: -1,
     }

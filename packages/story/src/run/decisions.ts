@@ -6,7 +6,7 @@
  * run call the rest. Internal.
  */
 import { createDiagnostic, type Diagnostic, type ReadingState, type StorySourceLike } from '@spkg/manifest'
-import type { CGroupIf, COption, Instr, Op } from './code.ts'
+import type { CGroupIf, COption, Instr, Op, ThreadGather, TunnelFrame } from './code.ts'
 import { render, renderPlain } from './render.ts'
 import type { PauseEvent, PauseLink, PauseOption, StoryAnswer, StoryEvent } from './types.ts'
 import { truthy } from './values.ts'
@@ -14,6 +14,9 @@ import type { ReplayHooks, Vm } from './vm.ts'
 
 /** Decision records longer than this get a set of their chosen ids for once-only filtering. */
 const USED_SET_AFTER = 16
+
+/** The owners of a pause's options when no thread joined it: none. */
+const NO_THREADS: Array<ThreadGather | undefined> = []
 
 /** The links of a pause that offers none: one shared, frozen array (events are read-only). */
 const NO_LINKS: PauseLink[] = Object.freeze([]) as unknown as PauseLink[]
@@ -32,6 +35,12 @@ export interface DecisionState extends Vm {
   readonly offered: COption[]
   /** The live links gathered since the last decision. */
   links: PauseLink[]
+  /** The options threads (1.1) gathered since the last decision, for the next pause. */
+  threadOpts: ThreadGather[]
+  /** Per option of the open pause: the thread that offered it, or `undefined` for the pause's own (empty: no thread). */
+  pauseThreads: Array<ThreadGather | undefined>
+  /** The open tunnels (1.1), outermost first. */
+  tunnels: TunnelFrame[]
   /** The chosen ids of decision keys with long records (see {@link arrive}); short records are searched. */
   readonly used: Map<string, Set<string>>
   visitedList: string[]
@@ -109,7 +118,7 @@ export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GRO
   // conditions of `{if}`s after the last option still run, in source order (they may roll)
   if (ifs !== undefined)
     for (taken ??= []; nextIf < ifs.length; ) taken.push(branchOf(m, ifs[nextIf++]!, taken))
-  if (offered.length) {
+  if (offered.length || m.threadOpts.length) {
     openPause(m, key, offered)
     return
   }
@@ -137,6 +146,33 @@ function branchOf(m: DecisionState, f: CGroupIf, taken: readonly number[]): numb
 }
 
 /**
+ * A thread (1.1) reached its first group: its options (guards run, once-only ones already taken
+ * dropped; a fallback is not offered) wait for the next pause, with the tunnels open where the
+ * thread started. A group already gathered for that pause is not gathered twice.
+ */
+export function gatherThread(
+  m: DecisionState,
+  ins: Extract<Instr, { op: typeof Op.GROUP }>,
+  tunnels: TunnelFrame[],
+): void {
+  const key = ins.key
+  visit(m, key)
+  for (const t of m.threadOpts) if (t.key === key) return
+  const list = m.choices.get(key)
+  const options: COption[] = []
+  for (const o of ins.options) {
+    if (o.guard && !truthy(o.guard(m))) continue
+    if (!o.sticky && list !== undefined && list.includes(o.id)) continue
+    if (!o.fallback) options.push(o)
+  }
+  if (options.length) m.threadOpts.push({ key, gid: ins.id, options, tunnels })
+}
+
+function optionText(m: DecisionState, o: COption): string {
+  return o.label.constant?.text ?? (o.label.plain ? renderPlain(o.label, m) : render(o.label, m).text)
+}
+
+/**
  * Opens a pause offering `options` (possibly the scratch list: it is copied when the pause stays
  * open) and the live links. While replaying, applies the recorded entry at once.
  */
@@ -155,6 +191,25 @@ export function openPause(m: DecisionState, key: string, options: COption[]): vo
     }
     opts[i] = shown
   }
+  // Threads' options (1.1) follow the pause's own, each id prefixed with its group's id.
+  let all = options
+  let owners = NO_THREADS
+  const threads = m.threadOpts
+  if (threads.length) {
+    m.threadOpts = []
+    all = options.slice()
+    owners = new Array<ThreadGather | undefined>(n).fill(undefined)
+    for (const t of threads) {
+      if (t.key === key) continue
+      for (const o of t.options) {
+        const id = `${t.gid}.${o.id}`
+        const text = optionText(m, o)
+        opts.push(o.sticky ? { id, text, tags: o.tags, sticky: true } : { id, text, tags: o.tags })
+        all.push(o)
+        owners.push(t)
+      }
+    }
+  }
   const links = m.links.length ? m.links.slice() : NO_LINKS
   const e: PauseEvent = m.replaying
     ? { type: 'pause', key, options: opts, links, replay: true }
@@ -172,6 +227,15 @@ export function openPause(m: DecisionState, key: string, options: COption[]): vo
             follow(m, key, l)
             return
           }
+      } else if (entry.charCodeAt(0) === 60 /* '<' */) {
+        // a thread's option: recorded under the thread's group
+        const tkey = entry.slice(1)
+        const id = replay.onPause(tkey)
+        for (let i = n; i < all.length; i++)
+          if (owners[i]!.key === tkey && all[i]!.id === id) {
+            selectThread(m, key, owners[i]!, all[i]!, opts[i]!.text)
+            return
+          }
       } else
         for (let i = 0; i < n; i++)
           if (options[i]!.id === entry) {
@@ -181,7 +245,8 @@ export function openPause(m: DecisionState, key: string, options: COption[]): vo
       replay.diverged = true
     } else replay.stopped = true
   }
-  m.pauseOptions = options.slice()
+  m.pauseOptions = owners === NO_THREADS ? options.slice() : all
+  m.pauseThreads = owners
 }
 
 /** The end of a part with live links left: a pause offering only them (key `<file>:@end`). */
@@ -208,7 +273,9 @@ export function choose(m: DecisionState, answer: StoryAnswer): void {
     const i = pause.options.findIndex((o) => o.id === answer.option)
     if (i >= 0) {
       if (stale >= 0) m.queue.splice(stale, 1)
-      select(m, pause.key, m.pauseOptions[i]!, pause.options[i]!.text, false)
+      const thread = m.pauseThreads[i]
+      if (thread) selectThread(m, pause.key, thread, m.pauseOptions[i]!, pause.options[i]!.text)
+      else select(m, pause.key, m.pauseOptions[i]!, pause.options[i]!.text, false)
       return
     }
   } else {
@@ -249,6 +316,25 @@ function select(m: DecisionState, key: string, o: COption, text: string, auto: b
   )
   if (m.links.length) m.links.length = 0
   m.pause = undefined
+  m.pauseThreads = NO_THREADS
+  m.pc = o.body
+}
+
+/**
+ * Takes a thread's option (1.1): the pause records `<` and the thread's group key, the thread's
+ * group records the option (so once-only filtering and a replay find it there), and flow goes on
+ * in the option's body with the tunnels open where the thread started.
+ */
+function selectThread(m: DecisionState, key: string, t: ThreadGather, o: COption, text: string): void {
+  record(m, key, `<${t.key}`)
+  record(m, t.key, o.id)
+  const e: StoryEvent = { type: 'chosen', option: o.id, text, tags: o.tags, key: t.key }
+  if (m.replaying) e.replay = true
+  m.queue.push(e)
+  if (m.links.length) m.links.length = 0
+  m.pause = undefined
+  m.pauseThreads = NO_THREADS
+  m.tunnels = t.tunnels.slice()
   m.pc = o.body
 }
 
@@ -261,6 +347,7 @@ function follow(m: DecisionState, key: string, link: PauseLink): void {
   m.queue.push(e)
   m.links.length = 0
   m.pause = undefined
+  m.pauseThreads = NO_THREADS
   m.pending = { target: link.target, initial: false }
 }
 
@@ -301,5 +388,6 @@ export function saveState(m: DecisionState): ReadingState {
   if (m.source.version !== undefined) state.version = m.source.version
   const current = m.entered[m.entered.length - 1]
   if (multi && current !== undefined) state.currentPart = current
+  if (m.tunnels.length) state.tunnels = m.tunnels.map((t) => t.id)
   return state
 }

@@ -400,7 +400,12 @@ function compileRefBuiltin(callee: string, argExprs: Expr[], pos: Pos, scope: Sc
   if (callee === 'passed') return (m) => m.visited.has(keyOf(m))
   return (m) => {
     const list = m.choices.get(keyOf(m))
-    return list ? list[list.length - 1]! : ''
+    if (!list) return ''
+    const last = list[list.length - 1]!
+    if (last.charCodeAt(0) !== 60 /* '<' */) return last
+    // a thread's option answered this pause (1.1): the option, as the thread's group records it
+    const t = m.choices.get(last.slice(1))
+    return t ? t[t.length - 1]! : ''
   }
 }
 

@@ -17,12 +17,13 @@ import { storyLangOf } from '../lang.ts'
 import { translateDiagnosticNames } from '../minify/event-names.ts'
 import { translateStateNames } from '../minify/state-names.ts'
 import { altIndex } from './alts.ts'
-import { type COption, GLUE, type Instr, Op } from './code.ts'
+import { type COption, GLUE, type Instr, Op, type ThreadGather, type TunnelFrame } from './code.ts'
 import {
   arrive,
   choose,
   type DecisionState,
   endOfPartPause,
+  gatherThread,
   restoreDecisions,
   saveState,
 } from './decisions.ts'
@@ -137,6 +138,16 @@ export class Machine implements StoryRun, DecisionState {
   sincePause = 0
   links: PauseLink[] = []
   pauseOptions: COption[] = []
+  pauseThreads: Array<ThreadGather | undefined> = []
+  /** The open tunnels (1.1), outermost first. */
+  tunnels: TunnelFrame[] = []
+  /** Threads (1.1) running up to their first group: where each returns, and the tunnels open when it started. */
+  private threadRet: number[] = []
+  private threadTunnels: TunnelFrame[][] = []
+  /** Options threads gathered for the next pause. */
+  threadOpts: ThreadGather[] = []
+  /** Per part: how many of its entries in `entered` are returns from a tunnel (not counted by `visits()`). */
+  private returns: Map<string, number> | undefined
   /** Scratch list of the options a group offers at an arrival (copied only when the pause stays open). */
   readonly offered: COption[] = []
   private code: Instr[] = []
@@ -146,6 +157,7 @@ export class Machine implements StoryRun, DecisionState {
   private partCode: Instr[] | undefined
   private partLines: number[] = []
   private partPath: string | undefined
+  private partTags: string[] = []
   pending: { target: string; initial: boolean } | undefined
   private readonly parts = new Map<string, Part | null>()
   private readonly seedOption: number | undefined
@@ -237,7 +249,7 @@ export class Machine implements StoryRun, DecisionState {
   partEntries(file: string): number {
     let n = 0
     for (const p of this.entered) if (p === file) n++
-    return n
+    return n - (this.returns?.get(file) ?? 0)
   }
 
   chosenCount(file: string, id: string): number {
@@ -285,6 +297,7 @@ export class Machine implements StoryRun, DecisionState {
 
   private finish(): void {
     if (this.held) this.flushPara()
+    if (this.tunnels.length) this.tunnels = []
     this.ended = true
     this.pause = undefined
     this.queue.push(this.replaying ? { type: 'end', replay: true } : { type: 'end' })
@@ -344,6 +357,7 @@ export class Machine implements StoryRun, DecisionState {
     this.lastIndex = -1
     this.calls.length = 0
     this.visitsKey = undefined
+    if (this.threadOpts.length) this.threadOpts = []
     const ev: StoryEvent = { type: 'part-entered', part: path, tags: part.tags }
     if (scene !== undefined) ev.scene = scene
     if (this.replaying) ev.replay = true
@@ -364,6 +378,7 @@ export class Machine implements StoryRun, DecisionState {
     this.partCode = part.code
     this.partLines = part.lines
     this.partPath = path
+    this.partTags = part.tags
     if (scene !== undefined) {
       const at = part.ids.get(scene)
       if (at === undefined)
@@ -514,16 +529,38 @@ export class Machine implements StoryRun, DecisionState {
           this.pc = ins.to
           break
         case Op.END:
+          if (this.threadRet.length) {
+            this.endThread()
+            break
+          }
           this.links.length = 0
           this.finish()
           break
         case Op.GATE:
+          if (this.threadRet.length) {
+            this.endThread()
+            break
+          }
           if (this.held) this.flushPara()
           this.links.length = 0
           this.pending = { target: ins.target, initial: false }
           break
         case Op.GROUP:
-          arrive(this, ins)
+          if (this.threadRet.length) {
+            gatherThread(this, ins, this.threadTunnels[this.threadTunnels.length - 1]!)
+            this.endThread()
+          } else arrive(this, ins)
+          break
+        case Op.TUNNEL:
+          this.tunnel(ins)
+          break
+        case Op.TRET:
+          this.tunnelReturn(ins)
+          break
+        case Op.THREAD:
+          this.threadRet.push(this.pc)
+          this.threadTunnels.push(this.tunnels.slice())
+          this.pc = ins.to
           break
         case Op.INSERT:
           this.insert(ins)
@@ -644,10 +681,107 @@ export class Machine implements StoryRun, DecisionState {
     this.frame = args
   }
 
+  /** A thread (1.1) stops running: at its first group, or where it would leave the section (end, gate, tunnel, part end). */
+  private endThread(): void {
+    this.pc = this.threadRet.pop()!
+    this.threadTunnels.pop()
+  }
+
+  /** `-> #id ->` and `-> part.sty:id ->` (1.1). */
+  private tunnel(ins: Extract<Instr, { op: typeof Op.TUNNEL }>): void {
+    if (this.threadRet.length) {
+      this.endThread()
+      return
+    }
+    const code = this.partCode!
+    this.tunnels.push({ id: ins.id, file: this.curFile, code, tags: this.partTags, pc: this.pc })
+    if (ins.target === undefined) this.pc = ins.to
+    else {
+      // into another part, entered as a gate enters it (entering a part closes a held paragraph)
+      if (this.held) this.flushPara()
+      this.links.length = 0
+      this.pending = { target: ins.target, initial: false }
+    }
+  }
+
+  /** `->->`, `->-> #id`, `->-> part.sty:id` (1.1); also the end of a part with a tunnel open. */
+  private tunnelReturn(ins: Extract<Instr, { op: typeof Op.TRET }> | undefined): void {
+    if (this.threadRet.length) {
+      this.endThread()
+      return
+    }
+    const f = this.tunnels.pop()
+    if (f === undefined) {
+      if (this.held) this.flushPara()
+      this.report(
+        'story/tunnel-return',
+        "'->->' with no tunnel open: nothing to return to; the story ends here",
+        ins!.file,
+        ins!.pos,
+      )
+      this.links.length = 0
+      this.finish()
+      return
+    }
+    if (ins?.target !== undefined) {
+      if (this.held) this.flushPara()
+      this.links.length = 0
+      this.pending = { target: ins.target, initial: false }
+    } else if (ins !== undefined && ins.to >= 0) this.pc = ins.to
+    else if (f.file === this.curFile) {
+      this.code = f.code
+      this.pc = f.pc
+    } else this.returnInto(f)
+  }
+
+  /**
+   * Back from a tunnel into the caller's part (1.1): an entry into that part (a `part-entered`
+   * event, `visitedParts`, block indexes from 0), without its declaration block and not counted by
+   * `visits()`, that goes on after the call.
+   */
+  private returnInto(f: TunnelFrame): void {
+    if (this.replay && !this.replay.onEnter(f.file)) {
+      this.replay.diverged = true
+      return
+    }
+    if (this.held) this.flushPara()
+    this.returns ??= new Map()
+    this.returns.set(f.file, (this.returns.get(f.file) ?? 0) + 1)
+    this.entered.push(f.file)
+    this.idle = 0
+    this.sinceDecision = 0
+    this.curFile = f.file
+    this.nextIndex = 0
+    this.lastIndex = -1
+    this.links.length = 0
+    if (this.threadOpts.length) this.threadOpts = []
+    this.queue.push(
+      this.replaying
+        ? { type: 'part-entered', part: f.file, tags: f.tags, replay: true }
+        : { type: 'part-entered', part: f.file, tags: f.tags },
+    )
+    if (this.replayed) this.replayedEntry = this.replayed.length
+    this.code = f.code
+    this.pc = f.pc
+    this.partCode = f.code
+    this.partPath = f.file
+    this.partTags = f.tags
+  }
+
   private endOfFile(): void {
+    if (this.threadRet.length) {
+      this.pc--
+      this.endThread()
+      return
+    }
+    if (this.tunnels.length) {
+      // a tunnelled section that runs off its part returns, as if '->->' ended it (ink stops with an error)
+      this.tunnelReturn(undefined)
+      return
+    }
     this.pc--
     if (this.held) this.flushPara()
-    if (this.links.length) {
+    if (this.links.length || this.threadOpts.length) {
       endOfPartPause(this)
       return
     }

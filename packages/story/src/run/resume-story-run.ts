@@ -100,7 +100,11 @@ export async function resumeStoryRun(
     replay.diverged = true
   }
   const current = m.entered[m.entered.length - 1]
-  const ok = !replay.diverged && (m.ended || replay.stopped) && replay.complete(current)
+  const ok =
+    !replay.diverged &&
+    (m.ended || replay.stopped) &&
+    replay.complete(current) &&
+    sameTunnels(m.tunnels, state.tunnels)
   if (ok) {
     m.replay = undefined
     m.replaying = false
@@ -126,6 +130,11 @@ export async function resumeStoryRun(
   const entry = state.currentPart ?? source.parts[0]
   if (entry !== undefined) fresh.enterNext(entry, state.visitedParts.slice())
   return { run: fresh, scrollBack: [], diagnostics: [d] }
+}
+
+/** The open tunnels the replay rebuilt are the saved ones (1.1; a state without `tunnels` has none open). */
+function sameTunnels(rebuilt: ReadonlyArray<{ id: string }>, saved: readonly string[] = []): boolean {
+  return rebuilt.length === saved.length && rebuilt.every((t, i) => t.id === saved[i])
 }
 
 function restoreVariables(m: Machine, state: ReadingState): void {
