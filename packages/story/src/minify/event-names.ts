@@ -39,12 +39,25 @@ export function translateEventNames(event: StoryEvent, names: NamesMap, to: Name
         option: event.option.startsWith('>') ? id(event.option) : event.option,
       }
     case 'pause':
-      return { ...event, key: id(event.key), links: event.links.map((l) => ({ ...l, target: id(l.target) })) }
+      return {
+        ...event,
+        key: id(event.key),
+        // a thread's option (1.1) is offered as `<group>.<option>`: its group id may be renamed
+        options: event.options.some((o) => o.id.includes('.'))
+          ? event.options.map((o) => (o.id.includes('.') ? { ...o, id: threadOptionId(o.id, id) } : o))
+          : event.options,
+        links: event.links.map((l) => ({ ...l, target: id(l.target) })),
+      }
     case 'part-entered':
       return event.scene === undefined ? event : { ...event, scene: id(event.scene) }
     default:
       return event
   }
+}
+
+function threadOptionId(v: string, id: (v: string) => string): string {
+  const dot = v.lastIndexOf('.')
+  return `${id(v.slice(0, dot))}${v.slice(dot)}`
 }
 
 /** Every short name of the map, whatever its kind: short names are unique across kinds. */

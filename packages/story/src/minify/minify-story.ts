@@ -222,6 +222,14 @@ class Collector {
         case 'gate':
           this.target(n.target, n.targetPos)
           break
+        case 'tunnel':
+        case 'tunnel-return':
+        case 'thread':
+          // 1.1: `#id` of this file, or a part target
+          if (n.target === undefined) break
+          if (n.kind !== 'thread' && n.part) this.target(n.target, n.targetPos!)
+          else this.id(n.target, { line: n.targetPos!.line, column: n.targetPos!.column + 1 })
+          break
         case 'group':
           if (n.explicitId) {
             this.ids.add(n.id)

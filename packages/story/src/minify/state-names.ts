@@ -27,7 +27,8 @@ export function namesLookup(names: NamesMap, to: NamesDirection): NamesLookup {
  * An id as the tree, a state or an event writes it, renamed: `bar`, an implicit group `bar@2` or
  * alternative `bar~2`, a
  * target or key `story/a.sty:bar`, `story/a.sty:bar@visits`, `story/a.sty:bar.asked`, a link answer
- * `>story/a.sty:bar`. A bare path (`a.sty`) and unknown ids stay as they are.
+ * `>story/a.sty:bar`, a tunnel call `story/a.sty:bar->2` and a thread's answer `<story/a.sty:bar@1`
+ * (1.1). A bare path (`a.sty`) and unknown ids stay as they are.
  */
 export function renameId(v: string, ids: ReadonlyMap<string, string>): string {
   const colon = v.lastIndexOf(':')
@@ -35,8 +36,8 @@ export function renameId(v: string, ids: ReadonlyMap<string, string>): string {
   // a module's keys name no id (its alternatives are named after their passage)
   if (colon > 4 && v.startsWith('.xty', colon - 4)) return v
   const rest = v.slice(colon + 1)
-  // `~` starts the counter of an alternative (1.1): `bar~2`, `story/a.sty:bar~2@seq`
-  const end = rest.search(colon < 0 ? /[@~]/ : /[@.~]/)
+  // `~` starts the counter of an alternative (1.1): `bar~2`, `story/a.sty:bar~2@seq`; `->` a tunnel call's id
+  const end = rest.search(colon < 0 ? /[@~]/ : /[@.~]|->/)
   const head = end < 0 ? rest : rest.slice(0, end)
   const to = ids.get(head)
   return to === undefined ? v : `${v.slice(0, colon + 1)}${to}${end < 0 ? '' : rest.slice(end)}`
@@ -58,6 +59,10 @@ export function translateStateNames(state: ReadingState, names: NamesMap, to: Na
   for (const k of Object.keys(state.variables)) variables[key(k)] = state.variables[k]!
   const choices: ReadingState['choices'] = {}
   for (const k of Object.keys(state.choices))
-    choices[key(k)] = state.choices[k]!.map((c) => (c.startsWith('>') ? renameId(c, ids) : c))
-  return { ...state, variables, choices, visitedChoiceGroups: state.visitedChoiceGroups.map(key) }
+    choices[key(k)] = state.choices[k]!.map((c) =>
+      c.startsWith('>') || c.startsWith('<') ? renameId(c, ids) : c,
+    )
+  const out = { ...state, variables, choices, visitedChoiceGroups: state.visitedChoiceGroups.map(key) }
+  if (state.tunnels) out.tunnels = state.tunnels.map((t) => renameId(t, ids))
+  return out
 }
