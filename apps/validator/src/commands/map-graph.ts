@@ -12,7 +12,7 @@ import { type Inline, type Node, type PartAst, resolveTarget, type StoryRun } fr
 export type MapNodeKind = 'part' | 'scene' | 'group' | 'end' | 'missing'
 
 /** What an edge of the map stands for. */
-export type MapEdgeKind = 'flow' | 'option' | 'jump' | 'gate' | 'link'
+export type MapEdgeKind = 'flow' | 'option' | 'jump' | 'gate' | 'link' | 'tunnel' | 'thread'
 
 /** A node: `id` is unique in the map (`P:story/0001-inn.sty`, `S:…:bar`, `G:…:bar@1`, `E:…`). */
 export interface MapNode {
@@ -218,6 +218,28 @@ export function buildStoryMap(asts: readonly PartAst[]): StoryMap {
               arrive([{ ...p, kind: p.kind === 'flow' ? 'gate' : p.kind }], targetNode(file, n.target))
             cur = []
             break
+          case 'tunnel':
+          case 'thread': {
+            // 1.1: a call (or a thread) from the section; the flow goes on after the line
+            const part = n.kind === 'tunnel' && n.part
+            const to = part
+              ? targetNode(file, n.target)
+              : (ids.get(n.target) ?? targetNode(file, `${file}:${n.target}`))
+            addEdge({ from: section, to, kind: n.kind })
+            break
+          }
+          case 'tunnel-return': {
+            // back to the caller (not drawn); `->-> #id` and `->-> part.sty:id` go on as a jump or a gate
+            if (n.target !== undefined) {
+              const to = n.part
+                ? targetNode(file, n.target)
+                : (ids.get(n.target) ?? targetNode(file, `${file}:${n.target}`))
+              const kind = n.part ? 'gate' : 'jump'
+              for (const p of cur) arrive([{ ...p, kind: p.kind === 'flow' ? kind : p.kind }], to)
+            }
+            cur = []
+            break
+          }
           case 'group': {
             groupsInSection++
             const g = `G:${file}:${n.id}`

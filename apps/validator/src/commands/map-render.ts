@@ -21,6 +21,19 @@ const EDGE_STYLE: Record<MapEdge['kind'], string> = {
   jump: 'style=dashed, color="#555555"',
   gate: 'style=bold, color="#7a2fb0"',
   link: 'style=dotted, color="#1f8f5f", fontcolor="#1f8f5f"',
+  tunnel: 'style="dashed,bold", color="#c05f00", arrowhead=odiamond',
+  thread: 'style="dotted,bold", color="#0a7ea4", arrowhead=inv',
+}
+
+/** What each edge kind means, for the legend. */
+const EDGE_MEANING: Record<MapEdge['kind'], string> = {
+  flow: 'flow',
+  option: 'option',
+  jump: 'jump',
+  gate: 'gate',
+  link: 'link',
+  tunnel: 'tunnel call (returns)',
+  thread: 'thread (gathers options)',
 }
 
 /** Above this many nodes a map is drawn without edge labels (they become tooltips). */
@@ -84,6 +97,18 @@ export function toDot(map: StoryMap): string {
     lines.push(
       `  ${names.get(e.from)} -> ${names.get(e.to)} [id=${q(edgeId(e))}, ${attrs}${label && !large ? `, label=${q(label)}` : ''}];`,
     )
+  }
+  // A legend of the edge kinds, drawn when the map has 1.1 edges (tunnels, threads), which are new
+  // to a reader of 1.0 maps.
+  const kinds = [...new Set(map.edges.map((e) => e.kind))]
+  if (kinds.includes('tunnel') || kinds.includes('thread')) {
+    lines.push('  subgraph cluster_legend {', '    label="Legend"; style="rounded"; color="#9aa7bd";')
+    for (const [i, k] of kinds.entries())
+      lines.push(
+        `    legend${i}a [label="", shape=point, width=0.05]; legend${i}b [label=${q(EDGE_MEANING[k])}, shape=plaintext];`,
+        `    legend${i}a -> legend${i}b [id=${q(`legend:${k}`)}, ${EDGE_STYLE[k]}];`,
+      )
+    lines.push('  }')
   }
   lines.push('}')
   return `${lines.join('\n')}\n`

@@ -14,7 +14,8 @@ export const map: Command = {
     'map <pkg|folder|file.sty> -o <map.svg|map.html|map.dot|map.json> [--random-walk N] [--seed N] [--lang 1.0|1.1]',
   description: `Draws the story of a package, a story folder or one .sty file: each part is a cluster holding
 its start, its scenes (headings) and its choice groups; edges are the flow in reading order, the options
-of each group (labelled), jumps (dashed), gates (bold) and links (dotted); END nodes mark the endings.
+of each group (labelled), jumps (dashed), gates (bold) and links (dotted), and in a 1.1 story tunnel
+calls (dashed orange, open diamond) and threads (dotted blue) with a legend; END nodes mark the endings.
 The output format follows the extension of -o: .svg, .html (the SVG in a page with wheel zoom and drag
 to pan), .dot (the Graphviz source) or .json (the graph as data).
 --random-walk N plays N seeded random walks (walk i with story seed S+i, S from --seed) and labels each

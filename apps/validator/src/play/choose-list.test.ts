@@ -23,6 +23,8 @@ describe('parseChooseList', () => {
     // '=' names an option by its id, also an id of digits that would otherwise be a menu number.
     ['=2,= map,2', [{ option: '2' }, { option: 'map' }, { menu: 2 }]],
     ['', []],
+    // a thread's option (1.1): '<group>.<option>', the group implicit ('gossip@1') or named
+    ['rumours.road,gossip@1.2', [{ option: 'rumours.road' }, { option: 'gossip@1.2' }]],
   ])('reads %j', (input, expected) => {
     expect(parseChooseList(input)).toEqual(expected)
   })
@@ -34,6 +36,7 @@ describe('parseChooseList', () => {
     ['two words', "--choose item 1 ('two words') is not a menu number"],
     ['=', "--choose item 1 ('=') is not '=' and an option id such as '=2'"],
     ['1,=a b', "--choose item 2 ('=a b') is not '=' and an option id"],
+    ['a..b', "--choose item 1 ('a..b') is not a menu number"],
   ])('refuses %j with a usage error', (input, message) => {
     expect(() => parseChooseList(input)).toThrow(UsageError)
     expect(() => parseChooseList(input)).toThrow(message)

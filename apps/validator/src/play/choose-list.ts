@@ -1,7 +1,8 @@
 /**
  * `--choose 1,map,>story/0003-forest.sty:edge`: the answers given on the command line, one per
  * pause in order, read exactly as the interactive prompt reads a line. An item is a menu number
- * (the `1)`, `2)` the menu shows: options first, then links), an option id (`map`), `=` and an
+ * (the `1)`, `2)` the menu shows: options first, then links), an option id (`map`; a thread's
+ * option, 1.1, as `rumours.road` or `gossip@1.2`), `=` and an
  * option id (`=2`: the option whose id is `2`, where `2` alone is a menu number), or `>` and a
  * link's resolved archive target.
  */
@@ -13,7 +14,8 @@ import { UsageError } from '../cli-types'
 export type ChooseItem = { menu: number } | { option: string } | { link: string }
 
 const MENU = /^\d{1,9}$/
-const ID = /^[\p{L}\p{N}_-]{1,64}$/u
+/** An option id; a thread's option (1.1) is offered as `<group>.<option>`. */
+const ID = /^[\p{L}\p{N}_-]{1,64}(?:@\d{1,9})?(?:\.[\p{L}\p{N}_-]{1,64})?$/u
 const TARGET = /^[^\s,>]+\.sty(?::[\p{L}\p{N}_-]+)?$/u
 
 /**

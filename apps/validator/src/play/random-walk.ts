@@ -67,7 +67,10 @@ function endReached(
   let best: CatalogueEnd[] = []
   let depth = -1
   for (const e of ends.ends) {
-    if (e.path !== part || e.section !== section || e.within.length > chain.length) continue
+    if (e.path !== part || e.within.length > chain.length) continue
+    // an END inside the body of the option chosen last is that option's, whatever heading printed
+    // last (a thread, 1.1, prints its section's heading before the pause)
+    if (e.section !== section && e.within.length === 0) continue
     if (!e.within.every((w, i) => chain[i] === w)) continue
     if (e.within.length > depth) {
       best = [e]
@@ -107,6 +110,16 @@ export interface RandomWalkReport {
 function mulberry32(seed: number): () => number {
   const rng = createRng(seed)
   return () => drawUint32(rng)
+}
+
+/**
+ * The group and option an offered option stands for: a thread's option (1.1) is offered as
+ * `<group>.<option>` at a pause of another group of the same file.
+ */
+function offeredKey(key: string, id: string): string {
+  const dot = id.lastIndexOf('.')
+  if (dot < 0) return `${key}\u0000${id}`
+  return `${key.slice(0, key.lastIndexOf(':') + 1)}${id.slice(0, dot)}\u0000${id.slice(dot + 1)}`
 }
 
 /** An answer as the story records it (option id, or `>` and the link target). */
@@ -184,7 +197,7 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
             stop = 'max-choices'
             break
           }
-          for (const o of event.options) offered.add(`${event.key}\u0000${o.id}`)
+          for (const o of event.options) offered.add(offeredKey(event.key, o.id))
           const all: StoryAnswer[] = [
             ...event.options.map((o) => ({ option: o.id })),
             ...event.links.map((l) => ({ link: l.target })),
