@@ -141,7 +141,10 @@ export class Machine implements StoryRun, DecisionState {
   pauseThreads: Array<ThreadGather | undefined> = []
   /** The open tunnels (1.1), outermost first. */
   tunnels: TunnelFrame[] = []
-  /** Threads (1.1) running up to their first group: where each returns, and the tunnels open when it started. */
+  /**
+   * Threads (1.1) running up to their first group: where each returns, and the flow's tunnels it
+   * left (a thread runs on a copy of them, as ink forks the call stack).
+   */
   private threadRet: number[] = []
   private threadTunnels: TunnelFrame[][] = []
   /** Options threads gathered for the next pause. */
@@ -547,7 +550,7 @@ export class Machine implements StoryRun, DecisionState {
           break
         case Op.GROUP:
           if (this.threadRet.length) {
-            gatherThread(this, ins, this.threadTunnels[this.threadTunnels.length - 1]!)
+            gatherThread(this, ins, this.tunnels.slice())
             this.endThread()
           } else arrive(this, ins)
           break
@@ -559,7 +562,8 @@ export class Machine implements StoryRun, DecisionState {
           break
         case Op.THREAD:
           this.threadRet.push(this.pc)
-          this.threadTunnels.push(this.tunnels.slice())
+          this.threadTunnels.push(this.tunnels)
+          this.tunnels = this.tunnels.slice()
           this.pc = ins.to
           break
         case Op.INSERT:
@@ -681,15 +685,18 @@ export class Machine implements StoryRun, DecisionState {
     this.frame = args
   }
 
-  /** A thread (1.1) stops running: at its first group, or where it would leave the section (end, gate, tunnel, part end). */
+  /**
+   * A thread (1.1) stops running: at its first group, or where it would leave the part (`-> END`,
+   * a gate, a tunnel into or a return to another part, the part's end, `->->` with nothing open).
+   */
   private endThread(): void {
     this.pc = this.threadRet.pop()!
-    this.threadTunnels.pop()
+    this.tunnels = this.threadTunnels.pop()!
   }
 
   /** `-> #id ->` and `-> part.sty:id ->` (1.1). */
   private tunnel(ins: Extract<Instr, { op: typeof Op.TUNNEL }>): void {
-    if (this.threadRet.length) {
+    if (this.threadRet.length && ins.target !== undefined) {
       this.endThread()
       return
     }
@@ -707,8 +714,11 @@ export class Machine implements StoryRun, DecisionState {
   /** `->->`, `->-> #id`, `->-> part.sty:id` (1.1); also the end of a part with a tunnel open. */
   private tunnelReturn(ins: Extract<Instr, { op: typeof Op.TRET }> | undefined): void {
     if (this.threadRet.length) {
-      this.endThread()
-      return
+      const f = this.tunnels[this.tunnels.length - 1]
+      if (f === undefined || ins?.target !== undefined || f.file !== this.curFile) {
+        this.endThread()
+        return
+      }
     }
     const f = this.tunnels.pop()
     if (f === undefined) {

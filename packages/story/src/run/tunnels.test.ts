@@ -221,6 +221,54 @@ Other text.
     ])
   })
 
+  it('runs a tunnel inside a thread before its group, on its own copy of the open tunnels (as ink)', async () => {
+    const story = `Main.
+<- #side
+* M
+  -> END
+# [#side]
+-> #t ->
+* S
+  Side chosen.
+  -> END
+# [#t]
+In t.
+->->`
+    const { lines, run } = await one(story, ['side@1.1'])
+    expect(lines).toEqual([
+      '== part a.sty',
+      '#0 paragraph "Main."',
+      '#1 paragraph "In t."',
+      '? [a.sty:h0@1] 1 "M" | side@1.1 "S"',
+      '> 1',
+      '#2 paragraph "Side chosen."',
+      '-- end',
+    ])
+    expect(run.saveState().tunnels).toBeUndefined()
+  })
+
+  it("goes on with the tunnels open where the thread started when its option is taken (ink's fork)", async () => {
+    const story = `<- #side
+-> #t ->
+-> END
+# [#t]
+* In the tunnel
+->->
+# [#side]
+* Side
+  Side chosen.
+  ->->`
+    // the thread started outside the tunnel: its option's '->->' has nothing to return to
+    const side = await one(story, ['side@1.1'])
+    expect(side.lines.slice(-3)).toEqual([
+      '#0 paragraph "Side chosen."',
+      '! story/tunnel-return 10:3',
+      '-- end',
+    ])
+    const inner = await one(story, ['1'])
+    expect(inner.lines.slice(-2)).toEqual(['> 1', '-- end'])
+  })
+
   it('ignores a thread that reaches no group', async () => {
     const { lines } = await one('<- #t\n* Go\n  Went.\n-> END\n# [#t]\nT text.\n-> END')
     expect(lines.slice(1, 3)).toEqual(['#0 paragraph "T text."', '? [a.sty:h0@1] 1 "Go"'])
