@@ -22,6 +22,9 @@ export type {
   PartAst,
   Pos,
   SetStmt,
+  ThreadNode,
+  TunnelNode,
+  TunnelReturnNode,
 } from './ast.ts'
 export type { CheckStoryInput } from './check/check-story.ts'
 export { checkStory, tabBarVariables } from './check/check-story.ts'
