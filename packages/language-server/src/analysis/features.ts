@@ -119,10 +119,10 @@ export interface CompletionEntry {
 }
 
 /**
- * Completions at a position: targets in a gate or link, modules after `{use`, ids after `#`, and
- * names inside `{…}` and `${…}`. Only the items that start with what is typed so far are returned,
- * each with the range of that prefix (so accepting one replaces it): after `[[ 0004-endings.sty:`,
- * the ids of that part.
+ * Completions at a position: targets in a gate or link (and at 1.1 after `->` or `->->`), modules
+ * after `{use`, ids after `#`, and names inside `{…}` and `${…}`. Only the items that start with
+ * what is typed so far are returned, each with the range of that prefix (so accepting one replaces
+ * it): after `[[ 0004-endings.sty:`, the ids of that part.
  */
 export function complete(folder: StoryFolder, path: string, pos: LspPos): CompletionEntry[] {
   const text = folder.text(path)
@@ -132,6 +132,9 @@ export function complete(folder: StoryFolder, path: string, pos: LspPos): Comple
     const range = { start: { line: pos.line, character: pos.character - prefix.length }, end: pos }
     return items.filter((i) => i.label.startsWith(prefix)).map((i) => ({ ...i, range }))
   }
+  // 1.1: a tunnel into another part, `->->` going on there (a `#` starts an id instead)
+  const tunnel = /^\s*->(?:->)?\s+([^\s#][^\s]*)$/.exec(before)
+  if (tunnel && readingLang(folder.storyLang) !== '1.0') return typed(tunnel[1]!, targets(folder, path))
   const target = /(?:\[\[\s*|\[[^\]]*\s>\s)([^\]\s]*)$/.exec(before)
   if (target) return typed(target[1]!, targets(folder, path))
   const use = /\{use\s+([^}\s]*)$/.exec(before)

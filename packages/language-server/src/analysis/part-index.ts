@@ -58,7 +58,7 @@ export interface PartIndex {
   consts: Set<string>
   uses: Array<{ module: string; pos: Pos }>
   headings: HeadingInfo[]
-  /** The last top-level line is a jump or gate: the part never falls through to the next one. */
+  /** The last top-level line is a jump, a gate or `->->`: the part never falls through to the next one. */
   endsWithJump: boolean
 }
 
@@ -82,7 +82,7 @@ export function indexPart(ast: PartAst): PartIndex {
   }
   walkNodes(ast.body, index)
   const last = ast.body[ast.body.length - 1]
-  index.endsWithJump = last?.kind === 'jump' || last?.kind === 'gate'
+  index.endsWithJump = last?.kind === 'jump' || last?.kind === 'gate' || last?.kind === 'tunnel-return'
   return index
 }
 
@@ -98,6 +98,12 @@ function walkNodes(nodes: Node[], index: PartIndex): void {
         break
       case 'gate':
         index.targets.push({ target: n.target, pos: n.targetPos, gate: true })
+        break
+      case 'tunnel':
+      case 'tunnel-return':
+        // 1.1: a tunnel into another part, or a return that goes on there, names a part as a gate does
+        if (n.part && n.target !== undefined && n.targetPos)
+          index.targets.push({ target: n.target, pos: n.targetPos, gate: true })
         break
       case 'paragraph':
         for (const line of n.lines) walkInline(line, index)
