@@ -118,7 +118,7 @@ export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GRO
   // conditions of `{if}`s after the last option still run, in source order (they may roll)
   if (ifs !== undefined)
     for (taken ??= []; nextIf < ifs.length; ) taken.push(branchOf(m, ifs[nextIf++]!, taken))
-  if (offered.length || m.threadOpts.length) {
+  if (offered.length || (m.threadOpts.length && othersThreads(m, key))) {
     openPause(m, key, offered)
     return
   }
@@ -166,6 +166,12 @@ export function gatherThread(
     if (!o.fallback) options.push(o)
   }
   if (options.length) m.threadOpts.push({ key, gid: ins.id, options, tunnels })
+}
+
+/** Whether a thread gathered options of a group other than `key` (a thread of the group itself adds nothing). */
+function othersThreads(m: DecisionState, key: string): boolean {
+  for (const t of m.threadOpts) if (t.key !== key) return true
+  return false
 }
 
 function optionText(m: DecisionState, o: COption): string {

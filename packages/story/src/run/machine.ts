@@ -146,6 +146,8 @@ export class Machine implements StoryRun, DecisionState {
    * left (a thread runs on a copy of them, as ink forks the call stack).
    */
   private threadRet: number[] = []
+  /** Where each running thread started. */
+  private threadTo: number[] = []
   private threadTunnels: TunnelFrame[][] = []
   /** Options threads gathered for the next pause. */
   threadOpts: ThreadGather[] = []
@@ -561,6 +563,9 @@ export class Machine implements StoryRun, DecisionState {
           this.tunnelReturn(ins)
           break
         case Op.THREAD:
+          // a thread does not gather itself again (a '<-' inside the section it runs)
+          if (this.threadTo.length && this.threadTo.includes(ins.to)) break
+          this.threadTo.push(ins.to)
           this.threadRet.push(this.pc)
           this.threadTunnels.push(this.tunnels)
           this.tunnels = this.tunnels.slice()
@@ -690,6 +695,7 @@ export class Machine implements StoryRun, DecisionState {
    * a gate, a tunnel into or a return to another part, the part's end, `->->` with nothing open).
    */
   private endThread(): void {
+    this.threadTo.pop()
     this.pc = this.threadRet.pop()!
     this.tunnels = this.threadTunnels.pop()!
   }

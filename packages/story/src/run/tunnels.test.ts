@@ -269,6 +269,19 @@ In t.
     expect(inner.lines.slice(-2)).toEqual(['> 1', '-- end'])
   })
 
+  it("adds nothing when a thread gathers the pause's own group, and does not run itself again", async () => {
+    const story = '# [#here]\n<- #here\n* Once\n  Done.\n  -> #here'
+    const { lines } = await one(story, ['1'])
+    expect(lines).toEqual([
+      '== part a.sty',
+      '? [a.sty:here@1] 1 "Once"',
+      '> 1',
+      '#0 paragraph "Done."',
+      '! story/exhausted-group',
+      '-- end',
+    ])
+  })
+
   it('ignores a thread that reaches no group', async () => {
     const { lines } = await one('<- #t\n* Go\n  Went.\n-> END\n# [#t]\nT text.\n-> END')
     expect(lines.slice(1, 3)).toEqual(['#0 paragraph "T text."', '? [a.sty:h0@1] 1 "Go"'])
