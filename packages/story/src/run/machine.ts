@@ -731,7 +731,7 @@ export class Machine implements StoryRun, DecisionState {
       if (this.held) this.flushPara()
       this.report(
         'story/tunnel-return',
-        "'->->' with no tunnel open: nothing to return to; the story ends here",
+        "'->->' ran with no tunnel open, so the story ends here; reach it only through a tunnel call ('-> #id ->'), or end with '-> END'",
         ins!.file,
         ins!.pos,
       )

@@ -68,8 +68,15 @@ B.
   })
 
   it("'->->' with no tunnel open is story/tunnel-return and ends the story", async () => {
-    const { lines } = await one('Start.\n->->\n')
+    const { lines, events } = await one('Start.\n->->\n')
     expect(lines).toEqual(['== part a.sty', '#0 paragraph "Start."', '! story/tunnel-return 2:1', '-- end'])
+    const d = events.find((e) => e.type === 'diagnostic')
+    expect(d?.type === 'diagnostic' && d.diagnostic).toMatchObject({
+      severity: 'error',
+      path: 'a.sty',
+      message:
+        "'->->' ran with no tunnel open, so the story ends here; reach it only through a tunnel call ('-> #id ->'), or end with '-> END'",
+    })
   })
 
   it('returns at the end of the part when the section has no ->-> (ink stops with an error)', async () => {
