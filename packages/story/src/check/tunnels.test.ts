@@ -2,9 +2,12 @@
  * Parsing and checking tunnels and threads (1.1): line kinds, targets, reachability and
  * `story/tunnel-end`; the same text at 1.0 parses as before.
  */
+import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import { parseModule } from '../parse/parse-module.ts'
 import { parseStory } from '../parse/parse-story.ts'
+import { visitNodes } from '../parse/walk.ts'
+import { createStoryRun } from '../run/create-story-run.ts'
 import { type CheckStoryInput, checkStory } from './check-story.ts'
 
 const parse = (src: string, lang: '1.0' | '1.1' = '1.1') => parseStory(src, { path: 'story/a.sty', lang })
@@ -134,3 +137,66 @@ describe('checking tunnels and threads', () => {
     )
   })
 })
+
+const PIECES = [
+  '-> ',
+  '->->',
+  '->',
+  '<- ',
+  '<-',
+  '#t',
+  '#u',
+  'b.sty:x',
+  'a.sty',
+  ' ->',
+  '\n',
+  '\n',
+  '# [#t]\n',
+  '[#u]\n',
+  '* O\n',
+  '  ',
+  'END',
+  'text',
+  '\\',
+  ' #tag',
+]
+const fuzz = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((a) => a.join(''))
+
+test.prop([fuzz], { numRuns: 500 })(
+  '1.1 flow lines never throw; positions stay in the source',
+  async (src) => {
+    const r = parse(src)
+    const lines = src.split('\n')
+    const inside = (p: { line: number; column: number }) => {
+      expect(p.line).toBeGreaterThanOrEqual(1)
+      expect(p.line).toBeLessThanOrEqual(lines.length)
+      expect(p.column).toBeGreaterThanOrEqual(1)
+      expect(p.column).toBeLessThanOrEqual([...lines[p.line - 1]!].length + 1)
+    }
+    for (const d of r.diagnostics) inside({ line: d.line!, column: d.column! })
+    visitNodes(r.ast.body, {
+      node: (n) => {
+        inside(n.pos)
+        if ('targetPos' in n && n.targetPos) inside(n.targetPos)
+      },
+    })
+    check({ 'story/a.sty': src, 'story/b.sty': '[#x]\n->->' })
+    const run = createStoryRun(
+      {
+        parts: ['story/a.sty', 'story/b.sty'],
+        readPart: (p) => (p === 'story/a.sty' ? src : '[#x]\n->->'),
+        lang: '1.1',
+      },
+      { seed: 1 },
+    )
+    for (let i = 0; i < 200; i++) {
+      const e = await run.next()
+      if (!e) break
+      if (e.type === 'pause') {
+        const o = e.options[i % Math.max(1, e.options.length)]
+        if (!o) break
+        run.choose({ option: o.id })
+      }
+    }
+  },
+)
