@@ -203,6 +203,8 @@ export interface ThreadGather {
   key: string
   gid: string
   options: COption[]
+  /** Their labels, rendered when the thread ran. */
+  texts: string[]
   /** The open tunnels where the thread started: a thread's option goes on with them (ink forks the call stack). */
   tunnels: TunnelFrame[]
 }

@@ -160,22 +160,22 @@ export function gatherThread(
   for (const t of m.threadOpts) if (t.key === key) return
   const list = m.choices.get(key)
   const options: COption[] = []
+  const texts: string[] = []
   for (const o of ins.options) {
     if (o.guard && !truthy(o.guard(m))) continue
     if (!o.sticky && list !== undefined && list.includes(o.id)) continue
-    if (!o.fallback) options.push(o)
+    if (o.fallback) continue
+    options.push(o)
+    // the label as it reads when the thread runs (ink builds a choice's text where it is generated)
+    texts.push(o.label.constant?.text ?? (o.label.plain ? renderPlain(o.label, m) : render(o.label, m).text))
   }
-  if (options.length) m.threadOpts.push({ key, gid: ins.id, options, tunnels })
+  if (options.length) m.threadOpts.push({ key, gid: ins.id, options, texts, tunnels })
 }
 
 /** Whether a thread gathered options of a group other than `key` (a thread of the group itself adds nothing). */
 function othersThreads(m: DecisionState, key: string): boolean {
   for (const t of m.threadOpts) if (t.key !== key) return true
   return false
-}
-
-function optionText(m: DecisionState, o: COption): string {
-  return o.label.constant?.text ?? (o.label.plain ? renderPlain(o.label, m) : render(o.label, m).text)
 }
 
 /**
@@ -207,9 +207,10 @@ export function openPause(m: DecisionState, key: string, options: COption[]): vo
     owners = new Array<ThreadGather | undefined>(n).fill(undefined)
     for (const t of threads) {
       if (t.key === key) continue
-      for (const o of t.options) {
+      for (let j = 0; j < t.options.length; j++) {
+        const o = t.options[j]!
         const id = `${t.gid}.${o.id}`
-        const text = optionText(m, o)
+        const text = t.texts[j]!
         opts.push(o.sticky ? { id, text, tags: o.tags, sticky: true } : { id, text, tags: o.tags })
         all.push(o)
         owners.push(t)

@@ -786,7 +786,6 @@ export class Machine implements StoryRun, DecisionState {
 
   private endOfFile(): void {
     if (this.threadRet.length) {
-      this.pc--
       this.endThread()
       return
     }

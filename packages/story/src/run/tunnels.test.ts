@@ -289,6 +289,12 @@ In t.
     ])
   })
 
+  it("renders a thread option's label when the thread runs, as ink builds a choice's text", async () => {
+    const story = '{set n = 1}\n<- #t\n{set n = 2}\n* Own ${n}\n-> END\n# [#t]\n* Thread ${n}\n-> END'
+    const { lines } = await one(story)
+    expect(lines[1]).toBe('? [a.sty:h0@1] 1 "Own 2" | t@1.1 "Thread 1"')
+  })
+
   it('ignores a thread that reaches no group', async () => {
     const { lines } = await one('<- #t\n* Go\n  Went.\n-> END\n# [#t]\nT text.\n-> END')
     expect(lines.slice(1, 3)).toEqual(['#0 paragraph "T text."', '? [a.sty:h0@1] 1 "Go"'])
