@@ -119,6 +119,8 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
     'The package changed after signing, or the wrong key is trusted: sign again, check `--trusted-key`.',
   'pkg/public-key-missing':
     "Sign again with `spkg sign` (it embeds `author.pub`), or pass the signer's key with `--trusted-key`.",
+  'pkg/signature-unsupported':
+    "Readers: update the browser (Chrome or Edge 137, Firefox 129, Safari 17). Hosts that support older browsers opt in to the fallback: `import { nobleEd25519 } from '@spkg/reader/ed25519-noble'`, then `openPackage(bytes, { ed25519Fallback: nobleEd25519 })` (`verifyPackageSignature` of `@spkg/integrity` takes the same option).",
   'pkg/key-malformed': 'Use a key from `spkg keygen` (signify Ed25519, no passphrase).',
   'pkg/untrusted-key': "Pass the author's public key with `--trusted-key`, or register it with the platform.",
   'pkg/signer-mismatch': 'Sign again with `spkg sign`, which writes the right fingerprint.',

@@ -36,6 +36,9 @@ export const INTEGRITY_CODES = defineCodes({
   'pkg/public-key-missing': error(
     'no trusted key and no `META-PKG/author.pub` carries the key id of the signature',
   ),
+  'pkg/signature-unsupported': warning(
+    'the runtime cannot verify Ed25519 (a browser whose WebCrypto lacks it, and the host passed no fallback), so the signature is not checked; the story loads, the publisher is unverified',
+  ),
   'pkg/key-malformed': error(
     'a public or secret key is not in signify Ed25519 format (or is passphrase-protected)',
   ),
