@@ -11,6 +11,7 @@ import {
   verifyIntegrity,
   verifyPackageSignature,
 } from '@spkg/integrity'
+import { nobleEd25519 } from '@spkg/integrity/ed25519-noble'
 import {
   decryptPackage,
   encryptPackage,
@@ -147,6 +148,7 @@ const verifyAll = () =>
     publicKeyText: keys.publicKeyText,
     manifest: { signed: true, signature: keys.fingerprint },
     trustedKeys: [keys.publicKeyText],
+    ed25519Fallback: nobleEd25519,
   })
 record('500 entries', 'verifyPackageSignature (WebCrypto)', await median(verifyAll, 50))
 const { forceEd25519Backend } = await import('../../packages/integrity/src/internal/ed25519')

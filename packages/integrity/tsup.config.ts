@@ -7,5 +7,6 @@ export default defineConfig(
     sign: 'src/sign.ts',
     encrypt: 'src/encrypt.ts',
     node: 'src/node.ts',
+    'ed25519-noble': 'src/ed25519-noble.ts',
   }),
 )

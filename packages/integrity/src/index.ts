@@ -1,11 +1,13 @@
 /**
  * @spkg/integrity: SHA-256 integrity maps, the META-PKG checksum file and Ed25519 signature
  * verification for spkg packages. Isomorphic (WebCrypto); signing is in `@spkg/integrity/sign`,
- * the encrypted container in `@spkg/integrity/encrypt`, `node:crypto` hashing in `@spkg/integrity/node`.
+ * the encrypted container in `@spkg/integrity/encrypt`, `node:crypto` hashing in `@spkg/integrity/node`,
+ * the opt-in Ed25519 fallback for browsers without WebCrypto Ed25519 in `@spkg/integrity/ed25519-noble`.
  */
 
 export type { ParsedChecksumFile } from './checksum-file'
 export { compareUtf8, createChecksumFile, parseChecksumFile } from './checksum-file'
+export type { Ed25519Fallback } from './internal/ed25519'
 export { CHECKSUM_PATH, MANIFEST_PATH, PUBLIC_KEY_PATH, SIGNATURE_PATH } from './internal/paths'
 export { FINGERPRINT_PATTERN, keyFingerprint } from './key-fingerprint'
 export { normalizeDigest, toSriDigest } from './normalize-digest'

@@ -4,26 +4,21 @@
  */
 
 import { toHex } from './internal/bytes'
-import { ed25519PublicKey, ed25519Sign } from './internal/ed25519'
+import { ed25519PublicKey, ed25519Sign } from './internal/ed25519-sign'
 import { PUBLIC_KEY_PATH } from './internal/paths'
 import { keyFingerprint } from './key-fingerprint'
-import {
-  formatSignifyPublicKey,
-  formatSignifySecretKey,
-  formatSignifySignature,
-  parseSignifySecretKey,
-} from './signify-format'
+import { formatSignifyPublicKey, formatSignifySignature } from './signify-format'
+import { formatSignifySecretKey, parseSignifySecretKey } from './signify-secret-key'
 
 export { FINGERPRINT_PATTERN, keyFingerprint } from './key-fingerprint'
 export type { SignifyPublicKey, SignifySecretKey, SignifySignature } from './signify-format'
 export {
   formatSignifyPublicKey,
-  formatSignifySecretKey,
   formatSignifySignature,
   parseSignifyPublicKey,
-  parseSignifySecretKey,
   parseSignifySignature,
 } from './signify-format'
+export { formatSignifySecretKey, parseSignifySecretKey } from './signify-secret-key'
 
 /** A new signing key pair in signify format and raw form. */
 export interface SigningKeys {

@@ -5,9 +5,9 @@ import {
   formatSignifyPublicKey,
   formatSignifySignature,
   parseSignifyPublicKey,
-  parseSignifySecretKey,
   parseSignifySignature,
 } from './signify-format'
+import { parseSignifySecretKey } from './signify-secret-key'
 
 const keyId = new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])
 const publicKey = new Uint8Array(32).fill(7)

@@ -1,4 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { nobleEd25519 } from './ed25519-noble'
 import { forceEd25519Backend } from './internal/ed25519'
 import { generateSigningKeys, type SigningKeys, signChecksum } from './sign'
 import { verifyPackageSignature } from './verify-package-signature'
@@ -37,6 +38,7 @@ describe('verifyPackageSignature', () => {
       files: files(),
       manifest: { signed: true, signature: author.fingerprint },
       trustedKeys: [author.publicKeyText],
+      ed25519Fallback: nobleEd25519,
     })
     expect(result).toEqual({
       status: 'verified',
@@ -159,5 +161,67 @@ describe('verifyPackageSignature', () => {
       trustedKeys: [author.fingerprint],
     })
     expect(result.status).toBe('verified')
+  })
+
+  describe('on a browser without WebCrypto Ed25519 (importKey refuses it, as before Chrome 137)', () => {
+    afterEach(() => {
+      vi.restoreAllMocks()
+      vi.resetModules()
+    })
+
+    // A fresh copy of the modules, WebCrypto stubbed first: detection runs once per module instance.
+    const withoutWebCryptoEd25519 = async () => {
+      const importKey = crypto.subtle.importKey.bind(crypto.subtle)
+      vi.spyOn(crypto.subtle, 'importKey').mockImplementation(((...args: Parameters<typeof importKey>) => {
+        const alg = args[2]
+        if ((typeof alg === 'string' ? alg : (alg as { name?: string }).name) === 'Ed25519')
+          return Promise.reject(new DOMException('Unrecognized name.', 'NotSupportedError'))
+        return importKey(...args)
+      }) as typeof crypto.subtle.importKey)
+      vi.resetModules()
+      return (await import('./verify-package-signature')).verifyPackageSignature
+    }
+
+    it('reports pkg/signature-unsupported, never verified, without the opt-in fallback', async () => {
+      const verify = await withoutWebCryptoEd25519()
+      const result = await verify({
+        files: files(),
+        manifest: { signed: true, signature: author.fingerprint },
+        trustedKeys: [author.publicKeyText],
+      })
+      expect(result).toEqual({
+        status: 'invalid',
+        keyId: author.keyId,
+        diagnostics: [
+          {
+            code: 'pkg/signature-unsupported',
+            severity: 'warning',
+            message: `this runtime's WebCrypto has no Ed25519 and no fallback was passed, so the signature in META-PKG/signature.sig (key id ${author.keyId}) cannot be checked; the publisher is unverified`,
+            path: 'META-PKG/signature.sig',
+          },
+        ],
+      })
+    })
+
+    it('verifies with nobleEd25519 passed as ed25519Fallback, and still refuses a bad signature', async () => {
+      const verify = await withoutWebCryptoEd25519()
+      const { nobleEd25519: fallback } = await import('./ed25519-noble')
+      const ok = await verify({
+        files: files(),
+        trustedKeys: [author.publicKeyText],
+        ed25519Fallback: fallback,
+      })
+      expect(ok).toMatchObject({ status: 'verified', fingerprint: author.fingerprint, diagnostics: [] })
+      const tampered = files().set(
+        'META-PKG/checksum.sha256',
+        enc.encode(`${'c'.repeat(64)}  manifest.json\n`),
+      )
+      const bad = await verify({
+        files: tampered,
+        trustedKeys: [author.publicKeyText],
+        ed25519Fallback: fallback,
+      })
+      expect(bad.diagnostics.map((d) => d.code)).toEqual(['pkg/signature-mismatch'])
+    })
   })
 })

@@ -3,12 +3,17 @@
  * verified with a key the embedder trusts. `META-PKG/author.pub` is only a hint: a valid signature
  * by a key nobody vouches for loads as `untrusted`. Never throws on bad input.
  *
+ * Verification is WebCrypto's Ed25519. A host that must also verify on browsers without it (Chrome
+ * and Edge before 137, Firefox before 129, Safari before 17) passes `ed25519Fallback:
+ * nobleEd25519` (`@spkg/integrity/ed25519-noble`); without it such a browser reports
+ * `pkg/signature-unsupported`, and the package is not verified.
+ *
  * This does not re-hash files: call {@link verifyChecksums} first; a fatal there refuses the
  * package, and this function then tells whether the intact bytes come from a trusted publisher.
  */
 import { createDiagnostic, type Diagnostic, isSpkgError } from '@spkg/manifest'
 import { bytesEqual, toHex } from './internal/bytes'
-import { ed25519Verify } from './internal/ed25519'
+import { type Ed25519Fallback, ed25519Verifier } from './internal/ed25519'
 import { CHECKSUM_PATH, PUBLIC_KEY_PATH, SIGNATURE_PATH } from './internal/paths'
 import { FINGERPRINT_PATTERN, keyFingerprint } from './key-fingerprint'
 import { parseSignifyPublicKey, parseSignifySignature, type SignifySignature } from './signify-format'
@@ -31,6 +36,13 @@ export interface VerifyPackageSignatureInput {
    * @default []
    */
   trustedKeys?: readonly (string | Uint8Array)[]
+  /**
+   * The Ed25519 verification for a runtime whose WebCrypto has none (Chrome and Edge before 137,
+   * Firefox before 129, Safari before 17): `nobleEd25519` of `@spkg/integrity/ed25519-noble`. Opt-in,
+   * so that a bundle without it carries no `@noble/ed25519`; there, such a runtime reports
+   * `pkg/signature-unsupported` (status `invalid`). Node and current browsers never use it.
+   */
+  ed25519Fallback?: Ed25519Fallback
 }
 
 /** Outcome of {@link verifyPackageSignature}. */
@@ -38,7 +50,8 @@ export interface PackageSignatureResult {
   /**
    * `unsigned`: no signature and none declared. `verified`: a trusted key signed it.
    * `untrusted`: valid, but only the embedded `author.pub` vouches for the key.
-   * `invalid`: declared or present but missing, malformed, or not verifying.
+   * `invalid`: declared or present but missing, malformed, not verifying, or not verifiable on
+   * this runtime (`pkg/signature-unsupported`).
    */
   status: 'unsigned' | 'verified' | 'untrusted' | 'invalid'
   /** Fingerprint of the key whose signature verified (`ed25519:<base64>`). */
@@ -98,7 +111,8 @@ async function candidates(
  *
  * Codes: `pkg/signature-missing` (signed but a file is missing), `pkg/signature-malformed`,
  * `pkg/key-malformed`, `pkg/public-key-missing`, `pkg/signature-mismatch` (error: the story
- * loads, the publisher is unverified), `pkg/untrusted-key` (warning), `pkg/signer-mismatch`.
+ * loads, the publisher is unverified), `pkg/untrusted-key` (warning), `pkg/signer-mismatch`,
+ * `pkg/signature-unsupported` (warning: no WebCrypto Ed25519 and no `ed25519Fallback`).
  *
  * @example
  * const result = await verifyPackageSignature({ files, manifest, trustedKeys: [pinnedPub] })
@@ -176,11 +190,22 @@ export async function verifyPackageSignature(
     )
     return { status: 'invalid', keyId, diagnostics }
   }
+  const verify = await ed25519Verifier(input.ed25519Fallback)
+  if (!verify) {
+    diagnostics.push(
+      createDiagnostic(
+        'pkg/signature-unsupported',
+        `this runtime's WebCrypto has no Ed25519 and no fallback was passed, so the signature in ${SIGNATURE_PATH} (key id ${keyId}) cannot be checked; the publisher is unverified`,
+        { path: SIGNATURE_PATH },
+      ),
+    )
+    return { status: 'invalid', keyId, diagnostics }
+  }
   // Trusted keys first: a trusted match wins over the embedded hint.
   keys.sort((a, b) => Number(b.trusted) - Number(a.trusted))
   let signer: Candidate | undefined
   for (const key of keys) {
-    if (await ed25519Verify(key.publicKey, checksum, sig.signature)) {
+    if (await verify(key.publicKey, checksum, sig.signature)) {
       signer = key
       break
     }

@@ -1,7 +1,9 @@
 import { fc, test } from '@fast-check/vitest'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { nobleEd25519 } from '../ed25519-noble'
 import { fromHex } from './bytes'
-import { ed25519Backend, ed25519PublicKey, ed25519Sign, ed25519Verify, forceEd25519Backend } from './ed25519'
+import { type Ed25519Fallback, ed25519Backend, ed25519Verifier, forceEd25519Backend } from './ed25519'
+import { ed25519PublicKey, ed25519Sign } from './ed25519-sign'
 
 // RFC 8032 §7.1 test 2 (one-byte message 0x72).
 const SEED = fromHex('4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb')!
@@ -12,6 +14,13 @@ const SIG = fromHex(
 )!
 
 afterEach(() => forceEd25519Backend(undefined))
+
+/** Verifies with the backend in use, the opt-in `@noble/ed25519` fallback passed. */
+async function ed25519Verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) {
+  const verify = await ed25519Verifier(nobleEd25519)
+  if (!verify) throw new Error('no Ed25519 verification')
+  return verify(publicKey, message, signature)
+}
 
 describe('Ed25519 backends', () => {
   it('detects WebCrypto Ed25519 on Node', async () => {
@@ -39,6 +48,34 @@ describe('Ed25519 backends', () => {
     })
   })
 
+  describe('without WebCrypto Ed25519', () => {
+    it('verifies only through a fallback the caller passes', async () => {
+      forceEd25519Backend('noble')
+      expect(await ed25519Verifier()).toBeUndefined()
+      const verify = await ed25519Verifier(nobleEd25519)
+      expect(await verify?.(PK, MSG, SIG)).toBe(true)
+    })
+
+    it('asks the fallback nothing while WebCrypto has Ed25519', async () => {
+      const fallback: Ed25519Fallback = { verify: vi.fn(async () => false) }
+      expect(await (await ed25519Verifier(fallback))?.(PK, MSG, SIG)).toBe(true)
+      expect(fallback.verify).not.toHaveBeenCalled()
+    })
+
+    it('answers false, never throws, when a fallback throws or gets wrong lengths', async () => {
+      forceEd25519Backend('noble')
+      const throwing: Ed25519Fallback = {
+        verify: vi.fn(async () => {
+          throw new Error('not a point')
+        }),
+      }
+      const verify = await ed25519Verifier(throwing)
+      expect(await verify?.(PK, MSG, SIG)).toBe(false)
+      expect(await verify?.(PK.slice(1), MSG, SIG)).toBe(false)
+      expect(throwing.verify).toHaveBeenCalledTimes(1)
+    })
+  })
+
   test.prop([fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 200 })], {
     numRuns: 15,
   })('both backends produce and accept the same signatures', async (seed, message) => {
@@ -54,7 +91,7 @@ describe('Ed25519 backends', () => {
   })
 })
 
-describe('Ed25519 detection falls back to @noble/ed25519', () => {
+describe('Ed25519 detection falls back to @noble/ed25519 (passed for verification)', () => {
   afterEach(() => {
     vi.restoreAllMocks()
     vi.resetModules()
@@ -66,7 +103,14 @@ describe('Ed25519 detection falls back to @noble/ed25519', () => {
   // A fresh copy of the module: detection runs once per module instance.
   const fresh = async () => {
     vi.resetModules()
-    return import('./ed25519')
+    const m = await import('./ed25519')
+    const { nobleEd25519 } = await import('../ed25519-noble')
+    return {
+      ...m,
+      ...(await import('./ed25519-sign')),
+      ed25519Verify: async (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) =>
+        (await m.ed25519Verifier(nobleEd25519))?.(publicKey, message, signature),
+    }
   }
 
   it('when WebCrypto does not know Ed25519 (importKey throws, as in older browsers)', async () => {

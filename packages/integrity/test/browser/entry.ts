@@ -3,6 +3,7 @@
  * returns plain results for Node to compare.
  */
 
+import { nobleEd25519 } from '../../src/ed25519-noble'
 import { decryptPackage, encryptPackage } from '../../src/encrypt'
 import { sha256Hex, verifyPackageSignature } from '../../src/index'
 import { ed25519Backend, forceEd25519Backend } from '../../src/internal/ed25519'
@@ -37,6 +38,7 @@ async function run(input: BrowserInput) {
         signatureText: input.signatureText,
         publicKeyText: input.publicKeyText,
         trustedKeys: [input.publicKeyText],
+        ed25519Fallback: nobleEd25519,
       })
       out[`verify_${backend}`] = r.status
       out[`sign_${backend}`] = await signChecksum(checksum, input.secretKeyText)
@@ -44,6 +46,15 @@ async function run(input: BrowserInput) {
       out[`verify_${backend}`] = `threw ${(e as Error).message}`
     }
   }
+  // Without the opt-in fallback, a browser without WebCrypto Ed25519 reports that it cannot verify.
+  forceEd25519Backend('noble')
+  const unsupported = await verifyPackageSignature({
+    checksumBytes: checksum,
+    signatureText: input.signatureText,
+    publicKeyText: input.publicKeyText,
+    trustedKeys: [input.publicKeyText],
+  })
+  out.verify_unsupported = [unsupported.status, ...unsupported.diagnostics.map((d) => d.code)].join(' ')
   forceEd25519Backend(undefined)
   out.decrypted = toB64(await decryptPackage(b64(input.sealed), key))
   out.encrypted = toB64(await encryptPackage(data, key))

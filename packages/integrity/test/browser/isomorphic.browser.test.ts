@@ -58,6 +58,10 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('the same results in Chromium as in 
     if (results.detectedBackend === 'webcrypto') expect(results.verify_webcrypto).toBe('verified')
   })
 
+  it('reports pkg/signature-unsupported without WebCrypto Ed25519 and without the opt-in fallback', () => {
+    expect(results.verify_unsupported).toBe('invalid pkg/signature-unsupported')
+  })
+
   it('signs byte-for-byte like Node (Ed25519 is deterministic)', () => {
     expect(results.sign_noble).toBe(input.signatureText)
     if (results.detectedBackend === 'webcrypto') expect(results.sign_webcrypto).toBe(input.signatureText)
