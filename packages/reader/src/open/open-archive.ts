@@ -172,7 +172,7 @@ export async function openArchive(
   // (apart from the package's `hashes`, which hold only what was computed).
   checkIntegrity(o, deferred ? new Map([...hashes, ...deferred]) : hashes)
   if (hasFatal(diagnostics)) return fail(diagnostics)
-  const signature = await checkSignature(o, options.trustedKeys ?? [])
+  const signature = await checkSignature(o, options.trustedKeys ?? [], options.ed25519Fallback)
   const { entry, parts } = resolveParts(o)
   const visible = visibleFiles(o.directory)
   const modules = loadExtensions(o, visible)

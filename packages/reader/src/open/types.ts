@@ -1,6 +1,7 @@
 /**
  * The public shapes of `@spkg/reader`: options, the loaded package and the quick look.
  */
+import type { Ed25519Fallback } from '@spkg/integrity'
 import type {
   Diagnostic,
   JsonValue,
@@ -25,6 +26,15 @@ export interface OpenOptions {
    * @default []
    */
   trustedKeys?: string[]
+  /**
+   * The Ed25519 verification for browsers whose WebCrypto has none (Chrome and Edge before 137,
+   * Firefox before 129, Safari before 17): pass `nobleEd25519` of `@spkg/reader/ed25519-noble`
+   * (`@noble/ed25519`, 3.1 KB gzip, a lazy chunk that only such browsers download). Opt-in, so that
+   * a bundle without it carries no `@noble/ed25519`: there, such a browser opens a signed package
+   * as `unverified` with `pkg/signature-unsupported` (a warning). Node and current browsers never
+   * use it.
+   */
+  ed25519Fallback?: Ed25519Fallback
   /** Host-extension namespaces the embedder registered; a `requires` entry outside them refuses the load. @default [] */
   hostNamespaces?: string[]
   /** The 32-byte key of an encrypted package (`.spkg.enc`), supplied out of band. */

@@ -3,7 +3,13 @@
  * checksum file, against the embedder's `trustedKeys`. A signature that does not verify is an
  * error, not fatal: the package loads as `unverified` and the diagnostics say why.
  */
-import { CHECKSUM_PATH, PUBLIC_KEY_PATH, SIGNATURE_PATH, verifyPackageSignature } from '@spkg/integrity'
+import {
+  CHECKSUM_PATH,
+  type Ed25519Fallback,
+  PUBLIC_KEY_PATH,
+  SIGNATURE_PATH,
+  verifyPackageSignature,
+} from '@spkg/integrity'
 import type { Opening } from '../opening'
 import type { SignatureInfo } from '../types'
 
@@ -11,9 +17,14 @@ import type { SignatureInfo } from '../types'
  * Who signed the package: `unsigned` when the manifest does not say `signed` and there is no
  * signature file; otherwise `verified` (a trusted key) or `unverified` (untrusted key, bad or
  * missing signature), with the findings pushed. `@spkg/integrity`'s `untrusted` and `invalid`
- * both map to `unverified`.
+ * both map to `unverified`, as does a browser that cannot verify Ed25519 (`pkg/signature-unsupported`:
+ * no WebCrypto Ed25519 and no `ed25519Fallback`).
  */
-export async function checkSignature(o: Opening, trustedKeys: string[]): Promise<SignatureInfo> {
+export async function checkSignature(
+  o: Opening,
+  trustedKeys: string[],
+  ed25519Fallback?: Ed25519Fallback,
+): Promise<SignatureInfo> {
   const { manifest, store } = o
   const has = (path: string) => store.files.has(path)
   if (manifest?.signed !== true && !has(SIGNATURE_PATH)) return { status: 'unsigned' }
@@ -24,6 +35,7 @@ export async function checkSignature(o: Opening, trustedKeys: string[]): Promise
     files,
     manifest: { signed: manifest?.signed, signature: manifest?.signature },
     trustedKeys,
+    ...(ed25519Fallback ? { ed25519Fallback } : {}),
   })
   o.diagnostics.push(...r.diagnostics)
   if (r.status === 'verified') return { status: 'verified', fingerprint: r.fingerprint }
