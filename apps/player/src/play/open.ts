@@ -4,6 +4,9 @@
  */
 import type { Diagnostic } from '@spkg/manifest'
 import { openPackage, type SpkgPackage } from '@spkg/reader'
+// The Ed25519 fallback for browsers without WebCrypto Ed25519 (Chrome/Edge < 137, Firefox < 129,
+// Safari < 17): opt-in in @spkg/reader, on here; a lazy chunk only those browsers download.
+import { nobleEd25519 } from '@spkg/reader/ed25519-noble'
 import type { PackageSource } from '../features/context'
 import { HOST_NAMESPACES } from '../features/namespaces'
 import { fetchCatalogStory, packageUrlOf } from '../lib/catalog'
@@ -29,7 +32,7 @@ export type OpenOutcome =
 
 const readerOptions = () => {
   const keys = trustedKeys()
-  return { wasm: USE_WASM, ...(keys.length ? { trustedKeys: keys } : {}) }
+  return { wasm: USE_WASM, ed25519Fallback: nobleEd25519, ...(keys.length ? { trustedKeys: keys } : {}) }
 }
 
 function failure(code: string, message: string): Diagnostic {

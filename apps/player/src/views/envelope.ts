@@ -48,6 +48,8 @@ const SIGNATURE_CODES: ReadonlySet<string> = new Set([
   'pkg/signature-missing',
   'pkg/signature-malformed',
   'pkg/signature-mismatch',
+  // not expected here: the player passes the Ed25519 fallback (play/open.ts)
+  'pkg/signature-unsupported',
 ])
 
 export function envelope(
