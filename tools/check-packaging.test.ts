@@ -1,7 +1,8 @@
 /**
  * The pure parts of `tools/check-packaging.ts` (the whole check packs, installs and builds, so it
  * runs as `pnpm check:packaging` in CI, not here): what it finds wrong in a packed package.json,
- * and which built files import Node built-ins without their `node:` prefix.
+ * which built files import Node built-ins without their `node:` prefix, and what a player bundles
+ * over its budget or without asking for it.
  */
 
 import { randomBytes } from 'node:crypto'
@@ -12,6 +13,7 @@ import {
   bundleBudgetProblems,
   checkPackedManifest,
   moduleSubpaths,
+  optInProblems,
   type PackageManifest,
   publishablePackages,
   specifierOf,
@@ -153,6 +155,22 @@ describe('the browser bundle budget', () => {
     ])
     const bothOver = weighBundle([chunk('index.js', 24, true)])
     expect(bundleBudgetProblems(bothOver, budget)).toHaveLength(2)
+  })
+
+  it('fails a player that bundles @noble/ed25519 without asking for it, even in a lazy chunk', () => {
+    const noble = 'node_modules/.pnpm/@noble+ed25519@3.2.0/node_modules/@noble/ed25519/index.js'
+    const reader = 'node_modules/@spkg/reader/dist/index.js'
+    expect(optInProblems([{ ...chunk('index.js', 1, true), modules: [reader] }])).toEqual([])
+    expect(
+      optInProblems([
+        { ...chunk('index.js', 1, true), modules: [reader] },
+        { ...chunk('index-x1.js', 1, false), modules: [`/abs/${noble}`] },
+        chunk('ed25519-noble-AB12.js', 1, false),
+      ]),
+    ).toEqual([
+      'index-x1.js bundles @noble/ed25519 (opt-in: @spkg/reader/ed25519-noble), which the player did not ask for',
+      'ed25519-noble-AB12.js bundles @noble/ed25519 (opt-in: @spkg/reader/ed25519-noble), which the player did not ask for',
+    ])
   })
 
   it('holds Vite to the 60 KB budget for both figures, esbuild to the same order', () => {

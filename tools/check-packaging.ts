@@ -493,7 +493,28 @@ input.addEventListener('change', async () => {
         `  ${c.isEntry ? 'entry' : w.initial.has(c.fileName) ? 'static' : 'lazy '} ${kb(Buffer.byteLength(c.code))} minified  ${c.fileName}`,
       )
     for (const p of bundleBudgetProblems(w, BUDGETS[bundler])) fail(`${bundler} build`, p)
+    for (const p of optInProblems(chunks)) fail(`${bundler} build`, p)
   }
+}
+
+/**
+ * Modules a default player must not bundle at all, not even as a lazy chunk: `@noble/ed25519`, the
+ * Ed25519 fallback for browsers without WebCrypto Ed25519, is opt-in (`@spkg/reader/ed25519-noble`).
+ */
+const OPT_IN_MODULES: readonly { name: string; pattern: RegExp }[] = [
+  {
+    name: '@noble/ed25519 (opt-in: @spkg/reader/ed25519-noble)',
+    pattern: /@noble[\\/+]ed25519|ed25519-noble/,
+  },
+]
+
+/** What a player that asks for no opt-in module still bundles of them, file by file. */
+export function optInProblems(chunks: readonly EmittedChunk[]): string[] {
+  return OPT_IN_MODULES.flatMap(({ name, pattern }) =>
+    chunks
+      .filter((c) => pattern.test(c.fileName) || (c.modules ?? []).some((m) => pattern.test(m)))
+      .map((c) => `${c.fileName} bundles ${name}, which the player did not ask for`),
+  )
 }
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
@@ -525,6 +546,8 @@ export interface EmittedChunk {
   readonly isEntry: boolean
   /** The files it imports statically (a dynamic `import()` is not listed). */
   readonly imports: readonly string[]
+  /** The input modules with code in it (paths as the bundler names them). */
+  readonly modules?: readonly string[]
 }
 
 export interface BundleWeight {
@@ -569,9 +592,11 @@ export function weighBundle(chunks: readonly EmittedChunk[]): BundleWeight {
   }
 }
 
+const bytes = (n: number) => `${n.toLocaleString('en-US')} B`
+
 export const describeWeight = (w: BundleWeight) =>
-  `initial load (${w.initial.size} file(s), the entry and its static imports) ${kb(w.initialMinified)} minified, ${kb(w.initialGzip)} gzip; ` +
-  `every file (${w.files}) ${kb(w.minified)} minified, ${kb(w.gzip)} gzip (level 9)`
+  `initial load (${w.initial.size} file(s), the entry and its static imports) ${kb(w.initialMinified)} minified, ${kb(w.initialGzip)} gzip (${bytes(w.initialGzip)}); ` +
+  `every file (${w.files}) ${kb(w.minified)} minified, ${kb(w.gzip)} gzip (${bytes(w.gzip)}, level 9)`
 
 /** What is over budget in a build (both figures are checked). */
 export function bundleBudgetProblems(w: BundleWeight, budget: { initial: number; all: number }): string[] {
@@ -593,6 +618,7 @@ interface BuiltChunk {
   code?: string
   isEntry?: boolean
   imports?: string[]
+  modules?: Record<string, { renderedLength: number }>
 }
 
 /** The JavaScript chunks of a Vite build result. */
@@ -606,6 +632,9 @@ function viteChunks(result: unknown): EmittedChunk[] {
       code: c.code ?? '',
       isEntry: c.isEntry === true,
       imports: c.imports ?? [],
+      modules: Object.entries(c.modules ?? {})
+        .filter(([, m]) => m.renderedLength > 0)
+        .map(([id]) => id),
     }))
 }
 
@@ -614,7 +643,14 @@ function esbuildChunks(
   result: {
     outputFiles?: Array<{ path: string; text: string }>
     metafile?: {
-      outputs: Record<string, { entryPoint?: string; imports: Array<{ path: string; kind: string }> }>
+      outputs: Record<
+        string,
+        {
+          entryPoint?: string
+          imports: Array<{ path: string; kind: string }>
+          inputs?: Record<string, { bytesInOutput: number }>
+        }
+      >
     }
   },
   entry: string,
@@ -629,6 +665,9 @@ function esbuildChunks(
       // every dynamic import() target is an entry point to esbuild: the page loads only `entry`
       isEntry: out.entryPoint === entry,
       imports: out.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path),
+      modules: Object.entries(out.inputs ?? {})
+        .filter(([, i]) => i.bytesInOutput > 0)
+        .map(([path]) => path),
     }))
 }
 
