@@ -525,10 +525,11 @@ export const BUNDLE_BUDGET = 60 * 1024
 /**
  * The gzip budgets (bytes) of the player, per bundler: what every player downloads before it opens
  * a package (the initial load: the entry and its static imports) and every emitted file (with the
- * lazy chunks: the Ed25519 fallback for browsers without WebCrypto Ed25519, the `.spkg.enc` code).
+ * lazy chunks: the `.spkg.enc` code; the Ed25519 fallback for browsers without WebCrypto Ed25519
+ * is opt-in, and {@link optInProblems} fails a player that bundles it unasked).
  * The target is Vite's; esbuild must stay "of the same order": the same budget for its
  * initial load, and for every file 10% more, because esbuild makes a chunk of every dynamic
- * `import()` it finds before tree-shaking (the reader's offline-cache saver, Ed25519 signing),
+ * `import()` it finds before tree-shaking (the reader's offline-cache saver, its update),
  * which Rollup drops with the code that imports them. A dist/ that bundles worse than the sources
  * (a chunk shared by an entry and a lazy import, code a bundler cannot prove pure) fails here,
  * not in a user's build.

@@ -7,8 +7,9 @@
  * sizes and the share of zod in each (Vite: rendered module bytes before minifying; esbuild: the
  * metafile's minified bytes per input). Two sizes each: every emitted JavaScript file (what the
  * target counts), and the initial load alone (the entry and what it imports statically; the
- * lazy chunks, such as `@spkg/integrity`'s `@noble/ed25519` fallback, which a browser with
- * WebCrypto Ed25519 never fetches, are left out).
+ * lazy chunks, such as the reader's `.spkg.enc` decryption, which a player fetches only for an
+ * encrypted package, are left out). `@noble/ed25519`, the Ed25519 fallback, is opt-in
+ * (`@spkg/reader/ed25519-noble`) and this player does not ask for it.
  *
  * Then the Node cold start of `@spkg/manifest`: its entry bundled as `tsup` ships it (one ESM
  * file, `zod` left external), imported in a fresh process, then a first `parseManifest` of a
