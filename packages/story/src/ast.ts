@@ -211,9 +211,34 @@ export type Node =
   | { kind: 'tags'; pos: Pos; tags: string[] }
   /** 1.1: a block alternative `{seq}` … `{or}` … `{end}` (see the inline `alt`). */
   | { kind: 'alt'; pos: Pos; mode: AltMode; id: string; branches: Node[][] }
+  /** 1.1: `{temp n = e}`, a variable for one function call, one passage insert or one visit of a section. */
+  | { kind: 'temp'; pos: Pos; name: string; namePos: Pos; e: Expr }
+  /** 1.1: `{return e}` (or `{return}`) in a block function. */
+  | { kind: 'return'; pos: Pos; e?: Expr }
 
 /** The side of a 1.1 glue `<>`: written with no space next to it (`tight`) or with one (`space`). */
 export type GlueSide = 'tight' | 'space'
+
+/** 1.1: `{items Tools = rope, lamp, key}`, a set declaration; the declared order is the items' order. */
+export interface ItemsDecl {
+  name: string
+  items: Array<{ name: string; pos: Pos }>
+  /** The command's `{`. */
+  pos: Pos
+  namePos: Pos
+}
+
+/** 1.1: a block function `{fn f(a, ref b)}` … `{end}` of a module. */
+export interface BlockFn {
+  name: string
+  params: string[]
+  /** `refs[i]` is true when parameter `i` is written `ref name`: it assigns the caller's variable. */
+  refs: boolean[]
+  /** `{temp}`, `{set}`, `{if}` and `{return}` lines. */
+  body: Node[]
+  pos: Pos
+  namePos: Pos
+}
 
 /** The kind of a media block, from its extension. */
 export type MediaKind = 'image' | 'audio' | 'video'
@@ -233,6 +258,8 @@ export interface DeclarationBlock {
   defaults: SetStmt[]
   /** 1.1 only (absent otherwise): `{const N = e}`, constants visible in this part, as a module's. */
   consts?: ConstDecl[]
+  /** 1.1: the part's set declarations (absent when there are none). */
+  items?: ItemsDecl[]
 }
 
 /** A `{const N = e}` declaration (of a module, or at 1.1 of a part). */
@@ -262,4 +289,8 @@ export interface ModuleAst {
   passages: Array<{ name: string; params: string[]; body: Node[]; pos: Pos; namePos: Pos }>
   /** `namePos` is the first character of `ns.fn`. */
   externs: Array<{ ns: string; fn: string; params: string[]; pos: Pos; namePos: Pos }>
+  /** 1.1: block functions (absent when there are none). */
+  blockFns?: BlockFn[]
+  /** 1.1: set declarations (absent when there are none). */
+  items?: ItemsDecl[]
 }

@@ -173,7 +173,15 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
   'story/module-cycle': 'Break the cycle: move what both modules need into a third one.',
   'story/module-content': 'Keep only declarations in a module, at column 1; text goes in a `{passage}`.',
   'story/const-assign': 'Use a `{set}` variable for a value that changes, or remove the assignment.',
-  'story/recursion': 'Rewrite the function without calling itself (functions cannot recurse).',
+  'story/recursion':
+    'Rewrite the function without calling itself; at 1.1 a block function `{fn f(n)}` … `{end}` may recurse (it can stop with `{if}`).',
+  'story/recursion-depth':
+    'Make the recursion stop sooner: check the `{if}` that ends it, or loop with fewer nested calls.',
+  'story/return-placement':
+    'Move the line into a block function `{fn name(…)}` … `{end}` of a module; in a part or passage, jump or end instead.',
+  'story/ref-argument':
+    'Pass a variable name for the `ref` parameter (`f(gold)`, not `f(gold + 1)` or `f(3)`).',
+  'story/ambiguous-item': 'Name the set with the item: write `Tools.rope` instead of `rope`.',
   'story/duplicate-declaration': 'Rename one of the two declarations; do not reuse a built-in name.',
   'story/extern-namespace': 'Add the namespace to `requires` in manifest.json.',
   'story/unknown-function': 'Check the name, and `{use}` the module that declares it in this part.',

@@ -55,7 +55,17 @@ export const STORY_CODES = defineCodes({
   'story/module-cycle': error('modules `{use}` each other in a cycle'),
   'story/module-content': error('a module line that is not a declaration at column 1'),
   'story/const-assign': error("an assignment to a constant (a module's, or in 1.1 a part's)"),
-  'story/recursion': error('a module function calls itself, directly or not'),
+  'story/recursion': error(
+    'a module function calls itself, directly or not (1.1: only a cycle of one-line functions)',
+  ),
+  'story/recursion-depth': error(
+    '1.1: function calls nested more than 200 deep at play time; the call yields `false`',
+  ),
+  'story/return-placement': error('1.1: `{return}` outside a block function'),
+  'story/ref-argument': error('1.1: the argument for a `ref` parameter is not a variable name'),
+  'story/ambiguous-item': error(
+    '1.1: a bare item name that two `{items}` declarations share, or that a variable or constant also names',
+  ),
   'story/duplicate-declaration': error(
     "a module name (or in 1.1 a part's constant) declared twice, or one that is a built-in",
   ),

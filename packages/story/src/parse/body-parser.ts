@@ -43,6 +43,8 @@ export class BodyParser implements LineParser {
   altDepth = 0
   /** Set by module parsing: where passages are parsed, what is not allowed. */
   passage = false
+  /** Set by module parsing while a block function's body is parsed: `{return}` is allowed. */
+  fnBody = false
 
   constructor(
     readonly ctx: ParseContext,

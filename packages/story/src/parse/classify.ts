@@ -5,6 +5,8 @@ import type { LineKind } from './line-parser.ts'
 import { findClose, type Line } from './scan.ts'
 
 const COMMAND_WORD = /^\{\s*(if|elif|else|end|set|local|use|seed|insert|call|const|fn|passage|extern)\b/
+/** The command words of 1.1 (`{items}`, `{temp}`, `{return}`): an unclosed one is reported only at 1.1. */
+const COMMAND_WORD_11 = /^\{\s*(items|temp|return)\b/
 
 /**
  * Classifies a line. `unclosed` is a command line whose brace is not closed on the line. At 1.1
@@ -31,7 +33,7 @@ export function classify(line: Line, v11 = false): LineKind {
   if (t.startsWith('{')) {
     const close = findClose(t, 0)
     if (close === t.length - 1) return 'command'
-    if (close < 0 && COMMAND_WORD.test(t)) return 'unclosed'
+    if (close < 0 && (COMMAND_WORD.test(t) || (v11 && COMMAND_WORD_11.test(t)))) return 'unclosed'
   }
   if (/^#\S/.test(t)) return 'tags'
   return 'text'

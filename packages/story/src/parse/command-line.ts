@@ -51,6 +51,25 @@ export function commandLineNode(
       if (!p.passage) return { kind: 'local', pos, name: cmd.name, namePos: cmd.namePos, e: cmd.e }
       p.notInPassage('{local}', pos)
       return undefined
+    case 'temp':
+      return { kind: 'temp', pos, name: cmd.name, namePos: cmd.namePos, e: cmd.e }
+    case 'return':
+      if (p.fnBody) return cmd.e ? { kind: 'return', pos, e: cmd.e } : { kind: 'return', pos }
+      p.ctx.report(
+        'story/return-placement',
+        "'{return}' belongs in a block function '{fn name(…)}' … '{end}' of a module; here, jump with '-> #id' or end with '-> END'",
+        pos,
+      )
+      return undefined
+    case 'items':
+      p.ctx.report(
+        'story/unknown-command',
+        p.passage
+          ? "'{items}' declares a set at the top level of a module, not inside a passage or function"
+          : "'{items}' belongs in the declaration block at the top of the part (or in a module)",
+        pos,
+      )
+      return undefined
     case 'insert':
       return { kind: 'insert', pos, name: cmd.name, namePos: cmd.namePos, args: cmd.args }
     case 'call':

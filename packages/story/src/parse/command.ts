@@ -21,6 +21,14 @@ export type Command =
   | { c: 'call'; ns: string; fn: string; namePos: Pos; args: Expr[] }
   | { c: 'const'; name: string; namePos: Pos; e: Expr }
   | { c: 'fn'; name: string; namePos: Pos; params: string[]; e: Expr }
+  /** 1.1: the head of a block function, `{fn f(a, ref b)}`. */
+  | { c: 'fnblock'; name: string; namePos: Pos; params: string[]; refs: boolean[] }
+  /** 1.1: `{items Tools = rope, lamp}`. */
+  | { c: 'items'; name: string; namePos: Pos; items: Array<{ name: string; pos: Pos }> }
+  /** 1.1: `{temp n = e}`. */
+  | { c: 'temp'; name: string; namePos: Pos; e: Expr }
+  /** 1.1: `{return e}` or `{return}`. */
+  | { c: 'return'; e?: Expr }
   | { c: 'passage'; name: string; namePos: Pos; params: string[] }
   | { c: 'extern'; ns: string; fn: string; namePos: Pos; params: string[] }
   /** 1.1: the head of a block alternative (`{seq}` alone on its line) and its branch separator. */
@@ -43,6 +51,8 @@ const COMMANDS = new Set([
   'passage',
   'extern',
 ])
+/** The commands 1.1 adds: unknown commands at 1.0, as they were. */
+const COMMANDS_11 = new Set(['items', 'temp', 'return'])
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/
 
 /** True when `word` is a command keyword of 1.0 (`if`, `set`, …). */
@@ -77,7 +87,7 @@ export function parseCommand(
       )
     return kw[1] === 'or' ? { c: 'or' } : { c: 'alt', mode: kw[1] as AltMode }
   }
-  if (!kw || !COMMANDS.has(kw[1]!)) {
+  if (!kw || !(COMMANDS.has(kw[1]!) || (ctx.v11 && COMMANDS_11.has(kw[1]!)))) {
     const shown = kw?.[1] ?? inner.trim().slice(0, 12)
     const meant = meantCommand(kw?.[1], inner)
     ctx.report(
@@ -114,12 +124,20 @@ export function parseCommand(
       const a = parseAssignment(ctx, line, from, close, pos)
       return a && { c: 'set', stmt: a.stmt }
     }
-    case 'local': {
+    case 'local':
+    case 'temp': {
       const a = parseAssignment(ctx, line, from, close, pos)
       if (!a) return undefined
-      if (a.stmt.op !== '=') return bad(ctx, "'{local}' defines a value with '='", a.opPos)
-      return { c: 'local', name: a.stmt.name, namePos: a.stmt.namePos, e: a.stmt.e }
+      if (a.stmt.op !== '=') return bad(ctx, `'{${word}}' defines a value with '='`, a.opPos)
+      return { c: word, name: a.stmt.name, namePos: a.stmt.namePos, e: a.stmt.e }
     }
+    case 'return': {
+      if (!rest.trim()) return { c: 'return' }
+      const e = parseExpr(ctx, line, from, close)
+      return e && { c: 'return', e }
+    }
+    case 'items':
+      return parseItems(ctx, line, from, close)
     case 'use': {
       const m = rest.trim()
       if (!/^[A-Za-z0-9_./-]+$/.test(m))
@@ -231,9 +249,17 @@ function parseDeclarationLike(
         : { c: 'call', ns: ns!, fn: name, namePos, args }
     }
     const params: string[] = []
+    const refs: boolean[] = []
     if (p.eat('(') && !p.eat(')')) {
       for (;;) {
         p.ws()
+        // 1.1: `ref name` in a function's parameters (a parameter may still be named `ref`)
+        const isRef = ctx.v11 && word === 'fn' && /^ref[ \t]+[A-Za-z_]/.test(rest.slice(p.i))
+        if (isRef) {
+          p.i += 3
+          p.ws()
+        }
+        refs.push(isRef)
         const param = NAME.exec(rest.slice(p.i))?.[0]
         if (!param) return p.fail('expected a parameter name')
         if (isReservedName(param)) return p.fail(`'${param}' is a reserved word and cannot name a parameter`)
@@ -245,6 +271,10 @@ function parseDeclarationLike(
     }
     if (word === 'fn') {
       p.ws()
+      // 1.1: no `=` after the head: a block function, its lines up to `{end}`
+      if (ctx.v11 && p.i >= rest.length) return { c: 'fnblock', name, namePos, params, refs }
+      if (refs.includes(true))
+        p.fail("a 'ref' parameter belongs to a block function '{fn name(ref x)}' … '{end}'")
       if (rest.startsWith('==', p.i))
         p.fail("a function is written '{fn name(params) = expression}', with one '='")
       p.expect('=', "'=' and the function's expression")
@@ -256,6 +286,42 @@ function parseDeclarationLike(
     if (word === 'passage') return { c: 'passage', name, namePos, params }
     return { c: 'extern', ns: ns!, fn: name, namePos, params }
   })
+}
+
+/** `{items Name = a, b, c}`: a set declaration (1.1). */
+function parseItems(ctx: ParseContext, line: Line, from: number, close: number): Command | undefined {
+  const rest = line.raw.slice(from, close)
+  const m = /^(\s*)([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)/.exec(rest)
+  if (!m)
+    return bad(
+      ctx,
+      "a set is declared '{items Name = first, second, third}'",
+      posAt(line, from + (/\S/.exec(rest)?.index ?? 0)),
+    )
+  const name = m[2]!
+  const namePos = posAt(line, from + m[1]!.length)
+  if (isReservedName(name)) return bad(ctx, `'${name}' is a reserved word and cannot name a set`, namePos)
+  const items: Array<{ name: string; pos: Pos }> = []
+  const seen = new Set<string>()
+  let at = m[0].length
+  for (;;) {
+    const lead = /^\s*/.exec(rest.slice(at))![0].length
+    at += lead
+    const item = NAME.exec(rest.slice(at))?.[0]
+    if (!item) return bad(ctx, `expected an item name in '{items ${name} = …}'`, posAt(line, from + at))
+    const pos = posAt(line, from + at)
+    if (isReservedName(item)) return bad(ctx, `'${item}' is a reserved word and cannot name an item`, pos)
+    if (seen.has(item)) return bad(ctx, `'${item}' is listed twice in '{items ${name}}'; list it once`, pos)
+    seen.add(item)
+    items.push({ name: item, pos })
+    at += item.length
+    const sep = /^\s*(,?)/.exec(rest.slice(at))!
+    at += sep[0].length
+    if (at >= rest.length) break
+    if (!sep[1])
+      return bad(ctx, `expected ',' between the items of '{items ${name}}'`, posAt(line, from + at))
+  }
+  return { c: 'items', name, namePos, items }
 }
 
 /** Words other languages close or chain blocks with, and the command meant. */

@@ -51,6 +51,8 @@ export interface LineParser {
   altDepth: number
   /** Set by module parsing: where passages are parsed, what is not allowed. */
   passage: boolean
+  /** Set by module parsing while a block function's body is parsed: `{return}` is allowed. */
+  fnBody: boolean
   /** Parses nodes until a line at or left of `parentIndent`, or a `{elif}`/`{else}`/`{end}` of an open `{if}`. */
   seq(parentIndent: number): Node[]
   /** Records an explicit id, reporting reserved and duplicate ids. */

@@ -2,7 +2,7 @@
  * `parseModule`: an extension module (`.xty`, section 8) to its syntax tree plus diagnostics.
  */
 
-import type { ModuleAst } from '../ast.ts'
+import type { ModuleAst, Node } from '../ast.ts'
 import { BodyParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
 import { ParseContext, UNCLOSED_COMMAND } from './context.ts'
@@ -60,7 +60,8 @@ export function parseModule(source: string | Uint8Array, options: ParseOptions):
     const cmd = parseCommand(ctx, line, line.start, line.start + line.text.length - 1)
     if (!cmd) {
       // a `{passage …}` whose head cannot be read still owns the lines up to its `{end}`
-      if (/^\{\s*passage\b/.test(line.text)) i = skipPassage(lp, i)
+      if (/^\{\s*passage\b/.test(line.text) || (ctx.v11 && /^\{\s*fn\b[^=]*\}$/.test(line.text)))
+        i = skipPassage(lp, i)
       continue
     }
     switch (cmd.c) {
@@ -82,6 +83,30 @@ export function parseModule(source: string | Uint8Array, options: ParseOptions):
         break
       case 'fn':
         ast.fns.push({ name: cmd.name, params: cmd.params, e: cmd.e, pos, namePos: cmd.namePos })
+        break
+      case 'fnblock': {
+        lp.i = i
+        lp.fnBody = true
+        const body = lp.seq(-1)
+        lp.fnBody = false
+        i = lp.i
+        if (i < lines.length && /^\{\s*end\s*\}$/.test(lines[i]!.text)) i++
+        else ctx.report('story/missing-end', `'{fn ${cmd.name}(…)}' is not closed by '{end}'`, pos)
+        checkFnBody(ctx, body)
+        ast.blockFns ??= []
+        ast.blockFns.push({
+          name: cmd.name,
+          params: cmd.params,
+          refs: cmd.refs,
+          body,
+          pos,
+          namePos: cmd.namePos,
+        })
+        break
+      }
+      case 'items':
+        ast.items ??= []
+        ast.items.push({ name: cmd.name, items: cmd.items, pos, namePos: cmd.namePos })
         break
       case 'extern':
         ast.externs.push({ ns: cmd.ns, fn: cmd.fn, params: cmd.params, pos, namePos: cmd.namePos })
@@ -108,6 +133,23 @@ export function parseModule(source: string | Uint8Array, options: ParseOptions):
     }
   }
   return { ast, diagnostics: sortDiagnostics(ctx.diagnostics) }
+}
+
+/** A block function holds `{temp}`, `{set}`, `{if}` and `{return}` lines only (text belongs in a passage). */
+function checkFnBody(ctx: ParseContext, body: Node[]): void {
+  for (const n of body) {
+    if (n.kind === 'temp' || n.kind === 'set' || n.kind === 'return') continue
+    if (n.kind === 'if') {
+      for (const b of n.branches) checkFnBody(ctx, b.body)
+      checkFnBody(ctx, n.otherwise)
+      continue
+    }
+    ctx.report(
+      'story/module-content',
+      "a function's lines are '{temp}', '{set}', '{if}' and '{return}'; text and '{insert}' belong in a '{passage}'",
+      n.pos,
+    )
+  }
 }
 
 function skipPassage(lp: BodyParser, i: number): number {

@@ -70,7 +70,13 @@ function parseDeclarations(ctx: ParseContext, lines: Line[], lp: BodyParser): De
       continue
     }
     const word = /^\{\s*([a-z]+)\b/.exec(line.text)?.[1]
-    if (word !== 'use' && word !== 'seed' && word !== 'set' && !(word === 'const' && ctx.v11)) break
+    if (
+      word !== 'use' &&
+      word !== 'seed' &&
+      word !== 'set' &&
+      !(ctx.v11 && (word === 'const' || word === 'items'))
+    )
+      break
     const pos = posAt(line, line.start)
     if (kind === 'unclosed') {
       ctx.report('story/unclosed-brace', UNCLOSED_COMMAND, pos)
@@ -100,6 +106,9 @@ function parseDeclarations(ctx: ParseContext, lines: Line[], lp: BodyParser): De
           pos,
         )
       else block.defaults.push(cmd.stmt)
+    } else if (cmd.c === 'items') {
+      block.items ??= []
+      block.items.push({ name: cmd.name, items: cmd.items, pos, namePos: cmd.namePos })
     }
   }
   lp.i = i

@@ -78,7 +78,10 @@ export function nodeExprs(n: Node): Expr[] {
     case 'set':
       return [n.stmt.e]
     case 'local':
+    case 'temp':
       return [n.e]
+    case 'return':
+      return n.e ? [n.e] : []
     case 'if':
       return n.branches.map((b) => b.cond)
     case 'group':

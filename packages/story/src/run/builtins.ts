@@ -5,6 +5,7 @@
 import type { Pos } from '../ast.ts'
 import { BUILTINS as LANGUAGE_BUILTINS, type ValueBuiltinName } from '../builtins.ts'
 import { drawInt, drawUint32 } from './rng.ts'
+import { containsAll, extremeItem, ItemSet } from './sets.ts'
 import type { Value } from './types.ts'
 import { equal, show, typeName } from './values.ts'
 import type { Vm } from './vm.ts'
@@ -34,6 +35,8 @@ function str1(name: string, f: (x: string) => Value): Impl {
 
 function extreme(name: string, pickLess: boolean): Impl {
   return (m, a, file, pos) => {
+    // 1.1: the first or last item of a set in declared order, as a one-item set (ink's LIST_MIN/MAX)
+    if (a.length === 1 && a[0] instanceof ItemSet) return extremeItem(a[0], !pickLess)
     const xs = a.length === 1 && Array.isArray(a[0]) ? a[0] : a
     if (xs.length === 0) return bad(m, `${name}() of an empty list`, file, pos)
     let best: number | undefined
@@ -96,7 +99,8 @@ const IMPLEMENTATIONS: { readonly [K in ValueBuiltinName]: Impl } = {
     const x = a[0]!
     if (typeof x === 'string') return cp(x)
     if (Array.isArray(x)) return x.length
-    return bad(m, `len() needs a string or a list, not ${typeName(x)}`, file, pos)
+    if (x instanceof ItemSet) return x.ords.length
+    return bad(m, `len() needs a string, a list or a set, not ${typeName(x)}`, file, pos)
   },
   join: (m, a, file, pos) => {
     const [x, sep] = a as [Value, Value]
@@ -107,6 +111,15 @@ const IMPLEMENTATIONS: { readonly [K in ValueBuiltinName]: Impl } = {
   },
   contains: (m, a, file, pos) => {
     const [h, n] = a as [Value, Value]
+    if (h instanceof ItemSet) {
+      if (n instanceof ItemSet) return containsAll(h, n)
+      return bad(
+        m,
+        `contains() of a set takes items, not ${typeName(n)}: write contains(s, ${h.decl.name}.${h.decl.items[0] ?? 'item'})`,
+        file,
+        pos,
+      )
+    }
     if (Array.isArray(h)) return h.some((x) => equal(x, n))
     if (typeof h === 'string' && typeof n === 'string') return h.includes(n)
     return bad(m, `contains() needs a list, or two strings; got ${typeName(h)} and ${typeName(n)}`, file, pos)

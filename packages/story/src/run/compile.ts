@@ -6,11 +6,12 @@ import type { IdKind, Node, OptionNode, Pos, SetStmt } from '../ast.ts'
 import { resolveTarget } from '../paths.ts'
 import { altSpec } from './alts.ts'
 import { type COption, GLUE, type Instr, Op } from './code.ts'
-import { add, arith, compileExpr, localKey, sectionVisitsKey } from './expr.ts'
+import { add, arith, compileExpr, localKey, sectionVisitsKey, subtract, tempKey } from './expr.ts'
 import { compileInline } from './render.ts'
+import { ItemSet } from './sets.ts'
 import type { Value } from './types.ts'
-import { typeName } from './values.ts'
-import { intern, type ModuleScope, type Scope, type Vm } from './vm.ts'
+import { truthy, typeName } from './values.ts'
+import { type Ev, intern, type ModuleScope, type Ref, type Scope, type Vm } from './vm.ts'
 
 /** The archive target (`path[:id]`) of a gate or link written in `file` (section 3). */
 function archiveTarget(file: string, target: string): string {
@@ -28,6 +29,7 @@ export function compileSet(stmt: SetStmt, scope: Scope): (m: Vm) => void {
       ? undefined
       : (m: Vm, cur: Value, v: Value): Value => {
           if (op === '+=') return add(m, cur, v, file, pos)
+          if (cur instanceof ItemSet || v instanceof ItemSet) return subtract(m, cur, v, file, pos)
           if (typeof cur !== 'number' || typeof v !== 'number') {
             m.report(
               'story/type-error',
@@ -40,11 +42,34 @@ export function compileSet(stmt: SetStmt, scope: Scope): (m: Vm) => void {
           return arith(m, '-', cur, v, file, pos)
         }
   const p = scope.params.indexOf(name)
+  if (p >= 0 && scope.refs?.[p])
+    return (m) => {
+      const v = e(m)
+      const ref = m.frame[p] as unknown as Ref
+      ref.set(combine ? combine(m, ref.get() ?? false, v) : v)
+    }
   if (p >= 0)
     return (m) => {
       const v = e(m)
-      m.frame[p] = combine ? combine(m, m.frame[p]!, v) : v
+      m.frame[p] = combine ? combine(m, m.frame[p] ?? false, v) : v
     }
+  const temp = tempKey(name, scope)
+  if (temp !== undefined) {
+    const tkey = intern(temp)
+    return (m) => {
+      const v = e(m)
+      if (!combine) {
+        m.temps.set(tkey, v)
+        return
+      }
+      let cur = m.temps.get(tkey)
+      if (cur === undefined) {
+        m.report('story/uninitialised', `'${name}' is changed before its {temp} line has run`, file, pos)
+        cur = false
+      }
+      m.temps.set(tkey, combine(m, cur, v))
+    }
+  }
   const key = intern(localKey(name, scope) ?? name)
   const isLocal = key !== name
   const isConst = !isLocal && scope.module.consts.has(name)
@@ -115,11 +140,18 @@ class Compiler {
   readonly lines: number[] = []
   readonly result: CompiledBody
   private readonly locals = new Map<string, Set<string>>()
+  /** 1.1: the `{temp}` names per section (part code). */
+  private readonly temps = new Map<string, Set<string>>()
+  /** 1.1: the section each id stands in, when the part has section temps (cross-section jumps clear them). */
+  private readonly idSection = new Map<string, string>()
   private readonly headings = new Set<string>()
   private readonly kinds = new Map<string, IdKind>()
   private readonly optionGroups = new Map<string, string>()
-  /** Jumps to resolve once every id has its address; `patch`: set the instruction's `to` instead of replacing it. */
-  private readonly fixups: Array<{ at: number; id: string; pos: Pos; patch?: boolean }> = []
+  /**
+   * Jumps to resolve once every id has its address; `patch`: set the instruction's `to` instead of
+   * replacing it; `from`: the section of a jump that may leave it (its `{temp}`s go).
+   */
+  private readonly fixups: Array<{ at: number; id: string; pos: Pos; patch?: boolean; from?: string }> = []
   private stack: Array<{ level: number; id: string }> = []
   private scope: Scope
   private readonly groupCount = new Map<string, number>()
@@ -130,6 +162,7 @@ class Compiler {
     readonly env: BodyEnv,
   ) {
     if (env.part) this.prepass(nodes)
+    else this.params = [...env.params, ...collectTemps(nodes).filter((t) => !env.params.includes(t))]
     this.scope = this.makeScope()
     this.nodes(nodes)
     this.code.push(env.part ? { op: Op.EOF } : { op: Op.RET })
@@ -138,14 +171,23 @@ class Compiler {
       if (to === undefined) this.code[f.at] = { op: Op.BADJUMP, id: f.id, file: env.file, pos: f.pos }
       else if (f.patch) (this.code[f.at] as { to: number }).to = to
       else this.code[f.at] = { op: Op.GOTO, to }
+      // 1.1: a jump into another section leaves this one: its {temp}s go (a heading clears them itself)
+      if (f.from !== undefined && this.idSection.get(f.id) !== f.from)
+        this.code[f.at - 1] = { op: Op.EXEC, run: clearTemps }
     }
     for (let i = 0; i < this.code.length; i++) this.lines[i] ??= 0
     this.result = { code: this.code, ids: this.ids, lines: this.lines, optionGroups: this.optionGroups }
   }
 
+  /** A passage's parameters, then its `{temp}` slots. */
+  private params: readonly string[] = []
+
   private makeScope(): Scope {
     const { file, module, params, v11 } = this.env
-    if (!this.env.part) return { file, module, params, v11 }
+    if (!this.env.part) {
+      if (this.params.length === params.length) return { file, module, params, v11 }
+      return { file, module, params: this.params, firstTemp: params.length, v11 }
+    }
     const chain = this.stack.map((s) => s.id).reverse()
     const scope: Scope = { file, module, params, chain, locals: this.locals, headings: this.headings }
     if (v11) {
@@ -153,7 +195,13 @@ class Compiler {
       scope.kinds = this.kinds
       scope.optionGroups = this.optionGroups
     }
+    if (this.temps.size) scope.temps = this.temps
     return scope
+  }
+
+  /** The section the compiler is in. */
+  private section(): string {
+    return this.stack[this.stack.length - 1]?.id ?? 'h0'
   }
 
   private enterHeading(level: number, id: string): void {
@@ -170,7 +218,15 @@ class Compiler {
           this.kinds.set(n.id, 'heading')
           this.enterHeading(n.level, n.id)
         } else if (n.kind === 'anchor') this.kinds.set(n.id, 'anchor')
-        else if (n.kind === 'local') {
+        else if (n.kind === 'temp') {
+          const id = this.stack[this.stack.length - 1]?.id ?? 'h0'
+          let set = this.temps.get(id)
+          if (!set) {
+            set = new Set()
+            this.temps.set(id, set)
+          }
+          set.add(n.name)
+        } else if (n.kind === 'local') {
           const s = this.stack[this.stack.length - 1]
           if (s) {
             let set = this.locals.get(s.id)
@@ -246,6 +302,7 @@ class Compiler {
         this.enterHeading(n.level, n.id)
         this.scope = this.makeScope()
         this.ids.set(n.id, code.length)
+        if (this.temps.size) this.idSection.set(n.id, n.id)
         const key = intern(`${file}:${n.id}@visits`)
         code.push({
           op: Op.HEAD,
@@ -268,6 +325,7 @@ class Compiler {
             visitsKey: intern(`${file}:${n.id}@visits`),
             turnKey: intern(`${file}:${n.id}@turn`),
           })
+        if (this.temps.size) this.idSection.set(n.id, this.section())
         return
       case 'alt': {
         const ins: Extract<Instr, { op: typeof Op.ALT }> = {
@@ -290,7 +348,12 @@ class Compiler {
       }
       case 'jump':
         if (n.target === null) code.push({ op: Op.END })
-        else {
+        else if (this.temps.size) {
+          // room for the EXEC that clears the section's temps when the target is in another section
+          code.push({ op: Op.GOTO, to: code.length + 1 })
+          this.fixups.push({ at: code.length, id: n.target, pos: n.pos, from: this.section() })
+          code.push({ op: Op.GOTO, to: -1 })
+        } else {
           this.fixups.push({ at: code.length, id: n.target, pos: n.pos })
           code.push({ op: Op.GOTO, to: -1 })
         }
@@ -391,7 +454,14 @@ class Compiler {
           pos: n.pos,
         })
         return
+      case 'temp':
+        code.push({
+          op: Op.EXEC,
+          run: compileSet({ name: n.name, op: '=', e: n.e, pos: n.pos, namePos: n.namePos }, this.scope),
+        })
+        return
       case 'tags':
+      case 'return': // only in block functions (compileFnBody)
         return
     }
   }
@@ -403,6 +473,7 @@ class Compiler {
     this.groupCount.set(section, k)
     const id = n.id || `${section}@${k}`
     if (n.explicitId) this.ids.set(id, code.length)
+    if (n.explicitId && this.temps.size) this.idSection.set(id, section)
     const instr: Extract<Instr, { op: typeof Op.GROUP }> = {
       op: Op.GROUP,
       key: intern(`${this.env.file}:${id}`),
@@ -468,5 +539,81 @@ class Compiler {
     this.scope = scope
     this.stack = stack
     return c
+  }
+}
+
+/** 1.1: leaves a section: its `{temp}`s go. */
+function clearTemps(m: Vm): void {
+  m.temps.clear()
+}
+
+/** 1.1: the `{temp}` names of a function or passage body, in order of first appearance. */
+function collectTemps(nodes: readonly Node[], out: string[] = []): string[] {
+  for (const n of nodes) {
+    if (n.kind === 'temp' && !out.includes(n.name)) out.push(n.name)
+    else if (n.kind === 'if') {
+      for (const b of n.branches) collectTemps(b.body, out)
+      collectTemps(n.otherwise, out)
+    } else if (n.kind === 'group') for (const o of n.options) collectTemps(o.body, out)
+  }
+  return out
+}
+
+/** A statement of a block function: the value of the `{return}` it reached, or `undefined`. */
+type Stmt = (m: Vm) => Value | undefined
+
+/**
+ * 1.1: compiles a block function's body (`{temp}`, `{set}`, `{if}`, `{return}`) to one closure.
+ * Its frame holds the arguments, then one slot per `{temp}`; a `ref` parameter holds a `Ref`. A
+ * body that ends without `{return e}` gives `""` (it prints nothing, as an ink function without a
+ * return does).
+ */
+export function compileFnBody(
+  nodes: readonly Node[],
+  env: { file: string; module: ModuleScope; params: readonly string[]; refs: readonly boolean[] },
+): Ev {
+  const temps = collectTemps(nodes).filter((t) => !env.params.includes(t))
+  const scope: Scope = {
+    file: env.file,
+    module: env.module,
+    params: [...env.params, ...temps],
+    firstTemp: env.params.length,
+    refs: env.refs,
+  }
+  const block = compileStmts(nodes, scope)
+  return (m) => block(m) ?? ''
+}
+
+function compileStmts(nodes: readonly Node[], scope: Scope): Stmt {
+  const stmts: Stmt[] = []
+  for (const n of nodes) {
+    if (n.kind === 'set' || n.kind === 'temp') {
+      const run = compileSet(
+        n.kind === 'set' ? n.stmt : { name: n.name, op: '=', e: n.e, pos: n.pos, namePos: n.namePos },
+        scope,
+      )
+      stmts.push((m) => {
+        run(m)
+        return undefined
+      })
+    } else if (n.kind === 'return') {
+      const e = n.e ? compileExpr(n.e, scope) : undefined
+      stmts.push(e ? (m) => e(m) : () => '')
+    } else if (n.kind === 'if') {
+      const conds = n.branches.map((b) => compileExpr(b.cond, scope))
+      const bodies = n.branches.map((b) => compileStmts(b.body, scope))
+      const otherwise = compileStmts(n.otherwise, scope)
+      stmts.push((m) => {
+        for (let i = 0; i < conds.length; i++) if (truthy(conds[i]!(m))) return bodies[i]!(m)
+        return otherwise(m)
+      })
+    }
+  }
+  return (m) => {
+    for (let i = 0; i < stmts.length; i++) {
+      const r = stmts[i]!(m)
+      if (r !== undefined) return r
+    }
+    return undefined
   }
 }

@@ -9,7 +9,7 @@ import { createDiagnostic, type Diagnostic, type ReadingState, type StorySourceL
 import type { CGroupIf, COption, Instr, Op, ThreadGather, TunnelFrame } from './code.ts'
 import { render, renderPlain } from './render.ts'
 import type { PauseEvent, PauseLink, PauseOption, StoryAnswer, StoryEvent } from './types.ts'
-import { truthy } from './values.ts'
+import { toJson, truthy } from './values.ts'
 import type { ReplayHooks, Vm } from './vm.ts'
 
 /** Decision records longer than this get a set of their chosen ids for once-only filtering. */
@@ -63,6 +63,8 @@ export interface DecisionState extends Vm {
   held: unknown
   /** Emits the held paragraph. */
   flushPara(): void
+  /** The story is read at 1.1. */
+  readonly v11: boolean
 }
 
 /** Marks a choice group (or a part's `@end`) visited. */
@@ -379,8 +381,9 @@ export function saveState(m: DecisionState): ReadingState {
     choices[k] = v.slice()
   })
   const variables: ReadingState['variables'] = {}
+  const escape = m.v11
   m.vars.forEach((v, k) => {
-    variables[k] = v
+    variables[k] = typeof v === 'object' ? toJson(v, escape) : v
   })
   const state: ReadingState = {
     format: 1,

@@ -7,11 +7,15 @@ import type { BinOp, Expr, Pos } from '../ast.ts'
 import { REF_BUILTINS } from '../builtins.ts'
 import { resolveTarget } from '../paths.ts'
 import { BUILTINS, rollDice } from './builtins.ts'
+import { compareSets, difference, ItemSet, union } from './sets.ts'
 import type { Value } from './types.ts'
-import { equal, fromJson, show, truthy, typeName } from './values.ts'
-import { type Ev, type FnDef, intern, type Scope, type Vm } from './vm.ts'
+import { equal, fromJson, show, toJson, truthy, typeName } from './values.ts'
+import { type Ev, type FnDef, intern, Ref, type Scope, type Vm } from './vm.ts'
 
+/** How deep one-line functions nest (1.0: a guard against recursion the checker missed). */
 const MAX_DEPTH = 64
+/** 1.1: how deep calls nest once a block function is among them (`story/recursion-depth`). */
+const MAX_BLOCK_DEPTH = 200
 
 /** Compiles one expression in `scope`. */
 export function compileExpr(e: Expr, scope: Scope): Ev {
@@ -71,6 +75,8 @@ export function compileExpr(e: Expr, scope: Scope): Ev {
       return (m) => index(m, a(m), i(m), file, pos)
     }
     case 'field': {
+      const set = e.e.k === 'name' ? setDeclOf(e.e.name, scope) : undefined
+      if (set) return compileItem(set, e.name, scope.file, e.pos)
       const a = compileExpr(e.e, scope)
       const { file } = scope
       const { name, pos } = e
@@ -81,12 +87,67 @@ export function compileExpr(e: Expr, scope: Scope): Ev {
   }
 }
 
+/** The set declaration `name` names in `scope`, unless a parameter, temporary or local hides it. */
+function setDeclOf(name: string, scope: Scope) {
+  const decl = scope.module.sets.get(name)
+  if (!decl || scope.params.includes(name) || tempKey(name, scope) || localKey(name, scope)) return undefined
+  return decl
+}
+
+/** `Tools.rope`: the one-item set, or a type error when `Tools` has no such item. */
+function compileItem(
+  decl: NonNullable<ReturnType<typeof setDeclOf>>,
+  item: string,
+  file: string,
+  pos: Pos,
+): Ev {
+  const o = decl.index.get(item)
+  if (o === undefined)
+    return (m) =>
+      typeError(m, `${decl.name} has no item '${item}' (it has ${decl.items.join(', ')})`, file, pos)
+  const one = new ItemSet(decl, [o])
+  return () => one
+}
+
+/** `Tools(rope, lamp)` and `Tools()`: item names of the declaration, or sets of it. */
+function compileSetLiteral(
+  decl: NonNullable<ReturnType<typeof setDeclOf>>,
+  args: Expr[],
+  scope: Scope,
+  pos: Pos,
+): Ev {
+  const { file } = scope
+  const parts: Ev[] = []
+  const ords: number[] = []
+  for (const a of args) {
+    const o = a.k === 'name' ? decl.index.get(a.name) : undefined
+    if (o !== undefined) ords.push(o)
+    else parts.push(compileExpr(a, scope))
+  }
+  const constant = new ItemSet(
+    decl,
+    [...new Set(ords)].sort((x, y) => x - y),
+  )
+  if (parts.length === 0) return () => constant
+  return (m) => {
+    let out = constant
+    for (const p of parts) {
+      const v = p(m)
+      if (!(v instanceof ItemSet) || (v.decl !== decl && v.ords.length))
+        return typeError(m, `${decl.name}(…) takes items of ${decl.name}, not ${typeName(v)}`, file, pos)
+      out = union(out, v)
+    }
+    return out
+  }
+}
+
 function typeError(m: Vm, message: string, file: string, pos: Pos): false {
   m.report('story/type-error', message, file, pos)
   return false
 }
 
 function index(m: Vm, v: Value, i: Value, file: string, pos: Pos): Value {
+  if (v instanceof ItemSet) return typeError(m, `cannot index a set; test an item with contains()`, file, pos)
   if (Array.isArray(v)) {
     if (typeof i !== 'number')
       return typeError(m, `a list index must be a number, not ${typeName(i)}`, file, pos)
@@ -135,42 +196,47 @@ function compileBin(op: BinOp, a: Ev, b: Ev, pos: Pos, file: string): Ev {
       const bad = (m: Vm, x: Value, y: Value): Value =>
         typeError(
           m,
-          `'${op}' compares two numbers or two strings, not ${typeName(x)} and ${typeName(y)}`,
+          `'${op}' compares two numbers, two strings or two sets, not ${typeName(x)} and ${typeName(y)}`,
           file,
           pos,
         )
       const comparable = (x: Value, y: Value) =>
         (typeof x === 'number' && typeof y === 'number') || (typeof x === 'string' && typeof y === 'string')
+      const sets = (m: Vm, x: Value, y: Value): Value =>
+        x instanceof ItemSet && y instanceof ItemSet ? compareSets(op, x, y) : bad(m, x, y)
       if (op === '<')
         return (m) => {
           const x = a(m)
           const y = b(m)
-          return comparable(x, y) ? x < y : bad(m, x, y)
+          return comparable(x, y) ? x < y : sets(m, x, y)
         }
       if (op === '<=')
         return (m) => {
           const x = a(m)
           const y = b(m)
-          return comparable(x, y) ? x <= y : bad(m, x, y)
+          return comparable(x, y) ? x <= y : sets(m, x, y)
         }
       if (op === '>')
         return (m) => {
           const x = a(m)
           const y = b(m)
-          return comparable(x, y) ? x > y : bad(m, x, y)
+          return comparable(x, y) ? x > y : sets(m, x, y)
         }
       return (m) => {
         const x = a(m)
         const y = b(m)
-        return comparable(x, y) ? x >= y : bad(m, x, y)
+        return comparable(x, y) ? x >= y : sets(m, x, y)
       }
     }
     default:
       return (m) => {
         const x = a(m)
         const y = b(m)
-        if (typeof x !== 'number' || typeof y !== 'number')
+        if (typeof x !== 'number' || typeof y !== 'number') {
+          if (op === '-' && (x instanceof ItemSet || y instanceof ItemSet))
+            return subtract(m, x, y, file, pos)
           return typeError(m, `'${op}' needs numbers, not ${typeName(x)} and ${typeName(y)}`, file, pos)
+        }
         return arith(m, op, x, y, file, pos)
       }
   }
@@ -179,9 +245,33 @@ function compileBin(op: BinOp, a: Ev, b: Ev, pos: Pos, file: string): Ev {
 /** `+`: numbers add, a string on either side concatenates printed forms, lists join. */
 export function add(m: Vm, x: Value, y: Value, file: string, pos: Pos): Value {
   if (typeof x === 'number' && typeof y === 'number') return finite(m, x + y, file, pos)
+  if (x instanceof ItemSet || y instanceof ItemSet) {
+    if (
+      x instanceof ItemSet &&
+      y instanceof ItemSet &&
+      (x.decl === y.decl || !x.ords.length || !y.ords.length)
+    )
+      return union(x, y)
+    return typeError(m, setMismatch('+', x, y), file, pos)
+  }
   if (typeof x === 'string' || typeof y === 'string') return show(x) + show(y)
   if (Array.isArray(x) && Array.isArray(y)) return x.concat(y)
   return typeError(m, `'+' cannot combine ${typeName(x)} and ${typeName(y)}`, file, pos)
+}
+
+/** `-` with a set on either side: the items of `x` not in `y`. */
+export function subtract(m: Vm, x: Value, y: Value, file: string, pos: Pos): Value {
+  if (x instanceof ItemSet && y instanceof ItemSet && (x.decl === y.decl || !x.ords.length || !y.ords.length))
+    return difference(x, y)
+  return typeError(m, setMismatch('-', x, y), file, pos)
+}
+
+/** The message of `+` or `-` between a set and something else. */
+function setMismatch(op: string, x: Value, y: Value): string {
+  const s = (x instanceof ItemSet ? x : y) as ItemSet
+  if (x instanceof ItemSet && y instanceof ItemSet)
+    return `'${op}' combines sets of one declaration, not ${typeName(x)} and ${typeName(y)}`
+  return `'${op}' combines two sets, not ${typeName(x)} and ${typeName(y)}; write an item as ${s.decl.name}.${s.decl.items[0] ?? 'item'}`
 }
 
 /** `-`, `*`, `/`, `%` on numbers. */
@@ -201,11 +291,37 @@ export function arith(m: Vm, op: BinOp, x: number, y: number, file: string, pos:
 }
 
 function compileName(name: string, pos: Pos, scope: Scope): Ev {
+  const { file } = scope
   const p = scope.params.indexOf(name)
-  if (p >= 0) return (m) => m.frame[p]!
+  if (p >= 0) {
+    if (scope.refs?.[p])
+      return (m) => {
+        const v = (m.frame[p] as unknown as Ref).get()
+        if (v !== undefined) return v
+        m.report('story/undefined', `'${name}' (a ref parameter) has no value yet`, file, pos)
+        return false
+      }
+    if (scope.firstTemp !== undefined && p >= scope.firstTemp)
+      return (m) => {
+        const v = m.frame[p]
+        if (v !== undefined) return v
+        m.report('story/uninitialised', `'${name}' is read before its {temp} line has run`, file, pos)
+        return false
+      }
+    return (m) => m.frame[p]!
+  }
+  const temp = tempKey(name, scope)
+  if (temp !== undefined) {
+    const key = intern(temp)
+    return (m) => {
+      const v = m.temps.get(key)
+      if (v !== undefined) return v
+      m.report('story/uninitialised', `'${name}' is read before its {temp} line has run`, file, pos)
+      return false
+    }
+  }
   const local = localKey(name, scope)
   const key = local === undefined ? undefined : intern(local)
-  const { file } = scope
   if (key !== undefined)
     return (m) => {
       const v = m.vars.get(key)
@@ -215,6 +331,24 @@ function compileName(name: string, pos: Pos, scope: Scope): Ev {
     }
   const c = scope.module.consts.get(name)
   const varName = intern(name)
+  // 1.1: a bare item name, after variables and constants (the lookup order of "Sets")
+  const items = c === undefined ? scope.module.items.get(name) : undefined
+  if (items?.length === 1) {
+    const one = items[0]!
+    return (m) => m.vars.get(varName) ?? one
+  }
+  if (items)
+    return (m) => {
+      const v = m.vars.get(varName)
+      if (v !== undefined) return v
+      m.report(
+        'story/ambiguous-item',
+        `'${name}' is an item of ${items.map((s) => s.decl.name).join(' and ')}; write ${items[0]!.decl.name}.${name}`,
+        file,
+        pos,
+      )
+      return false
+    }
   return (m) => {
     const v = m.vars.get(varName)
     if (v !== undefined) return v
@@ -222,6 +356,14 @@ function compileName(name: string, pos: Pos, scope: Scope): Ev {
     m.report('story/undefined', `'${name}' has no value yet`, file, pos)
     return false
   }
+}
+
+/** 1.1: the key in `m.temps` of the section `{temp}` that `name` resolves to in `scope`, if any. */
+export function tempKey(name: string, scope: Scope): string | undefined {
+  if (!scope.chain || !scope.temps) return undefined
+  for (const section of [...scope.chain, 'h0'])
+    if (scope.temps.get(section)?.has(name)) return `${scope.file}:${section}.${name}`
+  return undefined
 }
 
 /** The state key of the `{local}` that `name` resolves to in `scope`, if any. */
@@ -245,6 +387,8 @@ function compileCall(callee: string, argExprs: Expr[], pos: Pos, scope: Scope): 
     return out
   }
   const dot = callee.indexOf('.')
+  const decl = dot < 0 ? setDeclOf(callee, scope) : undefined
+  if (decl) return compileSetLiteral(decl, argExprs, scope, pos)
   if (dot > 0) {
     const ns = callee.slice(0, dot)
     const fn = callee.slice(dot + 1)
@@ -254,12 +398,21 @@ function compileCall(callee: string, argExprs: Expr[], pos: Pos, scope: Scope): 
   if (def) {
     const visitsKey = sectionVisitsKey(scope)
     const fromPart = scope.chain !== undefined
+    const refs = def.refs?.includes(true) ? def.refs : undefined
+    const refArgs = refs && argExprs.map((a, i) => (refs[i] ? compileRef(a, scope) : undefined))
+    const evalCallArgs = refArgs
+      ? (m: Vm): Value[] => {
+          const out: Value[] = new Array(n)
+          for (let i = 0; i < n; i++) out[i] = refArgs[i] ? (refArgs[i]!(m) as unknown as Value) : args[i]!(m)
+          return out
+        }
+      : evalArgs
     return (m) => {
       if (n !== def.params.length) {
         m.report('story/arity', `${callee}() takes ${def.params.length} argument(s), not ${n}`, file, pos)
         return false
       }
-      return callFn(m, def, evalArgs(m), fromPart, visitsKey, pos, file)
+      return callFn(m, def, evalCallArgs(m), fromPart, visitsKey, pos, file)
     }
   }
   const b = BUILTINS.get(callee)
@@ -311,8 +464,10 @@ function callFn(
   pos: Pos,
   file: string,
 ): Value {
-  if (m.depth >= MAX_DEPTH) {
-    m.report('story/recursion', `${def.name}() calls itself`, file, pos)
+  if (def.block ? m.depth >= MAX_BLOCK_DEPTH : m.depth >= MAX_DEPTH) {
+    if (def.block)
+      m.report('story/recursion-depth', `${def.name}() is called more than 200 calls deep`, file, pos)
+    else m.report('story/recursion', `${def.name}() calls itself`, file, pos)
     return false
   }
   def.body ??= def.compile()
@@ -331,6 +486,58 @@ function callFn(
   }
 }
 
+/**
+ * 1.1: the caller's variable an argument for a `ref` parameter names, as a {@link Ref} made at the
+ * call (it captures the caller's frame). An argument that is not a variable (`story/ref-argument`
+ * statically) passes its value, which the function's assignments then cannot reach.
+ */
+function compileRef(a: Expr, scope: Scope): (m: Vm) => Ref {
+  if (a.k !== 'name') {
+    const ev = compileExpr(a, scope)
+    return (m) => {
+      let v: Value = ev(m)
+      return new Ref(
+        () => v,
+        (x) => {
+          v = x
+        },
+      )
+    }
+  }
+  const { name } = a
+  const p = scope.params.indexOf(name)
+  if (p >= 0) {
+    if (scope.refs?.[p]) return (m) => m.frame[p] as unknown as Ref
+    return (m) => {
+      const frame = m.frame
+      return new Ref(
+        () => frame[p],
+        (v) => {
+          frame[p] = v
+        },
+      )
+    }
+  }
+  const temp = tempKey(name, scope)
+  const key = intern(temp ?? localKey(name, scope) ?? name)
+  if (temp !== undefined)
+    return (m) =>
+      new Ref(
+        () => m.temps.get(key),
+        (v) => {
+          m.temps.set(key, v)
+        },
+      )
+  const c = key === name ? scope.module.consts.get(name) : undefined
+  return (m) =>
+    new Ref(
+      () => m.vars.get(key) ?? c,
+      (v) => {
+        m.vars.set(key, v)
+      },
+    )
+}
+
 /** Calls a host function; `undefined` when it is missing or threw (reported as `story/host-error`). */
 export function callHost(
   m: Vm,
@@ -346,7 +553,7 @@ export function callHost(
     return undefined
   }
   try {
-    return fromJson(f(...(args as JsonValue[])) as JsonValue) ?? false
+    return fromJson(f(...args.map((a) => toJson(a))) as JsonValue) ?? false
   } catch (cause) {
     const why = cause instanceof Error ? cause.message : String(cause)
     m.report('story/host-error', `${ns}.${fn} failed: ${why}`, file, pos)

@@ -31,6 +31,7 @@ import { callHost, countOf } from './expr.ts'
 import { compilePart, type Part } from './parts.ts'
 import { render, renderPlain } from './render.ts'
 import { createRng, type Rng, randomSeed } from './rng.ts'
+import type { SetDecl } from './sets.ts'
 import type {
   Block,
   BlockEvent,
@@ -103,6 +104,10 @@ export class Machine implements StoryRun, DecisionState {
   vars = new Map<string, Value>()
   rng: Rng
   frame: Value[] = []
+  temps = new Map<string, Value>()
+  setDecls = new Map<string, SetDecl>()
+  /** The story is read at 1.1: its saved maps are escaped (see `toJson`). */
+  readonly v11: boolean
   depth = 0
   curFile = ''
   visitsKey: string | undefined
@@ -195,6 +200,7 @@ export class Machine implements StoryRun, DecisionState {
     }
     const entry = source.parts[0]
     const lang = storyLangOf(source.lang)
+    this.v11 = 'lang' in lang && lang.lang !== '1.0'
     if ('error' in lang) {
       // A story in a language this engine does not read is refused, not played half-understood.
       this.emitDiagnostic(
@@ -363,6 +369,8 @@ export class Machine implements StoryRun, DecisionState {
     this.calls.length = 0
     this.visitsKey = undefined
     if (this.threadOpts.length) this.threadOpts = []
+    if (this.temps.size) this.temps.clear()
+    for (const d of part.sets) if (!this.setDecls.has(d.name)) this.setDecls.set(d.name, d)
     const ev: StoryEvent = { type: 'part-entered', part: path, tags: part.tags }
     if (scene !== undefined) ev.scene = scene
     if (this.replaying) ev.replay = true
@@ -477,6 +485,8 @@ export class Machine implements StoryRun, DecisionState {
           break
         }
         case Op.HEAD: {
+          // 1.1: a section's {temp}s live for one visit of it
+          if (this.temps.size) this.temps.clear()
           this.vars.set(ins.key, ((this.vars.get(ins.key) as number | undefined) ?? 0) + 1)
           if (ins.turnKey !== undefined) this.vars.set(ins.turnKey, this.turns)
           if (!ins.silent) {

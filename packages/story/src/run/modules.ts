@@ -9,10 +9,11 @@ import type { StoryLang } from '../lang.ts'
 import { parseModule } from '../parse/parse-module.ts'
 import { modulePathCandidates } from '../paths.ts'
 import { BUILTIN_NAMES } from './builtins.ts'
-import { compileBody, compileDefault } from './compile.ts'
+import { compileBody, compileDefault, compileFnBody } from './compile.ts'
 import { compileExpr } from './expr.ts'
 import { createRng } from './rng.ts'
-import { emptyModuleScope, type ModuleScope, type Scope, type Vm } from './vm.ts'
+import { ItemSet, type SetDecl, setDecl } from './sets.ts'
+import { emptyModuleScope, type FnDef, type ModuleScope, type Scope, type Vm } from './vm.ts'
 
 /** A loaded module. */
 export interface LoadedModule {
@@ -24,6 +25,8 @@ export interface LoadedModule {
   /** Modules it binds with `{use}`. */
   deps: LoadedModule[]
   defaults: Array<(m: Vm) => void>
+  /** 1.1: the set declarations it makes itself. */
+  sets: SetDecl[]
   /** Problems found parsing and binding it. */
   diagnostics: Diagnostic[]
 }
@@ -133,11 +136,28 @@ export class ModuleRegistry {
     )
     const scope: Scope = { file, module: visible, params: [] }
     const taken = (name: string, pos: Pos): boolean => {
-      if (BUILTIN_NAMES.has(name) || own.consts.has(name) || own.fns.has(name) || own.passages.has(name)) {
+      if (
+        BUILTIN_NAMES.has(name) ||
+        own.consts.has(name) ||
+        own.fns.has(name) ||
+        own.passages.has(name) ||
+        own.sets.has(name)
+      ) {
         this.report('story/duplicate-declaration', `'${name}' is already declared`, file, pos)
         return true
       }
       return false
+    }
+    const sets: SetDecl[] = []
+    for (const d of ast.items ?? []) {
+      if (taken(d.name, d.namePos)) continue
+      const decl = setDecl(
+        d.name,
+        d.items.map((x) => x.name),
+      )
+      sets.push(decl)
+      addSetDecl(own, decl)
+      addSetDecl(visible, decl)
     }
     for (const c of ast.consts) {
       if (taken(c.name, c.namePos)) continue
@@ -154,6 +174,20 @@ export class ModuleRegistry {
         body: undefined,
         compile: () =>
           compileExpr(f.e, { file, module: visible, params: f.params, v11: this.lang !== '1.0' }),
+      }
+      own.fns.set(f.name, def)
+      visible.fns.set(f.name, def)
+    }
+    for (const f of ast.blockFns ?? []) {
+      if (taken(f.name, f.namePos)) continue
+      const def: FnDef = {
+        name: f.name,
+        file,
+        params: f.params,
+        refs: f.refs,
+        block: true,
+        body: undefined,
+        compile: () => compileFnBody(f.body, { file, module: visible, params: f.params, refs: f.refs }),
       }
       own.fns.set(f.name, def)
       visible.fns.set(f.name, def)
@@ -182,7 +216,7 @@ export class ModuleRegistry {
       visible.externs.add(`${x.ns}.${x.fn}`)
     }
     const defaults = ast.defaults.map((d) => compileDefault(d, scope))
-    return { path: file, order, own, deps, defaults, diagnostics }
+    return { path: file, order, own, deps, defaults, sets, diagnostics }
   }
 }
 
@@ -192,6 +226,8 @@ export function constVm(file: string, out: Diagnostic[]): Vm {
     vars: new Map(),
     rng: createRng(0),
     frame: [],
+    temps: new Map(),
+    setDecls: new Map(),
     depth: 0,
     curFile: file,
     visitsKey: undefined,
@@ -212,11 +248,24 @@ export function mergeScopes(scopes: ModuleScope[], into: ModuleScope = emptyModu
   const out = emptyModuleScope()
   for (const s of [...scopes, into]) {
     for (const [k, v] of s.consts) out.consts.set(k, v)
+    for (const [k, v] of s.sets) addSetDecl(out, v, k)
     for (const [k, v] of s.fns) out.fns.set(k, v)
     for (const [k, v] of s.passages) out.passages.set(k, v)
     for (const k of s.externs) out.externs.add(k)
   }
   return out
+}
+
+/** Makes the set declaration `decl` visible in `scope` (its items too); a name already visible is kept. */
+export function addSetDecl(scope: ModuleScope, decl: SetDecl, name = decl.name): void {
+  if (scope.sets.has(name)) return
+  scope.sets.set(name, decl)
+  decl.items.forEach((item, i) => {
+    const one = new ItemSet(decl, [i])
+    const list = scope.items.get(item)
+    if (list) list.push(one)
+    else scope.items.set(item, [one])
+  })
 }
 
 /** Every module bound directly or through other modules, in load order. */

@@ -8,7 +8,8 @@ import { parseStory } from '../parse/parse-story.ts'
 import type { Instr } from './code.ts'
 import { compileBody, compileDefault } from './compile.ts'
 import { compileExpr } from './expr.ts'
-import { constVm, ModuleRegistry, mergeScopes, moduleClosure } from './modules.ts'
+import { addSetDecl, constVm, ModuleRegistry, mergeScopes, moduleClosure } from './modules.ts'
+import { type SetDecl, setDecl } from './sets.ts'
 import type { Vm } from './vm.ts'
 
 /** A compiled part. */
@@ -24,6 +25,8 @@ export interface Part {
   tags: string[]
   seed: number | undefined
   defaults: Array<(m: Vm) => void>
+  /** 1.1: the set declarations of the part and of the modules it binds. */
+  sets: SetDecl[]
   /** The parse problems of the part and of the modules it binds. */
   diagnostics: Diagnostic[]
 }
@@ -65,6 +68,17 @@ function compile(path: string, text: string, registry: ModuleRegistry, lang: Sto
     for (const c of ast.declarations.consts)
       module.consts.set(c.name, compileExpr(c.e, { file: path, module, params: [] })(cvm))
   }
+  const sets: SetDecl[] = []
+  for (const d of ast.declarations.items ?? []) {
+    if (module.sets.has(d.name)) continue // story/duplicate-declaration, reported by the checker
+    const decl = setDecl(
+      d.name,
+      d.items.map((x) => x.name),
+    )
+    sets.push(decl)
+    addSetDecl(module, decl)
+  }
+  for (const m of moduleClosure(mods)) sets.push(...m.sets)
   const body = compileBody(ast.body, { file: path, module, params: [], part: true, v11: lang !== '1.0' })
   const scope = {
     file: path,
@@ -97,6 +111,7 @@ function compile(path: string, text: string, registry: ModuleRegistry, lang: Sto
     tags: ast.declarations.tags,
     seed: ast.declarations.seed?.value,
     defaults,
+    sets,
     diagnostics,
   }
 }

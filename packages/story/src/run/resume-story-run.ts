@@ -8,7 +8,7 @@ import { createDiagnostic, type ReadingState, type StorySourceLike } from '@spkg
 import { translateStateNames } from '../minify/state-names.ts'
 import { Machine } from './machine.ts'
 import type { BlockEvent, ResumeResult, StoryRunOptions } from './types.ts'
-import { fromJson } from './values.ts'
+import { fromJson, fromStateJson } from './values.ts'
 import type { ReplayHooks } from './vm.ts'
 
 class Replay implements ReplayHooks {
@@ -123,6 +123,8 @@ export async function resumeStoryRun(
   )
   const fresh = new Machine(source, opts)
   fresh.queue.length = 0
+  // the set declarations the replay met, to read saved sets back
+  fresh.setDecls = m.setDecls
   restoreVariables(fresh, state)
   fresh.rng.state = state.rng.state
   fresh.restoreDecisions(state)
@@ -139,7 +141,7 @@ function sameTunnels(rebuilt: ReadonlyArray<{ id: string }>, saved: readonly str
 
 function restoreVariables(m: Machine, state: ReadingState): void {
   for (const k of Object.keys(state.variables)) {
-    const v = fromJson(state.variables[k])
+    const v = m.v11 ? fromStateJson(state.variables[k], m.setDecls) : fromJson(state.variables[k])
     if (v !== undefined) m.vars.set(k, v)
   }
 }

@@ -3,6 +3,9 @@
  * object a player drives (an inkjs-style pull loop).
  */
 import type { Diagnostic, JsonValue, ReadingState } from '@spkg/manifest'
+import type { ItemSet } from './sets.ts'
+
+export type { ItemSet } from './sets.ts'
 
 /** A host function a story calls through `{call ns.f(...)}` or `ns.f(...)` in an expression. */
 export type HostFunction = (...args: JsonValue[]) => JsonValue | undefined
@@ -128,5 +131,5 @@ export interface ResumeResult {
   diagnostics: Diagnostic[]
 }
 
-/** A story value (section 6). */
-export type Value = number | string | boolean | Value[] | { [key: string]: Value }
+/** A story value (section 6); 1.1 adds sets ({@link ItemSet}). */
+export type Value = number | string | boolean | ItemSet | Value[] | { [key: string]: Value }

@@ -5,6 +5,7 @@
 import type { DiagnosticCode } from '@spkg/manifest'
 import type { IdKind, Pos } from '../ast.ts'
 import type { Rng } from './rng.ts'
+import type { ItemSet, SetDecl } from './sets.ts'
 import type { HostFunctions, Value } from './types.ts'
 
 /** The machine state compiled code runs against. */
@@ -12,8 +13,12 @@ export interface Vm {
   /** Story variables, locals (`file:section.name`) and visit counts (`file:section@visits`). */
   vars: Map<string, Value>
   rng: Rng
-  /** Parameters of the running module function or passage. */
+  /** Parameters (then temporaries) of the running module function or passage; a `ref` parameter holds a {@link Ref}. */
   frame: Value[]
+  /** 1.1: the `{temp}` variables of the section being played (`file:section.name`); not saved, rebuilt by replay. */
+  temps: Map<string, Value>
+  /** 1.1: every set declaration of the parts entered and their modules, by name (to read a saved set back). */
+  setDecls: Map<string, SetDecl>
   /** Nesting of module function calls (a guard against recursion the checker missed). */
   depth: number
   /** The file of the part being played. */
@@ -50,11 +55,23 @@ export function intern(s: string): string {
 /** A compiled expression. */
 export type Ev = (m: Vm) => Value
 
+/** 1.1: what a `ref` parameter holds: the caller's variable. */
+export class Ref {
+  constructor(
+    readonly get: () => Value | undefined,
+    readonly set: (v: Value) => void,
+  ) {}
+}
+
 /** A module function. */
 export interface FnDef {
   name: string
   file: string
   params: string[]
+  /** 1.1: which parameters are `ref` (absent: none). */
+  refs?: readonly boolean[]
+  /** 1.1: a block function `{fn f()}` … `{end}` (may recurse, 200 calls deep). */
+  block?: boolean
   /** Compiled on first call, so functions may call functions declared after them. */
   body: Ev | undefined
   compile: () => Ev
@@ -63,6 +80,10 @@ export interface FnDef {
 /** The names a module makes visible where it is `{use}`d. */
 export interface ModuleScope {
   consts: Map<string, Value>
+  /** 1.1: visible set declarations by name. */
+  sets: Map<string, SetDecl>
+  /** 1.1: visible item names → the one-item set of each declaration that has such an item. */
+  items: Map<string, ItemSet[]>
   fns: Map<string, FnDef>
   passages: Map<string, PassageDef>
   externs: Set<string>
@@ -94,6 +115,12 @@ export interface Scope {
   kinds?: ReadonlyMap<string, IdKind>
   /** 1.1, part code only: the decision key (`<file>:<group>`) of each explicit option id. */
   optionGroups?: ReadonlyMap<string, string>
+  /** 1.1, part code only: the `{temp}` names per section. */
+  temps?: ReadonlyMap<string, ReadonlySet<string>>
+  /** 1.1, functions and passages: `params[i]` from this index on are `{temp}` slots of the frame. */
+  firstTemp?: number
+  /** 1.1, functions: which parameters are `ref`. */
+  refs?: readonly boolean[]
 }
 
 /** What resume plugs into the machine while it replays. */
@@ -111,5 +138,12 @@ export interface ReplayHooks {
 
 /** An empty module scope. */
 export function emptyModuleScope(): ModuleScope {
-  return { consts: new Map(), fns: new Map(), passages: new Map(), externs: new Set() }
+  return {
+    consts: new Map(),
+    sets: new Map(),
+    items: new Map(),
+    fns: new Map(),
+    passages: new Map(),
+    externs: new Set(),
+  }
 }
