@@ -381,9 +381,9 @@ export function saveState(m: DecisionState): ReadingState {
     choices[k] = v.slice()
   })
   const variables: ReadingState['variables'] = {}
-  const escape = m.v11
+  const escapeMaps = m.v11
   m.vars.forEach((v, k) => {
-    variables[k] = typeof v === 'object' ? toJson(v, escape) : v
+    variables[k] = typeof v === 'object' ? toJson(v, escapeMaps) : v
   })
   const state: ReadingState = {
     format: 1,

@@ -96,24 +96,24 @@ export function fromJson(v: JsonValue | undefined): Value | undefined {
 
 /**
  * A value as JSON, for the reading state and host functions: a set is `{"$items": "Tools", "of":
- * ["rope"]}`; with `escape` (the reading state of a 1.1 story), a map with a key starting `$` is
+ * ["rope"]}`; with `escapeMaps` (the reading state of a 1.1 story), a map with a key starting `$` is
  * wrapped as `{"$map": map}` so that no map reads back as a set.
  */
-export function toJson(v: Value, escape = false): JsonValue {
+export function toJson(v: Value, escapeMaps = false): JsonValue {
   if (typeof v !== 'object') return v
   if (v instanceof ItemSet) return setToJson(v)
   if (Array.isArray(v)) {
     let plain = true
     for (const x of v) if (typeof x === 'object') plain = false
-    return plain ? (v as JsonValue[]) : v.map((x) => toJson(x, escape))
+    return plain ? (v as JsonValue[]) : v.map((x) => toJson(x, escapeMaps))
   }
   const out: Record<string, JsonValue> = {}
   let dollar = false
   for (const k of Object.keys(v)) {
-    out[k] = toJson(v[k]!, escape)
+    out[k] = toJson(v[k]!, escapeMaps)
     if (k.startsWith('$')) dollar = true
   }
-  return escape && dollar ? { $map: out } : out
+  return escapeMaps && dollar ? { $map: out } : out
 }
 
 /**
