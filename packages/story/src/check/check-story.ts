@@ -3,10 +3,12 @@
  * package and checks what only the whole package can tell.
  */
 import { createDiagnostic, type Diagnostic, type DiagnosticCode, isVariableName } from '@spkg/manifest'
+import type { ItemsDecl } from '../ast.ts'
+import { BUILTINS } from '../builtins.ts'
 import { readingLang, type StoryLang, storyLangOf } from '../lang.ts'
 import { parseModule } from '../parse/parse-module.ts'
 import { parseStory } from '../parse/parse-story.ts'
-import { type CheckContext, PHASE } from './context.ts'
+import { addSet, type CheckContext, PHASE, type Scope } from './context.ts'
 import { checkModules, checkPartConsts, scopeOf } from './modules.ts'
 import { NameChecks } from './names.ts'
 import { PartChecks } from './parts.ts'
@@ -135,6 +137,7 @@ export function checkStory(input: CheckStoryInput): Diagnostic[] {
   const moduleScopes = checkModules(cx)
   const names = new NameChecks(cx, moduleScopes)
   const parts = new PartChecks(cx)
+  const partSets = new Map<string, string>()
   for (const path of partOrder) {
     const r = parseStory(input.parts[path]!, { path, lang })
     for (const d of r.diagnostics) findings.add(d, PHASE.parse)
@@ -142,11 +145,45 @@ export function checkStory(input: CheckStoryInput): Diagnostic[] {
     cx.phase = PHASE.partUses
     const scope = scopeOf(cx, path, r.ast.declarations.uses, true)
     if (r.ast.declarations.consts) checkPartConsts(cx, path, r.ast.declarations.consts, scope)
+    declarePartSets(cx, path, r.ast.declarations.items ?? [], scope, partSets)
     names.scanPart(path, r.ast, scope)
   }
   parts.finish()
   names.finish()
   return findings.sorted()
+}
+
+/**
+ * 1.1: a part's `{items}` join its scope; a name a module it uses, or another part, declares is
+ * `story/duplicate-declaration` (a set's name stands for one declaration in the reading state).
+ */
+function declarePartSets(
+  cx: CheckContext,
+  path: string,
+  decls: ItemsDecl[],
+  scope: Scope,
+  partSets: Map<string, string>,
+): void {
+  for (const d of decls) {
+    const other = scope.sets.get(d.name)?.module ?? partSets.get(d.name)
+    const clash =
+      other !== undefined
+        ? `'${d.name}' is already a set of '${other}'; declare it once, in a module, to share it`
+        : scope.consts.has(d.name) || scope.fns.has(d.name) || BUILTINS.has(d.name)
+          ? `'${d.name}' is already a constant or function; name the set otherwise`
+          : undefined
+    if (clash) {
+      cx.report(path, 'story/duplicate-declaration', clash, d.namePos)
+      continue
+    }
+    partSets.set(d.name, path)
+    addSet(
+      scope,
+      d.name,
+      d.items.map((x) => x.name),
+      path,
+    )
+  }
 }
 
 /**

@@ -58,12 +58,35 @@ export interface CheckContext {
 /** What a module declares, by name, with the module that declares it. */
 export interface Scope {
   consts: Map<string, string>
-  fns: Map<string, { params: string[]; module: string }>
+  /** 1.1: set declarations by name, with their items and the file that declares them. */
+  sets: Map<string, { items: string[]; module: string }>
+  /** 1.1: item name → the names of the set declarations that have it. */
+  items: Map<string, string[]>
+  /** `refs` (1.1): which parameters of a block function are `ref`; `block`: a block function. */
+  fns: Map<string, { params: string[]; module: string; refs?: boolean[]; block?: boolean }>
   passages: Map<string, { params: string[]; module: string }>
   externs: Map<string, { params: string[]; module: string }>
 }
 
 /** An empty scope. */
 export function emptyScope(): Scope {
-  return { consts: new Map(), fns: new Map(), passages: new Map(), externs: new Map() }
+  return {
+    consts: new Map(),
+    sets: new Map(),
+    items: new Map(),
+    fns: new Map(),
+    passages: new Map(),
+    externs: new Map(),
+  }
+}
+
+/** 1.1: makes the set declaration `name` of `file` visible in `scope` (a name already visible is kept). */
+export function addSet(scope: Scope, name: string, items: string[], file: string): void {
+  if (scope.sets.has(name)) return
+  scope.sets.set(name, { items, module: file })
+  for (const item of items) {
+    const list = scope.items.get(item)
+    if (list) list.push(name)
+    else scope.items.set(item, [name])
+  }
 }

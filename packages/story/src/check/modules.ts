@@ -8,11 +8,21 @@ import type { ConstDecl, Expr, ModuleAst, ModuleUse, Pos } from '../ast.ts'
 import { BUILTINS, IMPURE_BUILTINS } from '../builtins.ts'
 import { nodeExprs, visitNodes, walkExpr } from '../parse/walk.ts'
 import { modulePathCandidates } from '../paths.ts'
-import { type CheckContext, emptyScope, type Scope } from './context.ts'
+import { addSet, type CheckContext, emptyScope, type Scope } from './context.ts'
 
 /** Adds the declarations of `mod` (at `path`) to `scope`, first declaration winning. */
 function addModule(scope: Scope, path: string, mod: ModuleAst): void {
   for (const c of mod.consts) if (!scope.consts.has(c.name)) scope.consts.set(c.name, path)
+  for (const d of mod.items ?? [])
+    addSet(
+      scope,
+      d.name,
+      d.items.map((x) => x.name),
+      path,
+    )
+  for (const f of mod.blockFns ?? [])
+    if (!scope.fns.has(f.name))
+      scope.fns.set(f.name, { params: f.params, module: path, refs: f.refs, block: true })
   for (const f of mod.fns)
     if (!scope.fns.has(f.name)) scope.fns.set(f.name, { params: f.params, module: path })
   for (const p of mod.passages)
@@ -78,8 +88,10 @@ export function checkModules(cx: CheckContext): Map<string, Scope> {
       else global.set(name, path)
     }
     for (const d of mod.defaults) declare(d.name, d.namePos, 'default')
+    for (const d of mod.items ?? []) declare(d.name, d.namePos, 'set')
     for (const c of mod.consts) declare(c.name, c.namePos, 'constant')
     for (const f of mod.fns) declare(f.name, f.namePos, 'function')
+    for (const f of mod.blockFns ?? []) declare(f.name, f.namePos, 'function')
     for (const p of mod.passages) declare(p.name, p.namePos, 'passage')
     const externs = new Set<string>()
     for (const x of mod.externs) {
@@ -232,6 +244,7 @@ function checkRecursion(cx: CheckContext, scopes: Map<string, Scope>): void {
   type Key = string
   const edges = new Map<Key, Array<Key>>()
   const where = new Map<Key, { path: string; pos: Pos; label: string }>()
+  const block = new Set<Key>()
   for (const path of cx.moduleOrder) {
     const mod = cx.modules.get(path)!
     const scope = scopes.get(path)!
@@ -249,6 +262,15 @@ function checkRecursion(cx: CheckContext, scopes: Map<string, Scope>): void {
     for (const f of mod.fns) {
       const key = `fn:${path}:${f.name}`
       edges.set(key, callees([f.e]))
+      where.set(key, { path, pos: f.namePos, label: `${f.name}()` })
+    }
+    for (const f of mod.blockFns ?? []) {
+      // 1.1: a block function may recurse (an {if} can stop it): it is in no reported cycle
+      const key = `fn:${path}:${f.name}`
+      block.add(key)
+      const exprs: Expr[] = []
+      visitNodes(f.body, { node: (n) => exprs.push(...nodeExprs(n)) })
+      edges.set(key, callees(exprs))
       where.set(key, { path, pos: f.namePos, label: `${f.name}()` })
     }
     for (const p of mod.passages) {
@@ -271,6 +293,7 @@ function checkRecursion(cx: CheckContext, scopes: Map<string, Scope>): void {
     edges.keys(),
     (k) => edges.get(k) ?? [],
     (cycle) => {
+      if (cycle.some((k) => block.has(k))) return
       const w = where.get(cycle[0]!)!
       const labels = showCycle(cycle.map((x) => where.get(x)!.label))
       cx.report(

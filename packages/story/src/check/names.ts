@@ -9,12 +9,15 @@ import { BUILTINS, describeArity } from '../builtins.ts'
 import { inlineSets, nodeExprs, optionExprs, visitNodes, walkExpr } from '../parse/walk.ts'
 import { didYouMean } from '../suggest.ts'
 import { type CheckContext, PHASE, type Scope } from './context.ts'
+import { SetTypes } from './sets.ts'
 
 /** One use of a name, with the chain of sections (innermost last) it appears in. */
 type Use =
   | { k: 'read'; name: string; pos: Pos; sections: string[] }
   | { k: 'set'; stmt: SetStmt; sections: string[] }
   | { k: 'local'; name: string; pos: Pos; section: string }
+  /** 1.1: a `{temp}` of a part's section (in a function or passage body it is a parameter slot). */
+  | { k: 'temp'; name: string; section: string }
 
 /** A file's uses of names and the scope it sees. */
 interface FileUses {
@@ -30,7 +33,7 @@ interface FileUses {
 }
 
 /** Collects the uses in `nodes`, tracking the heading sections they sit in. */
-function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = []): void {
+function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = [], body = false): void {
   for (const d of defaults) fu.uses.push({ k: 'set', stmt: d, sections: ['h0'] })
   for (const d of defaults) addExpr(fu, d.e, ['h0'])
   let stack: Array<{ level: number; id: string }> = []
@@ -46,7 +49,10 @@ function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = []): void {
         secs = ['h0', ...stack.map((s) => s.id)]
       }
       if (n.kind === 'set') fu.uses.push({ k: 'set', stmt: n.stmt, sections: secs })
-      else if (n.kind === 'local')
+      else if (n.kind === 'temp') {
+        if (body) fu.params.add(n.name)
+        else fu.uses.push({ k: 'temp', name: n.name, section: secs[secs.length - 1]! })
+      } else if (n.kind === 'local')
         fu.uses.push({ k: 'local', name: n.name, pos: n.namePos, section: secs[secs.length - 1]! })
       else if (n.kind === 'insert') fu.inserts.push({ name: n.name, args: n.args.length, pos: n.namePos })
       else if (n.kind === 'call') fu.calls.push({ ns: n.ns, fn: n.fn, args: n.args.length, pos: n.namePos })
@@ -69,9 +75,17 @@ function collect(fu: FileUses, nodes: Node[], defaults: SetStmt[] = []): void {
 }
 
 function addExpr(fu: FileUses, root: Expr, sections: string[]): void {
+  // 1.1: the item names in `Tools(rope, lamp)` are Tools's, not reads of names
+  const items = new Set<Expr>()
   walkExpr(root, (e) => {
+    if (items.has(e)) return
     if (e.k === 'name') fu.uses.push({ k: 'read', name: e.name, pos: e.pos, sections })
     else if (e.k === 'call' || e.k === 'dice' || e.k === 'bin') fu.checked.push(e)
+    else if (e.k === 'field' && e.e.k === 'name' && fu.scope.sets.has(e.e.name)) fu.checked.push(e)
+    if (e.k === 'call') {
+      const set = fu.scope.sets.get(e.callee)
+      if (set) for (const a of e.args) if (a.k === 'name' && set.items.includes(a.name)) items.add(a)
+    }
   })
 }
 
@@ -90,7 +104,7 @@ type Locals = Map<string, Map<string, Set<string>>>
 
 function addLocals(locals: Locals, fu: FileUses): void {
   for (const u of fu.uses)
-    if (u.k === 'local') {
+    if (u.k === 'local' || u.k === 'temp') {
       const bySection = locals.get(fu.file) ?? new Map<string, Set<string>>()
       locals.set(fu.file, bySection)
       const set = bySection.get(u.section) ?? new Set<string>()
@@ -126,12 +140,14 @@ export class NameChecks {
   private readonly read = new Set<string>()
   /** The first `=` assignment of each story variable: in a part (play order), else in a module. */
   private readonly firstSet = new Map<string, { file: string; pos: Pos; inPart: boolean }>()
+  private readonly types: SetTypes
 
   constructor(
     private readonly cx: CheckContext,
     moduleScopes: Map<string, Scope>,
   ) {
     this.declared = new Set(cx.sessionKeys)
+    this.types = new SetTypes(cx.sessionKeys)
     for (const path of cx.moduleOrder) {
       const mod = cx.modules.get(path)!
       const scope = moduleScopes.get(path)!
@@ -143,14 +159,20 @@ export class NameChecks {
         addExpr(fu, f.e, ['h0'])
         this.moduleFiles.push(fu)
       }
+      for (const f of mod.blockFns ?? []) {
+        const fu = blank(path, scope, f.params)
+        collect(fu, f.body, [], true)
+        this.moduleFiles.push(fu)
+      }
       for (const p of mod.passages) {
         const fu = blank(path, scope, p.params)
-        collect(fu, p.body)
+        collect(fu, p.body, [], true)
         this.moduleFiles.push(fu)
       }
     }
     for (const fu of this.moduleFiles) addLocals(this.moduleLocals, fu)
     for (const fu of this.moduleFiles) this.declare(this.moduleLocals, fu)
+    for (const fu of this.moduleFiles) this.addTypes(this.moduleLocals, fu)
   }
 
   /** Story variables: `=` assignments that are not to a local or parameter. */
@@ -168,6 +190,15 @@ export class NameChecks {
     }
   }
 
+  /** 1.1: what {@link SetTypes} needs of one file. */
+  private addTypes(locals: Locals, fu: FileUses): void {
+    const mine = locals.get(fu.file)
+    const hidden = (name: string) =>
+      fu.params.has(name) || [...(mine?.values() ?? [])].some((s) => s.has(name))
+    const sets = fu.uses.flatMap((u) => (u.k === 'set' ? [u.stmt] : []))
+    this.types.add({ file: fu.file, scope: fu.scope, hidden }, sets, fu.checked)
+  }
+
   /** Checks the names of one part seen with `scope`. */
   scanPart(file: string, ast: PartAst, scope: Scope): void {
     const cx = this.cx
@@ -176,8 +207,10 @@ export class NameChecks {
     const locals: Locals = new Map()
     addLocals(locals, fu)
     this.declare(locals, fu, true)
+    this.addTypes(locals, fu)
     cx.phase = PHASE.names
     for (const u of fu.uses) {
+      if (u.k === 'temp') continue
       if (u.k === 'local') {
         // `declared` only grows: a name declared already is declared at the end too
         if (this.declared.has(u.name)) reportShadowing(cx, file, u.name, u.pos)
@@ -212,6 +245,7 @@ export class NameChecks {
     cx.phase = PHASE.names
     for (const fu of this.moduleFiles) {
       for (const u of fu.uses) {
+        if (u.k === 'temp') continue
         if (u.k === 'local') {
           if (this.declared.has(u.name)) reportShadowing(cx, fu.file, u.name, u.pos)
           continue
@@ -227,6 +261,8 @@ export class NameChecks {
       }
       checkCalls(cx, fu)
     }
+    cx.phase = PHASE.calls
+    this.types.finish(cx)
     this.checkUnused()
   }
 
@@ -274,7 +310,7 @@ function reportShadowing(cx: CheckContext, file: string, name: string, pos: Pos)
 function unresolvedUse(
   cx: CheckContext,
   fu: FileUses,
-  u: Exclude<Use, { k: 'local' }>,
+  u: Exclude<Use, { k: 'local' | 'temp' }>,
   locals: Locals,
   declared: ReadonlySet<string>,
 ): { name: string; pos: Pos } | undefined {
@@ -284,10 +320,31 @@ function unresolvedUse(
     reportConstAssign(cx, fu, name, u.stmt.namePos)
     return undefined
   }
-  if (u.k === 'read' && fu.scope.consts.has(name)) return undefined
+  if (u.k === 'read' && fu.scope.consts.has(name)) {
+    if (fu.scope.items.has(name)) reportAmbiguous(cx, fu, name, u.pos, 'a constant')
+    return undefined
+  }
+  if (u.k === 'read' && fu.scope.sets.has(name)) return undefined
+  if (u.k === 'read' && fu.scope.items.has(name)) {
+    const decls = fu.scope.items.get(name)!
+    if (decls.length > 1) reportAmbiguous(cx, fu, name, u.pos, `an item of ${decls.slice(1).join(' and ')}`)
+    else if (declared.has(name)) reportAmbiguous(cx, fu, name, u.pos, 'a story variable')
+    return undefined
+  }
   if (declared.has(name)) return undefined
   if (u.k === 'set' && u.stmt.op === '=') return undefined
   return { name, pos: u.k === 'read' ? u.pos : u.stmt.namePos }
+}
+
+/** 1.1: a bare item name that something else also names (the lookup order of "Sets"). */
+function reportAmbiguous(cx: CheckContext, fu: FileUses, name: string, pos: Pos, also: string): void {
+  const decl = fu.scope.items.get(name)![0]!
+  cx.report(
+    fu.file,
+    'story/ambiguous-item',
+    `'${name}' is an item of ${decl} and also ${also}; write ${decl}.${name} for the item`,
+    pos,
+  )
 }
 
 function reportConstAssign(cx: CheckContext, fu: FileUses, name: string, pos: Pos): void {
@@ -309,10 +366,30 @@ function checkCalls(cx: CheckContext, fu: FileUses): void {
   // its own (two findings at one position are always about one node).
   for (const e of fu.checked) {
     checkLiterals(cx, fu.file, e)
+    if (e.k === 'field') {
+      checkItem(cx, fu, e)
+      continue
+    }
     if (e.k !== 'call') continue
+    if (fu.scope.sets.has(e.callee)) {
+      checkSetLiteral(cx, fu, e)
+      continue
+    }
     const fn = fu.scope.fns.get(e.callee) ?? fu.scope.externs.get(e.callee)
     if (fn) arity(e.pos, `${e.callee}()`, [fn.params.length, fn.params.length], e.args.length)
-    else if (BUILTINS.has(e.callee)) arity(e.pos, `${e.callee}()`, BUILTINS.get(e.callee)!, e.args.length)
+    const refs = fu.scope.fns.get(e.callee)?.refs
+    if (fn && refs)
+      e.args.forEach((a, i) => {
+        if (refs[i] && a.k !== 'name')
+          cx.report(
+            fu.file,
+            'story/ref-argument',
+            `parameter '${fn.params[i]}' of ${e.callee}() is 'ref': pass a variable name, not an expression`,
+            exprPos(a),
+          )
+      })
+    if (fn) continue
+    if (BUILTINS.has(e.callee)) arity(e.pos, `${e.callee}()`, BUILTINS.get(e.callee)!, e.args.length)
     else if (cx.v11 && e.callee === 'turns') arity(e.pos, 'turns()', [0, 1], e.args.length)
     else
       cx.report(
@@ -346,6 +423,37 @@ function checkCalls(cx: CheckContext, fu: FileUses): void {
         c.pos,
       )
   }
+}
+
+/** The position of an expression (a binary operation's is its left operand's). */
+function exprPos(e: Expr): Pos {
+  return e.k === 'bin' ? exprPos(e.a) : e.pos
+}
+
+/** 1.1: `Tools.rope` names an item Tools declares. */
+function checkItem(cx: CheckContext, fu: FileUses, e: Extract<Expr, { k: 'field' }>): void {
+  const set = fu.scope.sets.get((e.e as { name: string }).name)!
+  if (!set.items.includes(e.name))
+    cx.report(
+      fu.file,
+      'story/type-error',
+      `${(e.e as { name: string }).name} has no item '${e.name}'; its items are ${set.items.join(', ')}`,
+      e.pos,
+    )
+}
+
+/** 1.1: `Tools(rope, lamp)` holds items of Tools (or sets of it). */
+function checkSetLiteral(cx: CheckContext, fu: FileUses, e: Extract<Expr, { k: 'call' }>): void {
+  const set = fu.scope.sets.get(e.callee)!
+  // an item of another declaration (a name that is no item at all is `story/undeclared`, or a set variable)
+  for (const a of e.args)
+    if (a.k === 'name' && !set.items.includes(a.name) && fu.scope.items.has(a.name))
+      cx.report(
+        fu.file,
+        'story/type-error',
+        `${e.callee} has no item '${a.name}'; its items are ${set.items.join(', ')}`,
+        a.pos,
+      )
 }
 
 const num = (e: Expr | undefined): number | undefined => {
