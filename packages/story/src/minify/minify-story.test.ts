@@ -384,6 +384,89 @@ const storyWithAlternatives = fc
     ]
   })
 
+/**
+ * A random 1.1 story: a module declaring a set, a block function with a `ref` parameter, a
+ * `{temp}` and recursion; a part with a set of its own, set variables changed with `+` and `-`,
+ * tested with `contains()` and comparisons, printed; temps in sections.
+ */
+const storyWithSets = fc
+  .record({
+    words: names(6),
+    sections: fc.array(
+      fc.record({
+        add: fc.nat({ max: 3 }),
+        drop: fc.nat({ max: 3 }),
+        test: fc.nat({ max: 3 }),
+        options: fc.array(fc.record({ to: fc.nat(), item: fc.nat({ max: 3 }) }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+  })
+  .map(({ words, sections }): StoryFile[] => {
+    const [fnName, bag, purse, tempName, count, ...rest] = words as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ]
+    const items = ['rope', 'lamp', 'key', 'coin']
+    const item = (i: number) => `Tools.${items[i % items.length]}`
+    const a = [
+      '// part',
+      '{use lib}',
+      '{items Moods = calm, wary, bold}',
+      `{set ${bag} = Tools(rope)}`,
+      `{set ${purse} = 5}`,
+      `{set ${rest[0]} = Moods(calm)}`,
+      '',
+    ]
+    sections.forEach((s, i) => {
+      a.push(`# Room ${i} [#r${i}]`)
+      a.push(`{temp ${tempName} = len(${bag}) + ${i}}`)
+      a.push(`{set ${bag} = ${bag} + ${item(s.add)} - ${item(s.drop)}}`)
+      a.push(
+        `Bag [\${${bag}}] \${min(${bag})} \${max(${bag})} \${${tempName}} \${${fnName}(${purse}, ${count})} \${${purse}}.`,
+        `{if contains(${bag}, ${item(s.test)}) and ${bag} >= Tools(rope)}Has it.{elif ${rest[0]} == Moods.calm}Calm.{else}None.{end}`,
+        '',
+      )
+      s.options.forEach((o) => {
+        const to = o.to % (sections.length + 1)
+        a.push(
+          `* {if not contains(${bag}, ${item(o.item)})} Take ${items[o.item % items.length]} -> ${to === sections.length ? 'END' : `#r${to}`}`,
+          `  {set ${bag} += ${item(o.item)}}`,
+          `  {set ${rest[0]} = Moods(wary) + bold}`,
+        )
+      })
+      a.push(`+ Wait -> #r${i}`, '')
+    })
+    return [
+      { path: 'story/0001-a.sty', text: `${a.join('\n')}\n` },
+      {
+        path: 'extensions/lib.xty',
+        text: [
+          '// the rules',
+          '{items Tools = rope, lamp, key, coin}',
+          `{set ${count} = 0}`,
+          `{fn ${fnName}(n, ref p)}`,
+          '{temp half = n / 2}',
+          `{set ${count} += 1}`,
+          '{if n > 0}',
+          '{set p = n - 1}',
+          `{return ${fnName}(half - 1, p) + 1}`,
+          '{end}',
+          '{return 0}',
+          '{end}',
+          '',
+        ].join('\n'),
+      },
+    ]
+  })
+
 describe('minifyStory', () => {
   it('shrinks the example story, renames its ids and plays the same transcripts on 30 walks', async () => {
     const files = innFiles()
@@ -469,6 +552,23 @@ describe('minifyStory', () => {
     expect(Object.values(names.ids ?? {})).not.toContain('greet')
     expect(min[1]!.text).toContain('{passage greet()}')
   })
+
+  test.prop([storyWithSets, fc.nat({ max: 1000 }), fc.array(fc.nat({ max: 7 }), { maxLength: 10 })], {
+    numRuns: 40,
+  })(
+    '1.1 random stories with sets, block functions and temps: identical transcripts, states cross builds',
+    async (files, seed, picks) => {
+      const names = await sameOnBoth({ files, lang: '1.1' }, seed, picks)
+      expect(Object.keys(names.functions ?? {})).toHaveLength(1)
+      const min = minifyStory(files, { renameAll: true, lang: '1.1' }).files
+      // set and item names are kept: items print as text, saved sets name their declaration
+      expect(min[1]!.text).toContain('{items Tools = rope, lamp, key, coin}')
+      expect(min[0]!.text).toContain('{items Moods = calm, wary, bold}')
+      const back = unminifyStory(min, names, { lang: '1.1' })
+      const play = async (fs: StoryFile[]) => (await walk({ files: fs, lang: '1.1' }, seed, picks)).lines
+      expect(await play(back)).toEqual(await play(files))
+    },
+  )
 
   it('renames module functions and constants too; keeps kept names, locals and parameters', () => {
     const { files, names } = minifyStory(

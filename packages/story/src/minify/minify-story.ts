@@ -15,7 +15,7 @@
  * minifier refuses (`minify/unsafe`) rather than change the story.
  */
 import { type NamesMap, RESERVED_WORDS } from '@spkg/manifest'
-import type { Expr, Inline, JumpNode, ModuleAst, Node, PartAst, Pos, SetStmt } from '../ast.ts'
+import type { Expr, Inline, ItemsDecl, JumpNode, ModuleAst, Node, PartAst, Pos, SetStmt } from '../ast.ts'
 import { BUILTINS, REF_BUILTINS } from '../builtins.ts'
 import type { StoryLang } from '../lang.ts'
 import { parseModule } from '../parse/parse-module.ts'
@@ -249,8 +249,12 @@ class Collector {
           this.set(n.stmt)
           break
         case 'local':
+        case 'temp':
           this.fixed.add(n.name)
           this.expr(n.e)
+          break
+        case 'return':
+          if (n.e) this.expr(n.e)
           break
         case 'if':
           for (const b of n.branches) {
@@ -278,8 +282,17 @@ class Collector {
     }
   }
 
+  /** 1.1: set and item names are never renamed: items print as text, and a saved set names its declaration. */
+  items(decls: readonly ItemsDecl[] | undefined): void {
+    for (const d of decls ?? []) {
+      this.fixed.add(d.name)
+      for (const x of d.items) this.fixed.add(x.name)
+    }
+  }
+
   file(ast: PartAst | ModuleAst): void {
     if (ast.kind === 'part') {
+      this.items(ast.declarations.items)
       for (const s of ast.declarations.defaults) this.set(s)
       for (const c of ast.declarations.consts ?? []) {
         this.def(c.name, c.namePos)
@@ -288,7 +301,13 @@ class Collector {
       this.nodes(ast.body)
       return
     }
+    this.items(ast.items)
     for (const s of ast.defaults) this.set(s)
+    for (const f of ast.blockFns ?? []) {
+      this.def(f.name, f.namePos)
+      for (const p of f.params) this.fixed.add(p)
+      this.nodes(f.body)
+    }
     for (const c of ast.consts) {
       this.def(c.name, c.namePos)
       this.expr(c.e)
