@@ -19,7 +19,12 @@ export const RngStateSchema = z
   })
   .meta({ id: 'RngState', description: 'PRNG seed and generator state' })
 
-/** A saved reading state: where a reader is in a story and everything needed to replay there. */
+/**
+ * A saved reading state: where a reader is in a story and everything needed to replay there.
+ * `variables` holds JSON values; since story language 1.1 a set value is
+ * `{"$items": "Tools", "of": ["rope"]}` (and a map with a `$` key is wrapped as `{"$map": …}` so
+ * that none reads back as a set): additive, any JSON was valid before and is still.
+ */
 export const ReadingStateSchema = z
   .object({
     format: z.literal(READING_STATE_FORMAT).meta({ description: 'reading-state format version' }),
@@ -30,9 +35,10 @@ export const ReadingStateSchema = z
       .optional()
       .meta({ description: 'the package `version` saved with; absent when the package has none' }),
     savedAt: SAVED_AT.optional().meta({ description: 'when the state was saved (ISO 8601)' }),
-    variables: z
-      .record(z.string(), JsonValueSchema)
-      .meta({ description: 'every story and heading-scoped variable at the save point' }),
+    variables: z.record(z.string(), JsonValueSchema).meta({
+      description:
+        'every story and heading-scoped variable at the save point; story_lang 1.1: a set is {"$items": "<declaration>", "of": ["<item>", …]}, and a map with a key starting "$" is saved as {"$map": {…}}',
+    }),
     choices: z.record(z.string(), z.array(z.string()).min(1)).meta({
       description: 'choice-group key → one entry per resolution, in order; the last is the current selection',
     }),

@@ -42,6 +42,21 @@ describe('parseReadingState', () => {
     expect(codes(parseReadingState({ ...example(), tunnels: 'a' }))).toEqual(['state/invalid'])
   })
 
+  it('accepts 1.1 set values and escaped maps in variables, unchanged', () => {
+    const s = {
+      ...example(),
+      variables: {
+        inv: { $items: 'Tools', of: ['rope', 'key'] },
+        none: { $items: 'Tools', of: [] },
+        bags: [{ $items: 'Tools', of: ['lamp'] }],
+        cfg: { $map: { $items: 'x', other: 1 } },
+      },
+    }
+    const r = parseReadingStateText(JSON.stringify(s), { storyId: s.id })
+    expect(r.diagnostics).toEqual([])
+    expect(r.state?.variables).toEqual(s.variables)
+  })
+
   it('round-trips through JSON text', () => {
     const r = parseReadingStateText(JSON.stringify(example()))
     expect(r.state).toEqual(example())

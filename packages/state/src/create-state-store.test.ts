@@ -26,6 +26,16 @@ describe('createStateStore', () => {
     expect(await store.list()).toEqual([STORY])
   })
 
+  it('saves and loads a 1.1 state whose variables hold sets and escaped maps', async () => {
+    const store = createStateStore(createMemoryDriver(), { storyId: STORY })
+    const variables = {
+      inv: { $items: 'Tools', of: ['rope'] },
+      cfg: { $map: { $items: 'not a set' } },
+    }
+    await store.save(STORY, { ...state(), variables })
+    expect((await store.load(STORY)).state?.variables).toEqual(variables)
+  })
+
   it('loads nothing, without diagnostics, when no state is saved', async () => {
     const store = createStateStore(createMemoryDriver())
     expect(await store.load(STORY)).toEqual({ diagnostics: [] })

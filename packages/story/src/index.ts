@@ -7,12 +7,14 @@
 export type { NamesMap, StorySourceLike } from '@spkg/manifest'
 export type {
   BinOp,
+  BlockFn,
   ConstDecl,
   DeclarationBlock,
   Expr,
   GlueSide,
   GroupIf,
   Inline,
+  ItemsDecl,
   JumpNode,
   MediaKind,
   ModuleAst,
@@ -49,6 +51,7 @@ export type {
   BlockEvent,
   HostFunction,
   HostFunctions,
+  ItemSet,
   PauseEvent,
   PauseLink,
   PauseOption,
