@@ -89,6 +89,8 @@ function locateName(folder: StoryFolder, from: string, name: string): FileLocati
     const ast = moduleAst(folder, m)
     const decl = [
       ...ast.fns,
+      ...(ast.blockFns ?? []),
+      ...(ast.items ?? []),
       ...ast.passages,
       ...ast.consts,
       ...ast.defaults.map((d) => ({ ...d, pos: d.namePos })),
@@ -185,14 +187,24 @@ function names(folder: StoryFolder): Array<Omit<CompletionEntry, 'range'>> {
   }
   const out: Array<Omit<CompletionEntry, 'range'>> = []
   const fns = new Set<string>()
+  const sets = new Set<string>()
+  const items = new Set<string>()
   for (const m of folder.modulePaths()) {
     const ast = moduleAst(folder, m)
     for (const d of ast.defaults) vars.add(d.name)
     for (const c of ast.consts) vars.add(c.name)
     for (const f of ast.fns) fns.add(f.name)
+    // 1.1: block functions, set declarations and their items
+    for (const f of ast.blockFns ?? []) fns.add(f.name)
+    for (const d of ast.items ?? []) {
+      sets.add(d.name)
+      for (const x of d.items) items.add(x.name)
+    }
   }
   for (const v of [...vars].sort()) out.push({ label: v, kind: 'variable' })
   for (const f of [...fns].sort()) out.push({ label: f, kind: 'function', detail: 'module function' })
+  for (const d of [...sets].sort()) out.push({ label: d, kind: 'variable', detail: 'set (items)' })
+  for (const i of [...items].sort()) out.push({ label: i, kind: 'variable', detail: 'set item' })
   // turns() is a built-in from 1.1 on
   const v10 = readingLang(folder.storyLang) === '1.0'
   for (const b of BUILTIN_NAMES)
