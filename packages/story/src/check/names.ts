@@ -118,11 +118,13 @@ const isLocal = (locals: Locals, fu: FileUses, name: string, sections: string[])
 
 /** A use whose finding depends on the story variables of the whole package. */
 interface Pending {
-  k: 'undeclared' | 'shadowing'
+  k: 'undeclared' | 'shadowing' | 'item'
   file: string
   name: string
   pos: Pos
   seq: number
+  /** `item`: the declaration the item belongs to. */
+  decl?: string
 }
 
 /**
@@ -220,6 +222,22 @@ export class NameChecks {
       const open = unresolvedUse(cx, fu, u, locals, this.declared)
       if (open)
         this.pending.push({ k: 'undeclared', file, name: open.name, pos: open.pos, seq: cx.reserve() })
+      else if (
+        u.k === 'read' &&
+        fu.scope.items.get(u.name)?.length === 1 &&
+        !fu.scope.consts.has(u.name) &&
+        !this.declared.has(u.name) &&
+        !isLocal(locals, fu, u.name, u.sections)
+      )
+        // 1.1: an item, unless a later part makes a story variable of that name
+        this.pending.push({
+          k: 'item',
+          file,
+          name: u.name,
+          pos: u.pos,
+          seq: cx.reserve(),
+          decl: fu.scope.items.get(u.name)![0]!,
+        })
     }
     cx.phase = PHASE.calls
     checkCalls(cx, fu)
@@ -239,6 +257,15 @@ export class NameChecks {
           p.file,
           'story/undeclared',
           undeclaredMessage(p.name, this.declared),
+          p.pos,
+        )
+      else if (p.k === 'item' && isDeclared)
+        cx.reportAt(
+          p.seq,
+          PHASE.names,
+          p.file,
+          'story/ambiguous-item',
+          `'${p.name}' is an item of ${p.decl} and also a story variable; write ${p.decl}.${p.name} for the item`,
           p.pos,
         )
     }

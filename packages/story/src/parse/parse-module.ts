@@ -124,6 +124,20 @@ export function parseModule(source: string | Uint8Array, options: ParseOptions):
       case 'end':
         ctx.report('story/unexpected-end', "'{end}' closes nothing", pos)
         break
+      case 'return':
+        ctx.report(
+          'story/return-placement',
+          "'{return}' belongs inside a block function '{fn name(…)}' … '{end}'",
+          pos,
+        )
+        break
+      case 'temp':
+        ctx.report(
+          'story/module-content',
+          `${ALLOWED}; '{temp}' belongs inside a function, a passage or a part`,
+          pos,
+        )
+        break
       case 'elif':
       case 'else':
         ctx.report('story/else-without-if', `'{${cmd.c}}' has no '{if}' before it`, pos)

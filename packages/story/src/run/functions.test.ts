@@ -13,6 +13,8 @@ import type { StoryEvent } from './types.ts'
 const texts = (events: StoryEvent[]) => events.flatMap((e) => (e.type === 'block' ? [e.block.text] : []))
 const codes = (events: StoryEvent[]) =>
   events.flatMap((e) => (e.type === 'diagnostic' ? [e.diagnostic.code] : []))
+const at11 = (src: string) =>
+  parseModule(src, { path: 'm.xty', lang: '1.1' }).diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`)
 const v11 = (files: Record<string, string>) => ({ ...memorySource(files), lang: '1.1' })
 const withModule = (mod: string, part: string, answers: string[] = []) =>
   play(v11({ 'extensions/m.xty': mod, 'x.sty': `{use m}\n${part}` }), answers, { seed: 1 })
@@ -49,6 +51,10 @@ describe('block functions (1.1)', () => {
       '2:1 story/module-content',
       '5:1 story/return-placement',
       '7:1 story/missing-end',
+    ])
+    expect(at11('{return 1}\n{temp t = 1}')).toEqual([
+      '1:1 story/return-placement',
+      '2:1 story/module-content',
     ])
     const p = parseStory('Hi.\n{return 3}', { path: 'x.sty', lang: '1.1' })
     expect(p.diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual([
