@@ -33,6 +33,22 @@ describe('checking one part against stand-ins of the others', () => {
     expectSameAsFullCheck(new StoryFolder(dir, true))
   })
 
+  it('reports what the full check reports for 1.1 sets across parts', () => {
+    const dir = writeFolder({
+      'manifest.json': JSON.stringify({ story_lang: '1.1', parts: ['story/0001-a.sty', 'story/0002-b.sty'] }),
+      'extensions/kit.xty': '{items Tools = rope, lamp}\n',
+      'story/0001-a.sty': '{use kit}\n{items Moods = calm}\n{set inv = Tools(rope)}\nHi.\n',
+      'story/0002-b.sty': '{use kit}\n{items Moods = wary}\n# B\n{set inv = inv - ["rope"]}\n${inv}\n',
+    })
+    const folder = new StoryFolder(dir, true)
+    const codes = checkStory(folder.checkInput()).map((d) => `${d.path} ${d.code}`)
+    expect(codes).toEqual([
+      'story/0002-b.sty story/duplicate-declaration',
+      'story/0002-b.sty story/type-error',
+    ])
+    expect(expectSameAsFullCheck(folder)).toBe(2)
+  })
+
   it('reports what the full check reports, for cross-part errors, warnings and infos', () => {
     const dir = writeFolder({
       ...FIXTURE,

@@ -216,9 +216,19 @@ export class StoryFolder {
   /** Parts by path: the full text of `edited`, the stand-ins of the others (all full when undefined). */
   partsFor(edited?: string): Record<string, string> {
     const parts: Record<string, string> = {}
+    // 1.1 sets make facts of other parts matter that a stand-in does not carry (a variable that is
+    // always a set, a set declared twice): a story with sets is checked whole.
+    const whole = edited === undefined || this.hasSets()
     for (const p of this.partPaths())
-      parts[p] = edited === undefined || p === edited ? this.text(p)! : this.summary(p, edited)
+      parts[p] = whole || p === edited ? this.text(p)! : this.summary(p, edited)
     return parts
+  }
+
+  /** 1.1: some part or module declares a set (`{items …}`). */
+  private hasSets(): boolean {
+    if (readingLang(this.storyLang) === '1.0') return false
+    const declares = (path: string) => /^[ \t]*\{\s*items\b/m.test(this.text(path) ?? '')
+    return this.partPaths().some(declares) || this.modulePaths().some(declares)
   }
 
   modules(): Record<string, string> {
