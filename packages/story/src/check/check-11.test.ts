@@ -89,6 +89,11 @@ describe('checkStory: block functions and temporaries (1.1)', () => {
       'story/a.sty:4:49 story/unknown-function',
     ])
   })
+  it('a constant passed for a ref parameter is story/const-assign', () => {
+    expect(mod('{const MAX = 3}\n{fn inc(ref n)}\n{set n += 1}\n{end}', '${inc(MAX)}')).toEqual([
+      'story/a.sty:2:7 story/const-assign',
+    ])
+  })
   it('reads of a name no temp, parameter or variable gives are undeclared', () => {
     expect(mod('{fn f()}\n{temp t = 1}\n{return t + missing}\n{end}', '${f()}')).toEqual([
       'extensions/m.xty:3:13 story/undeclared',

@@ -407,7 +407,8 @@ function checkCalls(cx: CheckContext, fu: FileUses): void {
     const refs = fu.scope.fns.get(e.callee)?.refs
     if (fn && refs)
       e.args.forEach((a, i) => {
-        if (refs[i] && a.k !== 'name')
+        if (refs[i] && a.k === 'name' && fu.scope.consts.has(a.name)) reportConstAssign(cx, fu, a.name, a.pos)
+        else if (refs[i] && a.k !== 'name')
           cx.report(
             fu.file,
             'story/ref-argument',

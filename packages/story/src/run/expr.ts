@@ -529,11 +529,15 @@ function compileRef(a: Expr, scope: Scope): (m: Vm) => Ref {
         },
       )
   const c = key === name ? scope.module.consts.get(name) : undefined
+  const { file } = scope
+  const pos = a.pos
   return (m) =>
     new Ref(
       () => m.vars.get(key) ?? c,
       (v) => {
-        m.vars.set(key, v)
+        if (c !== undefined && !m.vars.has(key))
+          m.report('story/const-assign', `'${name}' is a module constant and cannot be assigned`, file, pos)
+        else m.vars.set(key, v)
       },
     )
 }

@@ -78,6 +78,14 @@ describe('block functions (1.1)', () => {
     expect(codes(events)).toEqual([])
     expect(texts(events)).toEqual(['A', '3 12'])
   })
+  it('a constant passed by ref stays constant (story/const-assign)', async () => {
+    const { events } = await withModule(
+      '{const MAX = 3}\n{fn inc(ref n)}\n{set n += 1}\n{end}',
+      '# T\n${inc(MAX)}${MAX}',
+    )
+    expect(codes(events)).toEqual(['story/const-assign'])
+    expect(texts(events)).toEqual(['T', '3'])
+  })
   it('recurses, and a function without {return} gives "" (prints nothing, as in ink)', async () => {
     const { events } = await withModule(
       '{fn fact(n)}\n{if n <= 1}\n{return 1}\n{end}\n{return n * fact(n - 1)}\n{end}\n{fn tick()}\n{set ticks += 1}\n{end}',
