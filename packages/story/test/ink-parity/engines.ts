@@ -112,20 +112,24 @@ export function inkPlayer(story: Story): Player {
   }
 }
 
-/** The in-memory source of a pair's spkg side (one object per pair, so compiled parts are cached). */
+/**
+ * The in-memory source of a pair's spkg side (one object per pair, so compiled parts are cached).
+ * `pair.options.lang` (`// parity: lang=1.1`) is its `lang`, the story's `story_lang`, which the
+ * engine reads its parts and modules at (README.md, "Story language 1.1").
+ */
 export function pairSource(pair: Pair): StorySourceLike {
   return {
     id: `ink-parity-${pair.name}`,
     parts: Object.keys(pair.parts),
     readPart: (path) => pair.parts[path],
     modules: Object.entries(pair.modules).map(([path, source]) => ({ path, source })),
+    ...(pair.options.lang ? { lang: pair.options.lang } : {}),
   }
 }
 
 /**
- * The run options of a pair. `pair.options.lang` (`// parity: lang=1.1`) goes to the engine here
- * once `createStoryRun` takes a story language (README.md, "Story language 1.1"); checkStory
- * already gets it as `storyLang`.
+ * The run options of a pair: the seed. The story language is not a run option: the engine reads
+ * it from the source (`pairSource`), and checkStory gets it as `storyLang` (`checkPair`).
  */
 export function runOptions(_pair: Pair, seed: number): { seed: number } {
   return { seed }

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { importsOf, packageOf, sourceFiles } from '../../../../tools/import-graph.ts'
 import { comparePaths, differs, formatComparison, runPair, summarize } from './compare.ts'
-import { checkPair, compileInk, inkPlayer, type Player, spkgPlayer } from './engines.ts'
+import { checkPair, compileInk, inkPlayer, type Player, pairSource, spkgPlayer } from './engines.ts'
 import { readOptions, readPair } from './pair.ts'
 
 const dir = join(import.meta.dirname, 'self-test')
@@ -113,6 +113,17 @@ describe('pair files', () => {
     expect(readOptions('Text.\n// parity: depth=3')).toEqual({ depth: 6, paths: 500 })
     expect(() => readOptions('// parity: depth=0')).toThrow(/cannot read 'depth=0'/)
     expect(() => readOptions('// parity: colour=red')).toThrow(/cannot read 'colour=red'/)
+  })
+
+  it('passes the story language of the header on to the engine, in the story source', async () => {
+    const pair = readPair(dir, 'lang')
+    expect(pairSource(pair).lang).toBe('2.0')
+    // a version the engine cannot read: a run plays nothing but that diagnostic and the end
+    const { lines } = await spkgPlayer(pair).walk([], 1)
+    expect(lines.map((l) => l.replace(/: .*/, ''))).toEqual(['! story/lang-version', '-- end'])
+    const unset = { ...pair, options: { depth: 2, paths: 500 } }
+    expect(pairSource(unset)).not.toHaveProperty('lang')
+    expect((await spkgPlayer(unset).walk([], 1)).lines).toEqual(['| Hello.', '-- end'])
   })
 
   it('passes the story language of the header on to the checker', () => {

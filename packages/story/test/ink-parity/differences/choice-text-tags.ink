@@ -1,0 +1,4 @@
+Hi.
+* Hello[.] there #warm
+* [Bye] #cold
+- -> END

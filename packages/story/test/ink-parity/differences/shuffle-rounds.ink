@@ -1,0 +1,5 @@
+-> yard
+== yard ==
+The wind brings {~rain|snow}.
++ [Wait] -> yard
++ [Leave] -> END

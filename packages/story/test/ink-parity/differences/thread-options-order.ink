@@ -1,0 +1,6 @@
+-> square
+== square ==
+<- gossip
+* [Buy bread] -> END
+== gossip ==
+* [Listen] -> END

@@ -1,0 +1,8 @@
+-> square
+== square ==
+Turn {TURNS()}.
+<- gossip
+-> DONE
+== gossip ==
++ [Listen] -> square
++ [Leave] -> END

@@ -1,0 +1,7 @@
+You reach the stall.
+-> greet ->
+You leave.
+-> END
+== greet ==
+The baker nods.
+->->

@@ -1,0 +1,7 @@
+-> square
+== square ==
+<- gossip
+-> DONE
+== gossip ==
++ [{&Listen|Listen more}] -> square
+* [Leave] -> END

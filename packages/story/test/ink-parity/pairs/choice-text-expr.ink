@@ -1,0 +1,4 @@
+VAR name = "Mira"
+Hi.
+* I am {name}[.], you know.
+- -> END

@@ -1,0 +1,4 @@
+She asks your name.
+* "Mira[."]," you say
+  <>, quietly.
+- -> END

@@ -1,0 +1,5 @@
+She waits.
+* [Say nothing]
+  Silence.
+* [Leave]
+- -> END

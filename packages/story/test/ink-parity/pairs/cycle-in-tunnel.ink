@@ -1,0 +1,8 @@
+-> road
+== road ==
+-> weather ->
++ [Walk on] -> road
++ [Stop] -> END
+== weather ==
+{&Rain.|Sun.|Wind.}
+->->

@@ -1,0 +1,5 @@
+-> clock
+== clock ==
+The clock goes {&tick|tock|tack}.
++ [Listen] -> clock
++ [Leave] -> END

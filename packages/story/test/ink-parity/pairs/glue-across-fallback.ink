@@ -1,0 +1,5 @@
+You wait <>
+* -> later
+== later ==
+for a long time.
+-> END

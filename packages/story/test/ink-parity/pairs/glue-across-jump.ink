@@ -1,0 +1,11 @@
+We left <>
+-> road
+== road ==
+by the north road.
+-> inn
+== inn ==
+We slept
+-> stable
+== stable ==
+<> in the stable.
+-> END

@@ -1,0 +1,9 @@
+You ask <>
+-> talk ->
+<> and nod.
+-> END
+== talk ==
+about the road
+* [Listen]
+  <>, which is long,
+- ->->

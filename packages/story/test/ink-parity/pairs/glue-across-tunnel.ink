@@ -1,0 +1,7 @@
+We walked <>
+-> bridge ->
+<> and home.
+-> END
+== bridge ==
+over the bridge<>
+->->

@@ -1,0 +1,7 @@
+We hurried home<>
+
+ward at last.
+The rain <>
+
+kept falling.
+-> END

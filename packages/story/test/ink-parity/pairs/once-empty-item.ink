@@ -1,0 +1,5 @@
+-> hall
+== hall ==
+{!Hello.|} Hall.
++ [Again] -> hall
++ [Stop] -> END

@@ -1,0 +1,12 @@
+-> well
+== well ==
+{ stopping:
+  - First time.
+    -> first
+  - Again.
+}
++ [Look] -> well
++ [Leave] -> END
+== first ==
+Welcome.
+-> well

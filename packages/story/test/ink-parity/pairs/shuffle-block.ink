@@ -1,0 +1,8 @@
+-> deck
+== deck ==
+{ shuffle:
+  - You draw the king.
+  - You draw the queen.
+}
++ [Draw] -> deck
++ [Stop] -> END

@@ -1,0 +1,12 @@
+Start.
+-> outer ->
+End.
+-> END
+== outer ==
+Outer in.
+-> inner ->
+Outer out.
+->->
+== inner ==
+Inner.
+->->
