@@ -1,0 +1,7 @@
+Off.
+* [Run]
+  You run <>
+* [Walk]
+  You walk <>
+- away.
+-> END

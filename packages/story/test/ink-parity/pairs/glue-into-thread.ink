@@ -1,0 +1,8 @@
+-> square
+== square ==
+You hear <>
+<- gossip
+-> DONE
+== gossip ==
+a rumour.
+* [Listen] -> END

@@ -1,0 +1,9 @@
+-> square
+== square ==
+<- a
+-> DONE
+== a ==
+<- b
+* [From a] -> END
+== b ==
+* [From b] -> END

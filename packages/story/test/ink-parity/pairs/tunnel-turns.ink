@@ -1,0 +1,9 @@
+Turn {TURNS()}.
+-> t ->
+Turn {TURNS()}, since {TURNS_SINCE(-> t)}.
+-> END
+== t ==
+* [A]
+* [B]
+- Inside {TURNS()}.
+->->
