@@ -160,10 +160,26 @@ export function gatherThread(
   const key = ins.key
   visit(m, key)
   for (const t of m.threadOpts) if (t.key === key) return
+  // the thread arrives at the group as flow does: its count and turn (`visits(#g)`, `turns(#g)`)
+  const visitsKey = ins.visitsKey
+  if (visitsKey !== undefined) {
+    m.vars.set(visitsKey, ((m.vars.get(visitsKey) as number | undefined) ?? 0) + 1)
+    m.vars.set(ins.turnKey!, m.turns)
+  }
   const list = m.choices.get(key)
   const options: COption[] = []
   const texts: string[] = []
-  for (const o of ins.options) {
+  // the group's block `{if}`s decide which of their options the thread offers, as at an arrival
+  const ifs = ins.ifs
+  let taken: number[] | undefined
+  let nextIf = 0
+  for (let i = 0; i < ins.options.length; i++) {
+    const o = ins.options[i]!
+    if (ifs !== undefined) {
+      taken ??= []
+      while (nextIf < ifs.length && ifs[nextIf]!.at <= i) taken.push(branchOf(m, ifs[nextIf++]!, taken))
+      if (o.under !== undefined && taken[o.under] !== o.branch) continue
+    }
     if (o.guard && !truthy(o.guard(m))) continue
     if (!o.sticky && list !== undefined && list.includes(o.id)) continue
     if (o.fallback) continue
@@ -171,6 +187,8 @@ export function gatherThread(
     // the label as it reads when the thread runs (ink builds a choice's text where it is generated)
     texts.push(o.label.constant?.text ?? (o.label.plain ? renderPlain(o.label, m) : render(o.label, m).text))
   }
+  if (ifs !== undefined)
+    for (taken ??= []; nextIf < ifs.length; ) taken.push(branchOf(m, ifs[nextIf++]!, taken))
   if (options.length) m.threadOpts.push({ key, gid: ins.id, options, texts, tunnels })
 }
 
@@ -337,6 +355,9 @@ function select(m: DecisionState, key: string, o: COption, text: string, auto: b
 function selectThread(m: DecisionState, key: string, t: ThreadGather, o: COption, text: string): void {
   record(m, key, `<${t.key}`)
   record(m, t.key, o.id)
+  // an answered pause is a turn, whichever group the option came from
+  m.turns++
+  if (o.turnKey !== undefined) m.vars.set(o.turnKey, m.turns)
   const e: StoryEvent = { type: 'chosen', option: o.id, text, tags: o.tags, key: t.key }
   if (m.replaying) e.replay = true
   m.queue.push(e)
@@ -366,9 +387,10 @@ export function restoreDecisions(m: DecisionState, state: ReadingState): void {
   for (const k of Object.keys(state.choices)) {
     const list = state.choices[k]!.slice()
     m.choices.set(k, list)
-    turns += list.length
+    // a thread's answer is recorded twice (`<group` at the pause, the option in the group): one turn
+    for (const id of list) if (id[0] !== '<') turns++
   }
-  // Without a replay the automatic fallbacks cannot be told from answers: every entry counts.
+  // Without a replay the automatic fallbacks cannot be told from answers: every other entry counts.
   m.turns = turns
   for (const g of state.visitedChoiceGroups) visit(m, g)
 }
