@@ -70,7 +70,7 @@ export function extractExamples(doc: string, text: string): DocExample[] {
   return examples
 }
 
-const GUIDES = ['language.md', 'writing-stories.md']
+const GUIDES = ['language.md', 'writing-stories.md', 'coming-from-ink.md']
 
 describe("the author's guide: every example plays as shown", () => {
   for (const doc of GUIDES) {
