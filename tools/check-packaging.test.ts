@@ -9,11 +9,13 @@ import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import {
   BUDGETS,
+  BUNDLE_BUDGET,
   barePrefixImports,
   bundleBudgetProblems,
   checkPackedManifest,
   moduleSubpaths,
   optInProblems,
+  overTarget,
   type PackageManifest,
   publishablePackages,
   specifierOf,
@@ -173,9 +175,20 @@ describe('the browser bundle budget', () => {
     ])
   })
 
-  it('holds Vite to the 60 KB budget for both figures, esbuild to the same order', () => {
-    expect(BUDGETS.Vite).toEqual({ initial: 60 * 1024, all: 60 * 1024 })
-    expect(BUDGETS.esbuild.initial).toBe(60 * 1024)
-    expect(BUDGETS.esbuild.all).toBeLessThanOrEqual(66 * 1024)
+  it('holds Vite under the 72 KB ceiling for both figures, esbuild to the same order, and says how far over the 60 KB target', () => {
+    expect(BUNDLE_BUDGET).toBe(60 * 1024)
+    expect(BUDGETS.Vite).toEqual({ initial: 72 * 1024, all: 72 * 1024 })
+    expect(BUDGETS.esbuild.initial).toBeLessThanOrEqual(76 * 1024)
+    expect(BUDGETS.esbuild.all).toBeLessThanOrEqual(80 * 1024)
+    const w = {
+      files: 2,
+      minified: 0,
+      gzip: 71_000,
+      initial: new Set<string>(),
+      initialMinified: 0,
+      initialGzip: 61_440,
+    }
+    expect(overTarget(w, 'Vite')).toEqual(['every file 1.16× the 60.0 KB target'])
+    expect(overTarget({ ...w, gzip: 1 }, 'Vite')).toEqual([])
   })
 })
