@@ -101,7 +101,7 @@ export function initFiles(options: {
   }
   if (options.flat) return { 'story.sty': FLAT_STORY(title), ...common }
   const manifest: Record<string, unknown> = {
-    story_lang: '1.0',
+    story_lang: '1.1',
     manifest: '1.0',
     id: options.id ?? randomUUID(),
     title,
