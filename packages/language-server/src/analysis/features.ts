@@ -6,7 +6,7 @@
 import { parseModule, readingLang, resolveModulePath, resolveTarget } from '@spkg/story'
 import type { StoryFolder } from '../node/story-folder.ts'
 import { BUILTIN_DOCS, BUILTIN_NAMES } from './builtins.ts'
-import { literalType } from './part-index.ts'
+import { literalType, setCandidate } from './part-index.ts'
 
 /** A 0-based LSP position. */
 export interface LspPos {
@@ -252,6 +252,12 @@ function describeVariable(folder: StoryFolder, name: string): string | undefined
   const places: string[] = []
   let type: string | undefined
   let what = 'story variable'
+  // 1.1: a value written as `Tools(…)` or `Tools.rope` of a declared set is a set
+  const sets = new Set<string>()
+  for (const m of folder.modulePaths()) for (const d of moduleAst(folder, m).items ?? []) sets.add(d.name)
+  for (const p of folder.partPaths()) for (const n of folder.index(p)!.sets) sets.add(n)
+  const setType = (c: string | undefined) => (c !== undefined && sets.has(c) ? `set of ${c}` : undefined)
+
   const session = folder.session?.[name]
   if (session !== undefined && session !== null) {
     type = Array.isArray(session) ? 'list' : typeof session === 'object' ? 'map' : typeof session
@@ -266,7 +272,7 @@ function describeVariable(folder: StoryFolder, name: string): string | undefined
       places.push(`constant in ${m}:${c.namePos.line}`)
     }
     for (const d of ast.defaults.filter((x) => x.name === name)) {
-      type ??= literalType(d.e)
+      type ??= literalType(d.e) ?? setType(setCandidate(d.e))
       places.push(`module default in ${m}:${d.namePos.line}`)
     }
   }
@@ -274,7 +280,7 @@ function describeVariable(folder: StoryFolder, name: string): string | undefined
     for (const d of folder.index(p)!.decls) {
       if (d.name !== name) continue
       if (d.kind === 'local' && places.length === 0) what = 'local variable'
-      type ??= d.type
+      type ??= d.type ?? setType(d.setOf)
       places.push(`${KIND_WORDS[d.kind]} in ${p}:${d.pos.line}`)
     }
   }

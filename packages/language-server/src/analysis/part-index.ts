@@ -37,6 +37,19 @@ export interface VariableDecl {
   pos: Pos
   /** The value's type when the expression is a literal (`number`, `string`, `boolean`, `list`). */
   type?: string
+  /** 1.1: the set declaration the value may be made of (`Tools(rope)`, `Tools.rope`, `Tools()`). */
+  setOf?: string
+}
+
+/** The declaration name of a value written as a set (`Tools(…)`, `Tools.rope`), if it may be one. */
+export function setCandidate(e: {
+  k: string
+  callee?: string
+  e?: { k: string; name?: string }
+}): string | undefined {
+  if (e.k === 'call') return e.callee
+  if (e.k === 'field' && e.e?.k === 'name') return e.e.name
+  return undefined
 }
 
 /** The type of a literal expression, or undefined when only running it would tell. */
@@ -56,6 +69,8 @@ export interface PartIndex {
   decls: VariableDecl[]
   /** 1.1: names of the part's own `{const}` declarations (visible in that part only). */
   consts: Set<string>
+  /** 1.1: names of the part's own set declarations (`{items Tools = …}`). */
+  sets: Set<string>
   uses: Array<{ module: string; pos: Pos }>
   headings: HeadingInfo[]
   /** The last top-level line is a jump, a gate or `->->`: the part never falls through to the next one. */
@@ -71,6 +86,7 @@ export function indexPart(ast: PartAst): PartIndex {
     locals: new Set(),
     decls: [],
     consts: new Set(ast.declarations.consts?.map((c) => c.name)),
+    sets: new Set(ast.declarations.items?.map((d) => d.name)),
     uses: ast.declarations.uses.map((u) => ({ module: u.module, pos: u.namePos })),
     headings: [],
     endsWithJump: false,
@@ -78,7 +94,13 @@ export function indexPart(ast: PartAst): PartIndex {
   for (const d of ast.declarations.defaults) {
     if (d.op !== '=') continue
     index.declared.add(d.name)
-    index.decls.push({ name: d.name, kind: 'default', pos: d.namePos, type: literalType(d.e) })
+    index.decls.push({
+      name: d.name,
+      kind: 'default',
+      pos: d.namePos,
+      type: literalType(d.e),
+      setOf: setCandidate(d.e),
+    })
   }
   walkNodes(ast.body, index)
   const last = ast.body[ast.body.length - 1]
@@ -153,7 +175,13 @@ function walkInline(inlines: Inline[], index: PartIndex): void {
     } else if (i.k === 'set') {
       if (i.stmt.op === '=') {
         index.declared.add(i.stmt.name)
-        index.decls.push({ name: i.stmt.name, kind: 'set', pos: i.stmt.namePos, type: literalType(i.stmt.e) })
+        index.decls.push({
+          name: i.stmt.name,
+          kind: 'set',
+          pos: i.stmt.namePos,
+          type: literalType(i.stmt.e),
+          setOf: setCandidate(i.stmt.e),
+        })
       }
     } else if (i.k === 'if') {
       for (const b of i.branches) walkInline(b.body, index)
