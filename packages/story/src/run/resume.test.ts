@@ -6,7 +6,7 @@
 import { fc, test } from '@fast-check/vitest'
 import { parseReadingState, type ReadingState, type StorySourceLike } from '@spkg/manifest'
 import { describe, expect, it } from 'vitest'
-import { memorySource, play } from '../../test/helpers/play.ts'
+import { fromPause, live, memorySource, play } from '../../test/helpers/play.ts'
 import { createStoryRun } from './create-story-run.ts'
 import { resumeStoryRun } from './resume-story-run.ts'
 import type { StoryEvent, StoryRun } from './types.ts'
@@ -97,13 +97,6 @@ Dark. {if coins > 2}You **rest**.{else}You *shiver*.{end}
 const plain = (e: StoryEvent) =>
   JSON.parse(JSON.stringify(e, (k, v) => (k === 'replay' || k === 'seen' ? undefined : v))) as unknown
 
-const live = (events: StoryEvent[]) => events.filter((e) => !e.replay)
-const fromLastPause = (events: StoryEvent[], n: number) => {
-  let seen = 0
-  const at = events.findIndex((e) => e.type === 'pause' && ++seen === n)
-  return at < 0 ? [] : events.slice(at)
-}
-
 describe('resume by replay', () => {
   test.prop([fc.array(fc.nat(20), { minLength: 1, maxLength: 40 }), fc.nat(0xffffffff), fc.nat(40)], {
     numRuns: 60,
@@ -121,7 +114,7 @@ describe('resume by replay', () => {
     expect(diagnostics).toEqual([])
     expect(scrollBack.every((b) => b.block.seen)).toBe(true)
     const rest = await walk(run, picks, k, picks.length)
-    expect(live(rest)).toEqual(fromLastPause(all, k + 1))
+    expect(live(rest)).toEqual(fromPause(all, k + 1))
     expect(run.saveState()).toEqual(whole.saveState())
   })
 

@@ -6,7 +6,7 @@
 import { fc, test } from '@fast-check/vitest'
 import { parseReadingState, type StorySourceLike } from '@spkg/manifest'
 import { describe, expect, it } from 'vitest'
-import { memorySource, play } from '../../test/helpers/play.ts'
+import { fromPause, live, memorySource, play } from '../../test/helpers/play.ts'
 import { createStoryRun } from './create-story-run.ts'
 import { resumeStoryRun } from './resume-story-run.ts'
 import type { StoryEvent, StoryRun } from './types.ts'
@@ -390,13 +390,6 @@ async function walk(run: StoryRun, picks: number[], from: number, stopAt: number
     run.choose({ option: e.options[picks[i++]! % e.options.length]!.id })
   }
   return events
-}
-
-const live = (events: StoryEvent[]) => events.filter((e) => !e.replay)
-const fromPause = (events: StoryEvent[], n: number) => {
-  let seen = 0
-  const at = events.findIndex((e) => e.type === 'pause' && ++seen === n)
-  return at < 0 ? [] : events.slice(at)
 }
 
 describe('resume by replay in tunnels and threads', () => {

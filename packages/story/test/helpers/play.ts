@@ -85,3 +85,13 @@ export async function play(
   }
   return { lines, events, run }
 }
+
+/** The events a resumed run yields live (not replayed). */
+export const live = (events: StoryEvent[]) => events.filter((e) => !e.replay)
+
+/** The events from the `n`-th pause on (none when there are fewer pauses). */
+export function fromPause(events: StoryEvent[], n: number): StoryEvent[] {
+  let seen = 0
+  const at = events.findIndex((e) => e.type === 'pause' && ++seen === n)
+  return at < 0 ? [] : events.slice(at)
+}
