@@ -1,6 +1,7 @@
 /**
  * The second row of `pnpm bench story`: the 1.1 story of generate-alts.ts (a sequence, cycle,
- * shuffle or once-only alternative in every block, read counts and turns in the conditions)
+ * shuffle or once-only alternative in every block, read counts and turns in the conditions, a
+ * tunnel per section, a set filled by options and tested by an option per section)
  * against its ink twin, measured as index.ts measures the rooms story: the same seeded walker,
  * warm-up, then the timed choices in alternating slices, then save/load and resume figures.
  */
@@ -13,7 +14,7 @@ export async function benchAlts(sections: number, timedChoices: number, warmup: 
   const spkgStory = generateAltsSpkgStory(sections)
   const inkStory = generateAltsInkStory(sections)
   console.log(
-    `\n1.1 story (sequences, shuffles, read counts, turns): ${sections} sections; spkg ${spkgStory.lines} lines (${(spkgStory.part.length / 1024).toFixed(0)} KiB), ink ${inkStory.lines} lines (${(inkStory.source.length / 1024).toFixed(0)} KiB)`,
+    `\n1.1 story (sequences, shuffles, read counts, turns, tunnels, sets): ${sections} sections; spkg ${spkgStory.lines} lines (${(spkgStory.part.length / 1024).toFixed(0)} KiB), ink ${inkStory.lines} lines (${(inkStory.source.length / 1024).toFixed(0)} KiB)`,
   )
   const spkg = await createSpkgSide(spkgStory, seed, 5000)
   await spkg.measureResume()

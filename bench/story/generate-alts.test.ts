@@ -44,12 +44,21 @@ describe('bench 1.1 story generator', () => {
   it('produces a 1.1 story that parses cleanly, using its constructs in every section', () => {
     const story = generateAltsSpkgStory(5)
     expect(parseStory(story.part, { path: 'story/0001-rooms.sty', lang: '1.1' }).diagnostics).toEqual([])
-    expect(story.part.match(/\{(seq|cycle|once|shuffle)[ }]/g)).toHaveLength(25)
+    // five per section, and the aside's cycle
+    expect(story.part.match(/\{(seq|cycle|once|shuffle)[ }]/g)).toHaveLength(26)
     expect(story.part.match(/(visits|turns)\(#/g)).toHaveLength(25)
+    expect(story.part.match(/^-> #aside ->$/gm)).toHaveLength(5)
+    expect(story.part.match(/\{set bag [+-]= \w+\}/g)).toHaveLength(10)
+    expect(story.part.match(/\{if contains\(bag, \w+\)\}/g)).toHaveLength(5)
   })
 
   it('plays the same text as its ink twin, shuffled words aside, over 600 choices', async () => {
     const { inkOut, spkgOut } = await walkBoth(40, 600)
+    // the walk goes through the tunnel, fills the bag and takes the set-guarded options
+    expect(spkgOut.filter((l) => l.startsWith('A gull ')).length).toBeGreaterThan(500)
+    expect(spkgOut.some((l) => l.includes('You carry rope, lamp, key.'))).toBe(true)
+    expect(spkgOut.some((l) => l.includes('Your bag is empty.'))).toBe(true)
+    expect(spkgOut.some((l) => /\| Use the \w+/.test(l))).toBe(true)
     const unshuffled = (lines: string[]) => lines.map((l) => l.replace(/smells of \w+/, 'smells of ?'))
     expect(unshuffled(spkgOut)).toEqual(unshuffled(inkOut))
     // both show every smell once in each round of three visits of a room

@@ -2,7 +2,7 @@
  * `pnpm bench story [sections] [choices] [all|rooms|alts]`: the story interpreter against inkjs on
  * the same generated story (default 2,000 sections, the shape of the inkjs baseline in
  * `shared/notes/if-anchors.md` §5), then on the 1.1 story of generate-alts.ts (alts.ts), which
- * uses sequences, shuffles, read counts and turns in every section. Both engines are walked by the same seeded random walker in
+ * uses sequences, shuffles, read counts, turns, a tunnel and set conditions in every section. Both engines are walked by the same seeded random walker in
  * this one process; it reports blocks/s and choices/s side by side, the save and load time of the
  * state after 75,000 choices, and the resume-by-replay time for 5,000 recorded choices.
  */
