@@ -1,3 +1,4 @@
+import { importKeyWithoutEd25519 } from '@spkg/test-utils'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { nobleEd25519 } from './ed25519-noble'
 import { forceEd25519Backend } from './internal/ed25519'
@@ -171,13 +172,9 @@ describe('verifyPackageSignature', () => {
 
     // A fresh copy of the modules, WebCrypto stubbed first: detection runs once per module instance.
     const withoutWebCryptoEd25519 = async () => {
-      const importKey = crypto.subtle.importKey.bind(crypto.subtle)
-      vi.spyOn(crypto.subtle, 'importKey').mockImplementation(((...args: Parameters<typeof importKey>) => {
-        const alg = args[2]
-        if ((typeof alg === 'string' ? alg : (alg as { name?: string }).name) === 'Ed25519')
-          return Promise.reject(new DOMException('Unrecognized name.', 'NotSupportedError'))
-        return importKey(...args)
-      }) as typeof crypto.subtle.importKey)
+      vi.spyOn(crypto.subtle, 'importKey').mockImplementation(
+        importKeyWithoutEd25519(crypto.subtle.importKey.bind(crypto.subtle)),
+      )
       vi.resetModules()
       return (await import('./verify-package-signature')).verifyPackageSignature
     }

@@ -1,4 +1,5 @@
 import { fc, test } from '@fast-check/vitest'
+import { importKeyWithoutEd25519, isEd25519Algorithm } from '@spkg/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { nobleEd25519 } from '../ed25519-noble'
 import { fromHex } from './bytes'
@@ -97,9 +98,6 @@ describe('Ed25519 detection falls back to @noble/ed25519 (passed for verificatio
     vi.resetModules()
   })
 
-  const isEd25519 = (alg: unknown) =>
-    (typeof alg === 'string' ? alg : (alg as { name?: string }).name) === 'Ed25519'
-
   // A fresh copy of the module: detection runs once per module instance.
   const fresh = async () => {
     vi.resetModules()
@@ -114,14 +112,9 @@ describe('Ed25519 detection falls back to @noble/ed25519 (passed for verificatio
   }
 
   it('when WebCrypto does not know Ed25519 (importKey throws, as in older browsers)', async () => {
-    const importKey = crypto.subtle.importKey.bind(crypto.subtle)
-    const spy = vi.spyOn(crypto.subtle, 'importKey').mockImplementation(((
-      ...args: Parameters<typeof importKey>
-    ) => {
-      if (isEd25519(args[2]))
-        return Promise.reject(new DOMException('Unrecognized name.', 'NotSupportedError'))
-      return importKey(...args)
-    }) as typeof crypto.subtle.importKey)
+    const spy = vi
+      .spyOn(crypto.subtle, 'importKey')
+      .mockImplementation(importKeyWithoutEd25519(crypto.subtle.importKey.bind(crypto.subtle)))
     const m = await fresh()
     expect(await m.ed25519Backend()).toBe('noble')
     // Signing and verifying still work, and never ask WebCrypto for Ed25519 again.
@@ -129,13 +122,13 @@ describe('Ed25519 detection falls back to @noble/ed25519 (passed for verificatio
     expect(await m.ed25519Sign(SEED, MSG)).toEqual(SIG)
     expect(await m.ed25519Verify(PK, MSG, SIG)).toBe(true)
     expect(await m.ed25519Verify(PK, new Uint8Array([0x73]), SIG)).toBe(false)
-    expect(spy.mock.calls.slice(calls).filter((c) => isEd25519(c[2]))).toEqual([])
+    expect(spy.mock.calls.slice(calls).filter((c) => isEd25519Algorithm(c[2]))).toEqual([])
   })
 
   it('when WebCrypto has Ed25519 but fails the RFC 8032 vector', async () => {
     const verify = crypto.subtle.verify.bind(crypto.subtle)
     vi.spyOn(crypto.subtle, 'verify').mockImplementation(((...args: Parameters<typeof verify>) =>
-      isEd25519(args[0]) ? Promise.resolve(false) : verify(...args)) as typeof crypto.subtle.verify)
+      isEd25519Algorithm(args[0]) ? Promise.resolve(false) : verify(...args)) as typeof crypto.subtle.verify)
     const m = await fresh()
     expect(await m.ed25519Backend()).toBe('noble')
     expect(await m.ed25519Verify(PK, MSG, SIG)).toBe(true)

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { createChecksumFile } from '@spkg/integrity'
 import { generateSigningKeys, signChecksum } from '@spkg/integrity/sign'
-import { buildArchive, buildPackage, packageFiles } from '@spkg/test-utils'
+import { buildArchive, buildPackage, importKeyWithoutEd25519, packageFiles } from '@spkg/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { nodeBackend } from '../../node/backend'
 import { prepareOpening } from '../open-archive'
@@ -57,13 +57,9 @@ describe('step 7: the signature', () => {
 
     // Fresh modules after the stub: @spkg/integrity detects WebCrypto Ed25519 once per instance.
     const withoutWebCryptoEd25519 = async () => {
-      const importKey = crypto.subtle.importKey.bind(crypto.subtle)
-      vi.spyOn(crypto.subtle, 'importKey').mockImplementation(((...args: Parameters<typeof importKey>) => {
-        const alg = args[2]
-        if ((typeof alg === 'string' ? alg : (alg as { name?: string }).name) === 'Ed25519')
-          return Promise.reject(new DOMException('Unrecognized name.', 'NotSupportedError'))
-        return importKey(...args)
-      }) as typeof crypto.subtle.importKey)
+      vi.spyOn(crypto.subtle, 'importKey').mockImplementation(
+        importKeyWithoutEd25519(crypto.subtle.importKey.bind(crypto.subtle)),
+      )
       vi.resetModules()
       return {
         ...(await import('./07-signature')),
