@@ -4,24 +4,14 @@
  * declares `story_lang` wins, and a `--lang` that differs from it, or one given for a package, is a
  * usage error (exit 2) saying so.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
 import { runCli } from '../../test/helpers/cli'
+import { freshDir, writeTree } from '../../test/helpers/tree'
 
-const root = mkdtempSync(join(tmpdir(), 'spkg-lang-'))
-afterAll(() => {})
-
-let n = 0
-function folder(files: Record<string, string>): string {
-  const dir = join(root, `s${++n}`)
-  for (const [p, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true })
-    writeFileSync(join(dir, p), text)
-  }
-  return dir
-}
+const root = freshDir('spkg-lang-')
+const folder = (files: Record<string, string>) => writeTree(freshDir('spkg-lang-'), files)
 
 const STORY = `{const COINS = 2}
 We hurried home <>
