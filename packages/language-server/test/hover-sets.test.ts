@@ -10,7 +10,7 @@ describe('hover on a 1.1 set', () => {
     const dir = writeFolder({
       'manifest.json': JSON.stringify({ story_lang: '1.1', parts: ['story/a.sty'] }),
       'story/a.sty':
-        '{use kit}\n{items Moods = calm, wary}\n{set mood = Moods.calm}\nYou carry ${bag}, ${mood}.\n',
+        '{use kit}\n{items Moods = calm, wary}\n{set mood = Moods.calm}\nYou carry ${bag}, ${mood}.\n{set seen = Moods(wary)}\n${seen}\n',
       'extensions/kit.xty': '{items Kit = rope, lamp}\n{set bag = Kit(rope)}\n',
     })
     const folder = new StoryFolder(dir, true)
@@ -19,6 +19,10 @@ describe('hover on a 1.1 set', () => {
     )
     expect(hover(folder, 'story/a.sty', { line: 3, character: 21 })).toBe(
       '`mood`: story variable (set of Moods)\n\n- default in story/a.sty:3',
+    )
+    // a plain {set} in the body, not only a default
+    expect(hover(folder, 'story/a.sty', { line: 5, character: 3 })).toBe(
+      '`seen`: story variable (set of Moods)\n\n- assigned in story/a.sty:5',
     )
   })
 })

@@ -4,7 +4,7 @@
  * assigns, the modules it uses and its headings. Kept per part and reused until the part changes,
  * so a keystroke re-walks only the part being edited.
  */
-import type { Inline, Node, PartAst, Pos } from '@spkg/story'
+import type { Inline, Node, PartAst, Pos, SetStmt } from '@spkg/story'
 
 /** An id a part defines: what it names and where. */
 export interface DefinedId {
@@ -77,6 +77,18 @@ export interface PartIndex {
   endsWithJump: boolean
 }
 
+/** Records a plain `{set n = e}` (a default or a body assignment): a declaration of `n`. */
+function declare(index: PartIndex, stmt: SetStmt, kind: 'default' | 'set'): void {
+  index.declared.add(stmt.name)
+  index.decls.push({
+    name: stmt.name,
+    kind,
+    pos: stmt.namePos,
+    type: literalType(stmt.e),
+    setOf: setCandidate(stmt.e),
+  })
+}
+
 /** Walks a parsed part once and returns its {@link PartIndex}. */
 export function indexPart(ast: PartAst): PartIndex {
   const index: PartIndex = {
@@ -92,15 +104,7 @@ export function indexPart(ast: PartAst): PartIndex {
     endsWithJump: false,
   }
   for (const d of ast.declarations.defaults) {
-    if (d.op !== '=') continue
-    index.declared.add(d.name)
-    index.decls.push({
-      name: d.name,
-      kind: 'default',
-      pos: d.namePos,
-      type: literalType(d.e),
-      setOf: setCandidate(d.e),
-    })
+    if (d.op === '=') declare(index, d, 'default')
   }
   walkNodes(ast.body, index)
   const last = ast.body[ast.body.length - 1]
@@ -131,15 +135,7 @@ function walkNodes(nodes: Node[], index: PartIndex): void {
         for (const line of n.lines) walkInline(line, index)
         break
       case 'set':
-        if (n.stmt.op === '=') {
-          index.declared.add(n.stmt.name)
-          index.decls.push({
-            name: n.stmt.name,
-            kind: 'set',
-            pos: n.stmt.namePos,
-            type: literalType(n.stmt.e),
-          })
-        }
+        if (n.stmt.op === '=') declare(index, n.stmt, 'set')
         break
       case 'local':
         index.locals.add(n.name)
@@ -173,16 +169,7 @@ function walkInline(inlines: Inline[], index: PartIndex): void {
       index.targets.push({ target: i.target, pos: i.targetPos, gate: false })
       walkInline(i.body, index)
     } else if (i.k === 'set') {
-      if (i.stmt.op === '=') {
-        index.declared.add(i.stmt.name)
-        index.decls.push({
-          name: i.stmt.name,
-          kind: 'set',
-          pos: i.stmt.namePos,
-          type: literalType(i.stmt.e),
-          setOf: setCandidate(i.stmt.e),
-        })
-      }
+      if (i.stmt.op === '=') declare(index, i.stmt, 'set')
     } else if (i.k === 'if') {
       for (const b of i.branches) walkInline(b.body, index)
       walkInline(i.otherwise, index)
