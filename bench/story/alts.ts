@@ -6,8 +6,9 @@
  * warm-up, then the timed choices in alternating slices, then save/load and resume figures.
  */
 import { generateAltsInkStory, generateAltsSpkgStory } from './generate-alts'
-import { createInkSide, type EngineFigures } from './ink-side'
+import { createInkSide } from './ink-side'
 import { createSpkgSide } from './spkg-side'
+import { engineRows, f, rowMaker } from './table'
 
 /** Plays the 1.1 story on both engines and prints its figures and table rows. */
 export async function benchAlts(sections: number, timedChoices: number, warmup: number, seed: number) {
@@ -30,23 +31,11 @@ export async function benchAlts(sections: number, timedChoices: number, warmup: 
   const k = await ink.figures()
   console.log('spkg (1.1 story)', s)
   console.log('ink (1.1 story)', k)
-  const f = (n: number, d = 0) =>
-    n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d })
-  const row = (label: string, get: (e: EngineFigures) => number, d: number, better: 'higher' | 'lower') => {
-    const a = get(s)
-    const b = get(k)
-    return `| ${label} | ${f(a, d)} | ${f(b, d)} | ${(better === 'higher' ? a / b : b / a).toFixed(2)}x |`
-  }
+  const row = rowMaker(s, k)
   console.log(`
 | 1.1 story: metric | @spkg/story | inkjs 2.4.0 | spkg advantage (>1: spkg better) |
 |---|---|---|---|
-${row('compile + load (ms)', (e) => e.compileMs + e.loadMs, 1, 'lower')}
-${row('blocks per second', (e) => e.blocksPerSecond, 0, 'higher')}
-${row('choices per second', (e) => e.choicesPerSecond, 0, 'higher')}
-${row('state after 75,000 choices (KiB)', (e) => e.saveBytes / 1024, 1, 'lower')}
-${row('save state after 75,000 choices (ms)', (e) => e.saveMs, 3, 'lower')}
-${row('load state after 75,000 choices (ms)', (e) => e.loadStateMs, 3, 'lower')}
-${row('typical state, 300 choices (KiB)', (e) => e.typicalBytes / 1024, 1, 'lower')}
+${engineRows(row)}
 | resume by replay, ${s.resumeChoices} choices (ms) | ${f(s.resumeMs, 1)} | (no replay) | |
 `)
 }

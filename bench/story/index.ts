@@ -9,8 +9,9 @@
 import { cpus } from 'node:os'
 import { benchAlts } from './alts'
 import { generateInkStory, generateSpkgStory } from './generate'
-import { createInkSide, type EngineFigures, type EngineSide } from './ink-side'
+import { createInkSide, type EngineSide } from './ink-side'
 import { createSpkgSide, type SpkgFigures } from './spkg-side'
+import { engineRows, f, rowMaker } from './table'
 
 const sections = Number(process.argv[2] ?? 2000)
 const timedChoices = Number(process.argv[3] ?? 60_000)
@@ -61,29 +62,15 @@ else console.log('spkg', spkg)
 const ink = await sides.ink.figures()
 console.log('ink', ink)
 
-const f = (n: number, d = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d })
 const s = 'error' in spkg ? undefined : spkg
-/** A table row: spkg, ink and spkg's advantage (ink/spkg for times and sizes, spkg/ink for rates). */
-const row = (label: string, get: (e: EngineFigures) => number, d: number, better: 'higher' | 'lower') => {
-  const a = s ? get(s) : undefined
-  const b = get(ink)
-  const ratio = a === undefined ? '' : `${(better === 'higher' ? a / b : b / a).toFixed(2)}x`
-  return `| ${label} | ${a === undefined ? 'n/a' : f(a, d)} | ${f(b, d)} | ${ratio} |`
-}
+const row = rowMaker(s, ink)
 console.log(`
 Machine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}
 Command: pnpm bench story ${sections} ${timedChoices}
 
 | Metric | @spkg/story | inkjs 2.4.0 | spkg advantage (>1: spkg better) |
 |---|---|---|---|
-${row('compile + load (ms)', (e) => e.compileMs + e.loadMs, 1, 'lower')}
-${row('blocks per second', (e) => e.blocksPerSecond, 0, 'higher')}
-${row('choices per second', (e) => e.choicesPerSecond, 0, 'higher')}
-${row('state after 75,000 choices (KiB)', (e) => e.saveBytes / 1024, 1, 'lower')}
-${row('save state after 75,000 choices (ms)', (e) => e.saveMs, 3, 'lower')}
-${row('load state after 75,000 choices (ms)', (e) => e.loadStateMs, 3, 'lower')}
-${row('typical state, 300 choices (KiB)', (e) => e.typicalBytes / 1024, 1, 'lower')}
+${engineRows(row)}
 ${row('save typical state (ms)', (e) => e.typicalSaveMs, 3, 'lower')}
 ${row('load typical state (ms)', (e) => e.typicalLoadMs, 3, 'lower')}
 | resume by replay, ${s?.resumeChoices ?? 5000} choices (ms) | ${s ? f(s.resumeMs, 1) : 'n/a'} | (no replay: LoadJson restores the call stack) | |
