@@ -317,6 +317,9 @@ export class Machine implements StoryRun, DecisionState {
   private async load(): Promise<void> {
     const { target, initial } = this.pending!
     this.pending = undefined
+    // Entering a part (by a gate, a link, a tunnel, a return or the end of the one before) closes a
+    // held 1.1 paragraph, before anything the entry reports.
+    if (this.held) this.flushPara()
     const colon = target.indexOf(':')
     const path = colon < 0 ? target : target.slice(0, colon)
     const scene = colon < 0 ? undefined : target.slice(colon + 1)
@@ -359,7 +362,6 @@ export class Machine implements StoryRun, DecisionState {
         (part.seed !== undefined && part.seed >= 0 && part.seed <= 0xffffffff ? part.seed : randomSeed())
       this.rng = createRng(seed)
     }
-    if (this.held) this.flushPara()
     this.entered.push(path)
     this.idle = 0
     this.sinceDecision = 0
@@ -556,7 +558,6 @@ export class Machine implements StoryRun, DecisionState {
             this.endThread()
             break
           }
-          if (this.held) this.flushPara()
           this.links.length = 0
           this.pending = { target: ins.target, initial: false }
           break
@@ -720,8 +721,7 @@ export class Machine implements StoryRun, DecisionState {
     this.tunnels.push({ id: ins.id, file: this.curFile, code, tags: this.partTags, pc: this.pc })
     if (ins.target === undefined) this.pc = ins.to
     else {
-      // into another part, entered as a gate enters it (entering a part closes a held paragraph)
-      if (this.held) this.flushPara()
+      // into another part, entered as a gate enters it
       this.links.length = 0
       this.pending = { target: ins.target, initial: false }
     }
@@ -750,7 +750,6 @@ export class Machine implements StoryRun, DecisionState {
       return
     }
     if (ins?.target !== undefined) {
-      if (this.held) this.flushPara()
       this.links.length = 0
       this.pending = { target: ins.target, initial: false }
     } else if (ins !== undefined && ins.to >= 0) this.pc = ins.to
