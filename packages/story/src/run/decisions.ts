@@ -81,11 +81,7 @@ export function visit(m: DecisionState, key: string): void {
 export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GROUP }>): void {
   const key = ins.key
   visit(m, key)
-  const visitsKey = ins.visitsKey
-  if (visitsKey !== undefined) {
-    m.vars.set(visitsKey, ((m.vars.get(visitsKey) as number | undefined) ?? 0) + 1)
-    m.vars.set(ins.turnKey!, m.turns)
-  }
+  countArrival(m, ins)
   // Once-only filtering: a short record is searched, a long one (a loop) gets a set, kept up to date by `record`.
   const list = m.choices.get(key)
   let used: Set<string> | undefined
@@ -100,26 +96,17 @@ export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GRO
   // Guards run in source order for every option (they may draw rolls or call functions).
   const offered = m.offered
   offered.length = 0
-  const ifs = ins.ifs
-  // 1.1 block `{if}`s among the options: the branch each takes (-1: `{else}`, -2: not reached)
-  let taken: number[] | undefined
-  let nextIf = 0
+  const ifs = ins.ifs && new GroupIfs(m, ins.ifs)
   const options = ins.options
   for (let i = 0; i < options.length; i++) {
     const o = options[i]!
-    if (ifs !== undefined) {
-      taken ??= []
-      while (nextIf < ifs.length && ifs[nextIf]!.at <= i) taken.push(branchOf(m, ifs[nextIf++]!, taken))
-      if (o.under !== undefined && taken[o.under] !== o.branch) continue
-    }
+    if (ifs && !ifs.holds(o, i)) continue
     if (o.guard && !truthy(o.guard(m))) continue
     if (!o.sticky && list !== undefined && (used ? used.has(o.id) : list.includes(o.id))) continue
     if (o.fallback) fallback ??= o
     else offered.push(o)
   }
-  // conditions of `{if}`s after the last option still run, in source order (they may roll)
-  if (ifs !== undefined)
-    for (taken ??= []; nextIf < ifs.length; ) taken.push(branchOf(m, ifs[nextIf++]!, taken))
+  ifs?.finish()
   if (offered.length || (m.threadOpts.length && othersThreads(m, key))) {
     openPause(m, key, offered)
     return
@@ -138,6 +125,42 @@ export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GRO
     m.curFile,
   )
   m.pc = ins.after
+}
+
+/** Counts an arrival at a named group (1.1: `visits(#group)`, `turns(#group)`). */
+function countArrival(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GROUP }>): void {
+  const visitsKey = ins.visitsKey
+  if (visitsKey === undefined) return
+  m.vars.set(visitsKey, ((m.vars.get(visitsKey) as number | undefined) ?? 0) + 1)
+  m.vars.set(ins.turnKey!, m.turns)
+}
+
+/**
+ * The 1.1 block `{if}`s among a group's options at one arrival: each `{if}`'s conditions run in
+ * source order with the options' guards (they may roll), and `taken` is the branch each takes
+ * (-1: `{else}`, -2: not reached).
+ */
+class GroupIfs {
+  private readonly taken: number[] = []
+  private next = 0
+  constructor(
+    private readonly m: DecisionState,
+    private readonly ifs: readonly CGroupIf[],
+  ) {}
+
+  /** Whether option `o`, the `i`-th of the group, stands in a branch that holds (or in none). */
+  holds(o: COption, i: number): boolean {
+    const { ifs, taken } = this
+    while (this.next < ifs.length && ifs[this.next]!.at <= i)
+      taken.push(branchOf(this.m, ifs[this.next++]!, taken))
+    return o.under === undefined || taken[o.under] === o.branch
+  }
+
+  /** Runs the conditions of the `{if}`s after the last option, still in source order. */
+  finish(): void {
+    const { ifs, taken } = this
+    while (this.next < ifs.length) taken.push(branchOf(this.m, ifs[this.next++]!, taken))
+  }
 }
 
 /** The branch a group's block `{if}` takes at an arrival: its first condition that holds, -1 for none (`{else}`), -2 when the branch around it was not taken. */
@@ -160,26 +183,16 @@ export function gatherThread(
   const key = ins.key
   visit(m, key)
   for (const t of m.threadOpts) if (t.key === key) return
-  // the thread arrives at the group as flow does: its count and turn (`visits(#g)`, `turns(#g)`)
-  const visitsKey = ins.visitsKey
-  if (visitsKey !== undefined) {
-    m.vars.set(visitsKey, ((m.vars.get(visitsKey) as number | undefined) ?? 0) + 1)
-    m.vars.set(ins.turnKey!, m.turns)
-  }
+  // the thread arrives at the group as flow does
+  countArrival(m, ins)
   const list = m.choices.get(key)
   const options: COption[] = []
   const texts: string[] = []
   // the group's block `{if}`s decide which of their options the thread offers, as at an arrival
-  const ifs = ins.ifs
-  let taken: number[] | undefined
-  let nextIf = 0
+  const ifs = ins.ifs && new GroupIfs(m, ins.ifs)
   for (let i = 0; i < ins.options.length; i++) {
     const o = ins.options[i]!
-    if (ifs !== undefined) {
-      taken ??= []
-      while (nextIf < ifs.length && ifs[nextIf]!.at <= i) taken.push(branchOf(m, ifs[nextIf++]!, taken))
-      if (o.under !== undefined && taken[o.under] !== o.branch) continue
-    }
+    if (ifs && !ifs.holds(o, i)) continue
     if (o.guard && !truthy(o.guard(m))) continue
     if (!o.sticky && list !== undefined && list.includes(o.id)) continue
     if (o.fallback) continue
@@ -187,8 +200,7 @@ export function gatherThread(
     // the label as it reads when the thread runs (ink builds a choice's text where it is generated)
     texts.push(o.label.constant?.text ?? (o.label.plain ? renderPlain(o.label, m) : render(o.label, m).text))
   }
-  if (ifs !== undefined)
-    for (taken ??= []; nextIf < ifs.length; ) taken.push(branchOf(m, ifs[nextIf++]!, taken))
+  ifs?.finish()
   if (options.length) m.threadOpts.push({ key, gid: ins.id, options, texts, tunnels })
 }
 
