@@ -49,7 +49,7 @@ function sessionKeys(files: ReadonlyMap<string, Uint8Array>): string[] {
 }
 
 /** The manifest's `story_lang`, the version the sources are read at (absent or unreadable: 1.0). */
-function storyLangOf(files: ReadonlyMap<string, Uint8Array>): StoryLang {
+function manifestLang(files: ReadonlyMap<string, Uint8Array>): StoryLang {
   const bytes = files.get('manifest.json')
   if (!bytes) return '1.0'
   try {
@@ -73,7 +73,7 @@ export function minifyPackageFiles(files: ReadonlyMap<string, Uint8Array>): {
 } {
   const { files: minified, names } = minifyStory(sources(files), {
     keep: sessionKeys(files),
-    lang: storyLangOf(files),
+    lang: manifestLang(files),
   })
   const out = new Map(files)
   for (const f of minified) out.set(f.path, encoder.encode(f.text))
@@ -119,7 +119,7 @@ export function unminifyPackageFiles(files: ReadonlyMap<string, Uint8Array>): Ma
   } catch {
     throw new MinifyError('minify/bad-names-map', `${mapPath} is not JSON`)
   }
-  const restored = unminifyStory(sources(files), names, { lang: storyLangOf(files) })
+  const restored = unminifyStory(sources(files), names, { lang: manifestLang(files) })
   const out = new Map<string, Uint8Array>()
   for (const [path, bytes] of files) if (!path.startsWith('META-PKG/')) out.set(path, bytes)
   for (const f of restored) out.set(f.path, encoder.encode(f.text))
