@@ -111,12 +111,18 @@ export interface GroupIf {
   parent?: { if: number; branch: number }
 }
 
-/** A jump `-> #id` or `-> END`. */
+/** A jump `-> #id`, `-> END` or (1.1) `-> DONE`. */
 export interface JumpNode {
   kind: 'jump'
   pos: Pos
-  /** `null` for `-> END`. */
+  /** `null` for `-> END` and `-> DONE`. */
   target: string | null
+  /**
+   * 1.1: `-> DONE` (`target` is null): this flow stops here and pauses on the options threads
+   * gathered and on the live links, as the end of a part does; with none of them the story ends.
+   * In a thread, the thread ends there and offers nothing.
+   */
+  done?: true
 }
 
 /**

@@ -205,11 +205,14 @@ export function buildStoryMap(asts: readonly PartAst[]): StoryMap {
             for (const line of n.lines) links(line, depth === 0)
             break
           case 'jump': {
-            const to =
-              n.target === null
+            // `-> DONE` (1.1) pauses on what threads gathered: the flow stops, no edge
+            const to = n.done
+              ? undefined
+              : n.target === null
                 ? endNode(file)
                 : (ids.get(n.target) ?? targetNode(file, `${file}:${n.target}`))
-            for (const p of cur) arrive([{ ...p, kind: p.kind === 'flow' ? 'jump' : p.kind }], to)
+            if (to !== undefined)
+              for (const p of cur) arrive([{ ...p, kind: p.kind === 'flow' ? 'jump' : p.kind }], to)
             cur = []
             break
           }
@@ -267,11 +270,13 @@ export function buildStoryMap(asts: readonly PartAst[]): StoryMap {
               let out = walk(o.body, [start])
               section = outer
               if (o.jump) {
-                const to =
-                  o.jump.target === null
+                const to = o.jump.done
+                  ? undefined
+                  : o.jump.target === null
                     ? endNode(file)
                     : (ids.get(o.jump.target) ?? targetNode(file, `${file}:${o.jump.target}`))
-                for (const p of out) arrive([{ ...p, kind: p.kind === 'flow' ? 'jump' : p.kind }], to)
+                if (to !== undefined)
+                  for (const p of out) arrive([{ ...p, kind: p.kind === 'flow' ? 'jump' : p.kind }], to)
                 out = []
               }
               after.push(...out)

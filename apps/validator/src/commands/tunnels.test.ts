@@ -112,4 +112,53 @@ describe('tunnels and threads in the CLI', () => {
     expect(dot).toContain('label="thread (gathers options)"')
     expect(dot).toMatch(/id="edge:tunnel:S:story\/a\.sty:market->S:story\/a\.sty:shop", style="dashed,bold"/)
   })
+
+  it("'-> DONE': play pauses there, random walks count no ending at it, the map draws no edge", async () => {
+    const dir = writeTree(freshDir(), {
+      'manifest.json': JSON.stringify({
+        id: '5b1c2f4e-9a1d-4c3b-8e5f-6a7b8c9d0e12',
+        title: 'Done',
+        story_lang: '1.1',
+        parts: ['story/a.sty'],
+      }),
+      'story/a.sty': `-> #hub
+## [#talk]
+[#t]
+* Ask [#ask]
+  Asked.
+  -> #hub
++ Bye [#bye]
+  -> END
+## [#hub]
+<- #talk
+-> DONE
+## [#after]
+Never.
+`,
+    })
+    const played = await runCli(['play', dir, '--choose', 't.ask,t.bye'])
+    expect(played.stdout).toBe(
+      [
+        '== story/a.sty',
+        '  1) Ask  [t.ask]',
+        '  2) Bye  [t.bye]',
+        '> Ask',
+        'Asked.',
+        '  1) Bye  [t.bye]',
+        '> Bye',
+        '-- end',
+        '',
+      ].join('\n'),
+    )
+    const walked = await runCli(['play', dir, '--random-walk', '10'])
+    expect(walked.stdout).toContain('10 reached an end')
+    expect(walked.stdout).toContain('story/a.sty:8:6 in #talk')
+    expect(walked.stdout).not.toContain('story/a.sty:11:4')
+    const cwd = freshDir()
+    expect((await runCli(['map', dir, '-o', 'm.json'], { cwd })).code).toBe(0)
+    const m = JSON.parse(readFileSync(join(cwd, 'm.json'), 'utf8')) as StoryMap
+    expect(m.edges.filter((e) => e.from === 'S:story/a.sty:hub').map((e) => `${e.kind} ${e.to}`)).toEqual([
+      'thread S:story/a.sty:talk',
+    ])
+  })
 })

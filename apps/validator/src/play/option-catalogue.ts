@@ -121,12 +121,12 @@ function collectEnds(
     ends.push({ path: file, section, line: pos.line, column: pos.column, within: inside })
   for (const n of nodes) {
     if (n.kind === 'heading') section = n.id
-    else if (n.kind === 'jump' && n.target === null) end(n.pos, within)
+    else if (n.kind === 'jump' && n.target === null && !n.done) end(n.pos, within)
     else if (n.kind === 'group') {
       for (const o of n.options) {
         const chain = [...within, `${file}:${n.id}\u0000${o.id}`]
         nesting.set(chain.at(-1)!, chain)
-        if (o.jump && o.jump.target === null) end(o.jump.pos, chain)
+        if (o.jump && o.jump.target === null && !o.jump.done) end(o.jump.pos, chain)
         // A heading in an option body opens a section for that body only.
         collectEnds(o.body, file, section, chain, ends, nesting)
       }

@@ -45,7 +45,7 @@ export interface RandomWalkOptions {
  */
 export interface WalkEnding {
   part: string
-  /** The id of the section the story ended in (the last heading reached in that part; `h0` before any). */
+  /** The section of the `-> END` reached when one was found, else the last heading reached in that part (`h0` before any). */
   section: string
   at: Array<{ line: number; column: number }>
   /** The last block's text in the first walk that ended here (up to 80 characters). */
@@ -225,13 +225,13 @@ export async function randomWalk(options: RandomWalkOptions): Promise<RandomWalk
     }
     if (stop === 'end') {
       const text = lastText.length > 80 ? `${lastText.slice(0, 79)}…` : lastText
-      const at = endReached(options.ends, part, section, after).map((e) => ({
-        line: e.line,
-        column: e.column,
-      }))
+      const reached = endReached(options.ends, part, section, after)
+      const at = reached.map((e) => ({ line: e.line, column: e.column }))
+      // the section the one `-> END` found stands in (a silent heading prints nothing to track)
+      const endSection = reached.length === 1 ? reached[0]!.section : section
       // Without a known `-> END` (no catalogue, or the story ran off its last part), the option chosen last tells them apart.
-      const k = `${part}\u0000${section}\u0000${at.length ? JSON.stringify(at) : `${after?.key}\u0000${after?.option}`}`
-      const e = endings.get(k) ?? { part, section, at, text, count: 0, paths: [] }
+      const k = `${part}\u0000${endSection}\u0000${at.length ? JSON.stringify(at) : `${after?.key}\u0000${after?.option}`}`
+      const e = endings.get(k) ?? { part, section: endSection, at, text, count: 0, paths: [] }
       endings.set(k, e)
       e.count++
       const path = e.paths.find((p) => p.after?.key === after?.key && p.after?.option === after?.option)

@@ -24,7 +24,7 @@ const title = (name: string) => (name[0] ?? '').toUpperCase() + name.slice(1).re
 
 /**
  * The ink construct of the text line `text` (indentation removed), if any. At 1.1 (`v11`), glue
- * and a jump to `#id` or `END` at a line's end are the language's own syntax, not findings.
+ * and a jump to `#id`, `END` or `DONE` at a line's end are the language's own syntax, not findings.
  */
 export function inkSyntax(text: string, v11 = false): InkFinding | undefined {
   const inkText = (what: string) => `${what} is ink, and prints as text here`
@@ -69,7 +69,7 @@ export function inkSyntax(text: string, v11 = false): InkFinding | undefined {
       message: `${inkText("'<>' (glue)")}; 1.0 has no glue: write the text that should join on one line, or set story_lang to 1.1, which has it`,
     }
   m = END_DIVERT.exec(text)
-  if (m && !(v11 && (m[1] === 'END' || m[1]!.startsWith('#')))) {
+  if (m && !(v11 && (m[1] === 'END' || m[1] === 'DONE' || m[1]!.startsWith('#')))) {
     const target = m[1]!
     const jump =
       target === 'END' || target === 'DONE'

@@ -8,8 +8,8 @@ import { checkTarget } from './inline.ts'
 import type { LineKind, LineParser } from './line-parser.ts'
 import { ID, ID_ONLY, type Line, posAt, TARGET_RE, trailingId } from './scan.ts'
 
-/** A whole jump: `-> #id` or `-> END`. */
-const JUMP = new RegExp(`^->\\s*(?:#(${ID})|(END))$`)
+/** A whole jump: `-> #id`, `-> END` or `-> DONE` (1.1). */
+const JUMP = new RegExp(`^->\\s*(?:#(${ID})|(END|DONE))$`)
 
 const MEDIA_KINDS: Record<string, MediaKind> = {}
 for (const e of 'png jpg jpeg gif webp avif svg'.split(' ')) MEDIA_KINDS[e] = 'image'
@@ -213,7 +213,9 @@ export function jumpNode(p: LineParser, line: Line, at: number, end = line.raw.l
   if (!m) {
     // `-> hall` and `-> end`: the id without its `#`, END in the wrong case
     const word = /^->\s*([A-Za-z][A-Za-z0-9_-]{0,63})$/.exec(t)?.[1]
-    const meant = word === undefined ? '' : word.toUpperCase() === 'END' ? 'END' : `#${word}`
+    const upper = word?.toUpperCase()
+    const meant =
+      word === undefined ? '' : upper === 'END' || (upper === 'DONE' && p.ctx.v11) ? upper : `#${word}`
     p.ctx.report(
       'story/bad-expression',
       `a jump is written '-> #id' or '-> END'${meant ? `; did you mean '-> ${meant}'?` : ''}`,
@@ -223,8 +225,19 @@ export function jumpNode(p: LineParser, line: Line, at: number, end = line.raw.l
   }
   const node: JumpNode = {
     kind: 'jump',
-    pos: posAt(line, at + t.indexOf(m[1] ? '#' : 'END')),
+    pos: posAt(line, at + t.indexOf(m[1] ? '#' : m[2]!)),
     target: m[1] ?? null,
+  }
+  if (m[2] === 'DONE') {
+    if (!p.ctx.v11) {
+      p.ctx.report(
+        'story/bad-expression',
+        "'-> DONE' (pause on the options threads gathered) is story language 1.1: set story_lang to 1.1, or end the story with '-> END'",
+        node.pos,
+      )
+      return undefined
+    }
+    node.done = true
   }
   p.jumps.push(node)
   return node

@@ -154,7 +154,7 @@ function reportLabelId(
   const text = (labelText.slice(0, m.index) + labelText.slice(m.index + m[0].length))
     .replace(/\s+/g, ' ')
     .trim()
-  const to = jump ? ` -> ${jump.target === null ? 'END' : `#${jump.target}`}` : ''
+  const to = jump ? ` -> ${jump.target === null ? (jump.done ? 'DONE' : 'END') : `#${jump.target}`}` : ''
   const fixed = `${head.trimEnd()} ${text}${to} [#${id ?? m[1]}]${tags}`
   const at = line.start + from + m.index
   p.ctx.report(

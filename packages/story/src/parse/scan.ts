@@ -213,7 +213,7 @@ export const TARGET_RE = new RegExp(`^([^\\s:]+\\.sty)(?::(${ID}))?$`)
 
 /**
  * The 1.1 glue and jump of a text line's content (tags already split off): `<>` at its start or
- * end, and a trailing ` -> #id` or ` -> END` (whitespace before the arrow; `\\->` is text).
+ * end, and a trailing ` -> #id`, ` -> END` or ` -> DONE` (whitespace before the arrow; `\\->` is text).
  * `from`/`to` bound the text left between them; `jumpAt`/`jumpEnd` the jump (-1 when none). A line
  * of `<>` alone glues on both sides. Linear time.
  */
@@ -230,7 +230,11 @@ export function lineGlue(content: string): {
   let jumpAt = -1
   const jumpEnd = to
   const arrow = content.lastIndexOf('->', to)
-  if (arrow > 0 && /\s/.test(content[arrow - 1]!) && /^\s*(?:#\S*|END)$/.test(content.slice(arrow + 2, to))) {
+  if (
+    arrow > 0 &&
+    /\s/.test(content[arrow - 1]!) &&
+    /^\s*(?:#\S*|END|DONE)$/.test(content.slice(arrow + 2, to))
+  ) {
     jumpAt = arrow
     to = arrow
     while (to > 0 && /\s/.test(content[to - 1]!)) to--

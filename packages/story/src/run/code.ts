@@ -93,6 +93,7 @@ export const Op = {
   TUNNEL: 16,
   TRET: 17,
   THREAD: 18,
+  DONE: 19,
 } as const
 
 /** The glue sides of a 1.1 paragraph (`Instr` PARA `start`/`end`): none, `<>` with no space, with a space, a jump. */
@@ -145,6 +146,7 @@ export type Instr =
   | { op: typeof Op.JF; cond: Ev; to: number }
   | { op: typeof Op.GOTO; to: number }
   | { op: typeof Op.END }
+  | { op: typeof Op.DONE }
   | { op: typeof Op.GATE; target: string }
   | {
       op: typeof Op.GROUP

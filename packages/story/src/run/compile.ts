@@ -347,7 +347,7 @@ class Compiler {
         return
       }
       case 'jump':
-        if (n.target === null) code.push({ op: Op.END })
+        if (n.target === null) code.push({ op: n.done ? Op.DONE : Op.END })
         else if (this.temps.size) {
           // room for the EXEC that clears the section's temps when the target is in another section
           code.push({ op: Op.GOTO, to: code.length + 1 })

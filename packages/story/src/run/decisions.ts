@@ -288,9 +288,12 @@ export function openPause(m: DecisionState, key: string, options: COption[]): vo
   m.pauseThreads = owners
 }
 
-/** The end of a part with live links left: a pause offering only them (key `<file>:@end`). */
-export function endOfPartPause(m: DecisionState): void {
-  const key = `${m.curFile}:@end`
+/**
+ * The end of a part with live links or thread options left, or (1.1, `at` `@done`) a `-> DONE`: a
+ * pause offering only them (key `<file>:@end` or `<file>:@done`).
+ */
+export function endOfPartPause(m: DecisionState, at: '@end' | '@done' = '@end'): void {
+  const key = `${m.curFile}:${at}`
   visit(m, key)
   openPause(m, key, [])
 }

@@ -553,6 +553,9 @@ export class Machine implements StoryRun, DecisionState {
           this.links.length = 0
           this.finish()
           break
+        case Op.DONE:
+          this.done()
+          break
         case Op.GATE:
           if (this.threadRet.length) {
             this.endThread()
@@ -709,6 +712,24 @@ export class Machine implements StoryRun, DecisionState {
     this.threadTo.pop()
     this.pc = this.threadRet.pop()!
     this.tunnels = this.threadTunnels.pop()!
+  }
+
+  /**
+   * `-> DONE` (1.1): a thread ends there; any other flow pauses on the options threads gathered and
+   * the live links, as the end of a part does, and the story ends when there are none.
+   */
+  private done(): void {
+    if (this.threadRet.length) {
+      this.endThread()
+      return
+    }
+    if (this.held) this.flushPara()
+    if (this.links.length || this.threadOpts.length) {
+      this.pc--
+      endOfPartPause(this, '@done')
+      return
+    }
+    this.finish()
   }
 
   /** `-> #id ->` and `-> part.sty:id ->` (1.1). */

@@ -312,6 +312,76 @@ In t.
   })
 })
 
+describe("'-> DONE'", () => {
+  const HUB = `-> #hub
+# [#talk]
+[#t]
+* Ask [#ask]
+  Asked.
+  -> #hub
++ Bye [#bye]
+  -> END
+# [#hub]
+<- #talk
+<- #look
+-> DONE
+# [#look]
+The room is dark. -> DONE
+# [#after]
+Never shown.`
+
+  it('pauses on the options threads gathered, where it stands, and a thread ends at it', async () => {
+    const { lines } = await one(HUB, ['t.ask', 't.bye'])
+    expect(lines).toEqual([
+      '== part a.sty',
+      '#0 paragraph "The room is dark."',
+      '? [a.sty:@done] t.ask "Ask" | t.bye "Bye"',
+      '> ask',
+      '#1 paragraph "Asked."',
+      '#2 paragraph "The room is dark."',
+      '? [a.sty:@done] t.bye "Bye"',
+      '> bye',
+      '-- end',
+    ])
+  })
+
+  it('ends the story when nothing was gathered, and does not fall into the next section', async () => {
+    const { lines } = await one('Alone. -> DONE\n# [#next]\nNext.')
+    expect(lines).toEqual(['== part a.sty', '#0 paragraph "Alone."', '-- end'])
+  })
+
+  it('resumes at its pause and after a choice there', async () => {
+    for (const answers of [[], ['t.ask'], ['t.ask', 't.bye']]) {
+      const first = await one(HUB, answers)
+      const { run, diagnostics } = await resumeStoryRun(v11({ 'a.sty': HUB }), first.run.saveState())
+      expect(diagnostics).toEqual([])
+      expect(run.saveState()).toEqual(first.run.saveState())
+    }
+  })
+
+  it("is an option's jump too; the pause's thread options went with the choice, as in ink", async () => {
+    const story = '<- #t\n* Wait -> DONE\n# [#t]\n+ Go [#go]\n  Gone.\n  -> END'
+    const { lines } = await one(story, ['1'])
+    expect(lines).toEqual(['== part a.sty', '? [a.sty:h0@1] 1 "Wait" | t@1.go "Go"', '> 1', '-- end'])
+    const hub = await one(
+      `<- #t\n* Wait\n  Waiting.\n  <- #t\n  -> DONE\n# [#t]\n+ Go [#go]\n  Gone.\n  -> END`,
+      ['1', 't@1.go'],
+    )
+    expect(hub.lines.slice(3)).toEqual([
+      '#0 paragraph "Waiting."',
+      '? [a.sty:@done] t@1.go "Go"',
+      '> go',
+      '#1 paragraph "Gone."',
+      '-- end',
+    ])
+  })
+
+  it('is 1.1: a 1.0 story gets an error that says so', async () => {
+    const { lines } = await play(memorySource({ 'a.sty': 'Text.\n-> DONE' }), [], { seed: 1 })
+    expect(lines).toEqual(['== part a.sty', '! story/bad-expression 2:4', '#0 paragraph "Text."', '-- end'])
+  })
+})
+
 describe('1.0 reads the same text as before', () => {
   it('a tunnel line is a bad jump and a thread line is text', async () => {
     const { lines } = await play(memorySource({ 'a.sty': '<- #t\n-> #t ->\n->->\n[#t]' }), [], { seed: 1 })
