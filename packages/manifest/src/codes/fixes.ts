@@ -165,6 +165,8 @@ export const FIXES: Partial<Record<DiagnosticCode, string>> = {
   'story/indentation': 'Indent every line of an option body at least as deep as its first line.',
   'story/local-placement': 'Put `{local}` under a heading, or use `{set}` for a story variable.',
   'story/bad-default': 'Write `{set n = value}` in the top lines; move `+=`/`-=` below the first text.',
+  'story/repeated-default':
+    'Fold the two into one default (`{set n = 6}`), or move the second `{set}` below the first text line, where it runs as an assignment.',
   'story/seed-placement': 'Move `{seed N}` to the top lines of the entry part.',
   'story/seed-range': 'Use a seed from 0 to 4294967295.',
   'story/use-placement': 'Move `{use}` to the top lines of the part (before any text).',

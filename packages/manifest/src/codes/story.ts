@@ -46,6 +46,9 @@ export const STORY_CODES = defineCodes({
   'story/indentation': error('inconsistent indentation in an option body'),
   'story/local-placement': error('`{local}` outside a heading section'),
   'story/bad-default': error('`+=` or `-=` in a declaration block'),
+  'story/repeated-default': warning(
+    'a second default for the same name in one declaration block, which never runs (a default is skipped once its name has a value)',
+  ),
   'story/seed-placement': error('`{seed}` outside the entry part’s declaration block'),
   'story/seed-range': error('`{seed N}` outside 0..2^32-1; it is ignored'),
   'story/empty-alternative': error('a sequence, cycle, shuffle or once-only alternative (1.1) with no items'),

@@ -47,6 +47,8 @@ const CASES: Case[] = [
   { code: 'story/unknown-command', source: 'Gold {local g = 1} here.', at: '1:6' },
   { code: 'story/bad-default', source: '{set gold += 1}\nHi.', at: '1:1' },
   { code: 'story/bad-default', source: '{set g  -= 1}', at: '1:1', module: true },
+  { code: 'story/repeated-default', source: '{set a = 1}\n  {set a = a + 5}\nA is ${a}.', at: '2:3' },
+  { code: 'story/repeated-default', source: '{set a = 1}\n{set b = 2}\n{set a = 3}', at: '3:1', module: true },
   { code: 'story/else-without-if', source: 'Hi.\n  {else}', at: '2:3' },
   { code: 'story/else-without-if', source: '{if true}\nA.\n{else}\nB.\n  {elif false}\nC.\n{end}', at: '5:3' },
   { code: 'story/unexpected-end', source: 'Hi.\n  {end}', at: '2:3' },

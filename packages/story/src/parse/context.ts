@@ -3,7 +3,7 @@
  * the package at run time): every parser file takes it.
  */
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '@spkg/manifest'
-import type { Pos } from '../ast.ts'
+import type { Pos, SetStmt } from '../ast.ts'
 import type { StoryLang } from '../lang.ts'
 
 /** The message of `story/unclosed-brace` for a command whose `}` is missing. */
@@ -29,4 +29,19 @@ export class ParseContext {
       createDiagnostic(code, message, { path: this.file, line: pos.line, column: pos.column }),
     )
   }
+}
+
+/**
+ * `story/repeated-default`: a default for a name that already has one earlier in the same block
+ * never runs (a default is skipped once its name has a value), so `{set a = 1}` then
+ * `{set a = a + 5}` leaves 1.
+ */
+export function reportRepeatedDefault(ctx: ParseContext, earlier: readonly SetStmt[], stmt: SetStmt): void {
+  const prev = earlier.find((d) => d.name === stmt.name)
+  if (prev)
+    ctx.report(
+      'story/repeated-default',
+      `this default never runs: line ${prev.pos.line} already gives '${stmt.name}' its default, and a default is skipped once its name has a value; fold the two into one '{set ${stmt.name} = …}', or move this one below the first text line, where it runs as an assignment`,
+      stmt.pos,
+    )
 }

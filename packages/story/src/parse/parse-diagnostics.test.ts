@@ -108,6 +108,11 @@ const PART_CASES: Array<[string, string, string[]]> = [
     '{set gold += 1}\n{set hp -= 1}\ntext',
     ['story/bad-default@1:1', 'story/bad-default@2:1'],
   ],
+  [
+    'story/repeated-default',
+    '{set a = 1}\n{set b = a}\n{set a = a + 5}\ntext\n{set a = 9}',
+    ['story/repeated-default@3:1'],
+  ],
   ['story/seed-placement: in the body', 'text\n{seed 3}', ['story/seed-placement@2:1']],
   ['story/seed-placement: twice', '{seed 3}\n{seed 4}', ['story/seed-placement@2:1']],
   ['story/seed-range', '{seed 4294967296}\n{seed -1}', ['story/seed-range@1:7', 'story/seed-range@2:7']],

@@ -5,7 +5,7 @@
 import type { ModuleAst, Node } from '../ast.ts'
 import { BodyParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
-import { ParseContext, UNCLOSED_COMMAND } from './context.ts'
+import { ParseContext, reportRepeatedDefault, UNCLOSED_COMMAND } from './context.ts'
 import { type ParseOptions, type ParseResult, sortDiagnostics } from './parse-story.ts'
 import { AltIds } from './resolve.ts'
 import { posAt, splitLines } from './scan.ts'
@@ -76,7 +76,10 @@ export function parseModule(source: string | Uint8Array, options: ParseOptions):
             // the command is not a default at all: its `{` (clarification 27)
             pos,
           )
-        else ast.defaults.push(cmd.stmt)
+        else {
+          reportRepeatedDefault(ctx, ast.defaults, cmd.stmt)
+          ast.defaults.push(cmd.stmt)
+        }
         break
       case 'const':
         ast.consts.push({ name: cmd.name, e: cmd.e, pos, namePos: cmd.namePos })

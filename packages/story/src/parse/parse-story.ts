@@ -6,7 +6,7 @@ import type { DeclarationBlock, PartAst } from '../ast.ts'
 import type { StoryLang } from '../lang.ts'
 import { BodyParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
-import { ParseContext, UNCLOSED_COMMAND } from './context.ts'
+import { ParseContext, reportRepeatedDefault, UNCLOSED_COMMAND } from './context.ts'
 import { resolvePart } from './resolve.ts'
 import { type Line, posAt, splitLines } from './scan.ts'
 import { sourceText } from './source.ts'
@@ -105,7 +105,10 @@ function parseDeclarations(ctx: ParseContext, lines: Line[], lp: BodyParser): De
           // the command is not a default at all: its `{` (clarification 27)
           pos,
         )
-      else block.defaults.push(cmd.stmt)
+      else {
+        reportRepeatedDefault(ctx, block.defaults, cmd.stmt)
+        block.defaults.push(cmd.stmt)
+      }
     } else if (cmd.c === 'items') {
       block.items ??= []
       block.items.push({ name: cmd.name, items: cmd.items, pos, namePos: cmd.namePos })
