@@ -64,11 +64,12 @@ describe('parsing tunnels and threads at 1.1', () => {
     ])
   })
 
-  it('parses the same text at 1.0 as before (a bad jump, text)', () => {
+  it('parses the same text at 1.0 as before (a bad jump, text, with a warning naming 1.1)', () => {
     const src = '<- #t\n-> #t ->\n->->\n[#t]'
     const at10 = parse(src, '1.0')
     expect(at10.ast.body.map((n) => n.kind)).toEqual(['paragraph', 'anchor'])
     expect(at10.diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual([
+      '1:1 story/ink-syntax',
       '2:1 story/bad-expression',
       '3:1 story/bad-expression',
     ])

@@ -20,6 +20,11 @@ const MARKED_GATHER = /^-\s*(?:[*+]\s|\(|->|-(?:\s|$))|^-\s*$/
 const END_DIVERT =
   /(?:^|\s)->\s*(#[A-Za-z][A-Za-z0-9_-]*|END|DONE|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)?)\s*$/
 
+/** A tunnel call at the end of a text line: `-> #id ->`, `-> part.sty:id ->`, or ink's `-> knot ->`. */
+const END_TUNNEL = /(?:^|\s)->\s*(\S+)\s*->\s*$/
+/** ink's thread, `<- knot`, on a 1.0 text line (at 1.1 a `<-` line is a thread). */
+const THREAD = /^<-\s*(#?[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\s*$/
+
 const title = (name: string) => (name[0] ?? '').toUpperCase() + name.slice(1).replace(/_/g, ' ')
 
 /**
@@ -68,6 +73,25 @@ export function inkSyntax(text: string, v11 = false): InkFinding | undefined {
       at: glue,
       message: `${inkText("'<>' (glue)")}; 1.0 has no glue: write the text that should join on one line, or set story_lang to 1.1, which has it`,
     }
+  m = END_TUNNEL.exec(text)
+  if (m) {
+    const target = m[1]!
+    const call = `-> ${/^#|\.sty(?::|$)/.test(target) ? target : `#${target.replace('.', '_')}`} ->`
+    return {
+      at: m.index + m[0].indexOf('->'),
+      message: v11
+        ? `a tunnel call at the end of a text line prints as text; put '${call}' on a line of its own below the text`
+        : `${inkText(`'-> ${target} ->' (a tunnel)`)}; 1.0 has no tunnels: set story_lang to 1.1 and put '${call}' on a line of its own`,
+    }
+  }
+  m = v11 ? null : THREAD.exec(text)
+  if (m) {
+    const target = m[1]!.replace(/^#/, '')
+    return {
+      at: 0,
+      message: `${inkText(`'${text.trim()}' (a thread)`)}; 1.0 has no threads: set story_lang to 1.1 and write '<- #${target.replace('.', '_')}'`,
+    }
+  }
   m = END_DIVERT.exec(text)
   if (m && !(v11 && (m[1] === 'END' || m[1] === 'DONE' || m[1]!.startsWith('#')))) {
     const target = m[1]!

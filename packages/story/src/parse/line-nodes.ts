@@ -216,9 +216,12 @@ export function jumpNode(p: LineParser, line: Line, at: number, end = line.raw.l
     const upper = word?.toUpperCase()
     const meant =
       word === undefined ? '' : upper === 'END' || (upper === 'DONE' && p.ctx.v11) ? upper : `#${word}`
+    const tunnel = !p.ctx.v11 && (t.startsWith('->->') || (t.length > 4 && t.endsWith('->')))
     p.ctx.report(
       'story/bad-expression',
-      `a jump is written '-> #id' or '-> END'${meant ? `; did you mean '-> ${meant}'?` : ''}`,
+      tunnel
+        ? "a jump is written '-> #id' or '-> END'; tunnels ('-> #id ->' and '->->') are story language 1.1: set story_lang to 1.1"
+        : `a jump is written '-> #id' or '-> END'${meant ? `; did you mean '-> ${meant}'?` : ''}`,
       posAt(line, at),
     )
     return undefined

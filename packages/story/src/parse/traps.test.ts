@@ -53,6 +53,11 @@ const CASES: Array<[string, string, string[]]> = [
   ],
   ['a gather right after a group', '* A [#a]\n  aa\n* B [#b]\n- They meet.', ['story/ink-syntax@4:1']],
   [
+    'a tunnel call at the end of a text line, and a thread (1.0)',
+    'He shrugs. -> tick ->\nOn. -> #tick ->\n<- talk\n<- #talk',
+    ['story/ink-syntax@1:12', 'story/ink-syntax@2:5', 'story/ink-syntax@3:1', 'story/ink-syntax@4:1'],
+  ],
+  [
     'a gather with an ink marker',
     'Text.\n- (meet) They meet.\n- -> #x',
     ['story/ink-syntax@2:1', 'story/ink-syntax@3:1'],
@@ -133,6 +138,12 @@ describe('silent traps of a port from ink', () => {
     expect(at11('He turned away -> END')).toEqual([])
     expect(at11('Go. -> yard').map((d) => d.message)).toEqual([
       "'-> yard' is an ink divert; write '-> #yard' (a jump names an id)",
+    ])
+    expect(
+      at11('He shrugs. -> tick ->\nShe waits. -> b.sty:x ->\n# [#tick]\n->->').map((d) => d.message),
+    ).toEqual([
+      "a tunnel call at the end of a text line prints as text; put '-> #tick ->' on a line of its own below the text",
+      "a tunnel call at the end of a text line prints as text; put '-> b.sty:x ->' on a line of its own below the text",
     ])
   })
 })
