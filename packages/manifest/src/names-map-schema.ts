@@ -15,6 +15,7 @@ export const NamesMapSchema = z
     variables: names('story variables'),
     functions: names('module functions, constants and passages').optional(),
     ids: names('explicit ids of headings, anchors and choice groups').optional(),
+    sets: names('set declarations and their items (story language 1.1)').optional(),
   })
   .meta({ id: 'NamesMap', description: 'The names map of a minified spkg package (META-PKG/names.json).' })
 

@@ -190,6 +190,7 @@ const p59: Parser = /* @__PURE__ */ object(
     ['variables', p57, 0],
     ['functions', p58, 1],
     ['ids', p58, 1],
+    ['sets', p58, 1],
   ],
   false,
 )
