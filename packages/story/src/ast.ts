@@ -228,7 +228,8 @@ export type GlueSide = 'tight' | 'space'
 /** 1.1: `{items Tools = rope, lamp, key}`, a set declaration; the declared order is the items' order. */
 export interface ItemsDecl {
   name: string
-  items: Array<{ name: string; pos: Pos }>
+  /** The items in declared order; `text` is what one prints when it is not its name (`lamp "oil lamp"`). */
+  items: Array<{ name: string; pos: Pos; text?: string }>
   /** The command's `{`. */
   pos: Pos
   namePos: Pos

@@ -5,7 +5,13 @@
  */
 import type { Diagnostic } from '@spkg/manifest'
 import { describe, expect, it } from 'vitest'
-import { createStoryRun, minifyStory, type NamesMap, type StoryFile } from '../index.ts'
+import {
+  createStoryRun,
+  minifyStory,
+  type NamesMap,
+  type StoryFile,
+  translateDiagnosticNames,
+} from '../index.ts'
 
 const files: StoryFile[] = [
   {
@@ -70,5 +76,37 @@ describe('runtime diagnostics of a minified story', () => {
   it('leaves a story without a names map as it is', async () => {
     const { files: min } = minifyStory(files, { renameAll: true })
     for (const d of await diagnostics(min)) expect(d.line).toBeGreaterThan(0)
+  })
+
+  it('name the original sets and items (1.1), quoted or not', () => {
+    const names: NamesMap = {
+      version: 1,
+      variables: { a: 'pack' },
+      sets: { b: 'Tools', c: 'rope', d: 'lamp', e: 'Knots' },
+    }
+    const told = (message: string) =>
+      translateDiagnosticNames(
+        { code: 'story/type-error', severity: 'error', message, path: 'story/a.sty' },
+        names,
+      ).message
+    expect(told("'+' combines two sets, not a set of b and a number; write an item as b.c")).toBe(
+      "'+' combines two sets, not a set of Tools and a number; write an item as Tools.rope",
+    )
+    expect(told("b has no item 'x' (it has c, d)")).toBe("Tools has no item 'x' (it has rope, lamp)")
+    expect(told("b has no item 'x'; its items are c, d")).toBe(
+      "Tools has no item 'x'; its items are rope, lamp",
+    )
+    expect(told("'c' is an item of b and e; write b.c")).toBe(
+      "'rope' is an item of Tools and Knots; write Tools.rope",
+    )
+    expect(told('b(…) takes items of b, not a set of e')).toBe(
+      'Tools(…) takes items of Tools, not a set of Knots',
+    )
+    expect(told("'-' between a set of b and a list is always a type error at play; write b(c, d)")).toBe(
+      "'-' between a set of Tools and a list is always a type error at play; write Tools(rope, lamp)",
+    )
+    expect(told('contains() of a set takes items, not a string: write contains(s, b.c)')).toBe(
+      'contains() of a set takes items, not a string: write contains(s, Tools.rope)',
+    )
   })
 })

@@ -66,7 +66,29 @@ function allShort(names: NamesMap): Map<string, string> {
     ...Object.entries(names.variables),
     ...Object.entries(names.functions ?? {}),
     ...Object.entries(names.ids ?? {}),
+    ...Object.entries(names.sets ?? {}),
   ])
+}
+
+/**
+ * 1.1: the set and item names a message about sets writes outside quotes: `Tools.rope`,
+ * `Tools(rope, lamp)`, `a set of Tools`, `an item of Tools and Knots`, `Tools has no item …`,
+ * `(it has rope, lamp)`, `its items are rope, lamp`. Only names of the map's `sets` are mapped there.
+ */
+function setWords(message: string, sets: ReadonlyMap<string, string>): string {
+  const w = (x: string) => sets.get(x) ?? x
+  const words = (s: string) => s.replace(WORD, w)
+  return message
+    .replace(/(?<![\w./-])([A-Za-z_]\w*)\.([A-Za-z_]\w*)(?![\w/-])/g, (m, a: string, b: string) =>
+      sets.has(a) ? `${w(a)}.${w(b)}` : m,
+    )
+    .replace(/(?<![\w./-])([A-Za-z_]\w*)\(([^()]*)\)/g, (m, a: string, args: string) =>
+      sets.has(a) ? `${w(a)}(${words(args)})` : m,
+    )
+    .replace(/\b(set|items|item) of ([A-Za-z_]\w*)/g, (_m, k: string, a: string) => `${k} of ${w(a)}`)
+    .replace(/\bitem of \S+((?: and [A-Za-z_]\w*)+)/g, (m, more: string) => m.replace(more, words(more)))
+    .replace(/^([A-Za-z_]\w*) has no item/, (_m, a: string) => `${w(a)} has no item`)
+    .replace(/(\(it has |; its items are )([^)]*)/, (_m, k: string, list: string) => k + words(list))
 }
 
 /** A name in quoted code, not part of a path (`story/a.sty`) or of a longer word. */
@@ -74,8 +96,8 @@ const WORD = /(?<![\w./-])[A-Za-z_]\w*(?![\w./-])/g
 
 /**
  * A diagnostic of a minified story told with the author's names: names inside quotes (`'a'`,
- * `'{set a += 1}'`, `'story/x.sty:b@1'`), called names (`c() takes 1 argument`), `#id` and the
- * `:id` of targets are mapped back. Its file stays; its line and
+ * `'{set a += 1}'`, `'story/x.sty:b@1'`), called names (`c() takes 1 argument`), `#id`, the
+ * `:id` of targets, and (1.1) the sets and items a message about sets names are mapped back. Its file stays; its line and
  * column are those of the minified file (comments and blank lines are gone), so they leave the
  * fields and the message says where in the minified file it was.
  *
@@ -85,7 +107,7 @@ const WORD = /(?<![\w./-])[A-Za-z_]\w*(?![\w./-])/g
 export function translateDiagnosticNames(d: Diagnostic, names: NamesMap): Diagnostic {
   const all = allShort(names)
   const word = (w: string) => all.get(w) ?? w
-  let message = d.message
+  let message = (names.sets ? setWords(d.message, new Map(Object.entries(names.sets))) : d.message)
     .replace(/'[^']*'/g, (q) => q.replace(WORD, word))
     .replace(/(?<![\w./-])([A-Za-z_]\w*)\(/g, (_m, w: string) => `${word(w)}(`)
     .replace(/#([A-Za-z][A-Za-z0-9_-]*)/g, (_m, w: string) => `#${word(w)}`)

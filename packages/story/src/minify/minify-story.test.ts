@@ -386,8 +386,10 @@ const storyWithAlternatives = fc
 
 /**
  * A random 1.1 story: a module declaring a set, a block function with a `ref` parameter, a
- * `{temp}` and recursion; a part with a set of its own, set variables changed with `+` and `-`,
- * tested with `contains()` and comparisons, printed; temps in sections.
+ * `{temp}` and recursion; a part with a set of its own (one item with a text of its own), set
+ * variables changed with `+` and `-` (items written `Tools.rope` and bare), tested with
+ * `contains()`, `==` and the orderings, `min()`/`max()`, printed (`${}`, `str()`, in a list, in a
+ * shuffle), a list of sets saved; temps in sections.
  */
 const storyWithSets = fc
   .record({
@@ -419,10 +421,11 @@ const storyWithSets = fc
     const a = [
       '// part',
       '{use lib}',
-      '{items Moods = calm, wary, bold}',
+      '{items Moods = calm "at ease", wary, bold}',
       `{set ${bag} = Tools(rope)}`,
       `{set ${purse} = 5}`,
       `{set ${rest[0]} = Moods(calm)}`,
+      '{set hist2 = []}',
       '',
     ]
     sections.forEach((s, i) => {
@@ -432,13 +435,15 @@ const storyWithSets = fc
       a.push(
         `Bag [\${${bag}}] \${min(${bag})} \${max(${bag})} \${${tempName}} \${${fnName}(${purse}, ${count})} \${${purse}}.`,
         `{if contains(${bag}, ${item(s.test)}) and ${bag} >= Tools(rope)}Has it.{elif ${rest[0]} == Moods.calm}Calm.{else}None.{end}`,
+        `Also \${str(${bag})}; \${[${bag}, ${rest[0]}, Tools()]}; \${${bag} < Tools(key)} \${${bag} > Tools(lamp)} \${max(${bag}) == Tools.coin} \${min(${rest[0]}) <= Moods.wary}; {shuffle \${${bag}}|\${max(${rest[0]})}|none} \${hist2}.`,
+        `{set hist2 = [${bag}, min(${rest[0]})]}`,
         '',
       )
       s.options.forEach((o) => {
         const to = o.to % (sections.length + 1)
         a.push(
           `* {if not contains(${bag}, ${item(o.item)})} Take ${items[o.item % items.length]} -> ${to === sections.length ? 'END' : `#r${to}`}`,
-          `  {set ${bag} += ${item(o.item)}}`,
+          `  {set ${bag} += ${o.item % 2 ? item(o.item) : items[o.item % items.length]}}`,
           `  {set ${rest[0]} = Moods(wary) + bold}`,
         )
       })
@@ -561,14 +566,70 @@ describe('minifyStory', () => {
       const names = await sameOnBoth({ files, lang: '1.1' }, seed, picks)
       expect(Object.keys(names.functions ?? {})).toHaveLength(1)
       const min = minifyStory(files, { renameAll: true, lang: '1.1' }).files
-      // set and item names are kept: items print as text, saved sets name their declaration
-      expect(min[1]!.text).toContain('{items Tools = rope, lamp, key, coin}')
-      expect(min[0]!.text).toContain('{items Moods = calm, wary, bold}')
+      // sets and items are renamed; a renamed item's declaration keeps the text it prints
+      expect(Object.values(names.sets ?? {})).toEqual(
+        expect.arrayContaining(['Tools', 'rope', 'Moods', 'calm']),
+      )
+      expect(min[1]!.text).not.toContain('Tools')
+      expect(min[1]!.text).toMatch(
+        /\{items [a-z]+ = [a-z]+ "rope", [a-z]+ "lamp", [a-z]+ "key", [a-z]+ "coin"\}/,
+      )
+      expect(min[0]!.text).toMatch(/\{items [a-z]+ = [a-z]+ "at ease", [a-z]+ "wary", [a-z]+ "bold"\}/)
       const back = unminifyStory(min, names, { lang: '1.1' })
+      expect(back[1]!.text).toContain('{items Tools = rope, lamp, key, coin}')
+      expect(back[0]!.text).toContain('{items Moods = calm "at ease", wary, bold}')
       const play = async (fs: StoryFile[]) => (await walk({ files: fs, lang: '1.1' }, seed, picks)).lines
       expect(await play(back)).toEqual(await play(files))
+      // A reader without the names map prints the same: the texts are in the minified story.
+      const texts = (lines: string[]) =>
+        lines.filter((l) => l.startsWith('{"type":"block"')).map((l) => JSON.parse(l).block.text)
+      expect(texts(await play(min))).toEqual(texts(await play(files)))
     },
   )
+
+  it('renames sets and items (1.1): a renamed item keeps its text, a map key of the same name stays', async () => {
+    const files = [
+      {
+        path: 'story/a.sty',
+        text: [
+          '{items Tools = rope, lamp "oil lamp", key}',
+          '{set pack = Tools(rope)}',
+          '# Shed',
+          '{set pack = pack + lamp + Tools.key}',
+          '${pack} ${player.rope} ${contains(pack, rope)} ${max(pack) > Tools.rope}',
+          '* Drop the rope -> END',
+          '  {set pack -= rope}',
+          '',
+        ].join('\n'),
+      },
+    ]
+    const story: Story = { files, lang: '1.1', session: { player: { rope: 'yes' } } as never }
+    const names = await sameOnBoth(story, 1, [0])
+    expect(Object.values(names.sets ?? {}).sort()).toEqual(['Tools', 'key', 'lamp', 'rope'])
+    const min = minifyStory(files, { renameAll: true, keep: ['player'], lang: '1.1' }).files[0]!.text
+    expect(min).toMatch(/^\{items [a-z]+ = [a-z]+ "rope", [a-z]+ "oil lamp", [a-z]+ "key"\}$/m)
+    expect(min).toContain('${player.rope}')
+    expect(min).not.toMatch(/Tools|pack/)
+    const { lines } = await walk({ ...story, files: [{ path: 'story/a.sty', text: min }] }, 1, [])
+    expect(lines.some((l) => l.includes('rope, oil lamp, key yes true true'))).toBe(true)
+    expect(unminifyStory([{ path: 'story/a.sty', text: min }], names, { lang: '1.1' })[0]!.text).toMatch(
+      /^\{items Tools = rope, lamp "oil lamp", key\}$/m,
+    )
+  })
+
+  it('keeps set and item names in a story that calls the host (a host function receives sets by item name)', () => {
+    const files = [
+      {
+        path: 'story/a.sty',
+        text: '{use lib}\n{set pack = Tools(rope)}\n# Shed\n${pack} ${host.weigh(pack)}\n',
+      },
+      { path: 'extensions/lib.xty', text: '{items Tools = rope, lamp}\n{extern host.weigh(s)}\n' },
+    ]
+    const { files: min, names } = minifyStory(files, { renameAll: true, lang: '1.1' })
+    expect(names.sets).toBeUndefined()
+    expect(min[1]!.text).toContain('{items Tools = rope, lamp}')
+    expect(min[0]!.text).toContain('Tools(rope)')
+  })
 
   it('renames module functions and constants too; keeps kept names, locals and parameters', () => {
     const { files, names } = minifyStory(

@@ -2,17 +2,21 @@
  * Minification of story sources: comment lines go, runs of blank lines become one,
  * trailing spaces go, and author-chosen identifiers get short names recorded in a names map so that
  * {@link unminifyStory} restores them: story variables (the names some `{set}` assigns), module
- * functions, constants and passages, and the explicit ids of headings, anchors and choice groups
- * (with every reference to them: jumps, `#id` in `visits()`/`passed()`/`picked()`, and the `:id`
- * of gates and links, across parts). One short name means one original name, whatever its kind.
+ * functions, constants and passages, 1.1 set declarations and items, and the explicit ids of
+ * headings, anchors and choice groups (with every reference to them: jumps, `#id` in
+ * `visits()`/`passed()`/`picked()`, and the `:id` of gates and links, across parts). One short name
+ * means one original name, whatever its kind. A renamed item prints what it printed: its
+ * declaration gives its original name as its text (`{items a = b "rope"}`), so the minified story
+ * plays the same without the names map.
  *
  * Never renamed: part and module file names (readers and the manifest see them), option ids (a
  * story prints them with `picked()`, hosts answer pauses with them), implicit ids (`h3`, `bar@1`:
  * positional, they follow their section), parameters, locals, built-ins, extern and `{call}`
- * names, and any name in `keep` (the keys of `session.json`). Reading states name variables and
- * ids; `translateStateNames` maps a state between the builds. Lossless by construction and by
- * check: the result is parsed again and must give the same syntax tree, names mapped, or the
- * minifier refuses (`minify/unsafe`) rather than change the story.
+ * names, the sets and items of a story that calls the host (a host function receives sets by item
+ * name), and any name in `keep` (the keys of `session.json`). Reading states name variables, ids
+ * and the declarations and items of saved sets; `translateStateNames` maps a state between the
+ * builds. Lossless by construction and by check: the result is parsed again and must give the same
+ * syntax tree, names mapped, or the minifier refuses (`minify/unsafe`) rather than change the story.
  */
 import { type NamesMap, RESERVED_WORDS } from '@spkg/manifest'
 import type { Expr, Inline, ItemsDecl, JumpNode, ModuleAst, Node, PartAst, Pos, SetStmt } from '../ast.ts'
@@ -67,6 +71,14 @@ interface Occurrence {
   pos: Pos
   name: string
   id?: true
+  /** 1.1: the `rope` of `Tools.rope`: an item only when `Tools` (this) is a set, else a map's key. */
+  field?: string
+  /**
+   * 1.1: an item where its `{items}` declaration lists it: what it prints (its text, else its
+   * name) and how many characters its name and text take. Renamed, it keeps printing that text.
+   */
+  shown?: string
+  span?: number
 }
 
 function parse(file: StoryFile, lang: StoryLang): Parsed {
@@ -119,8 +131,10 @@ class Collector {
         this.expr(e.b)
         break
       case 'call':
-        if (e.callee.includes('.')) this.fixed.add(e.callee)
-        else this.occurrences.push({ pos: e.pos, name: e.callee })
+        if (e.callee.includes('.')) {
+          this.fixed.add(e.callee)
+          this.host = true
+        } else this.occurrences.push({ pos: e.pos, name: e.callee })
         for (const a of e.args) this.expr(a)
         break
       case 'index':
@@ -135,6 +149,13 @@ class Collector {
         break
       case 'field':
         this.expr(e.e)
+        // `pos` is the `.`, the name follows it
+        if (e.e.k === 'name')
+          this.occurrences.push({
+            pos: { line: e.pos.line, column: e.pos.column + 1 },
+            name: e.name,
+            field: e.e.name,
+          })
         break
       default:
         break
@@ -197,6 +218,10 @@ class Collector {
 
   /** 1.1: alternatives seen; their state keys name their passage, which then keeps its name. */
   alts = 0
+  /** 1.1: set declarations → their items. */
+  readonly sets = new Map<string, string[]>()
+  /** Whether the file calls the host (`{call}`, `ns.fn()`, `{extern}`): a host receives sets by item name. */
+  host = false
 
   nodes(list: readonly Node[]): void {
     for (const n of list) {
@@ -268,6 +293,7 @@ class Collector {
           for (const a of n.args) this.expr(a)
           break
         case 'call':
+          this.host = true
           this.fixed.add(n.ns)
           this.fixed.add(n.fn)
           for (const a of n.args) this.expr(a)
@@ -282,11 +308,21 @@ class Collector {
     }
   }
 
-  /** 1.1: set and item names are never renamed: items print as text, and a saved set names its declaration. */
+  /**
+   * 1.1: set declarations and their items are renamed like any name; a renamed item keeps its
+   * printed text in its declaration (`{items a = b "rope"}`), so the story prints the same.
+   */
   items(decls: readonly ItemsDecl[] | undefined): void {
     for (const d of decls ?? []) {
-      this.fixed.add(d.name)
-      for (const x of d.items) this.fixed.add(x.name)
+      this.sets.set(d.name, [...(this.sets.get(d.name) ?? []), ...d.items.map((x) => x.name)])
+      this.occurrences.push({ pos: d.namePos, name: d.name })
+      for (const x of d.items) {
+        const chars = Array.from(this.lines[x.pos.line - 1] ?? '')
+        const after = chars.slice(x.pos.column - 1 + Array.from(x.name).length).join('')
+        const text = x.text === undefined ? undefined : /^\s*"[^"]*"/.exec(after)?.[0]
+        const span = Array.from(x.name).length + (text === undefined ? 0 : Array.from(text).length)
+        this.occurrences.push({ pos: x.pos, name: x.name, shown: x.text ?? x.name, span })
+      }
     }
   }
 
@@ -330,6 +366,7 @@ class Collector {
       }
     }
     for (const x of ast.externs) {
+      this.host = true
       this.fixed.add(x.ns)
       this.fixed.add(x.fn)
       for (const p of x.params) this.fixed.add(p)
@@ -354,13 +391,16 @@ function* shortNames(taken: ReadonlySet<string>): Generator<string> {
 
 const LINE_BREAK = /\r\n|\r|\n/
 
-/** Short → original (or the reverse) per kind: names (variables, functions...) and ids. */
+/** Short → original (or the reverse) per kind: names (variables, functions, sets, items...) and ids. */
 interface Renames {
   names: ReadonlyMap<string, string>
   ids: ReadonlyMap<string, string>
+  /** 1.1: the set names (as the files being renamed write them) whose `Set.item` fields are items. */
+  bases: ReadonlySet<string>
 }
 
-const renamed = (r: Renames, o: Occurrence) => (o.id ? r.ids : r.names).get(o.name)
+const renamed = (r: Renames, o: Occurrence) =>
+  o.field !== undefined && !r.bases.has(o.field) ? undefined : (o.id ? r.ids : r.names).get(o.name)
 
 /** Replaces the names at their positions (1-based line, code-point column), checking each. */
 function rewrite(file: StoryFile, occurrences: readonly Occurrence[], rename: Renames): string {
@@ -379,7 +419,10 @@ function rewrite(file: StoryFile, occurrences: readonly Occurrence[], rename: Re
           `${file.path}:${line}:${o.pos.column}: '${o.name}' not found there`,
           file.path,
         )
-      chars.splice(at, old.length, ...Array.from(renamed(rename, o)!))
+      const to = renamed(rename, o)!
+      // an item's declaration says what it prints unless its name does
+      const text = o.shown === undefined || o.shown === to ? to : `${to} "${o.shown}"`
+      chars.splice(at, o.span ?? old.length, ...Array.from(text))
     }
     lines[line - 1] = chars.join('')
   }
@@ -405,13 +448,24 @@ function shape(ast: PartAst | ModuleAst, rename: Renames): string {
   return JSON.stringify(ast, (k, v) => {
     if (k === 'pos' || k === 'namePos' || k === 'targetPos' || k === 'pathPos' || k === 'file')
       return undefined
+    // 1.1: `Set.item` names an item (renamed) when `Set` is a set, else a map's key (never renamed)
+    if (v?.k === 'field') {
+      const item = v.e.k === 'name' && rename.bases.has(v.e.name)
+      return { k: 'field', e: v.e, key: item ? (rename.names.get(v.name) ?? v.name) : v.name }
+    }
+    // 1.1: an `{items}` declaration: each item's name, and the text it prints (its name if none)
+    if (v?.namePos && v.k === undefined && v.kind === undefined && Array.isArray(v.items))
+      return {
+        name: v.name,
+        items: v.items.map((x: ItemsDecl['items'][number]) => ({ name: x.name, shown: x.text ?? x.name })),
+      }
     if ((k === 'name' || k === 'callee') && typeof v === 'string') return rename.names.get(v) ?? v
     if ((k === 'id' || k === 'target') && typeof v === 'string') return renameId(v, rename.ids)
     return v
   })
 }
 
-const NO_RENAMES: Renames = { names: new Map(), ids: new Map() }
+const NO_RENAMES: Renames = { names: new Map(), ids: new Map(), bases: new Set() }
 
 function renameFiles(
   parsed: readonly Parsed[],
@@ -460,7 +514,11 @@ export function minifyStory(files: readonly StoryFile[], options: MinifyOptions 
   const ids = new Set<string>()
   const fixedIds = new Set<string>()
   const idsSeen = new Set<string>()
+  const sets = new Map<string, string[]>()
+  let host = false
   for (const c of collectors) {
+    for (const [n, items] of c.sets) sets.set(n, [...(sets.get(n) ?? []), ...items])
+    host ||= c.host
     for (const n of c.fixed) fixed.add(n)
     for (const n of c.assigned) assigned.add(n)
     for (const n of c.defs) defs.add(n)
@@ -469,51 +527,73 @@ export function minifyStory(files: readonly StoryFile[], options: MinifyOptions 
     for (const n of c.idsSeen) idsSeen.add(n)
     for (const o of c.occurrences) if (!o.id) used.add(o.name)
   }
+  // 1.1: a host function receives sets by item name, so a story that calls the host keeps its set
+  // and item names; so does a set a parameter, temp or local may hide (`S.x` is then a map's key).
+  for (const [n, items] of sets)
+    if (host || fixed.has(n)) {
+      fixed.add(n)
+      for (const x of items) fixed.add(x)
+    }
+  const setNames = new Set([...sets.keys(), ...[...sets.values()].flat()])
   const ok = (n: string) => !fixed.has(n) && !BUILTINS.has(n) && !REF_BUILTINS.has(n)
   const renamable = [...assigned].filter(ok).sort()
   const renamableDefs = [...defs].filter((n) => ok(n) && !assigned.has(n)).sort()
+  const renamableSets = [...setNames].filter((n) => ok(n) && !assigned.has(n) && !defs.has(n)).sort()
   const renamableIds = [...ids].filter((n) => !fixedIds.has(n)).sort()
   // Short names avoid every name and id written anywhere (renamed or not): no two names can meet,
   // and a short name stands for one original whatever its kind (diagnostics map back by word).
   const taken = new Set([...fixed, ...used, ...assigned, ...defs, ...idsSeen, ...fixedIds])
   // Most-used names get the shortest short names; a name is renamed only when what its uses save
   // pays for its entry in the names map (`"ab": "original",`), which the package carries too.
+  // An item's declaration grows by its text when it is renamed (`rope` → `b "rope"`).
   const uses = new Map<string, number>()
+  const declared = new Map<string, number>()
   for (const c of collectors)
     for (const o of c.occurrences) {
       const key = `${o.id ? '#' : ''}${o.name}`
       uses.set(key, (uses.get(key) ?? 0) + 1)
+      if (o.shown !== undefined) declared.set(o.name, (declared.get(o.name) ?? 0) + 1)
     }
-  type Candidate = { name: string; kind: 'variables' | 'functions' | 'ids'; count: number }
+  type Candidate = { name: string; kind: 'variables' | 'functions' | 'ids' | 'sets'; count: number }
   const candidates: Candidate[] = [
     ...renamable.map((name) => ({ name, kind: 'variables' as const, count: uses.get(name) ?? 0 })),
     ...renamableDefs.map((name) => ({ name, kind: 'functions' as const, count: uses.get(name) ?? 0 })),
     ...renamableIds.map((name) => ({ name, kind: 'ids' as const, count: uses.get(`#${name}`) ?? 0 })),
+    ...renamableSets.map((name) => ({ name, kind: 'sets' as const, count: uses.get(name) ?? 0 })),
   ].sort((x, y) => y.count - x.count || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))
   const gen = shortNames(taken)
   let next = gen.next().value as string
   const names = new Map<string, string>()
   const idMap = new Map<string, string>()
-  const records = { variables: {} as Record<string, string>, functions: {}, ids: {} } as Record<
+  const records = { variables: {} as Record<string, string>, functions: {}, ids: {}, sets: {} } as Record<
     Candidate['kind'],
     Record<string, string>
   >
   for (const c of candidates) {
-    const saved = (c.name.length - next.length) * c.count
+    const d = c.kind === 'sets' ? (declared.get(c.name) ?? 0) : 0
+    const saved = (c.name.length - next.length) * (c.count - d) - d * (next.length + 3)
     if (!options.renameAll && saved <= c.name.length + next.length + 8) continue
     ;(c.kind === 'ids' ? idMap : names).set(c.name, next)
     records[c.kind][next] = c.name
     next = gen.next().value as string
   }
-  const { variables, functions, ids: idRecord } = records
+  // a set or item also named as a variable or function shares its short name: `sets` lists it too,
+  // as saved sets and diagnostics look their names up there
+  for (const n of setNames) {
+    const short = names.get(n)
+    if (short !== undefined) records.sets[short] = n
+  }
+  const { variables, functions, ids: idRecord, sets: setRecord } = records
   const some = (r: Record<string, string>) => Object.keys(r).length > 0
   const map: NamesMap = {
     version: 1,
     variables,
     ...(some(functions) ? { functions } : {}),
     ...(some(idRecord) ? { ids: idRecord } : {}),
+    ...(some(setRecord) ? { sets: setRecord } : {}),
   }
-  return { files: renameFiles(parsed, collectors, { names, ids: idMap }, true), names: map }
+  const bases = new Set([...sets.keys()].filter((n) => !fixed.has(n)))
+  return { files: renameFiles(parsed, collectors, { names, ids: idMap, bases }, true), names: map }
 }
 
 /**
@@ -539,19 +619,26 @@ export function unminifyStory(
     names.variables === undefined ||
     !record(names.variables) ||
     !record(names.functions) ||
-    !record(names.ids)
+    !record(names.ids) ||
+    !record(names.sets)
   )
     throw new MinifyError(
       'minify/bad-names-map',
-      'the names map is not {version: 1, variables: {short: original}, functions?: {...}, ids?: {...}}',
+      'the names map is not {version: 1, variables: {short: original}, functions?: {...}, ids?: {...}, sets?: {...}}',
     )
   const parsed = files.map((f) => parse(f, options.lang ?? '1.0'))
+  const collectors = collect(parsed)
   return renameFiles(
     parsed,
-    collect(parsed),
+    collectors,
     {
-      names: new Map([...Object.entries(names.variables), ...Object.entries(names.functions ?? {})]),
+      names: new Map([
+        ...Object.entries(names.variables),
+        ...Object.entries(names.functions ?? {}),
+        ...Object.entries(names.sets ?? {}),
+      ]),
       ids: new Map(Object.entries(names.ids ?? {})),
+      bases: new Set(collectors.flatMap((c) => [...c.sets.keys()])),
     },
     false,
   )

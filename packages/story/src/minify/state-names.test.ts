@@ -49,4 +49,34 @@ describe('translateStateNames', () => {
     expect(translateStateNames(short, names, 'minified')).toEqual(short)
     expect(translateStateNames(original, names, 'original')).toEqual(original)
   })
+
+  it('maps saved sets (1.1): the declaration and items of each, in lists and escaped maps too', () => {
+    const withSets: NamesMap = { ...names, sets: { d: 'Tools', e: 'rope', f: 'lamp' } }
+    const original: ReadingState = {
+      format: 1,
+      id: 'story',
+      variables: {
+        gold: { $items: 'Tools', of: ['rope', 'lamp'] },
+        held: [{ $items: 'Tools', of: ['lamp'] }, 3, { $items: 'Moods', of: ['calm'] }],
+        // an escaped map whose own keys look like a set's stays as it is
+        notes: { $map: { $items: 'Tools', of: ['rope'] } },
+        plain: { inner: { $items: 'Tools', of: [] } },
+      },
+      choices: {},
+      visitedChoiceGroups: [],
+      rng: { algorithm: 'mulberry32', seed: 7, state: 9 },
+      currentPart: 'story/a.sty',
+      visitedParts: [],
+      renderedParagraph: 0,
+    }
+    const short = translateStateNames(original, withSets, 'minified')
+    expect(short.variables).toEqual({
+      a: { $items: 'd', of: ['e', 'f'] },
+      held: [{ $items: 'd', of: ['f'] }, 3, { $items: 'Moods', of: ['calm'] }],
+      notes: { $map: { $items: 'Tools', of: ['rope'] } },
+      plain: { inner: { $items: 'd', of: [] } },
+    })
+    expect(translateStateNames(short, withSets, 'original')).toEqual(original)
+    expect(translateStateNames(short, withSets, 'minified')).toEqual(short)
+  })
 })

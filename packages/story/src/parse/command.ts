@@ -23,8 +23,8 @@ export type Command =
   | { c: 'fn'; name: string; namePos: Pos; params: string[]; e: Expr }
   /** 1.1: the head of a block function, `{fn f(a, ref b)}`. */
   | { c: 'fnblock'; name: string; namePos: Pos; params: string[]; refs: boolean[] }
-  /** 1.1: `{items Tools = rope, lamp}`. */
-  | { c: 'items'; name: string; namePos: Pos; items: Array<{ name: string; pos: Pos }> }
+  /** 1.1: `{items Tools = rope, lamp "oil lamp"}`. */
+  | { c: 'items'; name: string; namePos: Pos; items: Array<{ name: string; pos: Pos; text?: string }> }
   /** 1.1: `{temp n = e}`. */
   | { c: 'temp'; name: string; namePos: Pos; e: Expr }
   /** 1.1: `{return e}` or `{return}`. */
@@ -288,7 +288,7 @@ function parseDeclarationLike(
   })
 }
 
-/** `{items Name = a, b, c}`: a set declaration (1.1). */
+/** `{items Name = a, b "text", c}`: a set declaration (1.1); an item may say the text it prints. */
 function parseItems(ctx: ParseContext, line: Line, from: number, close: number): Command | undefined {
   const rest = line.raw.slice(from, close)
   const m = /^(\s*)([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)/.exec(rest)
@@ -301,7 +301,7 @@ function parseItems(ctx: ParseContext, line: Line, from: number, close: number):
   const name = m[2]!
   const namePos = posAt(line, from + m[1]!.length)
   if (isReservedName(name)) return bad(ctx, `'${name}' is a reserved word and cannot name a set`, namePos)
-  const items: Array<{ name: string; pos: Pos }> = []
+  const items: Array<{ name: string; pos: Pos; text?: string }> = []
   const seen = new Set<string>()
   let at = m[0].length
   for (;;) {
@@ -313,8 +313,10 @@ function parseItems(ctx: ParseContext, line: Line, from: number, close: number):
     if (isReservedName(item)) return bad(ctx, `'${item}' is a reserved word and cannot name an item`, pos)
     if (seen.has(item)) return bad(ctx, `'${item}' is listed twice in '{items ${name}}'; list it once`, pos)
     seen.add(item)
-    items.push({ name: item, pos })
     at += item.length
+    const text = /^\s*"([^"\\{}]+)"/.exec(rest.slice(at))
+    items.push(text ? { name: item, pos, text: text[1]! } : { name: item, pos })
+    if (text) at += text[0].length
     const sep = /^\s*(,?)/.exec(rest.slice(at))!
     at += sep[0].length
     if (at >= rest.length) break

@@ -151,10 +151,7 @@ export class ModuleRegistry {
     const sets: SetDecl[] = []
     for (const d of ast.items ?? []) {
       if (taken(d.name, d.namePos)) continue
-      const decl = setDecl(
-        d.name,
-        d.items.map((x) => x.name),
-      )
+      const decl = setDecl(d.name, d.items)
       sets.push(decl)
       addSetDecl(own, decl)
       addSetDecl(visible, decl)

@@ -71,10 +71,7 @@ function compile(path: string, text: string, registry: ModuleRegistry, lang: Sto
   const sets: SetDecl[] = []
   for (const d of ast.declarations.items ?? []) {
     if (module.sets.has(d.name)) continue // story/duplicate-declaration, reported by the checker
-    const decl = setDecl(
-      d.name,
-      d.items.map((x) => x.name),
-    )
+    const decl = setDecl(d.name, d.items)
     sets.push(decl)
     addSetDecl(module, decl)
   }

@@ -26,6 +26,16 @@ describe('sets (1.1)', () => {
     expect(texts(events)).toEqual(['[rope, key] [] [lamp] [lamp]'])
     expect(codes(events)).toEqual([])
   })
+  it('an item prints its own text when its declaration gives one; it is still named by its name', async () => {
+    const { events, run } = await one(
+      '{items Tools = rope "a coil of rope", lamp, key "the iron key"}\n{set inv = Tools(key, rope, lamp)}\n[${inv}] [${str(key)}] [${[Tools.rope, lamp]}] ${contains(inv, key)} ${max(inv)}',
+    )
+    expect(texts(events)).toEqual([
+      '[a coil of rope, lamp, the iron key] [the iron key] [a coil of rope, lamp] true the iron key',
+    ])
+    expect(codes(events)).toEqual([])
+    expect(run.saveState().variables.inv).toEqual({ $items: 'Tools', of: ['rope', 'lamp', 'key'] })
+  })
   it('unions with +, differences with -, counts with len, and takes min and max as one-item sets', async () => {
     const { events } = await one(
       [

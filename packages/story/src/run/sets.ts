@@ -11,11 +11,20 @@ export interface SetDecl {
   readonly items: readonly string[]
   /** Item name → its position in `items`. */
   readonly index: ReadonlyMap<string, number>
+  /**
+   * What each item prints, when one says so (`lamp "oil lamp"`; a minified story's renamed items
+   * print their original names this way); otherwise an item prints its name.
+   */
+  readonly shown?: readonly string[]
 }
 
-/** Makes the run-time form of `{items name = items}`. */
-export function setDecl(name: string, items: readonly string[]): SetDecl {
-  return { name, items, index: new Map(items.map((x, i) => [x, i])) }
+/** Makes the run-time form of `{items name = items}` from its declared items. */
+export function setDecl(name: string, items: ReadonlyArray<{ name: string; text?: string }>): SetDecl {
+  const names = items.map((x) => x.name)
+  const index = new Map(names.map((x, i) => [x, i]))
+  return items.some((x) => x.text !== undefined)
+    ? { name, items: names, index, shown: items.map((x) => x.text ?? x.name) }
+    : { name, items: names, index }
 }
 
 /**

@@ -51,9 +51,11 @@ export function show(v: Value): string {
     return s
   }
   if (v instanceof ItemSet) {
-    // ink prints a list's items in order joined by ", "; an empty set prints nothing
+    // ink prints a list's items in order joined by ", "; an empty set prints nothing. An item
+    // prints its text when its declaration gives one (a minified story's renamed items do).
+    const shown = v.decl.shown ?? v.decl.items
     let s = ''
-    for (let i = 0; i < v.ords.length; i++) s += (i ? ', ' : '') + v.decl.items[v.ords[i]!]!
+    for (let i = 0; i < v.ords.length; i++) s += (i ? ', ' : '') + shown[v.ords[i]!]!
     return s
   }
   return JSON.stringify(toJson(v))
