@@ -128,6 +128,57 @@ describe('spkg pack --minify and spkg unminify', () => {
     expect(r.stdout).toContain('"id":"the_shop_itself"')
   })
 
+  it('renames the sets and items of a 1.1 story: it prints the same, states cross builds', async () => {
+    const cwd = freshDir()
+    const { 'story/0002-road.sty': _road, ...tree } = storyTree({
+      parts: ['story/0001-inn.sty'],
+      story_lang: '1.1',
+    })
+    writeTree(join(cwd, 's'), {
+      ...tree,
+      'story/0001-inn.sty': [
+        '{items Provisions = biscuits, lantern_oil "oil for the lantern", rope_ladder}',
+        '{set satchel_contents = Provisions(biscuits)}',
+        '# The store [#the_store_room]',
+        'You carry ${satchel_contents}; the last is ${max(satchel_contents)}.',
+        '{if contains(satchel_contents, rope_ladder)}You can climb.{end}',
+        '{if contains(satchel_contents, lantern_oil)}The oil smells.{end}',
+        '* {if not contains(satchel_contents, lantern_oil)} Take the oil -> #the_store_room',
+        '  {set satchel_contents += lantern_oil}',
+        '* {if not contains(satchel_contents, rope_ladder)} Take the ladder -> #the_store_room',
+        '  {set satchel_contents += Provisions.rope_ladder}',
+        '* {if max(satchel_contents) > Provisions(biscuits)} Leave -> END',
+        '',
+      ].join('\n'),
+    })
+    expect((await runCli(['pack', 's', '-o', 'min.spkg', '--minify', '-q'], { cwd })).code).toBe(0)
+    expect((await runCli(['pack', 's', '-o', 'full.spkg', '-q'], { cwd })).code).toBe(0)
+    const files = unzipSync(readFileSync(join(cwd, 'min.spkg')))
+    const names = JSON.parse(text(files['META-PKG/names.json']))
+    expect(Object.values(names.sets).sort()).toEqual(['Provisions', 'lantern_oil', 'rope_ladder'])
+    const source = text(files['story/0001-inn.sty'])
+    expect(source).toMatch(
+      /^\{items [a-z]+ = biscuits, [a-z]+ "oil for the lantern", [a-z]+ "rope_ladder"\}$/m,
+    )
+    expect((await runCli(['validate', 'min.spkg'], { cwd })).code).toBe(0)
+    for (const choose of ['1', '2,1', '1,1,1', '2,2'])
+      expect(await play(cwd, 'min.spkg', choose)).toBe(await play(cwd, 'full.spkg', choose))
+    // A state saved on the minified build names the original set and items, and resumes on the original.
+    expect((await runCli(['play', 'min.spkg', '--choose', '2', '--save', 's.json'], { cwd })).code).toBe(0)
+    const saved = JSON.parse(readFileSync(join(cwd, 's.json'), 'utf8'))
+    expect(saved.variables.satchel_contents).toEqual({
+      $items: 'Provisions',
+      of: ['biscuits', 'rope_ladder'],
+    })
+    const resumed = await runCli(['play', 'full.spkg', '--resume', 's.json', '--choose', '1'], { cwd })
+    expect(resumed.code).toBe(0)
+    expect(resumed.stdout).toContain('biscuits, oil for the lantern, rope_ladder')
+    expect((await runCli(['unminify', 'min.spkg', '-o', 'src'], { cwd })).code).toBe(0)
+    expect(readFileSync(join(cwd, 'src/story/0001-inn.sty'), 'utf8')).toContain(
+      '{items Provisions = biscuits, lantern_oil "oil for the lantern", rope_ladder}',
+    )
+  })
+
   it('refuses a package that is not minified, and a story it cannot minify, writing nothing', async () => {
     const cwd = freshDir()
     expect((await runCli(['pack', EXAMPLE, '-o', 'full.spkg', '-q'], { cwd })).code).toBe(0)
