@@ -41,7 +41,7 @@ the repository's files exactly as from a folder.`,
     quiet: { type: 'boolean', short: 'q', description: 'print only errors and the result, no progress' },
     minify: {
       type: 'boolean',
-      description: `minify the story sources (comments, blank runs, short names for variables, functions and ids; names map in META-PKG/names.json; 'spkg unminify' restores)`,
+      description: `minify the story sources (comments, blank runs, short names for variables, functions, ids, sets and their items; names map in META-PKG/names.json; 'spkg unminify' restores)`,
     },
   },
   examples: ['spkg pack examples/crooked-inn -o crooked-inn.spkg'],
