@@ -42,6 +42,12 @@ describe('TextMate grammar (editors/vscode/syntaxes/spkg.tmLanguage.json)', () =
     expect(r.status).toBe(0)
   })
 
+  it('gives part targets of visits() and turns(), a part’s sets and temps, block alternatives and options under {if} their scopes', () => {
+    const r = grammarTest('test-fixtures/counts-sets.sty')
+    expect(r.output).toContain('test-fixtures/counts-sets.sty run successfuly')
+    expect(r.status).toBe(0)
+  })
+
   it('fails a fixture whose assertion the grammar does not meet', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spkg-grammar-'))
     const file = join(dir, 'wrong.sty')
