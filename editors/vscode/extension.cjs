@@ -14,7 +14,10 @@ exports.activate = async function activate() {
     { run: server, debug: server },
     {
       documentSelector: [{ scheme: 'file', language: 'spkg-story' }],
+      // storyLang: the version of a folder whose manifest declares no story_lang (or that has none)
+      initializationOptions: { storyLang: vscode.workspace.getConfiguration('spkg').get('storyLang') },
       synchronize: {
+        configurationSection: 'spkg',
         fileEvents: vscode.workspace.createFileSystemWatcher('**/{*.sty,*.xty,manifest.json,session.json}'),
       },
     },

@@ -3,7 +3,7 @@
  * symbols. Positions in and out are LSP positions (0-based lines, UTF-16 characters); the story
  * language counts columns in code points, converted here.
  */
-import { parseModule, readingLang, resolveModulePath, resolveTarget } from '@spkg/story'
+import { parseModule, resolveModulePath, resolveTarget } from '@spkg/story'
 import type { StoryFolder } from '../node/story-folder.ts'
 import { BUILTIN_DOCS, BUILTIN_NAMES } from './builtins.ts'
 import { literalType, setCandidate } from './part-index.ts'
@@ -136,7 +136,7 @@ export function complete(folder: StoryFolder, path: string, pos: LspPos): Comple
   }
   // 1.1: a tunnel into another part, `->->` going on there (a `#` starts an id instead)
   const tunnel = /^\s*->(?:->)?\s+([^\s#][^\s]*)$/.exec(before)
-  if (tunnel && readingLang(folder.storyLang) !== '1.0') return typed(tunnel[1]!, targets(folder, path))
+  if (tunnel && folder.lang !== '1.0') return typed(tunnel[1]!, targets(folder, path))
   const target = /(?:\[\[\s*|\[[^\]]*\s>\s)([^\]\s]*)$/.exec(before)
   if (target) return typed(target[1]!, targets(folder, path))
   const use = /\{use\s+([^}\s]*)$/.exec(before)
@@ -206,7 +206,7 @@ function names(folder: StoryFolder): Array<Omit<CompletionEntry, 'range'>> {
   for (const d of [...sets].sort()) out.push({ label: d, kind: 'variable', detail: 'set (items)' })
   for (const i of [...items].sort()) out.push({ label: i, kind: 'variable', detail: 'set item' })
   // turns() is a built-in from 1.1 on
-  const v10 = readingLang(folder.storyLang) === '1.0'
+  const v10 = folder.lang === '1.0'
   for (const b of BUILTIN_NAMES)
     if (!(v10 && b === 'turns')) out.push({ label: b, kind: 'function', detail: 'built-in' })
   return out
@@ -242,7 +242,7 @@ export function hover(folder: StoryFolder, path: string, pos: LspPos): string | 
 }
 
 function moduleAst(folder: StoryFolder, path: string) {
-  return parseModule(folder.text(path)!, { path, lang: readingLang(folder.storyLang) }).ast
+  return parseModule(folder.text(path)!, { path, lang: folder.lang }).ast
 }
 
 const KIND_WORDS = { default: 'default', set: 'assigned', local: 'local' } as const

@@ -9,7 +9,8 @@
  */
 import { Worker } from 'node:worker_threads'
 import type { Diagnostic } from '@spkg/manifest'
-import { type CheckStoryInput, checkStory } from '@spkg/story'
+import type { CheckStoryInput } from '@spkg/story'
+import { checkWithLangHint, type LangHint } from '../analysis/lang-hint.ts'
 
 /**
  * The worker: `check-worker.js` beside this module once built. From the sources (tests, the
@@ -25,6 +26,7 @@ function startWorker(): Worker {
 
 interface Pending {
   input: CheckStoryInput
+  hint: LangHint | undefined
   resolve: (found: Diagnostic[]) => void
   reject: (e: Error) => void
 }
@@ -38,14 +40,14 @@ export class BackgroundChecker {
 
   constructor(private readonly onError: (message: string) => void = () => {}) {}
 
-  /** The diagnostics of `checkStory(input)`, computed in the worker. */
-  check(input: CheckStoryInput): Promise<Diagnostic[]> {
+  /** The diagnostics of `checkStory(input)` ({@link checkWithLangHint} with `hint`), computed in the worker. */
+  check(input: CheckStoryInput, hint?: LangHint): Promise<Diagnostic[]> {
     const worker = this.failed ? undefined : this.start()
-    if (!worker) return new Promise((resolve) => resolve(checkStory(input)))
+    if (!worker) return new Promise((resolve) => resolve(checkWithLangHint(input, hint)))
     return new Promise((resolve, reject) => {
       const id = this.nextId++
-      this.pending.set(id, { input, resolve, reject })
-      worker.postMessage({ id, input })
+      this.pending.set(id, { input, hint, resolve, reject })
+      worker.postMessage({ id, input, hint })
     })
   }
 
@@ -92,7 +94,7 @@ export class BackgroundChecker {
     this.pending.clear()
     for (const p of left) {
       try {
-        p.resolve(checkStory(p.input))
+        p.resolve(checkWithLangHint(p.input, p.hint))
       } catch (e) {
         p.reject(e as Error)
       }

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Diagnostic } from '@spkg/manifest'
-import { checkStory } from '@spkg/story'
+import { STORY_LANG_VERSIONS, type StoryLang } from '@spkg/story'
 import {
   CompletionItemKind,
   type Connection,
@@ -25,6 +25,7 @@ import {
   hover,
   utf16Column,
 } from '../analysis/features.ts'
+import { checkWithLangHint } from '../analysis/lang-hint.ts'
 import { WHOLE_FOLDER_CODES } from '../analysis/summarize-part.ts'
 import { BackgroundChecker } from './background-check.ts'
 import { findStoryRoot, StoryFolder } from './story-folder.ts'
@@ -35,6 +36,22 @@ export interface LanguageServerOptions {
   debounceMs?: number
   /** Quiet time after which the whole folder is checked again (every file's diagnostics). @default 600 */
   fullCheckDelayMs?: number
+  /**
+   * The story-language version of a folder whose `manifest.json` declares no `story_lang`, or that
+   * has no manifest, as `spkg validate --lang` (a manifest's `story_lang` wins). The workspace
+   * configuration `spkg.storyLang` overrides it while set. @default '1.0', as `spkg validate`
+   */
+  storyLang?: StoryLang
+}
+
+/** `value` when it is a version the server reads, else undefined (`null`, `""`: not set). */
+function langOption(value: unknown, report: (m: string) => void): StoryLang | undefined {
+  if (value === undefined || value === null || value === '') return undefined
+  if ((STORY_LANG_VERSIONS as readonly unknown[]).includes(value)) return value as StoryLang
+  report(
+    `spkg: storyLang must be ${STORY_LANG_VERSIONS.join(' or ')} (got ${JSON.stringify(value)}); ignored`,
+  )
+  return undefined
 }
 
 const SEVERITY: Record<string, DiagnosticSeverity> = {
@@ -53,6 +70,12 @@ export function serveConnection(connection: Connection, options: LanguageServerO
   const timers = new Map<string, ReturnType<typeof setTimeout>>()
   let debounceMs = options.debounceMs ?? 150
   let fullCheckDelayMs = options.fullCheckDelayMs ?? 600
+  const report = (m: string) => connection.console.error(m)
+  // The version a folder without a declared story_lang is read at: the configuration's while it
+  // sets one, else the initialization option's (or the caller's), else 1.0 (undefined).
+  let initLang = langOption(options.storyLang, report)
+  let configLang: StoryLang | undefined
+  const defaultLang = () => configLang ?? initLang
 
   const roots = new Map<string, ReturnType<typeof findStoryRoot>>()
   const locate = (uri: string): { folder: StoryFolder; path: string } | undefined => {
@@ -66,7 +89,7 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     const { root, hasManifest } = found
     let folder = folders.get(root)
     if (!folder) {
-      folder = new StoryFolder(root, hasManifest)
+      folder = new StoryFolder(root, hasManifest, defaultLang())
       folders.set(root, folder)
     }
     const path = folder.archivePath(file)
@@ -100,7 +123,7 @@ export function serveConnection(connection: Connection, options: LanguageServerO
   /** Checks one part against stand-ins of the others: the fast path after a keystroke. */
   const checkPart = (folder: StoryFolder, path: string) => {
     if (!path.endsWith('.sty')) return checkFolder(folder)
-    const found = checkStory(folder.checkInput(path)).filter(
+    const found = checkWithLangHint(folder.checkInput(path), folder.langHint()).filter(
       (d) => d.path === path && !WHOLE_FOLDER_CODES.has(d.code),
     )
     publish(folder, path, found)
@@ -146,7 +169,7 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     running.set(folder, state)
     const started = generation.get(folder) ?? 0
     checker
-      .check(folder.checkInput())
+      .check(folder.checkInput(), folder.langHint())
       .then(
         (found) => {
           if ((generation.get(folder) ?? 0) === started) publishFolder(folder, found)
@@ -187,10 +210,38 @@ export function serveConnection(connection: Connection, options: LanguageServerO
     schedule(`folder:${at.folder.root}`, fullCheckDelayMs, () => checkFolder(at.folder))
   }
 
+  /** Reads every folder at the version now chosen, and checks again those it changes. */
+  const langChanged = () => {
+    for (const folder of folders.values()) {
+      if (!folder.setDefaultLang(defaultLang())) continue
+      touch(folder)
+      for (const doc of documents.all()) {
+        const at = locate(doc.uri)
+        if (at?.folder === folder) schedule(`part:${doc.uri}`, 0, () => checkPart(folder, at.path))
+      }
+      schedule(`folder:${folder.root}`, 0, () => checkFolder(folder))
+    }
+  }
+  let pullConfiguration = false
+  /** The `spkg` section of the workspace configuration: its `storyLang`. */
+  const configured = (section: unknown) => {
+    const value =
+      section && typeof section === 'object' ? (section as { storyLang?: unknown }).storyLang : undefined
+    configLang = langOption(value, report)
+    langChanged()
+  }
+  const pull = () => {
+    connection.workspace
+      .getConfiguration('spkg')
+      .then(configured, (e: Error) => report(`spkg: reading the configuration failed: ${e.message}`))
+  }
+
   connection.onInitialize((params) => {
     const init = (params.initializationOptions ?? {}) as LanguageServerOptions
     if (typeof init.debounceMs === 'number') debounceMs = init.debounceMs
     if (typeof init.fullCheckDelayMs === 'number') fullCheckDelayMs = init.fullCheckDelayMs
+    if (init.storyLang !== undefined) initLang = langOption(init.storyLang, report)
+    pullConfiguration = params.capabilities.workspace?.configuration === true
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -201,6 +252,15 @@ export function serveConnection(connection: Connection, options: LanguageServerO
       },
       serverInfo: { name: 'spkg-language-server' },
     }
+  })
+  connection.onInitialized(() => {
+    if (pullConfiguration) pull()
+  })
+  // Pushed settings (`{ spkg: { storyLang } }`), or a nudge to read them again.
+  connection.onDidChangeConfiguration((p) => {
+    const settings = p.settings as { spkg?: unknown } | null | undefined
+    if (settings && typeof settings === 'object' && 'spkg' in settings) configured(settings.spkg)
+    else if (pullConfiguration) pull()
   })
   documents.onDidOpen((e) => changed(e.document.uri, e.document.version, e.document.getText(), true))
   documents.onDidChangeContent((e) =>

@@ -6,7 +6,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { checkManifestBounds, type Diagnostic, parseManifestText } from '@spkg/manifest'
-import { type CheckStoryInput, parseStory, readingLang, resolveTarget, tabBarVariables } from '@spkg/story'
+import {
+  type CheckStoryInput,
+  parseStory,
+  readingLang,
+  resolveTarget,
+  type StoryLang,
+  tabBarVariables,
+} from '@spkg/story'
+import type { LangHint } from '../analysis/lang-hint.ts'
 import { indexPart, type PartIndex } from '../analysis/part-index.ts'
 import { summarizePart, summaryHead } from '../analysis/summarize-part.ts'
 
@@ -56,6 +64,7 @@ export class StoryFolder {
   hostVariables: string[] = []
   extensions: string[] = []
   session: Record<string, unknown> | undefined
+  /** The manifest's `story_lang`, when it declares one. */
   storyLang: string | undefined
   /**
    * What the bounds of docs/manifest-limits.md find in `manifest.json` (size, nesting, every
@@ -65,11 +74,47 @@ export class StoryFolder {
   manifestBounds: Diagnostic[] = []
   flat = false
 
+  /**
+   * @param defaultLang the version to read the folder at when its manifest declares no
+   *   `story_lang` or it has none (the server's `storyLang`, as `spkg validate --lang`); absent,
+   *   1.0, as `spkg validate` reads it
+   */
   constructor(
     readonly root: string,
     readonly hasManifest: boolean,
+    private defaultLang?: StoryLang,
   ) {
     this.reload()
+  }
+
+  /** The version the folder is read at: the manifest's `story_lang`, else the default. */
+  get lang(): StoryLang {
+    return readingLang(this.storyLang ?? this.defaultLang)
+  }
+
+  /**
+   * Sets the version a folder without a declared `story_lang` is read at; the parts are indexed
+   * again when it changes what they are read at. True when it did.
+   */
+  setDefaultLang(lang: StoryLang | undefined): boolean {
+    const before = this.lang
+    this.defaultLang = lang
+    if (this.lang === before) return false
+    for (const [path, e] of this.files) this.files.set(path, { text: e.text })
+    return true
+  }
+
+  /** How to turn 1.1 on, for the findings of a check at 1.0 (undefined when read at 1.1). */
+  langHint(): LangHint | undefined {
+    if (this.lang !== '1.0') return undefined
+    const how = this.hasManifest
+      ? this.storyLang === undefined
+        ? 'manifest.json declares no "story_lang", which reads as 1.0: add "story_lang": "1.1"'
+        : `manifest.json declares "story_lang": "${this.storyLang}": set it to "1.1"`
+      : this.defaultLang === undefined
+        ? 'without a manifest.json the folder is read at 1.0, as spkg validate reads it: set the language server\'s storyLang to "1.1" (spkg validate --lang 1.1), or add a manifest.json with "story_lang": "1.1"'
+        : 'the language server\'s storyLang reads this folder at 1.0: set it to "1.1", or add a manifest.json with "story_lang": "1.1"'
+    return { how, manifest: this.hasManifest }
   }
 
   /** The archive path of an absolute file path, or undefined when it is outside the folder. */
@@ -193,7 +238,7 @@ export class StoryFolder {
   index(path: string): PartIndex | undefined {
     const e = this.files.get(path)
     if (!e || !path.endsWith('.sty')) return undefined
-    e.index ??= indexPart(parseStory(e.text, { path, lang: readingLang(this.storyLang) }).ast)
+    e.index ??= indexPart(parseStory(e.text, { path, lang: this.lang }).ast)
     return e.index
   }
 
@@ -226,7 +271,7 @@ export class StoryFolder {
 
   /** 1.1: some part or module declares a set (`{items …}`). */
   private hasSets(): boolean {
-    if (readingLang(this.storyLang) === '1.0') return false
+    if (this.lang === '1.0') return false
     const declares = (path: string) => /^[ \t]*\{\s*items\b/m.test(this.text(path) ?? '')
     return this.partPaths().some(declares) || this.modulePaths().some(declares)
   }
@@ -246,7 +291,7 @@ export class StoryFolder {
       assets: this.assets,
       requires: this.requires,
       session: this.session,
-      storyLang: this.storyLang,
+      storyLang: this.storyLang ?? this.defaultLang,
       extensions: this.extensions,
       flat: this.flat,
       hostVariables: this.hostVariables,

@@ -55,8 +55,18 @@ export function writeFolder(files: Record<string, string>): string {
   return dir
 }
 
+/** What the editor says it can do, and its handlers of the server's requests (set up before the handshake). */
+export interface ClientSide {
+  capabilities?: object
+  setup?: (connection: MessageConnection) => void
+}
+
 /** Spawns the server from its sources and completes the initialize handshake. */
-export async function startClient(folder: string, initializationOptions: object = {}): Promise<LspClient> {
+export async function startClient(
+  folder: string,
+  initializationOptions: object = {},
+  side: ClientSide = {},
+): Promise<LspClient> {
   const child = spawn(process.execPath, ['--conditions=@spkg/source', '--import', 'tsx', bin, '--stdio'], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -76,12 +86,13 @@ export async function startClient(folder: string, initializationOptions: object 
     if (i >= 0) waiting.splice(i, 1)[0]!.resolve(p)
     else seen.push(p)
   })
+  side.setup?.(connection)
   connection.listen()
   const uri = (path: string) => pathToFileURL(join(folder, path)).href
   await connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri: pathToFileURL(folder).href,
-    capabilities: {},
+    capabilities: side.capabilities ?? {},
     initializationOptions,
   })
   await connection.sendNotification('initialized', {})
