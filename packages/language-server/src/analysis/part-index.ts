@@ -4,7 +4,7 @@
  * assigns, the modules it uses and its headings. Kept per part and reused until the part changes,
  * so a keystroke re-walks only the part being edited.
  */
-import type { Inline, Node, PartAst, Pos, SetStmt } from '@spkg/story'
+import type { Expr, Inline, Node, PartAst, Pos, SetStmt } from '@spkg/story'
 
 /** An id a part defines: what it names and where. */
 export interface DefinedId {
@@ -29,10 +29,13 @@ export interface HeadingInfo {
   silent: boolean
 }
 
-/** A place a part gives a variable a value: a default, a plain `{set n = e}` or a `{local}`. */
+/**
+ * A place a part gives a name a value: a default, a plain `{set n = e}`, a `{local}`, and at 1.1 a
+ * `{temp}` (for one visit of its section) or a `{const}` of the part (visible in that part only).
+ */
 export interface VariableDecl {
   name: string
-  kind: 'default' | 'set' | 'local'
+  kind: 'default' | 'set' | 'local' | 'temp' | 'const'
   /** The name's position. */
   pos: Pos
   /** The value's type when the expression is a literal (`number`, `string`, `boolean`, `list`). */
@@ -71,6 +74,8 @@ export interface PartIndex {
   consts: Set<string>
   /** 1.1: names of the part's own set declarations (`{items Tools = …}`). */
   sets: Set<string>
+  /** 1.1: the part's own set declarations, with their items (visible in that part only). */
+  items: Array<{ name: string; items: string[]; pos: Pos }>
   uses: Array<{ module: string; pos: Pos }>
   headings: HeadingInfo[]
   /** The last top-level line is a jump, a gate or `->->`: the part never falls through to the next one. */
@@ -99,6 +104,11 @@ export function indexPart(ast: PartAst): PartIndex {
     decls: [],
     consts: new Set(ast.declarations.consts?.map((c) => c.name)),
     sets: new Set(ast.declarations.items?.map((d) => d.name)),
+    items: (ast.declarations.items ?? []).map((d) => ({
+      name: d.name,
+      items: d.items.map((i) => i.name),
+      pos: d.namePos,
+    })),
     uses: ast.declarations.uses.map((u) => ({ module: u.module, pos: u.namePos })),
     headings: [],
     endsWithJump: false,
@@ -106,10 +116,29 @@ export function indexPart(ast: PartAst): PartIndex {
   for (const d of ast.declarations.defaults) {
     if (d.op === '=') declare(index, d, 'default')
   }
+  for (const c of ast.declarations.consts ?? [])
+    index.decls.push({ name: c.name, kind: 'const', pos: c.namePos, type: literalType(c.e) })
   walkNodes(ast.body, index)
   const last = ast.body[ast.body.length - 1]
   index.endsWithJump = last?.kind === 'jump' || last?.kind === 'gate' || last?.kind === 'tunnel-return'
   return index
+}
+
+/** The `{temp}`s of a body (a module function's or passage's), nested ones included, in order. */
+export function tempsIn(nodes: Node[]): Array<{ name: string; namePos: Pos; e: Expr }> {
+  const out: Array<{ name: string; namePos: Pos; e: Expr }> = []
+  const walk = (list: Node[]) => {
+    for (const n of list) {
+      if (n.kind === 'temp') out.push(n)
+      else if (n.kind === 'if') {
+        for (const b of n.branches) walk(b.body)
+        walk(n.otherwise)
+      } else if (n.kind === 'alt') for (const b of n.branches) walk(b)
+      else if (n.kind === 'group') for (const o of n.options) walk(o.body)
+    }
+  }
+  walk(nodes)
+  return out
 }
 
 function walkNodes(nodes: Node[], index: PartIndex): void {
@@ -140,6 +169,15 @@ function walkNodes(nodes: Node[], index: PartIndex): void {
       case 'local':
         index.locals.add(n.name)
         index.decls.push({ name: n.name, kind: 'local', pos: n.namePos, type: literalType(n.e) })
+        break
+      case 'temp':
+        index.decls.push({
+          name: n.name,
+          kind: 'temp',
+          pos: n.namePos,
+          type: literalType(n.e),
+          setOf: setCandidate(n.e),
+        })
         break
       case 'if':
         for (const b of n.branches) walkNodes(b.body, index)

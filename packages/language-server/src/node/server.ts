@@ -321,11 +321,13 @@ export function serveConnection(connection: Connection, options: LanguageServerO
         variable: CompletionItemKind.Variable,
         function: CompletionItemKind.Function,
         module: CompletionItemKind.Module,
+        keyword: CompletionItemKind.Keyword,
       }
       return complete(at.folder, at.path, p.position).map((c) => ({
         label: c.label,
         kind: kinds[c.kind],
         detail: c.detail,
+        ...(c.sortText !== undefined ? { sortText: c.sortText } : {}),
         textEdit: { range: c.range, newText: c.label },
       }))
     }),
