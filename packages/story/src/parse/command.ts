@@ -89,12 +89,18 @@ export function parseCommand(
   }
   if (!kw || !(COMMANDS.has(kw[1]!) || (ctx.v11 && COMMANDS_11.has(kw[1]!)))) {
     const shown = kw?.[1] ?? inner.trim().slice(0, 12)
-    const meant = meantCommand(kw?.[1], inner)
+    const bare = /^\s*[A-Za-z_][A-Za-z0-9_]*\s*$/.test(inner)
+    // a bare `{word}` is a command only if the command stands alone (`{els}`: `{else}`)
+    const close = meantCommand(kw?.[1], inner)
+    const meant = close && bare && !BARE_COMMANDS.has(close) && !MEANT[kw![1]!.toLowerCase()] ? undefined : close
+    const ink = meant ? undefined : inkBrace(inner)
     ctx.report(
       'story/unknown-command',
       meant
         ? `unknown command '{${shown}}'; did you mean '{${meant}}'? (write \\{ for a literal brace)`
-        : `unknown command '{${shown}}'; write \\{ for a literal brace`,
+        : ink
+          ? `unknown command '{${shown}}': ${ink}, or \\{ for a literal brace`
+          : `unknown command '{${shown}}'; write \\{ for a literal brace`,
       // about the whole command: its `{` (STORY-LANGUAGE.md clarification 27)
       pos,
     )
@@ -348,6 +354,30 @@ const MEANT: Readonly<Record<string, string>> = {
  * `{elsif}` and `{elseif}` mean `{elif}`; a command word in other case or one typo away from one
  * (`{IF …}`, `{iff …}`, `{sett …}`) means that word. Undefined when nothing is close.
  */
+/** Commands written with nothing after the keyword. */
+const BARE_COMMANDS = new Set(['else', 'end', 'or'])
+
+/**
+ * ink's braces written as a command, and what to write instead: `{x}` (ink prints a value or a
+ * read count), `{cond: a|b}` (conditional text) and `{cond}` (a condition, as on an option).
+ */
+function inkBrace(inner: string): string | undefined {
+  const t = inner.trim()
+  if (t.length > 80) return undefined
+  const colon = /^([^:{}"|]+?):(?!:)([^{}]*)$/.exec(t)
+  if (colon) {
+    const cond = colon[1]!.trim()
+    const bar = colon[2]!.indexOf('|')
+    const yes = (bar < 0 ? colon[2]! : colon[2]!.slice(0, bar)).trim()
+    const no = bar < 0 ? '' : `{else}${colon[2]!.slice(bar + 1).trim()}`
+    return `this is ink's conditional text; write '{if ${cond}}${yes}${no}{end}'`
+  }
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(t))
+    return `this is how ink prints a value; write '\${${t}}' (for a section's read count, '\${visits(#${t})}')`
+  if (/^(?:not\s|!)|[<>]|[=!]=| and | or |\?/.test(t)) return `this is an ink condition; write '{if ${t}}'`
+  return undefined
+}
+
 function meantCommand(word: string | undefined, inner: string): string | undefined {
   if (word === undefined) return /^\s*\//.test(inner) ? 'end' : undefined
   const lower = word.toLowerCase()

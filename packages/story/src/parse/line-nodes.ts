@@ -212,7 +212,8 @@ export function jumpNode(p: LineParser, line: Line, at: number, end = line.raw.l
   const m = JUMP.exec(t)
   if (!m) {
     // `-> hall` and `-> end`: the id without its `#`, END in the wrong case
-    const word = /^->\s*([A-Za-z][A-Za-z0-9_-]{0,63})$/.exec(t)?.[1]
+    // ink's `-> knot.stitch` is `-> #stitch` (an id is unique in its file)
+    const word = /^->\s*(?:[A-Za-z][A-Za-z0-9_-]{0,63}\.)?([A-Za-z][A-Za-z0-9_-]{0,63})$/.exec(t)?.[1]
     const upper = word?.toUpperCase()
     const meant =
       word === undefined ? '' : upper === 'END' || (upper === 'DONE' && p.ctx.v11) ? upper : `#${word}`

@@ -59,6 +59,23 @@ describe('messages suggest the fix for common mistakes', () => {
     ])
   })
 
+  it("names ink's braces and what to write instead", () => {
+    const says = (src: string) => parseStory(src, { path: 't.sty' }).diagnostics.map((d) => d.message)
+    expect(says('You have {gold > 1: plenty|little} gold.')).toEqual([
+      "unknown command '{gold}': this is ink's conditional text; write '{if gold > 1}plenty{else}little{end}', or \\{ for a literal brace",
+    ])
+    expect(says('Visited {hall} times.')).toEqual([
+      "unknown command '{hall}': this is how ink prints a value; write '${hall}' (for a section's read count, '${visits(#hall)}'), or \\{ for a literal brace",
+    ])
+    expect(says('* {not seen} Leave [#l]\n* {gold >= 2} Buy [#b]')).toEqual([
+      "unknown command '{not}': this is an ink condition; write '{if not seen}', or \\{ for a literal brace",
+      "unknown command '{gold}': this is an ink condition; write '{if gold >= 2}', or \\{ for a literal brace",
+    ])
+    expect(says('-> hall.pantry')).toEqual([
+      "a jump is written '-> #id' or '-> END'; did you mean '-> #pantry'?",
+    ])
+  })
+
   it('suggests nothing where nothing is close', () => {
     const d = parseStory('{frobnicate 3}', { path: 't.sty' }).diagnostics[0]!
     expect(d.message).toBe("unknown command '{frobnicate}'; write \\{ for a literal brace")
