@@ -8,7 +8,6 @@ import { classify } from './classify.ts'
 import { ALT_MODES, isCommandWord, parseCommand } from './command.ts'
 import { commandLineNode } from './command-line.ts'
 import { type ParseContext, UNCLOSED_COMMAND } from './context.ts'
-import { inkSyntax } from './ink.ts'
 import type { InlineToken } from './inline.ts'
 import { buildInline, tokenizeInline } from './inline.ts'
 import { jumpNode, singleLineNode } from './line-nodes.ts'
@@ -169,7 +168,7 @@ export class BodyParser implements LineParser {
       }
       if (kind === 'text') {
         const prev = nodes[nodes.length - 1]
-        if (prev?.kind === 'group' && !this.blankBefore(this.i)) this.checkGather(line, prev)
+        if (prev?.kind === 'group') this.ctx.lint?.gather(this, line, prev)
         for (const n of this.paragraph(parentIndent)) push(n, line)
         continue
       }
@@ -207,32 +206,14 @@ export class BodyParser implements LineParser {
   /** {@link splitTags}, reporting words in the tag list that are not tags (`text` starts at `offset` of the line). */
   splitTagsAt(line: Line, text: string, offset: number): ReturnType<typeof splitTags> {
     const split = splitTags(text)
-    if (split.at >= 0) this.checkTagWords(line, text.slice(split.at), offset + split.at)
+    if (split.at >= 0) this.ctx.lint?.tagWords(this.ctx, line, text.slice(split.at), offset + split.at)
     return split
   }
 
   /** The tags of a tag line, reporting words that are not tags. */
   tagLine(line: Line): string[] {
-    this.checkTagWords(line, line.text, line.start)
+    this.ctx.lint?.tagWords(this.ctx, line, line.text, line.start)
     return parseTagList(line.text)
-  }
-
-  private checkTagWords(line: Line, list: string, offset: number): void {
-    const word = /(?:^|\s)([^#\s]\S*)/.exec(list)
-    if (word) {
-      const w = word[1]!
-      // a jump or an id written after the tags is lost with them: say where it goes
-      const fix = w.startsWith('->')
-        ? 'write the jump before the tags (and an option id after the jump)'
-        : /^\[#[^\]]*\]$/.test(w)
-          ? 'write the id before the tags'
-          : "write \\# for a literal '#' in text"
-      this.ctx.report(
-        'story/tag-text',
-        `'${w.slice(0, 20)}' follows the tags, so it is ignored; ${fix}`,
-        posAt(line, offset + word.index + word[0].length - w.length),
-      )
-    }
   }
 
   badId(id: string, pos: Pos): void {
@@ -265,8 +246,7 @@ export class BodyParser implements LineParser {
       this.lines[this.i]!.indent >= minIndent
     ) {
       const line = this.lines[this.i]!
-      const ink = inkSyntax(line.text, this.ctx.v11)
-      if (ink) this.ctx.report('story/ink-syntax', ink.message, posAt(line, line.start + ink.at))
+      this.ctx.lint?.textLine(this.ctx, line)
       const split = this.splitTagsAt(line, line.text, line.start)
       tags.push(...split.tags)
       let content = split.content
@@ -328,70 +308,6 @@ export class BodyParser implements LineParser {
     return buildInline(this.ctx, tokenizeInline(this.ctx, line, from, to, { noLinks: where }))
   }
 
-  /** True when a blank line comes between line `k` and the content line before it (comments are skipped). */
-  private blankBefore(k: number): boolean {
-    for (let j = k - 1; j >= 0; j--) {
-      if (this.kinds[j] === 'blank') return true
-      if (this.kinds[j] !== 'comment') return false
-    }
-    return false
-  }
-
-  /**
-   * `story/ink-syntax` for an ink gather: a `- ` line right after a group (no blank line between),
-   * at the options' indentation or less. Other `- ` lines are prose (a dialogue dash).
-   */
-  private checkGather(line: Line, group: Extract<Node, { kind: 'group' }>): void {
-    const first = group.options[0]
-    if (!/^-(?:\s|$)/.test(line.text) || !first || line.indent > this.indentOf(first.pos.line)) return
-    if (inkSyntax(line.text, this.ctx.v11)) return // reported with the paragraph's lines
-    const rest = line.text.slice(1).trim()
-    this.ctx.report(
-      'story/ink-syntax',
-      `'- ' starts an ink gather, and prints as text here; after the group the story goes on by itself: write the line without '- '${rest ? ` ('${rest.slice(0, 30)}')` : ''} at the options' indentation, after the group`,
-      posAt(line, line.start),
-    )
-  }
-
-  private indentOf(lineNo: number): number {
-    return this.lines[lineNo - 1]?.indent ?? 0
-  }
-
-  /**
-   * `story/dedented-body`: the group that just ended (its options at `indent`) is followed, with
-   * no blank line, by lines at the bullets' indentation or less and then by an option at the same
-   * indentation again. The first of those lines most likely belongs to the option body above: as
-   * written it ends the group and the options below make a second menu. Only after an option
-   * with a body: a line after an option without one is a gather (ink's `-`), the way to write a
-   * weave's next step.
-   */
-  private checkDedented(indent: number, parentIndent: number, options: OptionNode[]): void {
-    if (options[options.length - 1]!.body.length === 0) return
-    const k = this.i
-    const first = this.lines[k]
-    if (!first || first.indent <= parentIndent || this.blankBefore(k)) return
-    const firstKind = this.kinds[k]!
-    if (firstKind !== 'text' && firstKind !== 'media' && firstKind !== 'command') return
-    if (firstKind === 'text' && /^-(?:\s|$)/.test(first.text)) return // an ink gather (story/ink-syntax)
-    for (let j = k; j < this.lines.length; j++) {
-      const kind = this.kinds[j]!
-      const l = this.lines[j]!
-      if (kind === 'comment') continue
-      if (kind === 'option') {
-        if (l.indent !== indent) return
-        const last = options[options.length - 1]!
-        this.ctx.report(
-          'story/dedented-body',
-          `this line is not indented under the option on line ${last.pos.line}, so it ends the choice group: the options from line ${l.no} start a new menu, and the menu of line ${options[0]!.pos.line} offers only the ${options.length === 1 ? 'option' : `${options.length} options`} above it; indent the line under the option, or put a blank line and an anchor ([#id]) above line ${l.no} to start a new menu on purpose`,
-          posAt(first, first.start),
-        )
-        return
-      }
-      if (l.indent <= parentIndent || (kind !== 'text' && kind !== 'media' && kind !== 'command')) return
-      if (kind === 'command' && /^\{\s*(?:if|elif|else|end)\b/.test(l.text)) return
-    }
-  }
-
   private group(
     indent: number,
     named: Extract<Node, { kind: 'anchor' }> | undefined,
@@ -401,7 +317,7 @@ export class BodyParser implements LineParser {
     const options: OptionNode[] = []
     const ifs: GroupIf[] = []
     this.groupItems(indent, options, ifs, undefined)
-    this.checkDedented(indent, parentIndent, options)
+    this.ctx.lint?.dedented(this, indent, parentIndent, options)
     if (named) this.ids.set(named.id, { line: named.pos.line, kind: 'group' })
     const group: Node = {
       kind: 'group',

@@ -1,10 +1,11 @@
 /**
- * The parse context: the file being parsed and where its diagnostics go. A leaf (no import from
- * the package at run time): every parser file takes it.
+ * The parse context: the file being parsed, where its diagnostics go and the lints it runs. A leaf
+ * (no import from the package at run time): every parser file takes it.
  */
 import { createDiagnostic, type Diagnostic, type DiagnosticCode } from '@spkg/manifest'
-import type { Pos, SetStmt } from '../ast.ts'
+import type { JumpNode, Node, OptionNode, Pos, SetStmt } from '../ast.ts'
 import type { StoryLang } from '../lang.ts'
+import type { Line } from './scan.ts'
 
 /** The message of `story/unclosed-brace` for a command whose `}` is missing. */
 export const UNCLOSED_COMMAND =
@@ -20,6 +21,8 @@ export class ParseContext {
     readonly file: string,
     /** The story-language version the file is read at. */
     readonly lang: StoryLang = '1.0',
+    /** The author lints to run (`parseStory`, `parseModule`); none for a run. */
+    readonly lint?: ParseLints,
   ) {
     this.v11 = lang !== '1.0'
   }
@@ -44,4 +47,40 @@ export function reportRepeatedDefault(ctx: ParseContext, earlier: readonly SetSt
       `this default never runs: line ${prev.pos.line} already gives '${stmt.name}' its default, and a default is skipped once its name has a value; fold the two into one '{set ${stmt.name} = …}', or move this one below the first text line, where it runs as an assignment`,
       stmt.pos,
     )
+}
+
+/** What the lints read of the line parser: the file's lines, their kinds and the line at hand. */
+export interface LintedLines {
+  readonly ctx: ParseContext
+  readonly lines: readonly Line[]
+  readonly kinds: readonly string[]
+  /** The index of the line being read. */
+  readonly i: number
+}
+
+/** The lints the line parser calls (`ParseContext.lint`), each where it reads the line. */
+export interface ParseLints {
+  /** `story/ink-syntax` on a text line of a paragraph. */
+  textLine(ctx: ParseContext, line: Line): void
+  /** `story/ink-syntax` for an ink gather: the text line `line` right after `group`. */
+  gather(p: LintedLines, line: Line, group: Extract<Node, { kind: 'group' }>): void
+  /** `story/dedented-body` after the group of `options` (at `indent`) that just ended. */
+  dedented(p: LintedLines, indent: number, parentIndent: number, options: OptionNode[]): void
+  /** `story/tag-text`: words in the tag list `list` (at `offset` of the line) that are not tags. */
+  tagWords(ctx: ParseContext, line: Line, list: string, offset: number): void
+  /** `story/tag-text` after a media block: `after` is what follows its `)`, at `offset` of the line. */
+  mediaText(ctx: ParseContext, line: Line, after: string, offset: number): void
+  /** `story/id-before-jump`: an `[#id]` in the label `labelText` (at `from` of the option's `content`). */
+  labelId(
+    p: LintedLines,
+    line: Line,
+    from: number,
+    content: string,
+    labelText: string,
+    tags: readonly string[],
+    jump: JumpNode | undefined,
+    id: string | undefined,
+  ): void
+  /** 1.1: ink's spelling of an inline alternative (`{a|b}`, `{&a|b}`: `mark` is its `&`, `~` or `!`). */
+  inkAlt(ctx: ParseContext, mark: string | undefined, mode: string, items: string, pos: Pos): void
 }

@@ -1,7 +1,7 @@
 /**
  * `story/ink-syntax`: text lines that are ink, not the story language, and would print as text.
- * Each finding's message is the 1.x way to write it. Internal; called by the line parser on every
- * text line (a `- ` gather right after a group is checked there, as it needs the group).
+ * Each finding's message is the 1.x way to write it. Internal; called by the lints (lint.ts) on
+ * every text line (a `- ` gather right after a group is checked there, as it needs the group).
  */
 
 /** The offset in the line and the message of an ink construct on a text line, if it has one. */

@@ -176,12 +176,7 @@ function inlineAlt(
     if (ink === undefined && /^[^|{[]*:/.test(inner)) return false
     mode = ink ?? 'seq'
     from = open + 1 + (ink === undefined ? 0 : 1)
-    const shown = ink === undefined ? '{a|b}' : `{${inner[0]}a|b}`
-    ctx.report(
-      'story/ink-syntax',
-      `ink's '${shown}' is written '{${mode} a|b}' in this language; write '{${mode} ${s.slice(from, close).trim().slice(0, 24)}}'`,
-      pos,
-    )
+    ctx.lint?.inkAlt(ctx, ink === undefined ? undefined : inner[0], mode, s.slice(from, close), pos)
   }
   if (!s.slice(from, close).trim()) {
     ctx.report(

@@ -99,16 +99,8 @@ export function singleLineNode(p: LineParser, kind: LineKind, line: Line): Node 
       const m = /^!\[([^\]]*)\]\(([^)]*)\)/.exec(t)!
       const after = ` ${t.slice(m[0].length)}`
       const rest = p.splitTagsAt(line, after, line.start + m[0].length - 1)
-      if (rest.content.trim()) {
-        // Only tags may follow the closing ')': other text would be silently lost.
-        const at = after.search(/\S/)
-        const word = /^\S+/.exec(after.slice(at))![0]
-        p.ctx.report(
-          'story/tag-text',
-          `'${word.slice(0, 20)}' follows a media block, so it is ignored; only tags (#loop) may follow its ')'`,
-          posAt(line, line.start + m[0].length - 1 + at),
-        )
-      }
+      // only tags may follow the closing ')': other text would be silently lost (story/tag-text)
+      if (rest.content.trim()) p.ctx.lint?.mediaText(p.ctx, line, after, line.start + m[0].length - 1)
       const path = m[2]!.trim()
       // the path's first character: after `![alt](` and any blanks
       const ppos = posAt(line, line.start + m[1]!.length + 4 + (m[2]!.length - m[2]!.trimStart().length))

@@ -9,10 +9,7 @@ import { ParseContext } from './context.ts'
 import { buildInline, tokenizeInline } from './inline.ts'
 import { jumpNode } from './line-nodes.ts'
 import type { LineParser } from './line-parser.ts'
-import { createCloser, findClose, ID, type Line, posAt, TARGET_RE, trailingId } from './scan.ts'
-
-/** An `[#id]` inside a label: one written before the jump, or in the middle of the text. */
-const LABEL_ID = new RegExp(`\\[#(${ID})\\]`)
+import { createCloser, findClose, type Line, posAt, TARGET_RE, trailingId } from './scan.ts'
 
 /** An option line (its body is parsed by the caller): bullet, guard, label, id, jump and tags. */
 export function optionNode(p: LineParser, line: Line, n: number): OptionNode {
@@ -69,11 +66,7 @@ export function optionNode(p: LineParser, line: Line, n: number): OptionNode {
     }
   }
   const labelText = content.slice(from).trimEnd()
-  const leaked = LABEL_ID.exec(labelText)
-  if (leaked) {
-    const tags = split.tags.map((t) => ` #${t}`).join('')
-    reportLabelId(p, line, from, leaked, { head: content.slice(0, from), labelText, tags }, jump, id)
-  }
+  p.ctx.lint?.labelId(p, line, from, content, labelText, split.tags, jump, id)
   const lat = line.start + from
   const brackets = p.ctx.v11 ? choiceBrackets(labelText) : undefined
   let label: Inline[]
@@ -134,36 +127,6 @@ function choiceBrackets(label: string): { open: number; close: number } | undefi
     }
   }
   return undefined
-}
-
-/**
- * `story/id-before-jump`: the grammar reads an option line from its end (tags, `[#id]`, then the
- * jump), so an `[#id]` written before the jump, or inside the text, stays in the label: the menu
- * shows it, and the option keeps its positional id.
- */
-function reportLabelId(
-  p: LineParser,
-  line: Line,
-  from: number,
-  m: RegExpExecArray,
-  parts: { head: string; labelText: string; tags: string },
-  jump: JumpNode | undefined,
-  id: string | undefined,
-): void {
-  const { head, labelText, tags } = parts
-  const text = (labelText.slice(0, m.index) + labelText.slice(m.index + m[0].length))
-    .replace(/\s+/g, ' ')
-    .trim()
-  const to = jump ? ` -> ${jump.target === null ? (jump.done ? 'DONE' : 'END') : `#${jump.target}`}` : ''
-  const fixed = `${head.trimEnd()} ${text}${to} [#${id ?? m[1]}]${tags}`
-  const at = line.start + from + m.index
-  p.ctx.report(
-    'story/id-before-jump',
-    `'${m[0]}' is ${jump ? 'before the jump' : 'inside the label'}, so it is not the option's id: the menu shows it as text${
-      id ? '' : ' and the option is saved by its position'
-    }; write the id last, after the label${jump ? ' and the jump' : ''}: '${fixed}'`,
-    posAt(line, at),
-  )
 }
 
 /**

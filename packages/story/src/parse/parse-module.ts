@@ -5,7 +5,8 @@
 import type { ModuleAst, Node } from '../ast.ts'
 import { BodyParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
-import { ParseContext, reportRepeatedDefault, UNCLOSED_COMMAND } from './context.ts'
+import { ParseContext, type ParseLints, reportRepeatedDefault, UNCLOSED_COMMAND } from './context.ts'
+import { PARSE_LINTS } from './lint.ts'
 import { type ParseOptions, type ParseResult, sortDiagnostics } from './parse-story.ts'
 import { AltIds } from './resolve.ts'
 import { posAt, splitLines } from './scan.ts'
@@ -25,7 +26,19 @@ const ALLOWED = "a module holds only '{use}', '{set}', '{const}', '{fn}', '{pass
  * ```
  */
 export function parseModule(source: string | Uint8Array, options: ParseOptions): ParseResult<ModuleAst> {
-  const ctx = new ParseContext(options.path, options.lang)
+  return readModule(source, options, PARSE_LINTS)
+}
+
+/**
+ * {@link parseModule} with the author lints `lint` (lint.ts), or none: a run reads a module
+ * without them. Internal.
+ */
+export function readModule(
+  source: string | Uint8Array,
+  options: ParseOptions,
+  lint?: ParseLints,
+): ParseResult<ModuleAst> {
+  const ctx = new ParseContext(options.path, options.lang, lint)
   const lines = splitLines(sourceText(ctx, source))
   const lp = new BodyParser(ctx, lines)
   lp.passage = true

@@ -6,7 +6,8 @@ import type { DeclarationBlock, PartAst } from '../ast.ts'
 import type { StoryLang } from '../lang.ts'
 import { BodyParser } from './body-parser.ts'
 import { parseCommand } from './command.ts'
-import { ParseContext, reportRepeatedDefault, UNCLOSED_COMMAND } from './context.ts'
+import { ParseContext, type ParseLints, reportRepeatedDefault, UNCLOSED_COMMAND } from './context.ts'
+import { PARSE_LINTS } from './lint.ts'
 import { resolvePart } from './resolve.ts'
 import { type Line, posAt, splitLines } from './scan.ts'
 import { sourceText } from './source.ts'
@@ -44,7 +45,19 @@ export interface ParseResult<T> {
  * ```
  */
 export function parseStory(source: string | Uint8Array, options: ParseOptions): ParseResult<PartAst> {
-  const ctx = new ParseContext(options.path, options.lang)
+  return readPart(source, options, PARSE_LINTS)
+}
+
+/**
+ * {@link parseStory} with the author lints `lint` (lint.ts), or none: a run reads a part without
+ * them. Internal.
+ */
+export function readPart(
+  source: string | Uint8Array,
+  options: ParseOptions,
+  lint?: ParseLints,
+): ParseResult<PartAst> {
+  const ctx = new ParseContext(options.path, options.lang, lint)
   const lines = splitLines(sourceText(ctx, source))
   const lp = new BodyParser(ctx, lines)
   const declarations = parseDeclarations(ctx, lines, lp)

@@ -6,7 +6,7 @@
 import { createDiagnostic, type Diagnostic } from '@spkg/manifest'
 import type { ModuleAst, ModuleUse, Pos } from '../ast.ts'
 import type { StoryLang } from '../lang.ts'
-import { parseModule } from '../parse/parse-module.ts'
+import { readModule } from '../parse/parse-module.ts'
 import { modulePathCandidates } from '../paths.ts'
 import { BUILTIN_NAMES } from './builtins.ts'
 import { compileBody, compileDefault, compileFnBody } from './compile.ts'
@@ -106,7 +106,7 @@ export class ModuleRegistry {
     const cached = this.loaded.get(path)
     if (cached !== undefined) return cached
     const src = this.byPath.get(path)!
-    const { ast, diagnostics } = parseModule(src.source, { path, lang: this.lang })
+    const { ast, diagnostics } = readModule(src.source, { path, lang: this.lang })
     const saved = this.sink
     this.sink = diagnostics
     this.loading.add(path)

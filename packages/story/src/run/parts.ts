@@ -4,7 +4,7 @@
  */
 import type { Diagnostic, StorySourceLike } from '@spkg/manifest'
 import { readingLang, type StoryLang } from '../lang.ts'
-import { parseStory } from '../parse/parse-story.ts'
+import { readPart } from '../parse/parse-story.ts'
 import type { Instr } from './code.ts'
 import { compileBody, compileDefault } from './compile.ts'
 import { compileExpr } from './expr.ts'
@@ -59,7 +59,8 @@ export function compilePart(source: StorySourceLike, path: string, text: string)
 }
 
 function compile(path: string, text: string, registry: ModuleRegistry, lang: StoryLang): Part {
-  const { ast, diagnostics } = parseStory(text, { path, lang })
+  // without the author lints (parse/lint.ts): a reader has no use for them
+  const { ast, diagnostics } = readPart(text, { path, lang })
   const mods = registry.bindPart(ast.declarations.uses, path, diagnostics)
   const module = mergeScopes(mods.map((m) => m.own))
   // 1.1: the part's own constants, evaluated once from literals and the constants before them
