@@ -10,10 +10,11 @@ export interface InkFinding {
   message: string
 }
 
-const NAME = '[A-Za-z_][A-Za-z0-9_]*'
-const TILDE = new RegExp(`^~\\s*(?:(temp)\\s+)?(${NAME})\\s*(\\+\\+|--|\\+=|-=|=)\\s*(.*)$`)
-const VAR = new RegExp(`^(VAR|CONST)\\s+(${NAME})\\s*=\\s*(.+)$`)
-const KNOT = new RegExp(`^(={1,})\\s*(${NAME})\\s*(?:\\([^)]*\\))?\\s*=*\\s*$`)
+// Literals, not `new RegExp` of a shared NAME: a bundler drops an unused literal, not a call (the
+// name in each is `[A-Za-z_][A-Za-z0-9_]*`).
+const TILDE = /^~\s*(?:(temp)\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(\+\+|--|\+=|-=|=)\s*(.*)$/
+const VAR = /^(VAR|CONST)\s+([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+)$/
+const KNOT = /^(={1,})\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^)]*\))?\s*=*\s*$/
 /** A gather with an ink marker after the dash: a choice, a label, a divert or a nested gather. */
 const MARKED_GATHER = /^-\s*(?:[*+]\s|\(|->|-(?:\s|$))|^-\s*$/
 /** A divert at the end of a text line: `-> #id`, `-> END`, or ink's `-> knot` / `-> knot.stitch`. */

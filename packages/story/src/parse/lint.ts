@@ -22,8 +22,11 @@ function blankBefore(p: LintedLines, k: number): boolean {
 
 const indentOf = (p: LintedLines, lineNo: number): number => p.lines[lineNo - 1]?.indent ?? 0
 
-/** An `[#id]` inside a label: one written before the jump, or in the middle of the text. */
-const LABEL_ID = new RegExp(`\\[#(${ID})\\]`)
+/**
+ * An `[#id]` inside a label: one written before the jump, or in the middle of the text. Made on
+ * first use: a bundler keeps a top-level `new RegExp` of a template, even unused.
+ */
+let labelIdRe: RegExp | undefined
 
 /** The lints of `parseStory` and `parseModule`. */
 export const PARSE_LINTS: ParseLints = {
@@ -118,7 +121,8 @@ export const PARSE_LINTS: ParseLints = {
    * option keeps its positional id.
    */
   labelId(p, line, from, content, labelText, tags, jump, id) {
-    const m = LABEL_ID.exec(labelText)
+    labelIdRe ??= new RegExp(`\\[#(${ID})\\]`)
+    const m = labelIdRe.exec(labelText)
     if (!m) return
     const head = content.slice(0, from)
     const text = (labelText.slice(0, m.index) + labelText.slice(m.index + m[0].length))
