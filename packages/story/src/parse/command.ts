@@ -92,7 +92,8 @@ export function parseCommand(
     const bare = /^\s*[A-Za-z_][A-Za-z0-9_]*\s*$/.test(inner)
     // a bare `{word}` is a command only if the command stands alone (`{els}`: `{else}`)
     const close = meantCommand(kw?.[1], inner)
-    const meant = close && bare && !BARE_COMMANDS.has(close) && !MEANT[kw![1]!.toLowerCase()] ? undefined : close
+    const meant =
+      close && bare && !BARE_COMMANDS.has(close) && !MEANT[kw![1]!.toLowerCase()] ? undefined : close
     const ink = meant ? undefined : inkBrace(inner)
     ctx.report(
       'story/unknown-command',

@@ -383,11 +383,10 @@ Never shown.`
 })
 
 describe('1.0 reads the same text as before', () => {
-  it('a tunnel line is a bad jump and a thread line is text (with a warning naming 1.1)', async () => {
+  it('a tunnel line is a bad jump and a thread line is text (the check warns: parse/traps.test.ts)', async () => {
     const { lines } = await play(memorySource({ 'a.sty': '<- #t\n-> #t ->\n->->\n[#t]' }), [], { seed: 1 })
     expect(lines).toEqual([
       '== part a.sty',
-      '! story/ink-syntax 1:1',
       '! story/bad-expression 2:1',
       '! story/bad-expression 3:1',
       '#0 paragraph "<-" [t]',
