@@ -6,7 +6,7 @@ import type { IdKind, Node, OptionNode, Pos, SetStmt } from '../ast.ts'
 import { resolveTarget } from '../paths.ts'
 import { altSpec } from './alts.ts'
 import { type COption, GLUE, type Instr, Op } from './code.ts'
-import { add, arith, compileExpr, localKey, sectionVisitsKey, subtract, tempKey } from './expr.ts'
+import { add, arith, compileExpr, literalOf, localKey, sectionVisitsKey, subtract, tempKey } from './expr.ts'
 import { compileInline } from './render.ts'
 import { ItemSet } from './sets.ts'
 import type { Value } from './types.ts'
@@ -27,20 +27,28 @@ export function compileSet(stmt: SetStmt, scope: Scope): (m: Vm) => void {
   const combine =
     op === '='
       ? undefined
-      : (m: Vm, cur: Value, v: Value): Value => {
-          if (op === '+=') return add(m, cur, v, file, pos)
-          if (cur instanceof ItemSet || v instanceof ItemSet) return subtract(m, cur, v, file, pos)
-          if (typeof cur !== 'number' || typeof v !== 'number') {
-            m.report(
-              'story/type-error',
-              `'-=' needs numbers, not ${typeName(cur)} and ${typeName(v)}`,
-              file,
-              pos,
-            )
-            return false
+      : op === '+='
+        ? (m: Vm, cur: Value, v: Value): Value => {
+            // numbers first, inline; everything else (and an overflow) through `add`
+            if (typeof cur === 'number' && typeof v === 'number') {
+              const r = cur + v
+              if (Number.isFinite(r)) return r
+            }
+            return add(m, cur, v, file, pos)
           }
-          return arith(m, '-', cur, v, file, pos)
-        }
+        : (m: Vm, cur: Value, v: Value): Value => {
+            if (cur instanceof ItemSet || v instanceof ItemSet) return subtract(m, cur, v, file, pos)
+            if (typeof cur !== 'number' || typeof v !== 'number') {
+              m.report(
+                'story/type-error',
+                `'-=' needs numbers, not ${typeName(cur)} and ${typeName(v)}`,
+                file,
+                pos,
+              )
+              return false
+            }
+            return arith(m, '-', cur, v, file, pos)
+          }
   const p = scope.params.indexOf(name)
   if (p >= 0 && scope.refs?.[p])
     return (m) => {
@@ -73,7 +81,7 @@ export function compileSet(stmt: SetStmt, scope: Scope): (m: Vm) => void {
   const key = intern(localKey(name, scope) ?? name)
   const isLocal = key !== name
   const isConst = !isLocal && scope.module.consts.has(name)
-  return (m) => {
+  const set = (m: Vm) => {
     const v = e(m)
     if (isConst && !m.vars.has(name)) {
       m.report('story/const-assign', `'${name}' is a module constant and cannot be assigned`, file, pos)
@@ -95,6 +103,35 @@ export function compileSet(stmt: SetStmt, scope: Scope): (m: Vm) => void {
     }
     m.vars.set(key, combine(m, cur, v))
   }
+  // `{set gold += 1}`: a number literal added to (or taken from) a number, with no call for the
+  // literal; anything else (no value yet, another type, an overflow) as above.
+  const lit = literalOf(stmt.e)
+  const k = lit && typeof lit.v === 'number' && !isConst ? lit.v : undefined
+  if (k !== undefined && op === '+=')
+    return (m) => {
+      const cur = m.vars.get(key)
+      if (typeof cur === 'number') {
+        const r = cur + k
+        if (Number.isFinite(r)) {
+          m.vars.set(key, r)
+          return
+        }
+      }
+      set(m)
+    }
+  if (k !== undefined && op === '-=')
+    return (m) => {
+      const cur = m.vars.get(key)
+      if (typeof cur === 'number') {
+        const r = cur - k
+        if (Number.isFinite(r)) {
+          m.vars.set(key, r)
+          return
+        }
+      }
+      set(m)
+    }
+  return set
 }
 
 /** Compiles a declaration-block default: assigns only while the name is undefined (clarification 15). */

@@ -94,8 +94,10 @@ export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GRO
   }
   let fallback: COption | undefined
   // Guards run in source order for every option (they may draw rolls or call functions).
+  // Filled by index and cut to length at the end: `length = 0` would give up its room, and every
+  // arrival would allocate it again.
   const offered = m.offered
-  offered.length = 0
+  let count = 0
   const ifs = ins.ifs && new GroupIfs(m, ins.ifs)
   const options = ins.options
   for (let i = 0; i < options.length; i++) {
@@ -104,8 +106,9 @@ export function arrive(m: DecisionState, ins: Extract<Instr, { op: typeof Op.GRO
     if (o.guard && !truthy(o.guard(m))) continue
     if (!o.sticky && list !== undefined && (used ? used.has(o.id) : list.includes(o.id))) continue
     if (o.fallback) fallback ??= o
-    else offered.push(o)
+    else offered[count++] = o
   }
+  if (offered.length !== count) offered.length = count
   ifs?.finish()
   if (offered.length || (m.threadOpts.length && othersThreads(m, key))) {
     openPause(m, key, offered)
@@ -301,19 +304,23 @@ export function endOfPartPause(m: DecisionState, at: '@end' | '@done' = '@end'):
 /** `run.choose(answer)`: takes an answer to the open pause, or reports `story/invalid-choice`. */
 export function choose(m: DecisionState, answer: StoryAnswer): void {
   const pause = m.pause
-  const what =
-    'option' in answer ? `option '${answer.option}'` : `link '${(answer as { link: string }).link}'`
   if (!pause) {
     m.emitDiagnostic(
-      createDiagnostic('story/invalid-choice', `${what}: the story is not waiting for an answer`),
+      createDiagnostic(
+        'story/invalid-choice',
+        `${answerName(answer)}: the story is not waiting for an answer`,
+      ),
     )
     return
   }
   // Answered before it was pulled (e.g. right after a resume): the queued pause is stale.
-  const stale = m.queue.indexOf(pause, m.qh)
+  const stale = m.qh < m.queue.length ? m.queue.indexOf(pause, m.qh) : -1
   if ('option' in answer) {
-    const i = pause.options.findIndex((o) => o.id === answer.option)
-    if (i >= 0) {
+    const options = pause.options
+    const id = answer.option
+    let i = 0
+    while (i < options.length && options[i]!.id !== id) i++
+    if (i < options.length) {
       if (stale >= 0) m.queue.splice(stale, 1)
       const thread = m.pauseThreads[i]
       if (thread) selectThread(m, pause.key, thread, m.pauseOptions[i]!, pause.options[i]!.text)
@@ -328,8 +335,15 @@ export function choose(m: DecisionState, answer: StoryAnswer): void {
       return
     }
   }
-  m.emitDiagnostic(createDiagnostic('story/invalid-choice', `${what} is not offered at this pause`))
+  m.emitDiagnostic(
+    createDiagnostic('story/invalid-choice', `${answerName(answer)} is not offered at this pause`),
+  )
   if (stale < 0) m.queue.push(pause)
+}
+
+/** How a message names an answer: `option 'id'` or `link 'target'`. */
+function answerName(answer: StoryAnswer): string {
+  return 'option' in answer ? `option '${answer.option}'` : `link '${(answer as { link: string }).link}'`
 }
 
 function record(m: DecisionState, key: string, id: string): void {

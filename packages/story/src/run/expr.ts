@@ -41,8 +41,9 @@ export function compileExpr(e: Expr, scope: Scope): Ev {
     }
     case 'list': {
       // Lists are never mutated (`+` builds a new one), so a list of literals is built once.
-      if (e.items.every((x) => x.k === 'num' || x.k === 'str' || x.k === 'bool')) {
-        const constant = e.items.map((x) => (x as { v: Value }).v)
+      const lit = literalOf(e)
+      if (lit) {
+        const constant = lit.v
         return () => constant
       }
       const items = e.items.map((x) => compileExpr(x, scope))
@@ -65,8 +66,22 @@ export function compileExpr(e: Expr, scope: Scope): Ev {
         return typeError(m, `'-' needs a number, not ${typeName(v)}`, file, pos)
       }
     }
-    case 'bin':
-      return compileBin(e.op, compileExpr(e.a, scope), compileExpr(e.b, scope), e.pos, scope.file)
+    case 'bin': {
+      const a = compileExpr(e.a, scope)
+      const b = compileExpr(e.b, scope)
+      // a number written on the right (`gold > 10`, `n + 1`) is read at compile time
+      if (e.b.k === 'num')
+        return compileBinNum(
+          e.op,
+          a,
+          b,
+          e.b.v,
+          e.pos,
+          scope.file,
+          e.a.k === 'name' ? varKey(e.a.name, scope) : undefined,
+        )
+      return compileBin(e.op, a, b, e.pos, scope.file)
+    }
     case 'index': {
       const a = compileExpr(e.e, scope)
       const i = compileExpr(e.index, scope)
@@ -85,6 +100,17 @@ export function compileExpr(e: Expr, scope: Scope): Ev {
     case 'call':
       return compileCall(e.callee, e.args, e.pos, scope)
   }
+}
+
+/**
+ * The value of a literal (a number, string or boolean, or a list of them), read at compile time so
+ * that a call site or `{set}` need not call a closure for it; `undefined` for anything else.
+ */
+export function literalOf(e: Expr): { v: Value } | undefined {
+  if (e.k === 'num' || e.k === 'str' || e.k === 'bool') return { v: e.v }
+  if (e.k === 'list' && e.items.every((x) => x.k === 'num' || x.k === 'str' || x.k === 'bool'))
+    return { v: e.items.map((x) => (x as { v: Value }).v) }
+  return undefined
 }
 
 /** The set declaration `name` names in `scope`, unless a parameter, temporary or local hides it. */
@@ -176,6 +202,124 @@ function finite(m: Vm, v: number, file: string, pos: Pos): number {
   return 0
 }
 
+/**
+ * `a op k` with a number literal `k` on the right: the comparisons and arithmetic test only the
+ * left side's type, with no call for `k`; any other operator (and `/ 0`, `% 0`), and every case
+ * other than a number on the left, gives what {@link compileBin} gives.
+ */
+function compileBinNum(
+  op: BinOp,
+  a: Ev,
+  b: Ev,
+  k: number,
+  pos: Pos,
+  file: string,
+  key: string | undefined,
+): Ev {
+  const bad = (m: Vm, x: Value): Value =>
+    typeError(
+      m,
+      `'${op}' compares two numbers, two strings or two sets, not ${typeName(x)} and ${typeName(k)}`,
+      file,
+      pos,
+    )
+  // `gold > 10`: a story variable on the left is read from the map here, `a` only when it has no
+  // value (a constant, or the report of an undefined name)
+  if (key !== undefined)
+    switch (op) {
+      case '<':
+        return (m) => {
+          const x = m.vars.get(key) ?? a(m)
+          return typeof x === 'number' ? x < k : bad(m, x)
+        }
+      case '<=':
+        return (m) => {
+          const x = m.vars.get(key) ?? a(m)
+          return typeof x === 'number' ? x <= k : bad(m, x)
+        }
+      case '>':
+        return (m) => {
+          const x = m.vars.get(key) ?? a(m)
+          return typeof x === 'number' ? x > k : bad(m, x)
+        }
+      case '>=':
+        return (m) => {
+          const x = m.vars.get(key) ?? a(m)
+          return typeof x === 'number' ? x >= k : bad(m, x)
+        }
+    }
+  switch (op) {
+    case '<':
+      return (m) => {
+        const x = a(m)
+        return typeof x === 'number' ? x < k : bad(m, x)
+      }
+    case '<=':
+      return (m) => {
+        const x = a(m)
+        return typeof x === 'number' ? x <= k : bad(m, x)
+      }
+    case '>':
+      return (m) => {
+        const x = a(m)
+        return typeof x === 'number' ? x > k : bad(m, x)
+      }
+    case '>=':
+      return (m) => {
+        const x = a(m)
+        return typeof x === 'number' ? x >= k : bad(m, x)
+      }
+    case '+':
+      return (m) => {
+        const x = a(m)
+        if (typeof x === 'number') {
+          const r = x + k
+          if (Number.isFinite(r)) return r
+        }
+        return add(m, x, k, file, pos)
+      }
+    case '-':
+      return (m) => {
+        const x = a(m)
+        if (typeof x === 'number') {
+          const r = x - k
+          if (Number.isFinite(r)) return r
+        }
+        return arithSlow(m, '-', x, k, file, pos)
+      }
+    case '*':
+      return (m) => {
+        const x = a(m)
+        if (typeof x === 'number') {
+          const r = x * k
+          if (Number.isFinite(r)) return r
+        }
+        return arithSlow(m, '*', x, k, file, pos)
+      }
+    case '%':
+      if (k === 0) break
+      return (m) => {
+        const x = a(m)
+        if (typeof x === 'number') {
+          const r = x % k
+          if (Number.isFinite(r)) return r
+        }
+        return arithSlow(m, '%', x, k, file, pos)
+      }
+    case '/':
+      if (k === 0) break
+      return (m) => {
+        const x = a(m)
+        if (typeof x === 'number') {
+          const r = x / k
+          if (Number.isFinite(r)) return r
+        }
+        return arithSlow(m, '/', x, k, file, pos)
+      }
+  }
+  return compileBin(op, a, b, pos, file)
+}
+
 function compileBin(op: BinOp, a: Ev, b: Ev, pos: Pos, file: string): Ev {
   switch (op) {
     case 'and':
@@ -187,7 +331,16 @@ function compileBin(op: BinOp, a: Ev, b: Ev, pos: Pos, file: string): Ev {
     case '!=':
       return (m) => !equal(a(m), b(m))
     case '+':
-      return (m) => add(m, a(m), b(m), file, pos)
+      // numbers first, inline; everything else (and an overflow) through `add`
+      return (m) => {
+        const x = a(m)
+        const y = b(m)
+        if (typeof x === 'number' && typeof y === 'number') {
+          const r = x + y
+          if (Number.isFinite(r)) return r
+        }
+        return add(m, x, y, file, pos)
+      }
     case '<':
     case '<=':
     case '>':
@@ -228,18 +381,52 @@ function compileBin(op: BinOp, a: Ev, b: Ev, pos: Pos, file: string): Ev {
         return comparable(x, y) ? x >= y : sets(m, x, y)
       }
     }
-    default:
-      return (m) => {
-        const x = a(m)
-        const y = b(m)
-        if (typeof x !== 'number' || typeof y !== 'number') {
-          if (op === '-' && (x instanceof ItemSet || y instanceof ItemSet))
-            return subtract(m, x, y, file, pos)
-          return typeError(m, `'${op}' needs numbers, not ${typeName(x)} and ${typeName(y)}`, file, pos)
+    default: {
+      // One closure per operator with the number case inline; the rest (sets, type errors, a zero
+      // divisor, an overflow) through `arithSlow`.
+      const slow = (m: Vm, x: Value, y: Value) => arithSlow(m, op, x, y, file, pos)
+      if (op === '-')
+        return (m) => {
+          const x = a(m)
+          const y = b(m)
+          if (typeof x === 'number' && typeof y === 'number') {
+            const r = x - y
+            if (Number.isFinite(r)) return r
+          }
+          return slow(m, x, y)
         }
-        return arith(m, op, x, y, file, pos)
-      }
+      if (op === '*')
+        return (m) => {
+          const x = a(m)
+          const y = b(m)
+          if (typeof x === 'number' && typeof y === 'number') {
+            const r = x * y
+            if (Number.isFinite(r)) return r
+          }
+          return slow(m, x, y)
+        }
+      if (op === '%')
+        return (m) => {
+          const x = a(m)
+          const y = b(m)
+          if (typeof x === 'number' && typeof y === 'number' && y !== 0) {
+            const r = x % y
+            if (Number.isFinite(r)) return r
+          }
+          return slow(m, x, y)
+        }
+      return (m) => slow(m, a(m), b(m))
+    }
   }
+}
+
+/** `-`, `*`, `/`, `%` on any values: numbers, sets (`-`), or a type error. */
+function arithSlow(m: Vm, op: BinOp, x: Value, y: Value, file: string, pos: Pos): Value {
+  if (typeof x !== 'number' || typeof y !== 'number') {
+    if (op === '-' && (x instanceof ItemSet || y instanceof ItemSet)) return subtract(m, x, y, file, pos)
+    return typeError(m, `'${op}' needs numbers, not ${typeName(x)} and ${typeName(y)}`, file, pos)
+  }
+  return arith(m, op, x, y, file, pos)
 }
 
 /** `+`: numbers add, a string on either side concatenates printed forms, lists join. */
@@ -288,6 +475,21 @@ export function arith(m: Vm, op: BinOp, x: number, y: number, file: string, pos:
       }
       return finite(m, op === '/' ? x / y : x % y, file, pos)
   }
+}
+
+/**
+ * The `vars` key `name` is read from when it is a story variable in `scope`: no parameter,
+ * temporary, local or set item hides it ({@link compileName}'s last case); else `undefined`.
+ */
+function varKey(name: string, scope: Scope): string | undefined {
+  if (
+    scope.params.includes(name) ||
+    tempKey(name, scope) !== undefined ||
+    localKey(name, scope) !== undefined
+  )
+    return undefined
+  if (scope.module.consts.get(name) === undefined && scope.module.items.get(name)) return undefined
+  return intern(name)
 }
 
 function compileName(name: string, pos: Pos, scope: Scope): Ev {
@@ -400,13 +602,17 @@ function compileCall(callee: string, argExprs: Expr[], pos: Pos, scope: Scope): 
     const fromPart = scope.chain !== undefined
     const refs = def.refs?.includes(true) ? def.refs : undefined
     const refArgs = refs && argExprs.map((a, i) => (refs[i] ? compileRef(a, scope) : undefined))
+    const lits = refArgs ? undefined : literals(argExprs)
     const evalCallArgs = refArgs
       ? (m: Vm): Value[] => {
           const out: Value[] = new Array(n)
           for (let i = 0; i < n; i++) out[i] = refArgs[i] ? (refArgs[i]!(m) as unknown as Value) : args[i]!(m)
           return out
         }
-      : evalArgs
+      : lits
+        ? // every argument a literal: a copy of them is the callee's frame
+          () => lits.slice()
+        : evalArgs
     return (m) => {
       if (n !== def.params.length) {
         m.report('story/arity', `${callee}() takes ${def.params.length} argument(s), not ${n}`, file, pos)
@@ -418,7 +624,10 @@ function compileCall(callee: string, argExprs: Expr[], pos: Pos, scope: Scope): 
   const b = BUILTINS.get(callee)
   if (b) {
     const [min, max, impl] = b
-    // Built-ins never keep their argument array, so each call site reuses one (filled after evaluation).
+    // Built-ins never keep or change their argument array, so each call site reuses one (filled
+    // after evaluation; when every argument is a literal, once).
+    const lits = n >= min && n <= max ? literals(argExprs) : undefined
+    if (lits) return (m) => impl(m, lits, file, pos)
     if (n === 1 && min <= 1 && max >= 1) {
       const a0 = args[0]!
       const buf: Value[] = [false]
@@ -453,6 +662,17 @@ function compileCall(callee: string, argExprs: Expr[], pos: Pos, scope: Scope): 
     m.report('story/unknown-function', `no function '${callee}' is visible here`, file, pos)
     return false
   }
+}
+
+/** The values of `exprs` when every one is a literal ({@link literalOf}), else `undefined`. */
+function literals(exprs: Expr[]): Value[] | undefined {
+  const out: Value[] = []
+  for (const e of exprs) {
+    const lit = literalOf(e)
+    if (lit === undefined) return undefined
+    out.push(lit.v)
+  }
+  return out
 }
 
 function callFn(

@@ -64,6 +64,12 @@ const BLOCK_LIMIT = 10_000
  */
 const REPLAY_BLOCKS = 20_000
 
+/**
+ * Events a drained queue keeps taking before it is replaced by a fresh array (see `next`): about
+ * the room a new array gets at its first push, and few pulled events kept alive.
+ */
+const QUEUE_REUSE = 16
+
 /** A 1.1 paragraph held open (see `holdPara`): its text so far and how it ends. */
 interface Held {
   text: string
@@ -220,7 +226,9 @@ export class Machine implements StoryRun, DecisionState {
     for (;;) {
       if (this.qh < this.queue.length) {
         const e = this.queue[this.qh++]!
-        if (this.qh === this.queue.length) {
+        // A drained queue is replaced only once it is long: pulling one event at a time then
+        // appends to the same array instead of allocating one per event.
+        if (this.qh === this.queue.length && this.qh >= QUEUE_REUSE) {
           this.queue = []
           this.qh = 0
         }
@@ -517,25 +525,6 @@ export class Machine implements StoryRun, DecisionState {
           }
           break
         }
-        case Op.MEDIA:
-          if (this.held) this.flushPara()
-          if (this.source.hasAsset && !this.source.hasAsset(ins.path))
-            this.report(
-              'story/missing-media',
-              `the media file '${ins.path}' is not in the archive`,
-              this.curFile,
-              ins.pos,
-            )
-          {
-            const runs = ins.alt ? [{ text: ins.alt }] : []
-            const { media, path, alt: text, tags } = ins
-            this.block(
-              this.replaying
-                ? { kind: 'media', media, path, text, runs, tags, seen: true }
-                : { kind: 'media', media, path, text, runs, tags },
-            )
-          }
-          break
         case Op.EXEC:
           ins.run(this)
           break
@@ -545,66 +534,12 @@ export class Machine implements StoryRun, DecisionState {
         case Op.GOTO:
           this.pc = ins.to
           break
-        case Op.END:
-          if (this.threadRet.length) {
-            this.endThread()
-            break
-          }
-          this.links.length = 0
-          this.finish()
-          break
-        case Op.DONE:
-          this.done()
-          break
-        case Op.GATE:
-          if (this.threadRet.length) {
-            this.endThread()
-            break
-          }
-          this.links.length = 0
-          this.pending = { target: ins.target, initial: false }
-          break
         case Op.GROUP:
           if (this.threadRet.length) {
             gatherThread(this, ins, this.tunnels.slice())
             this.endThread()
           } else arrive(this, ins)
           break
-        case Op.TUNNEL:
-          this.tunnel(ins)
-          break
-        case Op.TRET:
-          this.tunnelReturn(ins)
-          break
-        case Op.THREAD:
-          // a thread does not gather itself again (a '<-' inside the section it runs)
-          if (this.threadTo.length && this.threadTo.includes(ins.to)) break
-          this.threadTo.push(ins.to)
-          this.threadRet.push(this.pc)
-          this.threadTunnels.push(this.tunnels)
-          this.tunnels = this.tunnels.slice()
-          this.pc = ins.to
-          break
-        case Op.INSERT:
-          this.insert(ins)
-          break
-        case Op.CALL:
-          if (!this.replaying) {
-            const args = ins.args.map((a) => a(this))
-            callHost(this, ins.ns, ins.fn, args, ins.file, ins.pos)
-          }
-          break
-        case Op.EOF:
-          this.endOfFile()
-          break
-        case Op.RET: {
-          const f = this.calls.pop()!
-          this.code = f.code
-          this.pc = f.pc
-          this.frame = f.frame
-          this.visitsKey = f.visitsKey
-          break
-        }
         case Op.ALT: {
           const i = altIndex(this, ins.alt)
           this.pc = i < 0 ? ins.after : ins.to[i]!
@@ -614,15 +549,96 @@ export class Machine implements StoryRun, DecisionState {
           this.vars.set(ins.visitsKey, ((this.vars.get(ins.visitsKey) as number | undefined) ?? 0) + 1)
           this.vars.set(ins.turnKey, this.turns)
           break
-        case Op.BADJUMP:
+        default:
+          this.step(ins)
+      }
+    }
+  }
+
+  /** The instructions a story runs less often than text, groups and jumps: kept out of {@link run}, so its loop stays small. */
+  private step(ins: Instr): void {
+    switch (ins.op) {
+      case Op.MEDIA:
+        if (this.held) this.flushPara()
+        if (this.source.hasAsset && !this.source.hasAsset(ins.path))
           this.report(
-            'story/unknown-id',
-            `no heading, anchor or group '#${ins.id}' to jump to`,
-            ins.file,
+            'story/missing-media',
+            `the media file '${ins.path}' is not in the archive`,
+            this.curFile,
             ins.pos,
           )
+        {
+          const runs = ins.alt ? [{ text: ins.alt }] : []
+          const { media, path, alt: text, tags } = ins
+          this.block(
+            this.replaying
+              ? { kind: 'media', media, path, text, runs, tags, seen: true }
+              : { kind: 'media', media, path, text, runs, tags },
+          )
+        }
+        break
+      case Op.END:
+        if (this.threadRet.length) {
+          this.endThread()
           break
+        }
+        this.links.length = 0
+        this.finish()
+        break
+      case Op.DONE:
+        this.done()
+        break
+      case Op.GATE:
+        if (this.threadRet.length) {
+          this.endThread()
+          break
+        }
+        this.links.length = 0
+        this.pending = { target: ins.target, initial: false }
+        break
+      case Op.TUNNEL:
+        this.tunnel(ins)
+        break
+      case Op.TRET:
+        this.tunnelReturn(ins)
+        break
+      case Op.THREAD:
+        // a thread does not gather itself again (a '<-' inside the section it runs)
+        if (this.threadTo.length && this.threadTo.includes(ins.to)) break
+        this.threadTo.push(ins.to)
+        this.threadRet.push(this.pc)
+        this.threadTunnels.push(this.tunnels)
+        this.tunnels = this.tunnels.slice()
+        this.pc = ins.to
+        break
+      case Op.INSERT:
+        this.insert(ins)
+        break
+      case Op.CALL:
+        if (!this.replaying) {
+          const args = ins.args.map((a) => a(this))
+          callHost(this, ins.ns, ins.fn, args, ins.file, ins.pos)
+        }
+        break
+      case Op.EOF:
+        this.endOfFile()
+        break
+      case Op.RET: {
+        const f = this.calls.pop()!
+        this.code = f.code
+        this.pc = f.pc
+        this.frame = f.frame
+        this.visitsKey = f.visitsKey
+        break
       }
+      case Op.BADJUMP:
+        this.report(
+          'story/unknown-id',
+          `no heading, anchor or group '#${ins.id}' to jump to`,
+          ins.file,
+          ins.pos,
+        )
+        break
     }
   }
 

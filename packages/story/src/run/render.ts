@@ -74,6 +74,20 @@ class PlainBuilder {
   s = ''
   /** True at the start, after a space and after a line break: a leading space is dropped. */
   space = true
+  /**
+   * The code of the last character of `s` (0 while empty), and whether its first is a space or a
+   * line break: `finish` and `lineBreak` then need not read the text back (reading a string built
+   * by concatenation flattens it).
+   */
+  last = 0
+  lead = false
+
+  reset(): void {
+    this.s = ''
+    this.space = true
+    this.last = 0
+    this.lead = false
+  }
 
   add(x: string): void {
     if (x.length === 0) return
@@ -81,8 +95,13 @@ class PlainBuilder {
       x = x.slice(1)
       if (x.length === 0) return
     }
+    if (this.s.length === 0) {
+      const c0 = x.charCodeAt(0)
+      this.lead = c0 === 32 || c0 === 10
+    }
     this.s += x
     const c = x.charCodeAt(x.length - 1)
+    this.last = c
     this.space = c === 32 || c === 10
   }
 
@@ -92,19 +111,26 @@ class PlainBuilder {
   }
 
   lineBreak(): void {
-    if (this.s.charCodeAt(this.s.length - 1) === 32) this.s = this.s.slice(0, -1)
+    if (this.last === 32) this.s = this.s.slice(0, -1)
+    if (this.s.length === 0) this.lead = true
     this.s += '\n'
+    this.last = 10
     this.space = true
   }
 
   pieces(pieces: Piece[], m: Vm): void {
-    for (const p of pieces) {
+    for (let i = 0; i < pieces.length; i++) {
+      const p = pieces[i]!
       if (typeof p === 'string') this.add(p)
       else
         switch (p.k) {
-          case 'interp':
-            this.value(show(p.e(m)))
+          case 'interp': {
+            const v = p.e(m)
+            // a number prints without spaces or tabs: nothing to collapse
+            if (typeof v === 'number') this.add(v === 0 ? '0' : String(v))
+            else this.value(show(v))
             break
+          }
           case 'break':
             this.lineBreak()
             break
@@ -124,6 +150,7 @@ class PlainBuilder {
 
   finish(): string {
     let s = this.s
+    if (!this.lead && this.last !== 32 && this.last !== 10) return s
     let end = s.length
     while (end > 0 && (s.charCodeAt(end - 1) === 32 || s.charCodeAt(end - 1) === 10)) end--
     if (end < s.length) s = s.slice(0, end)
@@ -217,8 +244,7 @@ const PLAIN = new PlainBuilder()
 export function renderPlain(c: CompiledInline, m: Vm): string {
   if (c.constant) return c.constant.text
   const b = PLAIN
-  b.s = ''
-  b.space = true
+  b.reset()
   b.pieces(c.pieces, m)
   const text = b.finish()
   b.s = ''
