@@ -52,6 +52,42 @@ describe.skipIf(noBrowser)('player core: catalog, play, resume', () => {
     await page.close()
   })
 
+  it('keeps every cover at its own aspect ratio: the cover page does not stretch, the catalog does not crop', async () => {
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.goto(`${e2e.player.url}#/story/tide-bell`)
+    const cover = page.locator('.envelope img.cover')
+    await page.waitForFunction(
+      () => (document.querySelector('.envelope img.cover') as HTMLImageElement)?.naturalWidth > 0,
+    )
+    const shape = () =>
+      cover.evaluate((img: HTMLImageElement) => ({
+        natural: img.naturalWidth / img.naturalHeight,
+        shown: img.getBoundingClientRect().width / img.getBoundingClientRect().height,
+        fit: getComputedStyle(img).objectFit,
+      }))
+    const desktop = await shape()
+    expect(desktop.natural).toBeCloseTo(1.5, 2) // the example's 240x160 landscape cover
+    expect(desktop.shown).toBeCloseTo(desktop.natural, 1)
+    await screenshot(page, 'core-envelope-landscape')
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    const phone = await shape()
+    expect(phone.shown).toBeCloseTo(phone.natural, 1)
+    await screenshot(page, 'core-envelope-landscape-phone-dark')
+    await page.goto(e2e.player.url)
+    await page.waitForSelector('img.card-cover')
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('img.card-cover')].every((i) => (i as HTMLImageElement).complete),
+    )
+    await screenshot(page, 'core-catalog-phone-dark')
+    const fits = await page
+      .locator('img.card-cover')
+      .evaluateAll((imgs) => imgs.map((i) => getComputedStyle(i).objectFit))
+    expect(fits.length).toBeGreaterThan(0)
+    expect(new Set(fits)).toEqual(new Set(['contain']))
+    await page.close()
+  })
+
   it('opens a seeded story from the catalog, plays it to an ending, resumes after a reload', async () => {
     const page = await e2e.browser.newPage()
     const ranged: string[] = []
