@@ -295,7 +295,7 @@ export function openPause(m: DecisionState, key: string, options: COption[]): vo
  * The end of a part with live links or thread options left, or (1.1, `at` `@done`) a `-> DONE`: a
  * pause offering only them (key `<file>:@end` or `<file>:@done`).
  */
-export function endOfPartPause(m: DecisionState, at: '@end' | '@done' = '@end'): void {
+export function endOfPartPause(m: DecisionState, at: '@end' | '@done'): void {
   const key = `${m.curFile}:${at}`
   visit(m, key)
   openPause(m, key, [])

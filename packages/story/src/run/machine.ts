@@ -739,13 +739,19 @@ export class Machine implements StoryRun, DecisionState {
       this.endThread()
       return
     }
+    if (!this.pauseOnWaiting('@done')) this.finish()
+  }
+
+  /**
+   * The end of a part or (1.1) a `-> DONE`: pauses on the live links and thread options left, if
+   * any, at this instruction (false when there are none).
+   */
+  private pauseOnWaiting(at: '@end' | '@done'): boolean {
     if (this.held) this.flushPara()
-    if (this.links.length || this.threadOpts.length) {
-      this.pc--
-      endOfPartPause(this, '@done')
-      return
-    }
-    this.finish()
+    if (!this.links.length && !this.threadOpts.length) return false
+    this.pc--
+    endOfPartPause(this, at)
+    return true
   }
 
   /** `-> #id ->` and `-> part.sty:id ->` (1.1). */
@@ -840,12 +846,7 @@ export class Machine implements StoryRun, DecisionState {
       this.tunnelReturn(undefined)
       return
     }
-    this.pc--
-    if (this.held) this.flushPara()
-    if (this.links.length || this.threadOpts.length) {
-      endOfPartPause(this)
-      return
-    }
+    if (this.pauseOnWaiting('@end')) return
     const i = this.source.parts.indexOf(this.curFile)
     const next = i >= 0 ? this.source.parts[i + 1] : undefined
     if (next === undefined) this.finish()

@@ -17,6 +17,16 @@ const v11 = (files: Record<string, string>, parts?: string[]): StorySourceLike =
 })
 const one = (text: string, answers: string[] = []) => play(v11({ 'a.sty': text }), answers, { seed: 1 })
 
+/** Each list of answers played, saved and resumed gives the same state, with no diagnostic. */
+async function expectResumes(text: string, answerLists: string[][]): Promise<void> {
+  for (const answers of answerLists) {
+    const first = await one(text, answers)
+    const { run, diagnostics } = await resumeStoryRun(v11({ 'a.sty': text }), first.run.saveState())
+    expect(diagnostics).toEqual([])
+    expect(run.saveState()).toEqual(first.run.saveState())
+  }
+}
+
 describe('tunnels', () => {
   it('runs the section and comes back to the line after the call, each time', async () => {
     const { lines } = await one(
@@ -303,12 +313,7 @@ In t.
   })
 
   it('resumes at a pause a thread joined, and after a thread option was chosen', async () => {
-    for (const answers of [[], ['o.ask'], ['o.ask', '1']]) {
-      const first = await one(HUB, answers)
-      const { run, diagnostics } = await resumeStoryRun(v11({ 'a.sty': HUB }), first.run.saveState())
-      expect(diagnostics).toEqual([])
-      expect(run.saveState()).toEqual(first.run.saveState())
-    }
+    await expectResumes(HUB, [[], ['o.ask'], ['o.ask', '1']])
   })
 })
 
@@ -351,12 +356,7 @@ Never shown.`
   })
 
   it('resumes at its pause and after a choice there', async () => {
-    for (const answers of [[], ['t.ask'], ['t.ask', 't.bye']]) {
-      const first = await one(HUB, answers)
-      const { run, diagnostics } = await resumeStoryRun(v11({ 'a.sty': HUB }), first.run.saveState())
-      expect(diagnostics).toEqual([])
-      expect(run.saveState()).toEqual(first.run.saveState())
-    }
+    await expectResumes(HUB, [[], ['t.ask'], ['t.ask', 't.bye']])
   })
 
   it("is an option's jump too; the pause's thread options went with the choice, as in ink", async () => {
