@@ -89,11 +89,7 @@ export function parseCommand(
   }
   if (!kw || !(COMMANDS.has(kw[1]!) || (ctx.v11 && COMMANDS_11.has(kw[1]!)))) {
     const shown = kw?.[1] ?? inner.trim().slice(0, 12)
-    const bare = /^\s*[A-Za-z_][A-Za-z0-9_]*\s*$/.test(inner)
-    // a bare `{word}` is a command only if the command stands alone (`{els}`: `{else}`)
-    const close = meantCommand(kw?.[1], inner)
-    const meant =
-      close && bare && !BARE_COMMANDS.has(close) && !MEANT[kw![1]!.toLowerCase()] ? undefined : close
+    const meant = meantCommand(kw?.[1], inner)
     const ink = meant ? undefined : inkBrace(inner)
     ctx.report(
       'story/unknown-command',
@@ -382,10 +378,13 @@ function inkBrace(inner: string): string | undefined {
 function meantCommand(word: string | undefined, inner: string): string | undefined {
   if (word === undefined) return /^\s*\//.test(inner) ? 'end' : undefined
   const lower = word.toLowerCase()
-  const meant = MEANT[lower] ?? (COMMANDS.has(lower) ? lower : undefined)
-  if (meant) return meant
+  if (MEANT[lower]) return MEANT[lower]
+  // a bare `{word}` means a command only if that command stands alone (`{els}`: `{else}`)
+  const bare = /^\s*[A-Za-z_][A-Za-z0-9_]*\s*$/.test(inner)
+  const fits = (c: string) => (!bare || BARE_COMMANDS.has(c) ? c : undefined)
+  if (COMMANDS.has(lower)) return fits(lower)
   if (word.length < 3) return undefined
-  for (const c of COMMANDS) if (c.length >= 3 && editDistance(lower, c, 1) === 1) return c
+  for (const c of COMMANDS) if (c.length >= 3 && editDistance(lower, c, 1) === 1) return fits(c)
   return undefined
 }
 

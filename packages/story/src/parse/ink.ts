@@ -26,6 +26,9 @@ const END_TUNNEL = /(?:^|\s)->\s*(\S+)\s*->\s*$/
 /** ink's thread, `<- knot`, on a 1.0 text line (at 1.1 a `<-` line is a thread). */
 const THREAD = /^<-\s*(#?[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\s*$/
 
+/** The id to write for ink's divert target `knot` or `knot.stitch` (`#knot_stitch`); `#id` as it is. */
+const asId = (target: string) => (target.startsWith('#') ? target : `#${target.replace('.', '_')}`)
+
 const title = (name: string) => (name[0] ?? '').toUpperCase() + name.slice(1).replace(/_/g, ' ')
 
 /**
@@ -77,7 +80,7 @@ export function inkSyntax(text: string, v11 = false): InkFinding | undefined {
   m = END_TUNNEL.exec(text)
   if (m) {
     const target = m[1]!
-    const call = `-> ${/^#|\.sty(?::|$)/.test(target) ? target : `#${target.replace('.', '_')}`} ->`
+    const call = `-> ${/\.sty(?::|$)/.test(target) ? target : asId(target)} ->`
     return {
       at: m.index + m[0].indexOf('->'),
       message: v11
@@ -87,21 +90,15 @@ export function inkSyntax(text: string, v11 = false): InkFinding | undefined {
   }
   m = v11 ? null : THREAD.exec(text)
   if (m) {
-    const target = m[1]!.replace(/^#/, '')
     return {
       at: 0,
-      message: `${inkText(`'${text.trim()}' (a thread)`)}; 1.0 has no threads: set story_lang to 1.1 and write '<- #${target.replace('.', '_')}'`,
+      message: `${inkText(`'${text.trim()}' (a thread)`)}; 1.0 has no threads: set story_lang to 1.1 and write '<- ${asId(m[1]!.replace(/^#/, ''))}'`,
     }
   }
   m = END_DIVERT.exec(text)
   if (m && !(v11 && (m[1] === 'END' || m[1] === 'DONE' || m[1]!.startsWith('#')))) {
     const target = m[1]!
-    const jump =
-      target === 'END' || target === 'DONE'
-        ? '-> END'
-        : target.startsWith('#')
-          ? `-> ${target}`
-          : `-> #${target.replace('.', '_')}`
+    const jump = target === 'END' || target === 'DONE' ? '-> END' : `-> ${asId(target)}`
     return {
       at: m.index + m[0].indexOf('->'),
       message: v11
