@@ -6,7 +6,14 @@
  * are added afterwards by {@link addReach}.
  */
 import type { ReadingState } from '@spkg/manifest'
-import { type Inline, type Node, type PartAst, resolveTarget, type StoryRun } from '@spkg/story'
+import {
+  type Inline,
+  type JumpNode,
+  type Node,
+  type PartAst,
+  resolveTarget,
+  type StoryRun,
+} from '@spkg/story'
 
 /** What a node of the map stands for. */
 export type MapNodeKind = 'part' | 'scene' | 'group' | 'end' | 'missing'
@@ -161,6 +168,13 @@ export function buildStoryMap(asts: readonly PartAst[]): StoryMap {
           ...(p.choice ? { choice: p.choice } : {}),
         })
     }
+    /** A jump from `pending`: to its id, or to the part's END; `-> DONE` (1.1) pauses on what threads gathered, no edge. */
+    const jump = (pending: readonly Pending[], j: JumpNode) => {
+      if (j.done) return
+      const to =
+        j.target === null ? endNode(file) : (ids.get(j.target) ?? targetNode(file, `${file}:${j.target}`))
+      for (const p of pending) arrive([{ ...p, kind: p.kind === 'flow' ? 'jump' : p.kind }], to)
+    }
     const links = (inlines: readonly Inline[], live = false) => {
       for (const i of inlines) {
         if (i.k === 'link') {
@@ -204,18 +218,10 @@ export function buildStoryMap(asts: readonly PartAst[]): StoryMap {
           case 'paragraph':
             for (const line of n.lines) links(line, depth === 0)
             break
-          case 'jump': {
-            // `-> DONE` (1.1) pauses on what threads gathered: the flow stops, no edge
-            const to = n.done
-              ? undefined
-              : n.target === null
-                ? endNode(file)
-                : (ids.get(n.target) ?? targetNode(file, `${file}:${n.target}`))
-            if (to !== undefined)
-              for (const p of cur) arrive([{ ...p, kind: p.kind === 'flow' ? 'jump' : p.kind }], to)
+          case 'jump':
+            jump(cur, n)
             cur = []
             break
-          }
           case 'gate':
             for (const p of cur)
               arrive([{ ...p, kind: p.kind === 'flow' ? 'gate' : p.kind }], targetNode(file, n.target))
@@ -270,13 +276,7 @@ export function buildStoryMap(asts: readonly PartAst[]): StoryMap {
               let out = walk(o.body, [start])
               section = outer
               if (o.jump) {
-                const to = o.jump.done
-                  ? undefined
-                  : o.jump.target === null
-                    ? endNode(file)
-                    : (ids.get(o.jump.target) ?? targetNode(file, `${file}:${o.jump.target}`))
-                if (to !== undefined)
-                  for (const p of out) arrive([{ ...p, kind: p.kind === 'flow' ? 'jump' : p.kind }], to)
+                jump(out, o.jump)
                 out = []
               }
               after.push(...out)

@@ -1,7 +1,7 @@
 /**
  * Every option of a parsed part, so a random walk can report the ones it never saw offered.
  */
-import type { Inline, Node, PartAst } from '@spkg/story'
+import type { Inline, JumpNode, Node, PartAst } from '@spkg/story'
 
 /** One option of the story, by decision key and option id. */
 export interface CatalogueOption {
@@ -108,6 +108,9 @@ export interface CatalogueEnd {
 /** Where every option sits: `<decision key>\u0000<option id>` to the options holding it, outermost first, itself last. */
 export type OptionNesting = Map<string, string[]>
 
+/** `-> END` (not `-> DONE`, 1.1, which pauses on what threads gathered). */
+const isEnd = (j: JumpNode) => j.target === null && !j.done
+
 function collectEnds(
   nodes: readonly Node[],
   file: string,
@@ -121,12 +124,12 @@ function collectEnds(
     ends.push({ path: file, section, line: pos.line, column: pos.column, within: inside })
   for (const n of nodes) {
     if (n.kind === 'heading') section = n.id
-    else if (n.kind === 'jump' && n.target === null && !n.done) end(n.pos, within)
+    else if (n.kind === 'jump' && isEnd(n)) end(n.pos, within)
     else if (n.kind === 'group') {
       for (const o of n.options) {
         const chain = [...within, `${file}:${n.id}\u0000${o.id}`]
         nesting.set(chain.at(-1)!, chain)
-        if (o.jump && o.jump.target === null && !o.jump.done) end(o.jump.pos, chain)
+        if (o.jump && isEnd(o.jump)) end(o.jump.pos, chain)
         // A heading in an option body opens a section for that body only.
         collectEnds(o.body, file, section, chain, ends, nesting)
       }
